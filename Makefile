@@ -1,0 +1,141 @@
+# plumb — build, test and install.
+#
+#   make                 bin/plumb, bin/plumb-hello and one symlink per lmbench tool name
+#   make test            build and run every test; the last line is "N passed, N failed"
+#   make run             build and run the whole suite (plumb run)
+#   make install PREFIX=/usr/local DESTDIR=
+#   make CC=aarch64-linux-gnu-gcc     cross build: optional libraries are probed with $(CC)
+#   make NO_SQLITE=1 NO_TIRPC=1       switch optional libraries off by hand
+#   make STATIC=1        static binary (optional libraries off when no static form exists)
+#   make WERROR=1        warnings are errors (CI)
+#
+# Optional libraries are detected by compiling and linking a probe with the build's own $(CC),
+# never by asking the host alone, so a cross build cannot pick up the host's libraries.
+
+CC       ?= cc
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+OPT      ?= -O2
+CFLAGS   ?= $(OPT) -g
+PKG_CONFIG ?= pkg-config
+
+WARN     := -Wall -Wextra -Wno-unused-parameter
+ifeq ($(WERROR),1)
+WARN     += -Werror
+endif
+BASE_CFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE -Isrc -Ibuild
+LDLIBS   := -lm -lpthread
+ifeq ($(STATIC),1)
+LDFLAGS  += -static
+endif
+
+# ---- optional libraries: probe with $(CC) ------------------------------------------------
+PROBE = $(shell $(CC) $(CFLAGS) $(2) mk/probe-$(1).c -o /dev/null $(LDFLAGS) $(3) >/dev/null 2>&1 && echo yes)
+
+ifneq ($(NO_SQLITE),1)
+SQLITE_CFLAGS := $(shell $(PKG_CONFIG) --cflags sqlite3 2>/dev/null)
+SQLITE_LIBS   := $(shell $(PKG_CONFIG) --libs sqlite3 2>/dev/null)
+SQLITE_LIBS   := $(if $(SQLITE_LIBS),$(SQLITE_LIBS),-lsqlite3)
+HAVE_SQLITE   := $(call PROBE,sqlite,$(SQLITE_CFLAGS),$(SQLITE_LIBS) $(if $(filter 1,$(STATIC)),-lm -lpthread -ldl))
+endif
+ifeq ($(HAVE_SQLITE),yes)
+BASE_CFLAGS += -DHAVE_SQLITE=1 $(SQLITE_CFLAGS)
+LDLIBS      += $(SQLITE_LIBS) $(if $(filter 1,$(STATIC)),-ldl)
+endif
+
+ifneq ($(NO_TIRPC),1)
+TIRPC_CFLAGS := $(shell $(PKG_CONFIG) --cflags libtirpc 2>/dev/null)
+TIRPC_CFLAGS := $(if $(TIRPC_CFLAGS),$(TIRPC_CFLAGS),-I/usr/include/tirpc)
+TIRPC_LIBS   := $(shell $(PKG_CONFIG) --libs libtirpc 2>/dev/null)
+TIRPC_LIBS   := $(if $(TIRPC_LIBS),$(TIRPC_LIBS),-ltirpc)
+HAVE_TIRPC   := $(call PROBE,tirpc,$(TIRPC_CFLAGS),$(TIRPC_LIBS) $(if $(filter 1,$(STATIC)),-lpthread))
+endif
+ifeq ($(HAVE_TIRPC),yes)
+BASE_CFLAGS += -DHAVE_TIRPC=1 $(TIRPC_CFLAGS)
+LDLIBS      += $(TIRPC_LIBS)
+endif
+
+ALL_CFLAGS := $(BASE_CFLAGS) $(CFLAGS) $(CPPFLAGS)
+
+# ---- sources ------------------------------------------------------------------------------
+SRCS  := $(wildcard src/core/*.c src/bench/*.c src/results/*.c src/cmd/*.c)
+OBJS  := $(patsubst src/%.c,build/%.o,$(SRCS))
+MAIN  := build/main.o
+LIB   := build/libplumb.a
+# Tool names come from the TOOL(...) entries of the benchmark descriptors: one source of truth.
+TOOLS := $(shell sed -n 's/^[[:space:]]*TOOL."\([a-z0-9_]*\)".*/\1/p' src/bench/*.c | sort -u)
+
+UNIT_SRCS := $(wildcard tests/unit/*.c)
+UNIT_OBJS := $(patsubst tests/unit/%.c,build/tests/%.o,$(UNIT_SRCS))
+
+.PHONY: all test run install clean check-asan symlinks config
+all: bin/plumb bin/plumb-hello symlinks
+
+config:
+	@echo "CC=$(CC) sqlite=$(or $(HAVE_SQLITE),no) tirpc=$(or $(HAVE_TIRPC),no) static=$(or $(STATIC),0)"
+
+# Build facts recorded with every run (compiler and flags): regenerated when they change.
+build/buildinfo.h: FORCE
+	@mkdir -p build
+	@{ printf '#define PLUMB_CC "%s"\n' "$$($(CC) --version 2>/dev/null | head -n1 | sed 's/["\\]//g')"; \
+	   printf '#define PLUMB_CFLAGS "%s"\n' "$(subst ",,$(CFLAGS) $(OPT_EXTRA))"; \
+	   printf '#define PLUMB_FEATURES "sqlite=%s tirpc=%s static=%s"\n' "$(or $(HAVE_SQLITE),no)" "$(or $(HAVE_TIRPC),no)" "$(or $(STATIC),0)"; \
+	   printf '#define PLUMB_VERSION "%s"\n' "$$(cat VERSION)"; } > build/buildinfo.h.tmp
+	@cmp -s build/buildinfo.h.tmp build/buildinfo.h || mv build/buildinfo.h.tmp build/buildinfo.h
+	@rm -f build/buildinfo.h.tmp
+FORCE:
+
+build/%.o: src/%.c build/buildinfo.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(LIB): $(filter-out $(MAIN),$(OBJS))
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+bin/plumb: $(MAIN) $(LIB)
+	@mkdir -p bin
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(MAIN) $(LIB) $(LDLIBS)
+
+# The tiny program lat_proc exec/shell runs: as small as lmbench's hello, so the cost measured is
+# the kernel's, not the loading of a large binary.
+bin/plumb-hello: src/hello/hello.c
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -std=gnu11 $(WARN) $(LDFLAGS) -o $@ $<
+
+symlinks: bin/plumb
+	@for t in $(TOOLS); do [ -L bin/$$t ] || ln -sf plumb bin/$$t; done
+
+# ---- tests --------------------------------------------------------------------------------
+build/tests/%.o: tests/unit/%.c build/buildinfo.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests -MMD -MP -c $< -o $@
+
+bin/unit-tests: $(UNIT_OBJS) $(LIB)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(UNIT_OBJS) $(LIB) $(LDLIBS)
+
+test: all bin/unit-tests
+	@sh tests/run.sh
+
+run: all
+	bin/plumb run
+
+# ASan + UBSan build in its own tree, then the tests and a quick run.
+check-asan:
+	$(MAKE) BUILD_ASAN=1 clean-asan >/dev/null
+	$(MAKE) CC=$(or $(ASAN_CC),clang) OPT="-O1" CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" LDFLAGS="-fsanitize=address,undefined" all bin/unit-tests
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 sh tests/run.sh
+clean-asan: clean
+
+# ---- install ------------------------------------------------------------------------------
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/plumb/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 bin/plumb $(DESTDIR)$(PREFIX)/bin/plumb
+	install -m 755 bin/plumb-hello $(DESTDIR)$(PREFIX)/lib/plumb/plumb-hello
+	for t in $(TOOLS); do ln -sf ../../../bin/plumb $(DESTDIR)$(PREFIX)/lib/plumb/bin/$$t; done
+	install -m 644 docs/plumb.1 $(DESTDIR)$(PREFIX)/share/man/man1/plumb.1
+
+clean:
+	rm -rf build bin
+
+-include $(OBJS:.o=.d) $(UNIT_OBJS:.o=.d)

@@ -1,0 +1,25 @@
+/*
+ * registry.c — the one table of benchmark families. Adding a family: write src/bench/NAME.c
+ * ending in `const struct family fam_NAME`, add one line here.
+ */
+#include <string.h>
+#include "bench/tool.h"
+
+extern const struct family fam_syscall;
+
+const struct family *const families[] = {
+	&fam_syscall,
+	NULL,
+};
+
+const struct tool *tool_find(const char *name, const struct family **fam)
+{
+	for (int f = 0; families[f]; f++)
+		for (const struct tool *t = families[f]->tools; t->name; t++)
+			if (strcmp(t->name, name) == 0) {
+				if (fam)
+					*fam = families[f];
+				return t;
+			}
+	return NULL;
+}

@@ -1,0 +1,21 @@
+/*
+ * commands.h — plumb's own commands (not lmbench tools): `plumb NAME ARGS`. One table in
+ * commands.c, each command in its own file as cmd_NAME(argc, argv) (argv[0] = NAME).
+ */
+#ifndef PLUMB_COMMANDS_H
+#define PLUMB_COMMANDS_H
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *usage;
+	const char *summary;
+};
+
+extern const struct command commands[];
+const struct command *command_find(const char *name);
+
+int cmd_list(int argc, char **argv);
+int cmd_sysinfo(int argc, char **argv);
+
+#endif

@@ -1,0 +1,205 @@
+/*
+ * cleanup.c — registries of children and temporary paths, emptied at exit and on signals.
+ * The signal path uses only async-signal-safe calls (kill, waitpid, unlinkat, getdents64 via
+ * syscall, rmdir), so it can run at any moment of a benchmark.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "core/cleanup.h"
+#include "core/cpu.h"
+#include "core/util.h"
+
+#define MAXCHILD 512
+#define MAXPATHS 64
+
+static pid_t children[MAXCHILD];
+static char paths[MAXPATHS][PATH_MAX];
+static int path_isdir[MAXPATHS];
+static int inited;
+volatile int cleanup_signalled;
+
+static void add_child(pid_t pid)
+{
+	for (int i = 0; i < MAXCHILD; i++)
+		if (children[i] == 0) {
+			children[i] = pid;
+			return;
+		}
+}
+
+void child_forget(pid_t pid)
+{
+	for (int i = 0; i < MAXCHILD; i++)
+		if (children[i] == pid)
+			children[i] = 0;
+}
+
+void child_kill_all(void)
+{
+	for (int i = 0; i < MAXCHILD; i++)
+		if (children[i] > 0)
+			kill(children[i], SIGKILL);
+	for (int i = 0; i < MAXCHILD; i++)
+		if (children[i] > 0) {
+			while (waitpid(children[i], NULL, 0) < 0 && errno == EINTR)
+				;
+			children[i] = 0;
+		}
+}
+
+int child_wait(pid_t pid)
+{
+	int st;
+	pid_t r;
+	while ((r = waitpid(pid, &st, 0)) < 0 && errno == EINTR)
+		;
+	child_forget(pid);
+	return r < 0 ? -1 : st;
+}
+
+pid_t plumb_fork(void)
+{
+	cleanup_init();
+	pid_t parent = getpid();
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		memset(children, 0, sizeof children);
+		memset(paths, 0, sizeof paths);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent) /* the parent died before prctl took effect */
+			_exit(1);
+	} else if (pid > 0) {
+		add_child(pid);
+	}
+	return pid;
+}
+
+/* Recursive removal with raw system calls only (usable from a signal handler). */
+struct linux_dirent64 {
+	unsigned long long d_ino;
+	long long d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+static int rm_at(int dirfd, const char *name, int depth)
+{
+	if (unlinkat(dirfd, name, 0) == 0 || errno == ENOENT)
+		return 0;
+	if (depth > 32)
+		return -1;
+	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+	if (fd < 0)
+		return -1;
+	char buf[4096];
+	long n;
+	while ((n = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0) {
+		for (long off = 0; off < n;) {
+			struct linux_dirent64 *d = (struct linux_dirent64 *)(buf + off);
+			off += d->d_reclen;
+			if (strcmp(d->d_name, ".") && strcmp(d->d_name, ".."))
+				rm_at(fd, d->d_name, depth + 1);
+		}
+	}
+	close(fd);
+	return unlinkat(dirfd, name, AT_REMOVEDIR);
+}
+
+int remove_tree(const char *path)
+{
+	return rm_at(AT_FDCWD, path, 0);
+}
+
+void path_register(const char *path, int is_dir)
+{
+	cleanup_init();
+	for (int i = 0; i < MAXPATHS; i++)
+		if (!paths[i][0]) {
+			snprintf(paths[i], sizeof paths[i], "%s", path);
+			path_isdir[i] = is_dir;
+			return;
+		}
+}
+
+void path_forget(const char *path)
+{
+	for (int i = 0; i < MAXPATHS; i++)
+		if (strcmp(paths[i], path) == 0)
+			paths[i][0] = 0;
+}
+
+char *private_dir(const char *base)
+{
+	if (!base || !*base)
+		base = getenv("TMPDIR");
+	if (!base || !*base)
+		base = "/tmp";
+	char *p = xasprintf("%s/plumb.XXXXXX", base);
+	if (!mkdtemp(p)) {
+		int e = errno;
+		free(p);
+		errno = e;
+		return NULL;
+	}
+	path_register(p, 1);
+	return p;
+}
+
+void cleanup_run(void)
+{
+	child_kill_all();
+	for (int i = MAXPATHS - 1; i >= 0; i--)
+		if (paths[i][0]) {
+			if (path_isdir[i])
+				rm_at(AT_FDCWD, paths[i], 0);
+			else
+				unlink(paths[i]);
+			paths[i][0] = 0;
+		}
+}
+
+static void on_signal(int sig)
+{
+	int saved = errno;
+	cleanup_signalled = sig;
+	cleanup_run();
+	signal(sig, SIG_DFL);
+	errno = saved;
+	raise(sig);
+}
+
+static void at_exit(void)
+{
+	cleanup_run();
+}
+
+void cleanup_init(void)
+{
+	if (inited)
+		return;
+	inited = 1;
+	int cpus[1];
+	cpu_online(cpus, 1); /* remember the CPUs we may use before anything pins us */
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigfillset(&sa.sa_mask);
+	int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+		sigaction(sigs[i], &sa, NULL);
+	signal(SIGPIPE, SIG_IGN); /* a dead peer is an error return, not a silent death */
+	atexit(at_exit);
+}

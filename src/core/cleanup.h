@@ -1,0 +1,35 @@
+/*
+ * cleanup.h — nothing plumb starts or creates outlives it. Every child process is forked with
+ * plumb_fork() (registered, and killed by the kernel if plumb dies: PR_SET_PDEATHSIG), every
+ * temporary file or directory is registered; both are removed at exit and on SIGINT, SIGTERM,
+ * SIGHUP and SIGQUIT, after which the signal is re-raised so the exit status tells the truth.
+ */
+#ifndef PLUMB_CLEANUP_H
+#define PLUMB_CLEANUP_H
+
+#include <sys/types.h>
+
+/* Install the handlers and the atexit hook (idempotent). */
+void cleanup_init(void);
+/* fork(); the child starts with empty registries and dies with its parent. -1 on failure. */
+pid_t plumb_fork(void);
+/* Forget a child that has been reaped. */
+void child_forget(pid_t pid);
+/* Kill (SIGKILL) and reap every registered child. */
+void child_kill_all(void);
+/* waitpid() that retries on EINTR and forgets the child; returns its status or -1. */
+int child_wait(pid_t pid);
+/* Register a path we created: removed (recursively for directories) at cleanup. */
+void path_register(const char *path, int is_dir);
+void path_forget(const char *path);
+/* Create a private directory "plumb.XXXXXX" under base (NULL: $TMPDIR or /tmp), registered.
+ * Returns a malloc'd path or NULL (errno set). */
+char *private_dir(const char *base);
+/* Remove a tree we created (no symlink following). 0 on success. */
+int remove_tree(const char *path);
+/* Do all cleanup now (children, then paths). Safe to call more than once. */
+void cleanup_run(void);
+/* Set by the handler when a signal arrived (plumb run checks it between benchmarks). */
+extern volatile int cleanup_signalled;
+
+#endif

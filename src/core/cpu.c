@@ -1,0 +1,205 @@
+/* cpu.c — placement policies (plumb's and lmbench's LMBENCH_SCHED) and pinning. */
+#include <ctype.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "core/cpu.h"
+#include "core/util.h"
+
+#define MAXCPU 1024
+
+enum policy { P_DEFAULT_SINGLE, P_NONE, P_LIST, P_SINGLE, P_BALANCED, P_BALANCED_SPREAD,
+	      P_UNIQUE, P_UNIQUE_SPREAD, P_CUSTOM, P_CUSTOM_UNIQUE };
+
+static enum policy policy = P_DEFAULT_SINGLE;
+static int list[MAXCPU], nlist;
+static char desc[256];
+int cpu_copy;
+
+int cpu_online(int *cpus, int max)
+{
+	/* The CPUs this process may use (respects taskset and cgroup cpusets), as they were at the
+	 * first call: pinning for a measurement must not shrink what later code sees. */
+	static int cache[MAXCPU], ncache = -1;
+	if (ncache < 0) {
+		cpu_set_t set;
+		ncache = 0;
+		if (sched_getaffinity(0, sizeof set, &set) == 0)
+			for (int i = 0; i < CPU_SETSIZE && ncache < MAXCPU; i++)
+				if (CPU_ISSET(i, &set))
+					cache[ncache++] = i;
+		if (ncache == 0) {
+			long c = sysconf(_SC_NPROCESSORS_ONLN);
+			for (int i = 0; i < c && ncache < MAXCPU; i++)
+				cache[ncache++] = i;
+		}
+	}
+	int n = ncache < max ? ncache : max;
+	memcpy(cpus, cache, (size_t)n * sizeof *cpus);
+	return n;
+}
+
+/* "0,2-4" → list; returns count or -1. */
+static int parse_list(const char *s, int *out, int max)
+{
+	int n = 0;
+	while (*s) {
+		if (!isdigit((unsigned char)*s))
+			return -1;
+		char *end;
+		long a = strtol(s, &end, 10), b = a;
+		if (*end == '-') {
+			if (!isdigit((unsigned char)end[1]))
+				return -1;
+			b = strtol(end + 1, &end, 10);
+		}
+		if (a < 0 || b < a || b >= MAXCPU)
+			return -1;
+		for (long i = a; i <= b && n < max; i++)
+			out[n++] = (int)i;
+		if (*end == ',')
+			end++;
+		else if (*end && !isspace((unsigned char)*end))
+			return -1;
+		while (isspace((unsigned char)*end))
+			end++;
+		s = end;
+	}
+	return n;
+}
+
+static int bitrev(int x, int ncpu)
+{
+	int bits = 0, r = 0;
+	while ((1 << bits) < ncpu)
+		bits++;
+	for (int i = 0; i < bits; i++)
+		if (x & (1 << i))
+			r |= 1 << (bits - 1 - i);
+	return r;
+}
+
+void cpu_policy_init(const char *cpu_opt)
+{
+	int online[MAXCPU], non = cpu_online(online, MAXCPU);
+	nlist = 0;
+	if (cpu_opt) {
+		if (strcmp(cpu_opt, "none") == 0) {
+			policy = P_NONE;
+			snprintf(desc, sizeof desc, "none");
+			return;
+		}
+		nlist = parse_list(cpu_opt, list, MAXCPU);
+		if (nlist <= 0)
+			die(EXIT_USAGE, "--cpu: '%s' is not a CPU list (e.g. 1 or 0,1 or 0-3, or none)",
+			    cpu_opt);
+		for (int i = 0; i < nlist; i++) {
+			int ok = 0;
+			for (int j = 0; j < non; j++)
+				ok |= online[j] == list[i];
+			if (!ok)
+				die(EXIT_USAGE, "--cpu: CPU %d is not online or not allowed here", list[i]);
+		}
+		policy = P_LIST;
+		snprintf(desc, sizeof desc, "list:%s", cpu_opt);
+		return;
+	}
+	const char *s = getenv("LMBENCH_SCHED");
+	if (s && *s) {
+		static const struct { const char *n; enum policy p; } names[] = {
+			{ "DEFAULT", P_NONE }, { "SINGLE", P_SINGLE }, { "BALANCED", P_BALANCED },
+			{ "BALANCED_SPREAD", P_BALANCED_SPREAD }, { "UNIQUE", P_UNIQUE },
+			{ "UNIQUE_SPREAD", P_UNIQUE_SPREAD }, { "CUSTOM_UNIQUE", P_CUSTOM_UNIQUE },
+			{ "CUSTOM", P_CUSTOM },
+		};
+		for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+			size_t l = strlen(names[i].n);
+			if (strncmp(s, names[i].n, l) == 0 && (s[l] == 0 || isspace((unsigned char)s[l]))) {
+				policy = names[i].p;
+				if (policy == P_CUSTOM || policy == P_CUSTOM_UNIQUE) {
+					const char *l2 = s + l;
+					while (isspace((unsigned char)*l2))
+						l2++;
+					/* lmbench separates with blanks; accept both. */
+					char tmp[512];
+					snprintf(tmp, sizeof tmp, "%s", l2);
+					for (char *p = tmp; *p; p++)
+						if (*p == ' ')
+							*p = ',';
+					nlist = parse_list(tmp, list, MAXCPU);
+					if (nlist <= 0)
+						die(EXIT_USAGE, "LMBENCH_SCHED: no CPU list in '%s'", s);
+				}
+				snprintf(desc, sizeof desc, "LMBENCH_SCHED=%s", s);
+				return;
+			}
+		}
+		die(EXIT_USAGE, "LMBENCH_SCHED: unknown policy '%s'", s);
+	}
+	policy = P_DEFAULT_SINGLE;
+	/* Highest online CPU first. */
+	for (int i = 0; i < non; i++)
+		list[i] = online[non - 1 - i];
+	nlist = non;
+	snprintf(desc, sizeof desc, "single:%d", nlist ? list[0] : -1);
+}
+
+int cpu_for(int copy, int proc, int nprocs)
+{
+	int online[MAXCPU], n = cpu_online(online, MAXCPU);
+	if (!desc[0])
+		cpu_policy_init(NULL);
+	switch (policy) {
+	case P_NONE: return -1;
+	case P_DEFAULT_SINGLE: return nlist ? list[copy % nlist] : -1;
+	case P_LIST: return list[(copy * (nprocs + 1) + proc) % nlist];
+	case P_SINGLE: return online[0];
+	case P_BALANCED: return online[copy % n];
+	case P_BALANCED_SPREAD: return online[bitrev(copy, n) % n];
+	case P_UNIQUE: return online[(copy * (nprocs + 1) + proc) % n];
+	case P_UNIQUE_SPREAD: return online[bitrev(copy * (nprocs + 1) + proc, n) % n];
+	case P_CUSTOM: return list[copy % nlist];
+	case P_CUSTOM_UNIQUE: return list[(copy * (nprocs + 1) + proc) % nlist];
+	}
+	return -1;
+}
+
+int cpu_place(int copy, int proc, int nprocs)
+{
+	int cpu = cpu_for(copy, proc, nprocs);
+	if (cpu < 0)
+		return -1;
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof set, &set) != 0)
+		return -1;
+	return cpu;
+}
+
+const char *cpu_policy_desc(void)
+{
+	if (!desc[0])
+		cpu_policy_init(NULL);
+	return desc;
+}
+
+const char *cpu_kind(int cpu)
+{
+	static char buf[64];
+	char path[128];
+	buf[0] = 0;
+	if (cpu < 0)
+		return buf;
+	snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/cpu_capacity", cpu);
+	FILE *f = fopen(path, "r");
+	if (f) {
+		long cap;
+		if (fscanf(f, "%ld", &cap) == 1)
+			snprintf(buf, sizeof buf, "capacity=%ld", cap);
+		fclose(f);
+	}
+	return buf;
+}

@@ -1,0 +1,38 @@
+/*
+ * cpu.h — CPU placement. Every benchmark process asks cpu_place(copy, proc, nprocs) where it
+ * should run: copy = which -P copy, proc = 0 for the measuring process and 1.. for its helpers
+ * (the echo child of lat_pipe, the ring of lat_ctx), nprocs = number of helpers.
+ *
+ * Policies (first that applies):
+ *   --cpu none          no pinning (lmbench's DEFAULT)
+ *   --cpu LIST          e.g. "1" or "0,1" or "0-3": process k of copy c goes to
+ *                       LIST[(c * (nprocs + 1) + k) % len]; one CPU = everything on it
+ *   LMBENCH_SCHED       DEFAULT SINGLE BALANCED BALANCED_SPREAD UNIQUE UNIQUE_SPREAD
+ *                       "CUSTOM list" "CUSTOM_UNIQUE list", with lmbench's meaning
+ *   plumb's default     "single": a copy and all its helpers share one CPU, the last online
+ *                       one (CPU 0 takes most interrupts); copies go to distinct CPUs from the
+ *                       last downwards. Sharing one CPU makes IPC and context-switch figures
+ *                       repeatable (no cross-CPU wake-up and idle-exit latency); use
+ *                       --cpu 0,1 to measure them spread over two CPUs.
+ */
+#ifndef PLUMB_CPU_H
+#define PLUMB_CPU_H
+
+/* Set the policy from a --cpu argument (NULL: LMBENCH_SCHED or the default). Exits 2 on a
+ * malformed list. */
+void cpu_policy_init(const char *cpu_opt);
+/* CPU that process proc of copy c would run on, or -1 for "not pinned". */
+int cpu_for(int copy, int proc, int nprocs);
+/* Pin the calling thread accordingly; returns the CPU or -1. */
+int cpu_place(int copy, int proc, int nprocs);
+/* Description of the policy in force, recorded with results ("single:1", "list:0,1", ...). */
+const char *cpu_policy_desc(void);
+/* Online CPUs in ascending order; returns the count. */
+int cpu_online(int *cpus, int max);
+/* Short description of a CPU's kind ("capacity=1024", "part=0xd08"), "" when unknown: on
+ * big.LITTLE boards the core type matters. */
+const char *cpu_kind(int cpu);
+/* The copy number of this process (0 in the parent; set by the -P machinery). */
+extern int cpu_copy;
+
+#endif

@@ -1,0 +1,32 @@
+/*
+ * json.h — a small streaming JSON writer (no allocation; commas and escaping handled).
+ * Reading JSON is the results layer's business (results/json_read.c).
+ */
+#ifndef PLUMB_JSON_H
+#define PLUMB_JSON_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+struct json {
+	FILE *f;
+	int depth;
+	int need_comma[64];
+	int pretty;
+};
+
+void json_init(struct json *j, FILE *f, int pretty);
+void json_obj_begin(struct json *j, const char *key);   /* key NULL inside arrays / at top */
+void json_obj_end(struct json *j);
+void json_arr_begin(struct json *j, const char *key);
+void json_arr_end(struct json *j);
+void json_str(struct json *j, const char *key, const char *v);   /* v NULL → null */
+void json_num(struct json *j, const char *key, double v);        /* NaN/inf → null */
+void json_int(struct json *j, const char *key, long long v);
+void json_u64(struct json *j, const char *key, uint64_t v);
+void json_bool(struct json *j, const char *key, int v);
+void json_null(struct json *j, const char *key);
+/* Write s as a JSON string literal (quotes included). */
+void json_write_string(FILE *f, const char *s);
+
+#endif

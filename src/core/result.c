@@ -1,0 +1,81 @@
+/* result.c — the measured-point model: growable sample arrays and "k=v" parameter strings. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/result.h"
+#include "core/stats.h"
+#include "core/util.h"
+
+struct result *result_list_add(struct result_list *l, const char *metric, const char *params,
+			       double x)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 16;
+		l->v = xrealloc(l->v, l->cap * sizeof *l->v);
+	}
+	struct result *r = &l->v[l->n++];
+	memset(r, 0, sizeof *r);
+	r->metric = xstrdup(metric);
+	r->params = xstrdup(params ? params : "");
+	r->x = x;
+	r->value = NAN;
+	return r;
+}
+
+void result_add_sample(struct result *r, struct sample s)
+{
+	if (r->nsamples == r->cap) {
+		r->cap = r->cap ? 2 * r->cap : 16;
+		r->samples = xrealloc(r->samples, r->cap * sizeof *r->samples);
+	}
+	r->samples[r->nsamples++] = s;
+}
+
+void result_free(struct result *r)
+{
+	free(r->metric);
+	free(r->params);
+	free(r->unit);
+	free(r->info);
+	free(r->samples);
+	memset(r, 0, sizeof *r);
+}
+
+void result_list_free(struct result_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		result_free(&l->v[i]);
+	free(l->v);
+	memset(l, 0, sizeof *l);
+}
+
+char *param_get(const char *params, const char *key, char *buf, size_t len)
+{
+	size_t kl = strlen(key);
+	const char *p = params;
+	while (p && *p) {
+		while (*p == ' ')
+			p++;
+		const char *end = strchr(p, ' ');
+		size_t tl = end ? (size_t)(end - p) : strlen(p);
+		if (tl > kl && strncmp(p, key, kl) == 0 && p[kl] == '=') {
+			size_t vl = tl - kl - 1;
+			if (vl >= len)
+				vl = len - 1;
+			memcpy(buf, p + kl + 1, vl);
+			buf[vl] = 0;
+			return buf;
+		}
+		p = end;
+	}
+	return NULL;
+}
+
+void result_update_value(struct result *r, int use_min)
+{
+	double *v = xmalloc((r->nsamples + 1) * sizeof *v);
+	for (size_t i = 0; i < r->nsamples; i++)
+		v[i] = r->samples[i].value;
+	r->value = use_min ? stats_min(v, r->nsamples) : stats_median(v, r->nsamples);
+	free(v);
+}

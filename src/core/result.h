@@ -1,0 +1,46 @@
+/*
+ * result.h — one measured point and its samples: what a benchmark produces and every later
+ * layer (writers, store, summary, compare) reads. A run (results/run.h) is a list of these
+ * plus the system facts.
+ */
+#ifndef PLUMB_RESULT_H
+#define PLUMB_RESULT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct sample {
+	double value;       /* in the metric's unit */
+	uint64_t iters;     /* operations timed together */
+	double elapsed_ns;  /* wall time of the sample as read from the clock (before overhead) */
+	int round;          /* interleaved round this sample belongs to (0 when not repeating) */
+};
+
+struct result {
+	char *metric;       /* registry id (core/metrics.def); imported unknowns keep their own */
+	char *params;       /* "key=value key=value": what distinguishes points of one metric */
+	double x;           /* series abscissa as lmbench prints it; NAN for a single value */
+	double value;       /* the statistic the metric reports (median or minimum) */
+	char *unit;
+	int version;        /* method version of the metric when measured */
+	char *info;         /* "key=value ..." facts about this measurement (page size, seed, ...) */
+	struct sample *samples;
+	size_t nsamples, cap;
+};
+
+struct result_list {
+	struct result *v;
+	size_t n, cap;
+};
+
+struct result *result_list_add(struct result_list *l, const char *metric, const char *params,
+			       double x);
+void result_add_sample(struct result *r, struct sample s);
+void result_list_free(struct result_list *l);
+void result_free(struct result *r);
+/* Copy of value of key in a "k=v k=v" string into buf; returns buf, or NULL when absent. */
+char *param_get(const char *params, const char *key, char *buf, size_t len);
+/* Recompute r->value from the samples with the metric's statistic. */
+void result_update_value(struct result *r, int use_min);
+
+#endif

@@ -1,0 +1,411 @@
+/*
+ * timing.c — calibrate, warm up, sample, subtract overhead; -P copies in child processes.
+ * See timing.h for the method. Every number it produces is a sample kept whole: nothing is
+ * clamped, smoothed or dropped.
+ */
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "core/arch.h"
+#include "core/cleanup.h"
+#include "core/clock.h"
+#include "core/cpu.h"
+#include "core/stats.h"
+#include "core/timing.h"
+#include "core/util.h"
+
+struct timing_opts timing = { .parallel = 1 };
+
+static double env_enough_ns = -1, env_timing_o_ns = -1, env_loop_o_ns = -1;
+static int cur_helpers;
+
+void timing_env_init(void)
+{
+	static int done;
+	if (done)
+		return;
+	done = 1;
+	const char *e;
+	/* lmbench's variables are in microseconds. */
+	if ((e = getenv("ENOUGH")) && *e) {
+		char *end;
+		double v = strtod(e, &end);
+		if (*end || v <= 0 || v > 1e8)
+			die(EXIT_USAGE, "ENOUGH: '%s' is not a positive number of microseconds", e);
+		env_enough_ns = v * 1e3;
+	}
+	if ((e = getenv("TIMING_O")) && *e)
+		env_timing_o_ns = atof(e) * 1e3;
+	if ((e = getenv("LOOP_O")) && *e)
+		env_loop_o_ns = atof(e) * 1e3;
+}
+
+double timing_min_sample_ns(double op_min)
+{
+	timing_env_init();
+	double t = timing.min_sample_ns > 0 ? timing.min_sample_ns
+		 : env_enough_ns > 0 ? env_enough_ns : TIMING_DEFAULT_MIN_NS;
+	if (op_min > t)
+		t = op_min;
+	/* A sample must be long against the clock's step, or quantisation is the measurement. */
+	double floor_ns = 1000.0 * clock_resolution_ns();
+	return t < floor_ns ? floor_ns : t;
+}
+
+static void empty_loop(uint64_t n, void *arg)
+{
+	(void)arg;
+	for (uint64_t i = 0; i < n; i++)
+		compiler_barrier();
+}
+
+double timing_loop_overhead_ns(void)
+{
+	static double ovh = -1;
+	timing_env_init();
+	if (env_loop_o_ns >= 0)
+		return env_loop_o_ns;
+	if (ovh >= 0)
+		return ovh;
+	/* Called through a pointer, like every benchmark loop; minimum of a few runs. */
+	void (*volatile fn)(uint64_t, void *) = empty_loop;
+	double best = 1e18;
+	for (int i = 0; i < 7; i++) {
+		uint64_t n = 200000;
+		uint64_t t0 = now_ns();
+		fn(n, NULL);
+		uint64_t t1 = now_ns();
+		double per = ((double)(t1 - t0) - clock_overhead_ns()) / (double)n;
+		if (per < best)
+			best = per;
+	}
+	ovh = best > 0 ? best : 0;
+	return ovh;
+}
+
+static double clock_ovh(void)
+{
+	timing_env_init();
+	return env_timing_o_ns >= 0 ? env_timing_o_ns : clock_overhead_ns();
+}
+
+static uint64_t time_once(const struct bench_op *op, uint64_t iters)
+{
+	if (op->before)
+		op->before(iters, op->arg);
+	uint64_t t0 = now_ns();
+	op->loop(iters, op->arg);
+	uint64_t t1 = now_ns();
+	if (op->after)
+		op->after(iters, op->arg);
+	return t1 - t0;
+}
+
+/* Grow the iteration count until one sample lasts at least target ns. */
+static uint64_t calibrate(const struct bench_op *op, double target)
+{
+	if (op->fixed_iters)
+		return op->fixed_iters;
+	uint64_t iters = 1;
+	for (int tries = 0; tries < 64; tries++) {
+		double t = (double)time_once(op, iters);
+		if (t >= 0.95 * target)
+			break;
+		uint64_t next;
+		if (t < target / 64 || t < 2000)
+			next = iters * 8;
+		else
+			next = (uint64_t)((double)iters * target * 1.1 / t) + 1;
+		if (next <= iters)
+			next = iters + 1;
+		if (next > (1ull << 40))
+			break; /* the operation costs nothing: report what that measures */
+		iters = next;
+	}
+	return iters;
+}
+
+static void warm(const struct bench_op *op, uint64_t iters)
+{
+	if (!timing.warmup_us)
+		return;
+	uint64_t end = now_ns() + timing.warmup_us * 1000;
+	while (now_ns() < end)
+		time_once(op, iters);
+}
+
+static struct sample take_sample(const struct bench_op *op, uint64_t iters, double loop_ovh,
+				 double clk_ovh)
+{
+	uint64_t el = time_once(op, iters);
+	double net = (double)el - clk_ovh - (double)iters * loop_ovh;
+	struct sample s = { .value = net / (double)iters, .iters = iters,
+			    .elapsed_ns = (double)el, .round = timing.round };
+	return s;
+}
+
+static int reps(void)
+{
+	int n = timing.repetitions > 0 ? timing.repetitions : TIMING_DEFAULT_REPS;
+	return n > TIMING_MAX_REPS ? TIMING_MAX_REPS : n;
+}
+
+static void push(struct measurement *m, struct sample s, size_t *cap)
+{
+	if (m->n == *cap) {
+		*cap = *cap ? 2 * *cap : 32;
+		m->s = xrealloc(m->s, *cap * sizeof *m->s);
+	}
+	m->s[m->n++] = s;
+}
+
+/* Adaptive stopping: is the median known well enough yet? */
+static int precise_enough(const struct measurement *m)
+{
+	if (timing.max_samples <= 0 || timing.target_ci <= 0)
+		return 1;
+	double *v = xmalloc(m->n * sizeof *v);
+	for (size_t i = 0; i < m->n; i++)
+		v[i] = m->s[i].value;
+	double lo, hi, med = stats_median(v, m->n);
+	int ok = stats_median_ci(v, m->n, &lo, &hi) == 0 && med != 0 &&
+		 (hi - lo) / fabs(med) <= 2 * timing.target_ci;
+	free(v);
+	return ok;
+}
+
+static int measure_here(const struct bench_op *op, struct measurement *m)
+{
+	size_t cap = 0;
+	m->cpu = cpu_place(cpu_copy, 0, op->helpers);
+	cur_helpers = op->helpers;
+	if (op->setup && op->setup(op->arg) != 0)
+		return -1;
+	m->loop_overhead_ns = op->keep_loop_overhead ? 0 : timing_loop_overhead_ns();
+	m->clock_overhead_ns = clock_ovh();
+	m->min_sample_ns = timing_min_sample_ns(op->min_sample_ns);
+	m->iters = calibrate(op, m->min_sample_ns);
+	warm(op, m->iters);
+	int n = reps();
+	int cap_n = timing.max_samples > n ? timing.max_samples : n;
+	for (int i = 0; i < cap_n; i++) {
+		if (i >= n && precise_enough(m))
+			break;
+		push(m, take_sample(op, m->iters, m->loop_overhead_ns, m->clock_overhead_ns), &cap);
+	}
+	if (op->teardown)
+		op->teardown(op->arg);
+	m->parallel = 1;
+	return 0;
+}
+
+/* ---- -P copies: lmbench's benchmp, in child processes started together -------------------- */
+
+struct copy_header {
+	int failed;
+	int n;
+	uint64_t iters;
+	double loop_ovh, clk_ovh, min_ns;
+	int cpu;
+};
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	while (len) {
+		ssize_t w = write(fd, p, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+static int read_all(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+	while (len) {
+		ssize_t r = read(fd, p, len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		p += r;
+		len -= (size_t)r;
+	}
+	return 0;
+}
+
+static void copy_main(const struct bench_op *op, int copy, int ready_w, int start_r, int res_w,
+		      int exit_r)
+{
+	struct copy_header h = { 0 };
+	cpu_copy = copy;
+	h.cpu = cpu_place(copy, 0, op->helpers);
+	cur_helpers = op->helpers;
+	char c = 1;
+	if (op->setup && op->setup(op->arg) != 0) {
+		h.failed = 1;
+		write_all(res_w, &h, sizeof h);
+		write_all(ready_w, &c, 1);
+		_exit(1);
+	}
+	h.loop_ovh = op->keep_loop_overhead ? 0 : timing_loop_overhead_ns();
+	h.clk_ovh = clock_ovh();
+	h.min_ns = timing_min_sample_ns(op->min_sample_ns);
+	h.iters = calibrate(op, h.min_ns);
+	write_all(ready_w, &c, 1);
+	if (read_all(start_r, &c, 1) < 0)
+		_exit(1);
+	warm(op, h.iters);
+	int n = reps();
+	struct sample *s = xmalloc((size_t)n * sizeof *s);
+	for (int i = 0; i < n; i++)
+		s[i] = take_sample(op, h.iters, h.loop_ovh, h.clk_ovh);
+	h.n = n;
+	write_all(res_w, &h, sizeof h);
+	write_all(res_w, s, (size_t)n * sizeof *s);
+	/* Keep the machine loaded until every copy is done (lmbench's cool-down). */
+	struct pollfd p = { .fd = exit_r, .events = POLLIN };
+	while (poll(&p, 1, 0) == 0)
+		time_once(op, h.iters > 1 ? h.iters / 4 + 1 : 1);
+	if (op->teardown)
+		op->teardown(op->arg);
+	_exit(0);
+}
+
+/* Wait until count bytes arrive on fd; fail if a copy exits first. */
+static int wait_bytes(int fd, int count, pid_t *pids, int npids)
+{
+	while (count > 0) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int r = poll(&p, 1, 200);
+		if (r > 0) {
+			char buf[64];
+			ssize_t got = read(fd, buf, count < 64 ? (size_t)count : 64);
+			if (got <= 0)
+				return -1;
+			count -= (int)got;
+			continue;
+		}
+		if (r < 0 && errno != EINTR)
+			return -1;
+		for (int i = 0; i < npids; i++) {
+			int st;
+			if (pids[i] > 0 && waitpid(pids[i], &st, WNOHANG) == pids[i]) {
+				child_forget(pids[i]);
+				pids[i] = 0;
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+static int measure_copies(const struct bench_op *op, struct measurement *m, int P)
+{
+	int ready[2], start[2], done[2];
+	int (*res)[2] = xcalloc((size_t)P, sizeof *res);
+	pid_t *pids = xcalloc((size_t)P, sizeof *pids);
+	int rc = -1;
+	if (pipe(ready) || pipe(start) || pipe(done))
+		die(EXIT_MEASURE, "pipe: %s", strerror(errno));
+	for (int i = 0; i < P; i++) {
+		if (pipe(res[i]))
+			die(EXIT_MEASURE, "pipe: %s", strerror(errno));
+		pids[i] = plumb_fork();
+		if (pids[i] < 0)
+			die(EXIT_MEASURE, "fork: %s", strerror(errno));
+		if (pids[i] == 0) {
+			close(ready[0]); close(start[1]); close(done[1]); close(res[i][0]);
+			copy_main(op, i, ready[1], start[0], res[i][1], done[0]);
+		}
+		close(res[i][1]);
+	}
+	close(ready[1]); close(start[0]); close(done[0]);
+	if (wait_bytes(ready[0], P, pids, P) == 0) {
+		char go[256];
+		memset(go, 1, sizeof go);
+		for (int left = P; left > 0; left -= left > 256 ? 256 : left)
+			write_all(start[1], go, left > 256 ? 256 : (size_t)left);
+		size_t cap = 0;
+		rc = 0;
+		for (int i = 0; i < P && rc == 0; i++) {
+			struct copy_header h;
+			if (read_all(res[i][0], &h, sizeof h) < 0 || h.failed) {
+				rc = -1;
+				break;
+			}
+			if (i == 0) {
+				m->iters = h.iters;
+				m->loop_overhead_ns = h.loop_ovh;
+				m->clock_overhead_ns = h.clk_ovh;
+				m->min_sample_ns = h.min_ns;
+				m->cpu = h.cpu;
+			}
+			for (int k = 0; k < h.n; k++) {
+				struct sample s;
+				if (read_all(res[i][0], &s, sizeof s) < 0) {
+					rc = -1;
+					break;
+				}
+				push(m, s, &cap);
+			}
+		}
+	}
+	close(done[1]);
+	for (int i = 0; i < P; i++) {
+		close(res[i][0]);
+		if (pids[i] > 0) {
+			if (rc != 0)
+				kill(pids[i], SIGKILL);
+			child_wait(pids[i]);
+		}
+	}
+	close(ready[0]);
+	close(start[1]);
+	free(res);
+	free(pids);
+	m->parallel = P;
+	if (rc != 0)
+		warnx_("a benchmark copy failed; no result");
+	return rc;
+}
+
+int measure(const struct bench_op *op, struct measurement *m)
+{
+	memset(m, 0, sizeof *m);
+	m->cpu = -1;
+	int P = timing.parallel > 1 && !op->no_parallel ? timing.parallel : 1;
+	return P > 1 ? measure_copies(op, m, P) : measure_here(op, m);
+}
+
+void measurement_free(struct measurement *m)
+{
+	free(m->s);
+	memset(m, 0, sizeof *m);
+}
+
+double measurement_stat(const struct measurement *m, int use_min)
+{
+	double *v = xmalloc((m->n + 1) * sizeof *v);
+	for (size_t i = 0; i < m->n; i++)
+		v[i] = m->s[i].value;
+	double r = use_min ? stats_min(v, m->n) : stats_median(v, m->n);
+	free(v);
+	return r;
+}
+
+int timing_place_helper(int proc)
+{
+	return cpu_place(cpu_copy, proc, cur_helpers);
+}

@@ -1,0 +1,90 @@
+/*
+ * timing.h — the timing core: the one way every benchmark is measured.
+ *
+ * A benchmark describes its operation as a bench_op: setup once per process, then a loop that
+ * performs the operation `iters` times, which the core times. measure() then
+ *   1. pins the process (cpu.h), runs setup,
+ *   2. calibrates the iteration count until one sample lasts at least the minimum sample time
+ *      (the calibration doubles as warm-up), then runs -W microseconds more warm-up,
+ *   3. takes -N samples of that fixed count (more, up to a cap, when adaptive stopping is on
+ *      and the median's confidence interval is still wide),
+ *   4. subtracts the clock's read cost (per sample) and the empty loop's cost (per iteration)
+ *      where lmbench does, and keeps every sample: value (ns per iteration), iterations, and
+ *      the raw elapsed time,
+ *   5. with -P N runs N copies in separate processes, started together after all are
+ *      calibrated, and merges their samples (lmbench's benchmp).
+ * The benchmark then converts ns/iteration to its metric with record_latency(),
+ * record_bandwidth() or record_values() (out.h). No benchmark reads the clock for itself except
+ * through timing_now() inside measure()-driven code that times a different span on purpose.
+ */
+#ifndef PLUMB_TIMING_H
+#define PLUMB_TIMING_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "core/result.h"
+
+/* Options shared by every measurement of this process (command line, environment, plumb run). */
+struct timing_opts {
+	int parallel;          /* -P: copies measured at once (default 1) */
+	uint64_t warmup_us;    /* -W: extra warm-up before the first sample */
+	int repetitions;       /* -N: samples per copy (0 = default 11) */
+	double min_sample_ns;  /* minimum sample length (0 = ENOUGH or the default) */
+	int max_samples;       /* adaptive stopping cap (0 = off: exactly repetitions) */
+	double target_ci;      /* adaptive: stop when the 95% CI of the median is within this
+				  fraction of the median (e.g. 0.01) */
+	int round;             /* interleaved round the samples belong to */
+};
+extern struct timing_opts timing;
+
+#define TIMING_DEFAULT_REPS 11
+#define TIMING_DEFAULT_MIN_NS 5e6   /* 5 ms: 11 samples of a fast op take well under a second */
+#define TIMING_MAX_REPS 1000
+
+struct bench_op {
+	/* Once per process before timing (helpers forked here); nonzero = cannot measure: the
+	 * function has printed why (warnx_). */
+	int (*setup)(void *arg);
+	/* Perform the operation iters times. Timed. */
+	void (*loop)(uint64_t iters, void *arg);
+	/* Untimed work before / after each timed interval (may be NULL). */
+	void (*before)(uint64_t iters, void *arg);
+	void (*after)(uint64_t iters, void *arg);
+	/* Once per process after timing (reap helpers, free). */
+	void (*teardown)(void *arg);
+	void *arg;
+	double min_sample_ns;  /* this benchmark's own minimum sample length (0 = none) */
+	uint64_t fixed_iters;  /* nonzero: never calibrate, always this many iterations */
+	int helpers;           /* helper processes per copy (for placement) */
+	int no_parallel;       /* ignore -P (the operation cannot run as copies) */
+	int keep_loop_overhead;/* do not subtract the empty loop's cost */
+};
+
+struct measurement {
+	struct sample *s;      /* value = ns per iteration, after overhead subtraction */
+	size_t n;
+	uint64_t iters;        /* iterations per sample */
+	int parallel;          /* copies that ran */
+	double loop_overhead_ns;   /* subtracted per iteration */
+	double clock_overhead_ns;  /* subtracted per sample */
+	double min_sample_ns;      /* the minimum sample length in force */
+	int cpu;               /* CPU the measuring process ran on (-1: not pinned) */
+};
+
+/* Measure op. 0 on success; -1 when setup failed or a copy died (a message was printed). */
+int measure(const struct bench_op *op, struct measurement *m);
+void measurement_free(struct measurement *m);
+/* ns per iteration of m by the statistic (median or minimum) over all samples. */
+double measurement_stat(const struct measurement *m, int use_min);
+
+/* Pin a helper process (proc = 1..helpers) of the current copy, from inside setup(). */
+int timing_place_helper(int proc);
+/* The minimum sample length in force (ns): ENOUGH, the option, or the default; never below
+ * 1000 clock resolutions. */
+double timing_min_sample_ns(double op_min);
+/* Measured per-iteration cost of an empty timed loop (ns). */
+double timing_loop_overhead_ns(void);
+/* Read ENOUGH / TIMING_O / LOOP_O from the environment once. */
+void timing_env_init(void);
+
+#endif

@@ -1,0 +1,134 @@
+/* util.c — allocation, one-line errors and the strict number parsers behind every option. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/util.h"
+
+const char *prog_name = "plumb";
+
+static void oom(void)
+{
+	fprintf(stderr, "%s: out of memory\n", prog_name);
+	exit(EXIT_MEASURE);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xcalloc(size_t n, size_t m)
+{
+	void *p = calloc(n ? n : 1, m ? m : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	char *p = strdup(s ? s : "");
+	if (!p)
+		oom();
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	va_start(ap, fmt);
+	int n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		oom();
+	return s;
+}
+
+void die(int code, const char *fmt, ...)
+{
+	va_list ap;
+	fflush(stdout);
+	fprintf(stderr, "%s: ", prog_name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(code);
+}
+
+void warnx_(const char *fmt, ...)
+{
+	va_list ap;
+	fflush(stdout);
+	fprintf(stderr, "%s: ", prog_name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+long long parse_int(const char *s, long long min, long long max, const char *what)
+{
+	char *end;
+	errno = 0;
+	if (!s || !*s || isspace((unsigned char)*s))
+		die(EXIT_USAGE, "%s: expected a whole number, got '%s'", what, s ? s : "");
+	long long v = strtoll(s, &end, 10);
+	if (*end || errno)
+		die(EXIT_USAGE, "%s: expected a whole number, got '%s'", what, s);
+	if (v < min || v > max)
+		die(EXIT_USAGE, "%s: %lld is out of range (%lld to %lld)", what, v, min, max);
+	return v;
+}
+
+int try_parse_size(const char *s, uint64_t *out)
+{
+	if (!s || !isdigit((unsigned char)*s))
+		return -1;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno)
+		return -1;
+	unsigned long long mul = 1;
+	switch (*end) {
+	case 0: break;
+	case 'k': case 'K': mul = 1ULL << 10; end++; break;
+	case 'm': case 'M': mul = 1ULL << 20; end++; break;
+	case 'g': case 'G': mul = 1ULL << 30; end++; break;
+	default: return -1;
+	}
+	if (*end)
+		return -1;
+	if (v > UINT64_MAX / mul)
+		return -1;
+	*out = v * mul;
+	return 0;
+}
+
+uint64_t parse_size(const char *s, uint64_t min, uint64_t max, const char *what)
+{
+	uint64_t v;
+	if (try_parse_size(s, &v) < 0)
+		die(EXIT_USAGE, "%s: '%s' is not a size (a number with an optional k, m or g suffix)",
+		    what, s ? s : "");
+	if (v < min || v > max)
+		die(EXIT_USAGE, "%s: %s is out of range (%llu to %llu bytes)", what, s,
+		    (unsigned long long)min, (unsigned long long)max);
+	return v;
+}

@@ -1,0 +1,35 @@
+/*
+ * util.h — small helpers every layer uses: allocation that cannot return NULL, the one-line
+ * error convention (exit 2 for usage/input errors, 3 for a measurement that could not be made).
+ */
+#ifndef PLUMB_UTIL_H
+#define PLUMB_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define EXIT_USAGE 2
+#define EXIT_MEASURE 3
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t m);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Name used in error messages ("lat_syscall", "plumb run", ...). */
+extern const char *prog_name;
+/* Print "prog: message" on stderr and exit with code. */
+void die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
+/* Print "prog: message" on stderr (a warning; the caller goes on). */
+void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Parse a whole decimal integer in [min, max]; on error exit 2 naming what. */
+long long parse_int(const char *s, long long min, long long max, const char *what);
+/* Parse a number of bytes with lmbench's suffixes (k/K = KiB, m/M = MiB; plumb adds g/G = GiB)
+ * in [min, max]; on error exit 2 naming what. */
+uint64_t parse_size(const char *s, uint64_t min, uint64_t max, const char *what);
+/* The same, without exiting: 0 on success, -1 on malformed input or out of range. */
+int try_parse_size(const char *s, uint64_t *out);
+
+#endif

@@ -1,0 +1,126 @@
+/*
+ * main.c — one binary, many names (BusyBox style). `plumb NAME ARGS` runs a command (run,
+ * summary, ...) or an lmbench tool; a symlink called after an lmbench tool runs that tool and
+ * prints its lines where lmbench printed them.
+ */
+#include <getopt.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bench/tool.h"
+#include "cmd/commands.h"
+#include "core/cleanup.h"
+#include "core/opts.h"
+#include "core/util.h"
+#include "buildinfo.h"
+
+static const struct tool *current_tool;
+
+static void tool_help(struct tool_ctx *c)
+{
+	const struct tool *t = current_tool;
+	printf("usage: %s [-P copies] [-W warmup_us] [-N samples] [--cpu LIST|none] [--json]\n"
+	       "       %*s [--fsdir DIR] [--min-sample US] %s\n\n%s\n",
+	       t->name, (int)strlen(t->name), "", t->usage, t->summary);
+	if (t->help)
+		printf("\n%s\n", t->help);
+	printf("\nResults print on %s as lmbench's lines (on %s when run through the lmbench name);\n"
+	       "--json prints one JSON document with every sample instead. Exit status: 0 ok,\n"
+	       "2 bad arguments, 3 the measurement could not be made.\n",
+	       "stdout", t->lm_stdout ? "stdout" : "stderr");
+	(void)c;
+}
+
+static int run_tool(const struct tool *t, int argc, char **argv, int via_symlink)
+{
+	struct tool_ctx c = { 0 };
+	c.tool = t->name;
+	c.via_symlink = via_symlink;
+	c.out = via_symlink && !t->lm_stdout ? stderr : stdout;
+	c.argc = argc - 1;
+	c.argv = argv + 1;
+	current_tool = t;
+	opts_help_hook = tool_help;
+	prog_name = t->name;
+	optind = 0; /* full getopt reset (glibc) */
+	int st = t->fn(&c, argc, argv);
+	st = tool_finish(&c, st);
+	result_list_free(&c.results);
+	free(c.header_info);
+	return st;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: plumb COMMAND [ARGS]   or   plumb TOOL [ARGS]   or   TOOL [ARGS] via a symlink\n\n"
+		   "Commands:\n");
+	for (int i = 0; commands[i].name; i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "  %-10s %s\n", "help NAME", "help on a command or tool (same as NAME --help)");
+	fprintf(f, "\nTools (lmbench's names, arguments and output lines; `plumb list` says more):\n ");
+	int col = 1;
+	for (int f2 = 0; families[f2]; f2++)
+		for (const struct tool *t = families[f2]->tools; t->name; t++) {
+			if (col + (int)strlen(t->name) + 1 > 78) {
+				fprintf(f, "\n ");
+				col = 1;
+			}
+			col += fprintf(f, " %s", t->name);
+		}
+	fprintf(f, "\n\nOptions: --help, --version. See plumb(1) and README.md.\n");
+}
+
+int main(int argc, char **argv)
+{
+	setlocale(LC_ALL, "C"); /* numbers are printed and parsed in the C locale */
+	cleanup_init();
+	const char *base = strrchr(argv[0], '/');
+	base = base ? base + 1 : argv[0];
+
+	const struct tool *t = tool_find(base, NULL);
+	if (t)
+		return run_tool(t, argc, argv, 1);
+
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	const char *name = argv[1];
+	if (!strcmp(name, "--help") || !strcmp(name, "-h")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(name, "--version")) {
+		printf("plumb %s (%s; %s; %s)\n", PLUMB_VERSION, PLUMB_CC, PLUMB_CFLAGS, PLUMB_FEATURES);
+		return 0;
+	}
+	static char *help_argv[4];
+	if (!strcmp(name, "help")) {
+		if (argc < 3) {
+			usage(stdout);
+			return 0;
+		}
+		/* "plumb help NAME" is "plumb NAME --help" */
+		help_argv[0] = argv[0];
+		help_argv[1] = argv[2];
+		help_argv[2] = "--help";
+		argv = help_argv;
+		argc = 3;
+		name = argv[1];
+	}
+	const struct command *cmd = command_find(name);
+	if (cmd) {
+		prog_name = cmd->name;
+		if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
+			printf("usage: plumb %s %s\n\n%s\n", cmd->name, cmd->usage, cmd->summary);
+			return 0;
+		}
+		return cmd->fn(argc - 1, argv + 1);
+	}
+	t = tool_find(name, NULL);
+	if (t)
+		return run_tool(t, argc - 1, argv + 1, 0);
+	fprintf(stderr, "plumb: unknown command or tool '%s' (try 'plumb --help')\n", name);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,170 @@
+/* core_test.c — the timing core: statistics, size parsing, overhead subtraction, calibration. */
+#include <string.h>
+#include "core/clock.h"
+#include "core/metrics.h"
+#include "core/out.h"
+#include "core/result.h"
+#include "core/stats.h"
+#include "core/timing.h"
+#include "core/util.h"
+#include "test.h"
+
+TEST(median_odd_even)
+{
+	double odd[] = { 5, 1, 3 }, even[] = { 4, 1, 3, 2 }, one[] = { 7 };
+	CHECK_NEAR(stats_median(odd, 3), 3, 0);
+	CHECK_NEAR(stats_median(even, 4), 2.5, 0);
+	CHECK_NEAR(stats_median(one, 1), 7, 0);
+	CHECK(isnan(stats_median(one, 0)));
+	CHECK_NEAR(odd[0], 5, 0); /* input left unsorted */
+	CHECK_NEAR(stats_min(even, 4), 1, 0);
+	CHECK_NEAR(stats_max(even, 4), 4, 0);
+	CHECK_NEAR(stats_percentile(even, 4, 100), 4, 0);
+	CHECK_NEAR(stats_percentile(even, 4, 0), 1, 0);
+}
+
+TEST(median_ci)
+{
+	double v[21], lo, hi;
+	for (int i = 0; i < 21; i++)
+		v[i] = i;
+	CHECK(stats_median_ci(v, 21, &lo, &hi) == 0);
+	CHECK(lo < 10 && hi > 10 && lo >= 4 && hi <= 16);
+	CHECK(stats_median_ci(v, 3, &lo, &hi) < 0);
+}
+
+TEST(size_parsing)
+{
+	uint64_t v;
+	CHECK(try_parse_size("512", &v) == 0 && v == 512);
+	CHECK(try_parse_size("4k", &v) == 0 && v == 4096);
+	CHECK(try_parse_size("4K", &v) == 0 && v == 4096);
+	CHECK(try_parse_size("8m", &v) == 0 && v == 8u << 20);
+	CHECK(try_parse_size("1g", &v) == 0 && v == 1ull << 30);
+	CHECK(try_parse_size("abc", &v) < 0);
+	CHECK(try_parse_size("-5", &v) < 0);
+	CHECK(try_parse_size("1q", &v) < 0);
+	CHECK(try_parse_size("", &v) < 0);
+	CHECK(try_parse_size("4kk", &v) < 0);
+	CHECK(try_parse_size("99999999999999999999", &v) < 0);
+	CHECK(try_parse_size("17179869184g", &v) < 0); /* overflows 64 bits */
+}
+
+TEST(param_get)
+{
+	char buf[32];
+	CHECK_STR(param_get("stride=128 size=4096", "size", buf, sizeof buf), "4096");
+	CHECK_STR(param_get("stride=128 size=4096", "stride", buf, sizeof buf), "128");
+	CHECK(param_get("stride=128", "str", buf, sizeof buf) == NULL);
+	CHECK(param_get("", "x", buf, sizeof buf) == NULL);
+}
+
+TEST(registry_complete)
+{
+	/* every metric has a unit and a known statistic; ids are unique */
+	for (int i = 0; i < metric_count; i++) {
+		CHECK(metric_table[i].unit && *metric_table[i].unit);
+		CHECK(metric_table[i].version >= 1);
+		for (int k = i + 1; k < metric_count; k++)
+			CHECK(strcmp(metric_table[i].id, metric_table[k].id) != 0);
+	}
+	CHECK(metric_find("lat_syscall.null") != NULL);
+	CHECK(metric_find("no.such") == NULL);
+}
+
+TEST(line_format)
+{
+	struct result r = { 0 };
+	r.metric = "lat_select.file";
+	r.params = "n=100";
+	r.value = 0.72424;
+	char buf[128];
+	CHECK(format_line(metric_find(r.metric), &r, buf, sizeof buf) == 0);
+	CHECK_STR(buf, "Select on 100 fd's: 0.7242 microseconds");
+	r.metric = "bw_mem.rd";
+	r.params = "";
+	r.x = 0.016384;
+	r.value = 57114.153;
+	CHECK(format_line(metric_find(r.metric), &r, buf, sizeof buf) == 0);
+	CHECK_STR(buf, "0.016384 57114.15");
+	r.x = 67.108864;
+	CHECK(format_line(metric_find(r.metric), &r, buf, sizeof buf) == 0);
+	CHECK_STR(buf, "67.11 57114.15");
+	r.value = 0.5;
+	CHECK(format_line(metric_find(r.metric), &r, buf, sizeof buf) == 0);
+	CHECK_STR(buf, "67.11 0.500000");
+}
+
+/* A loop whose cost is known: it spins until the clock has advanced by iters * 200 ns. */
+static void spin_loop(uint64_t n, void *a)
+{
+	uint64_t end = now_ns() + n * 200;
+	while (now_ns() < end)
+		;
+}
+
+TEST(calibration_reaches_min_sample)
+{
+	struct timing_opts saved = timing;
+	timing.min_sample_ns = 2e6;
+	timing.repetitions = 5;
+	struct bench_op op = { .loop = spin_loop };
+	struct measurement m;
+	CHECK(measure(&op, &m) == 0);
+	CHECK(m.n == 5);
+	for (size_t i = 0; i < m.n; i++) {
+		/* every sample lasts at least (nearly) the minimum, and was timed as such */
+		CHECK(m.s[i].elapsed_ns >= 0.9 * 2e6);
+		CHECK(m.s[i].iters == m.iters);
+	}
+	/* the per-iteration value is the known cost, whatever the iteration count chosen */
+	double med = measurement_stat(&m, 0);
+	CHECK(med > 190 && med < 400);
+	measurement_free(&m);
+	timing = saved;
+}
+
+static void empty_loop(uint64_t n, void *a)
+{
+	for (uint64_t i = 0; i < n; i++)
+		__asm__ __volatile__("" ::: "memory");
+}
+
+TEST(overhead_subtraction)
+{
+	/* An empty loop minus the measured empty-loop overhead is about zero per iteration,
+	 * and the raw elapsed time is kept beside the corrected value. */
+	struct timing_opts saved = timing;
+	timing.min_sample_ns = 1e6;
+	timing.repetitions = 7;
+	struct bench_op op = { .loop = empty_loop };
+	struct measurement m;
+	CHECK(measure(&op, &m) == 0);
+	double ovh = timing_loop_overhead_ns();
+	CHECK(ovh > 0 && ovh < 20);
+	double med = measurement_stat(&m, 0);
+	CHECK(fabs(med) < 0.5 * ovh + 0.2);
+	CHECK(m.s[0].elapsed_ns / (double)m.s[0].iters > med);
+	/* value = (elapsed - clock overhead - iters * loop overhead) / iters, exactly */
+	struct sample s = m.s[0];
+	double expect = (s.elapsed_ns - m.clock_overhead_ns - (double)s.iters * m.loop_overhead_ns) /
+			(double)s.iters;
+	CHECK_NEAR(s.value, expect, 1e-9);
+	measurement_free(&m);
+	timing = saved;
+}
+
+TEST(parallel_copies)
+{
+	struct timing_opts saved = timing;
+	timing.min_sample_ns = 1e6;
+	timing.repetitions = 3;
+	timing.parallel = 2;
+	struct bench_op op = { .loop = spin_loop };
+	struct measurement m;
+	CHECK(measure(&op, &m) == 0);
+	CHECK(m.n == 6);      /* P copies × N samples */
+	CHECK(m.parallel == 2);
+	measurement_free(&m);
+	timing = saved;
+}
