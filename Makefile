@@ -58,7 +58,7 @@ endif
 ALL_CFLAGS := $(BASE_CFLAGS) $(CFLAGS) $(CPPFLAGS)
 
 # ---- sources ------------------------------------------------------------------------------
-SRCS  := $(wildcard src/core/*.c src/bench/*.c src/results/*.c src/cmd/*.c)
+SRCS  := $(wildcard src/core/*.c src/bench/*.c src/results/*.c src/analysis/*.c src/cmd/*.c)
 OBJS  := $(patsubst src/%.c,build/%.o,$(SRCS))
 MAIN  := build/main.o
 LIB   := build/libplumb.a

@@ -1,0 +1,49 @@
+/*
+ * run.h — the in-memory model of one run: what `plumb run` measures, what an imported lmbench
+ * results file or plumb JSON file holds, what the store keeps, and what summary, compare and
+ * report read. One model, written and read by every format:
+ *   results/json_write.c, json_read.c     plumb JSON (docs/json-schema.md, "kind": "run")
+ *   results/lmbench_write.c, lmbench_read.c   lmbench 3 raw results text
+ *   results/store.c                       the SQLite store (docs/store-schema.md)
+ */
+#ifndef PLUMB_RUN_H
+#define PLUMB_RUN_H
+
+#include <stddef.h>
+#include "core/result.h"
+
+struct kv {
+	char *key, *val;
+};
+
+struct kv_list {
+	struct kv *v;
+	size_t n, cap;
+};
+
+/* Set key (replacing an existing value); get returns NULL when absent. */
+void kv_set(struct kv_list *l, const char *key, const char *val);
+const char *kv_get(const struct kv_list *l, const char *key);
+void kv_free(struct kv_list *l);
+
+struct run {
+	long id;               /* store id; 0 when not stored */
+	char *label;           /* user's label (--label), may be NULL */
+	char *host;            /* hostname the run was made on */
+	char *profile;         /* "quick", "default", "full", "tool" or "lmbench" (imported) */
+	char *source;          /* "plumb" or "lmbench3"; for imports also the file: "lmbench3:PATH" */
+	char *started, *ended; /* ISO 8601 UTC, e.g. 2026-11-30T04:12:00Z */
+	int incomplete;        /* stopped early (Ctrl-C, a family failed): what was measured is kept */
+	int rounds;            /* interleaved rounds (--repeat), 1 otherwise */
+	/* System facts (sysinfo keys), build facts, and the options used as "opt.NAME"; for an
+	 * imported lmbench file its [KEY: value] header lines as "lmbench.KEY". */
+	struct kv_list facts;
+	struct result_list results;
+};
+
+struct run *run_new(void);
+void run_free(struct run *r);
+/* The result of metric with exactly these params (and x, when x is not NaN), or NULL. */
+struct result *run_find(const struct run *r, const char *metric, const char *params, double x);
+
+#endif
