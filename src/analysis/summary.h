@@ -1,0 +1,14 @@
+/*
+ * summary.h — lmbench's summary tables (getsummary, `make see`) from runs: one row per run,
+ * lmbench's layout, column rules and number formatting (../shared/lmbench-formats.md §4), with
+ * values below 0.001 printed properly where lmbench printed garbage.
+ */
+#ifndef PLUMB_SUMMARY_H
+#define PLUMB_SUMMARY_H
+
+#include <stdio.h>
+#include "results/run.h"
+
+void summary_print(FILE *f, struct run *const *runs, size_t n);
+
+#endif

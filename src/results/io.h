@@ -1,0 +1,27 @@
+/*
+ * io.h — reading and writing runs as files.
+ *   plumb JSON (docs/json-schema.md, "kind": "run"; a "kind": "tool" document reads as a run
+ *   with profile "tool"), and lmbench 3 raw results text (the file lmbench's suite writes,
+ *   beginning "[lmbench3.0 results for ...]").
+ * Writers never leave a half-written file: run_save_file() writes to a temporary name in the
+ * same directory and renames it into place.
+ */
+#ifndef PLUMB_IO_H
+#define PLUMB_IO_H
+
+#include <stdio.h>
+#include "results/run.h"
+
+enum run_format { FMT_JSON, FMT_LMBENCH };
+
+int run_write_json(const struct run *r, FILE *f);
+int run_write_lmbench(const struct run *r, FILE *f);
+/* Write r to path atomically (temp + rename). 0, or -1 with err set. */
+int run_save_file(const struct run *r, const char *path, enum run_format fmt, char *err,
+		  size_t errlen);
+/* Read a run from a buffer / a file, detecting the format. NULL with err set ("FILE: why") when
+ * the input is not a plumb JSON document or has no lmbench header or no recognisable result. */
+struct run *run_parse(const char *buf, size_t len, const char *name, char *err, size_t errlen);
+struct run *run_read_file(const char *path, char *err, size_t errlen);
+
+#endif
