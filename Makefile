@@ -68,7 +68,7 @@ TOOLS := $(shell sed -n 's/^[[:space:]]*TOOL."\([a-z0-9_]*\)".*/\1/p' src/bench/
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_OBJS := $(patsubst tests/unit/%.c,build/tests/%.o,$(UNIT_SRCS))
 
-.PHONY: all test run install clean check-asan symlinks config
+.PHONY: all test run install clean check-asan symlinks config fuzz FORCE
 all: bin/plumb bin/plumb-hello symlinks
 
 config:
@@ -85,7 +85,14 @@ build/buildinfo.h: FORCE
 	@rm -f build/buildinfo.h.tmp
 FORCE:
 
-build/%.o: src/%.c build/buildinfo.h
+# Any change of compiler or flags (a cross build, a sanitizer build) rebuilds everything.
+build/flags.stamp: FORCE
+	@mkdir -p build
+	@echo '$(CC) $(ALL_CFLAGS) $(LDFLAGS) $(LDLIBS)' > build/flags.stamp.tmp
+	@cmp -s build/flags.stamp.tmp build/flags.stamp || mv build/flags.stamp.tmp build/flags.stamp
+	@rm -f build/flags.stamp.tmp
+
+build/%.o: src/%.c build/buildinfo.h build/flags.stamp
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
@@ -96,10 +103,12 @@ $(LIB): $(filter-out $(MAIN),$(OBJS))
 bin/plumb: $(MAIN) $(LIB)
 	@mkdir -p bin
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(MAIN) $(LIB) $(LDLIBS)
+	@$(if $(filter yes,$(HAVE_SQLITE)),,echo "note: built without SQLite (no results store; runs are kept as files)$(if $(NO_SQLITE),, — $(CC) cannot link -lsqlite3$(if $(filter 1,$(STATIC)), statically))")
+	@$(if $(filter yes,$(HAVE_TIRPC)),,echo "note: built without libtirpc (lat_rpc will say so)$(if $(NO_TIRPC),, — $(CC) cannot link -ltirpc$(if $(filter 1,$(STATIC)), statically))")
 
 # The tiny program lat_proc exec/shell runs: as small as lmbench's hello, so the cost measured is
 # the kernel's, not the loading of a large binary.
-bin/plumb-hello: src/hello/hello.c
+bin/plumb-hello: src/hello/hello.c build/flags.stamp
 	@mkdir -p bin
 	$(CC) $(CFLAGS) -std=gnu11 $(WARN) $(LDFLAGS) -o $@ $<
 
@@ -107,7 +116,7 @@ symlinks: bin/plumb
 	@for t in $(TOOLS); do [ -L bin/$$t ] || ln -sf plumb bin/$$t; done
 
 # ---- tests --------------------------------------------------------------------------------
-build/tests/%.o: tests/unit/%.c build/buildinfo.h
+build/tests/%.o: tests/unit/%.c build/buildinfo.h build/flags.stamp
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests -MMD -MP -c $< -o $@
 
@@ -120,12 +129,30 @@ test: all bin/unit-tests
 run: all
 	bin/plumb run
 
-# ASan + UBSan build in its own tree, then the tests and a quick run.
+# ASan + UBSan: rebuild everything sanitized (clang by default), run the tests and a quick run.
+# The next plain `make` rebuilds the normal binaries (build/flags.stamp changes).
+SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 check-asan:
-	$(MAKE) BUILD_ASAN=1 clean-asan >/dev/null
-	$(MAKE) CC=$(or $(ASAN_CC),clang) OPT="-O1" CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" LDFLAGS="-fsanitize=address,undefined" all bin/unit-tests
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 sh tests/run.sh
-clean-asan: clean
+	$(MAKE) CC=$(or $(ASAN_CC),clang) CFLAGS="$(SAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" all bin/unit-tests
+	ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 sh tests/run.sh
+	@if bin/plumb help run >/dev/null 2>&1; then \
+	  ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1 bin/plumb run --quick --no-store -o build/asan-run.json && echo "PASS asan/run-quick" || { echo "FAIL asan/run-quick"; exit 1; }; fi
+
+# ---- fuzzing (clang's libFuzzer) ---------------------------------------------------------
+FUZZ_TIME ?= 30
+FUZZERS   := $(patsubst fuzz/%.c,bin/%,$(wildcard fuzz/fuzz_*.c))
+FUZZ_SRCS  = $(filter-out src/main.c,$(SRCS))
+bin/fuzz_%: fuzz/fuzz_%.c $(SRCS) build/buildinfo.h
+	@mkdir -p bin
+	clang $(BASE_CFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -o $@ $< $(FUZZ_SRCS) $(LDLIBS)
+fuzz: $(FUZZERS)
+	@for f in $(FUZZERS); do n=$${f#bin/}; mkdir -p build/fuzz/$$n; \
+	  seeds=fuzz/seeds/$${n#fuzz_}; [ -d $$seeds ] || seeds=; \
+	  echo "fuzzing $$n for $(FUZZ_TIME) s"; \
+	  ASAN_OPTIONS=detect_leaks=0 $$f -max_total_time=$(FUZZ_TIME) -timeout=10 -rss_limit_mb=2048 \
+	    -artifact_prefix=build/fuzz/$$n- build/fuzz/$$n $$seeds >build/fuzz/$$n.log 2>&1 \
+	    && echo "PASS fuzz/$$n" || { echo "FAIL fuzz/$$n (see build/fuzz/$$n.log)"; tail -n 20 build/fuzz/$$n.log; exit 1; }; \
+	done
 
 # ---- install ------------------------------------------------------------------------------
 install: all

@@ -42,7 +42,7 @@ int cpu_online(int *cpus, int max)
 }
 
 /* "0,2-4" → list; returns count or -1. */
-static int parse_list(const char *s, int *out, int max)
+int cpu_parse_list(const char *s, int *out, int max)
 {
 	int n = 0;
 	while (*s) {
@@ -91,7 +91,7 @@ void cpu_policy_init(const char *cpu_opt)
 			snprintf(desc, sizeof desc, "none");
 			return;
 		}
-		nlist = parse_list(cpu_opt, list, MAXCPU);
+		nlist = cpu_parse_list(cpu_opt, list, MAXCPU);
 		if (nlist <= 0)
 			die(EXIT_USAGE, "--cpu: '%s' is not a CPU list (e.g. 1 or 0,1 or 0-3, or none)",
 			    cpu_opt);
@@ -128,7 +128,7 @@ void cpu_policy_init(const char *cpu_opt)
 					for (char *p = tmp; *p; p++)
 						if (*p == ' ')
 							*p = ',';
-					nlist = parse_list(tmp, list, MAXCPU);
+					nlist = cpu_parse_list(tmp, list, MAXCPU);
 					if (nlist <= 0)
 						die(EXIT_USAGE, "LMBENCH_SCHED: no CPU list in '%s'", s);
 				}

@@ -32,6 +32,8 @@ int cpu_online(int *cpus, int max);
 /* Short description of a CPU's kind ("capacity=1024", "part=0xd08"), "" when unknown: on
  * big.LITTLE boards the core type matters. */
 const char *cpu_kind(int cpu);
+/* Parse a CPU list such as "0,2-4" into out (at most max); returns the count or -1. */
+int cpu_parse_list(const char *s, int *out, int max);
 /* The copy number of this process (0 in the parent; set by the -P machinery). */
 extern int cpu_copy;
 
