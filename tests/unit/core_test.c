@@ -112,11 +112,15 @@ TEST(calibration_reaches_min_sample)
 	struct measurement m;
 	CHECK(measure(&op, &m) == 0);
 	CHECK(m.n == 5);
+	/* Samples last about the minimum. A preemption during calibration can make the chosen
+	 * count short, so the bound is on the median, and loose: this is plausibility, not speed. */
+	double el[5];
 	for (size_t i = 0; i < m.n; i++) {
-		/* every sample lasts at least (nearly) the minimum, and was timed as such */
-		CHECK(m.s[i].elapsed_ns >= 0.9 * 2e6);
+		el[i] = m.s[i].elapsed_ns;
 		CHECK(m.s[i].iters == m.iters);
 	}
+	CHECK(stats_median(el, m.n) >= 0.5 * 2e6);
+	CHECK((double)m.iters * 200 >= 0.2 * 2e6);
 	/* the per-iteration value is the known cost, whatever the iteration count chosen */
 	double med = measurement_stat(&m, 0);
 	CHECK(med > 190 && med < 400);
