@@ -507,3 +507,121 @@ TEST(compare_print_formats)
 	run_free(a);
 	run_free(b);
 }
+
+/* ---- report ------------------------------------------------------------------------------- */
+
+#include "analysis/report.h"
+
+/* A plausible run: latency and bandwidth steps at the caches, context switches, some single
+ * values; scale > 1 makes everything slower. 8 rounds each (4 could not pass Holm over ~20
+ * tests: 2/70 x 20 > 0.05, see docs/compare.md). */
+static struct run *synthetic_run(const char *label, double scale)
+{
+	struct run *r = run_new();
+	r->label = xstrdup(label);
+	r->host = xstrdup("vm");
+	r->profile = xstrdup("quick");
+	r->rounds = 8;
+	kv_set(&r->facts, "cpu_model", "Synthetic CPU");
+	kv_set(&r->facts, "cache_l1d", "49152");
+	kv_set(&r->facts, "cache_l2", "1048576");
+	kv_set(&r->facts, "cache_l3", "33554432");
+	kv_set(&r->facts, "kernel", scale > 1 ? "6.2" : "6.1");
+	double v[8];
+	for (double mb = 1.0 / 1024; mb <= 256; mb *= 2) {
+		double kb = mb * 1024;
+		double lat = kb <= 48 ? 1.2 : kb <= 1024 ? 4.1 : kb <= 32768 ? 14 : 95;
+		const int strides[] = { 16, 64, 128 };
+		for (int s = 0; s < 3; s++) {
+			char p[32];
+			snprintf(p, sizeof p, "stride=%d", strides[s]);
+			noisy(v, 8, scale * lat * (0.5 + 0.25 * s), 0.02);
+			add_point(r, "lat_mem_rd.seq", p, mb, v, 8);
+		}
+		noisy(v, 8, scale * lat * 1.1, 0.02);
+		add_point(r, "lat_mem_rd.rand", "stride=16", mb, v, 8);
+		double bw = kb <= 48 ? 60000 : kb <= 1024 ? 35000 : kb <= 32768 ? 20000 : 9000;
+		noisy(v, 8, bw / scale, 0.03);
+		add_point(r, "bw_mem.frd", "", mb, v, 8);
+		noisy(v, 8, bw / scale * 0.7, 0.03);
+		add_point(r, "bw_mem.fwr", "", mb, v, 8);
+	}
+	const int procs[] = { 2, 4, 8, 16, 24, 32 };
+	const int sizes[] = { 0, 16, 64 };
+	for (int s = 0; s < 3; s++)
+		for (int k = 0; k < 6; k++) {
+			char p[32];
+			snprintf(p, sizeof p, "size=%d", sizes[s]);
+			noisy(v, 8, scale * (2 + sizes[s] * 0.05 + procs[k] * 0.02 * (1 + sizes[s] / 16.0)),
+			      0.03);
+			add_point(r, "lat_ctx.switch", p, procs[k], v, 8);
+		}
+	static const char *const single[] = { "lat_syscall.null", "lat_syscall.read",
+					      "lat_syscall.stat", "lat_proc.fork", "lat_proc.exec",
+					      "lat_pipe.latency", "bw_pipe.bandwidth", "stream.triad" };
+	static const double base[] = { 0.13, 0.2, 0.6, 120, 400, 5.5, 3000, 15000 };
+	for (int i = 0; i < 8; i++) {
+		int bw = strstr(single[i], "bw_") || strstr(single[i], "stream");
+		noisy(v, 8, bw ? base[i] / scale : base[i] * scale, 0.04);
+		add_point(r, single[i], "", NAN, v, 8);
+	}
+	return r;
+}
+
+/* Everything the page must not contain: any reference to something outside itself. */
+static int self_contained(const char *html)
+{
+	static const char *const bad[] = { "http://", "https://", "<script", "@import", "url(",
+					   "<link", "src=", NULL };
+	for (int i = 0; bad[i]; i++)
+		if (strstr(html, bad[i]))
+			return 0;
+	return 1;
+}
+
+TEST(report_synthetic)
+{
+	struct run *a = synthetic_run("before", 1), *b = synthetic_run("after", 1.25);
+	struct run *ra[] = { a }, *rb[] = { b };
+	struct side s[2] = { one_side("before", ra, 1), one_side("after", rb, 1) };
+	struct cmp_opts o;
+	cmp_opts_default(&o);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	report_html(m, s, 2, &o);
+	fclose(m);
+	CHECK(len > 20000);
+	CHECK(self_contained(buf));
+	CHECK(strstr(buf, "<h2 id=\"compare\">") != NULL);
+	CHECK(strstr(buf, "Memory load latency, random chain") != NULL);
+	CHECK(strstr(buf, "bw_mem frd") != NULL);
+	CHECK(strstr(buf, "Context switch time") != NULL);
+	CHECK(strstr(buf, "L1d 48K") != NULL && strstr(buf, "L3 32M") != NULL);
+	CHECK(strstr(buf, "@media print") != NULL);
+	CHECK(strstr(buf, "class=\"v worse\"") != NULL); /* 25 % slower, 8 rounds each */
+	const char *out = getenv("PLUMB_REPORT_OUT");
+	if (out) { /* tests/cli/report.sh renders this page in a browser */
+		FILE *f = fopen(out, "w");
+		CHECK(f != NULL);
+		if (f) {
+			fputs(buf, f);
+			fclose(f);
+		}
+	}
+	free(buf);
+	/* standalone charts declare the SVG namespace; one side alone has no compare section */
+	struct report_chart *c;
+	size_t nc = report_charts(s, 2, 1, &c);
+	CHECK(nc >= 6);
+	for (size_t i = 0; i < nc; i++)
+		CHECK(strncmp(c[i].svg, "<svg xmlns=", 11) == 0);
+	report_charts_free(c, nc);
+	m = open_memstream(&buf, &len);
+	report_html(m, s, 1, &o);
+	fclose(m);
+	CHECK(strstr(buf, "id=\"compare\"") == NULL && self_contained(buf));
+	free(buf);
+	run_free(a);
+	run_free(b);
+}
