@@ -80,7 +80,8 @@ static void verdict_text(const struct cmp_test *t, char *buf, size_t len)
 /* A table of strings: column widths computed, then printed as aligned text or markdown. */
 struct grid {
 	size_t ncol, nrow;
-	char **c; /* nrow * ncol */
+	char **c;     /* nrow * ncol */
+	char *right;  /* per column: 1 = right-aligned (numbers) */
 };
 
 static void grid_set(struct grid *g, size_t r, size_t c, const char *s)
@@ -108,7 +109,7 @@ static void grid_print(FILE *f, const struct grid *g, int markdown)
 		for (size_t c = 0; c < g->ncol; c++) {
 			const char *s = g->c[r * g->ncol + c];
 			size_t pad = w[c] - width(s);
-			int right = c > 0 && c + 1 < g->ncol && r > 0; /* numbers right-aligned */
+			int right = g->right[c] && r > 0;
 			if (markdown)
 				fputs(c ? " | " : "| ", f);
 			else if (c)
@@ -124,7 +125,7 @@ static void grid_print(FILE *f, const struct grid *g, int markdown)
 			for (size_t c = 0; c < g->ncol; c++) {
 				fputs(c ? " | " : "| ", f);
 				for (size_t k = 0; k < w[c]; k++)
-					fputc(k + 1 == w[c] && c > 0 && c + 1 < g->ncol ? ':' : '-', f);
+					fputc(k + 1 == w[c] && g->right[c] ? ':' : '-', f);
 			}
 			fputs(" |\n", f);
 		}
@@ -132,6 +133,7 @@ static void grid_print(FILE *f, const struct grid *g, int markdown)
 	for (size_t i = 0; i < g->nrow * g->ncol; i++)
 		free(g->c[i]);
 	free(g->c);
+	free(g->right);
 	free(w);
 }
 
@@ -139,6 +141,14 @@ static void print_grid(FILE *f, const struct cmp_table *t, int markdown)
 {
 	struct grid g = { .ncol = 2 + t->nsides + 2 * (t->nsides - 1), .nrow = t->nrows + 1 };
 	g.c = xcalloc(g.ncol * g.nrow, sizeof *g.c);
+	g.right = xcalloc(g.ncol, 1);
+	for (size_t k = 2, s = 0; s < t->nsides; s++) {
+		g.right[k++] = 1;      /* value */
+		if (s > 0) {
+			g.right[k++] = 1; /* change */
+			k++;              /* verdict: left */
+		}
+	}
 	size_t c = 0;
 	grid_set(&g, 0, c++, "metric");
 	grid_set(&g, 0, c++, "unit");
