@@ -59,6 +59,38 @@ static double largest_x(const struct run *run, const struct result *r)
 }
 
 static const struct result *find_point(const struct run *run, const char *metric,
+				       const char *params, double x);
+
+static int side_has(const struct side *s, const struct result *r, double x)
+{
+	for (size_t i = 0; i < s->nruns; i++)
+		if (find_point(s->runs[i], r->metric, r->params, x))
+			return 1;
+	return 0;
+}
+
+/* The "last point" of r's series for this comparison: the largest x that every side measured
+ * (runs made with different size lists, e.g. a 256 MB and a 128 MB lmbench run, then compare
+ * at 128 MB instead of showing two half-empty rows); the run's own largest when no x is
+ * common to all sides. */
+static double last_x(const struct cmp_table *t, const struct run *run, const struct result *r)
+{
+	double best = NAN;
+	for (size_t i = 0; i < run->results.n; i++) {
+		const struct result *q = &run->results.v[i];
+		if (isnan(q->x) || (!isnan(best) && q->x <= best) || strcmp(q->metric, r->metric) ||
+		    strcmp(q->params, r->params))
+			continue;
+		int all = 1;
+		for (size_t s = 0; s < t->nsides && all; s++)
+			all = side_has(&t->sides[s], q, q->x);
+		if (all)
+			best = q->x;
+	}
+	return isnan(best) ? largest_x(run, r) : best;
+}
+
+static const struct result *find_point(const struct run *run, const char *metric,
 				       const char *params, double x)
 {
 	for (size_t i = 0; i < run->results.n; i++) {
@@ -167,7 +199,7 @@ static void collect_rows(struct cmp_table *t)
 			const struct run *run = t->sides[s].runs[i];
 			for (size_t k = 0; k < run->results.n; k++) {
 				const struct result *r = &run->results.v[k];
-				if (!t->o.all && !cmp_summary_point(r, largest_x(run, r)))
+				if (!t->o.all && !cmp_summary_point(r, last_x(t, run, r)))
 					continue;
 				int dup = 0;
 				for (size_t j = 0; j < t->nrows && !dup; j++)

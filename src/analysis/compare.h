@@ -86,7 +86,8 @@ void cmp_free(struct cmp_table *t);
 
 /* 1 when the point is "summary-level": a single-value metric, or a series point lmbench's
  * summary reads (the largest size of a series; L1/L2 points of lat_mem_rd stride 128; lat_ctx
- * at 2, 8 and 16 processes). largest_x is the largest x of the point's series in its run. */
+ * at 2, 8 and 16 processes). largest_x is the largest x of the point's series (compare uses
+ * the largest x every side measured). */
 int cmp_summary_point(const struct result *r, double largest_x);
 
 /* Round values of point (metric, params, x) pooled over runs into *out (malloc'd); returns

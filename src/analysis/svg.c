@@ -226,7 +226,13 @@ static void draw_series(FILE *f, const struct axes *a, const struct svg_series *
 
 void svg_line_chart(FILE *f, const struct svg_chart *c)
 {
-	int w = c->width ? c->width : 600, cols = w / 190 > 0 ? w / 190 : 1;
+	int w = c->width ? c->width : 600;
+	/* legend columns as wide as the longest name (about 6.6 px per character at 12 px) */
+	size_t longest = 1;
+	for (size_t i = 0; i < c->ns; i++)
+		if (strlen(c->s[i].name) > longest)
+			longest = strlen(c->s[i].name);
+	int colw = 40 + (int)(longest * 6.6), cols = (w - 64) / colw > 0 ? (w - 64) / colw : 1;
 	int legend_rows = (int)((c->ns + (size_t)cols - 1) / (size_t)cols);
 	int plot_h = 300, h = 40 + plot_h + 44 + legend_rows * 18 + 8;
 	struct axes a = { .xk = c->xk, .logy = c->logy };
@@ -253,7 +259,8 @@ void svg_line_chart(FILE *f, const struct svg_chart *c)
 		draw_series(f, &a, &c->s[i]);
 	/* legend below the plot */
 	for (size_t i = 0; i < c->ns; i++) {
-		double lx = 64 + (double)(i % (size_t)cols) * 190, ly = a.py0 + 52 + (double)(i / (size_t)cols) * 18;
+		double lx = 64 + (double)(i % (size_t)cols) * colw;
+		double ly = a.py0 + 52 + (double)(i / (size_t)cols) * 18;
 		const char *d = dashes[c->s[i].dash % 4];
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
 			   "stroke-width=\"2\"%s%s%s/>\n", lx, ly - 4, lx + 24, ly - 4,

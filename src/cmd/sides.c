@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include "cmd/sides.h"
 #include "core/util.h"
 #include "results/store.h"
@@ -48,6 +49,21 @@ struct side *sides_load(char **args, size_t nargs, const char *db, int allow_lat
 			die(EXIT_USAGE, "%s", err[0] ? err : args[i]);
 		if (s[i].nruns == 0)
 			die(EXIT_USAGE, "%s: no run with this id or label", args[i]);
+	}
+	/* Files are named by their base name in tables and legends, unless two would clash. */
+	for (size_t i = 0; i < nargs; i++) {
+		const char *b = strrchr(args[i], '/');
+		if (!b || !b[1])
+			continue;
+		int clash = 0;
+		for (size_t k = 0; k < nargs && !clash; k++) {
+			const char *o = strrchr(args[k], '/');
+			clash = k != i && strcmp(o ? o + 1 : args[k], b + 1) == 0;
+		}
+		if (!clash) {
+			free(s[i].name);
+			s[i].name = xstrdup(b + 1);
+		}
 	}
 	*nsides = nargs;
 	return s;

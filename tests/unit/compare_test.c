@@ -625,3 +625,25 @@ TEST(report_synthetic)
 	run_free(a);
 	run_free(b);
 }
+
+TEST(compare_last_common_point)
+{
+	/* runs made with different size lists: the last point both measured is compared */
+	struct run *a = run_new(), *b = run_new();
+	double r1[] = { 100 }, r2[] = { 90 };
+	for (double x = 1; x <= 128; x *= 2) {
+		add_point(a, "bw_mem.frd", "", x, r1, 1);
+		if (x <= 64)
+			add_point(b, "bw_mem.frd", "", x, r2, 1);
+	}
+	struct run *ra[] = { a }, *rb[] = { b };
+	struct side s[2] = { one_side("a", ra, 1), one_side("b", rb, 1) };
+	struct cmp_opts o;
+	cmp_opts_default(&o);
+	struct cmp_table *t = cmp_build(s, 2, &o);
+	CHECK(t->nrows == 1);
+	CHECK(t->nrows == 1 && t->rows[0].x == 64 && t->rows[0].test[1].v == V_NOTEST);
+	cmp_free(t);
+	run_free(a);
+	run_free(b);
+}
