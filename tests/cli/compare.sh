@@ -55,7 +55,7 @@ gen_run "$T/b.json" 3 1.2 powersave
 "$PLUMB" compare "$T/a.json" "$T/a.json" >"$T/self.out" 2>"$T/self.err"
 rc=$?
 if grep -q "not implemented" "$T/self.err"; then
-	for n in self shift fail-on-regression csv json markdown warning lmbench-notest "three sides" report; do
+	for n in self shift fail-on-regression csv json markdown warning lmbench-notest "three sides" report plot; do
 		skip "compare: $n" "run reader not available yet"
 	done
 	exit 0
@@ -121,3 +121,8 @@ then pass "compare: three sides"; else fail "compare: three sides" "$(head -n6 "
 "$PLUMB" report "$T/a.json" "$T/b.json" -o "$T/r.html" 2>"$T/r.err"
 if [ -s "$T/r.html" ] && grep -q 'Memory load latency' "$T/r.html"
 then pass "compare: report"; else fail "compare: report" "$(cat "$T/r.err")"; fi
+
+"$PLUMB" plot "$T/a.json" "$T/b.json" -d "$T/svg" 2>"$T/p.err"
+n=$(ls "$T/svg" 2>/dev/null | grep -c '\.svg$')
+if [ "$n" -ge 3 ] && head -n2 "$T/svg/01-"*.svg | grep -q '<svg xmlns='
+then pass "compare: plot"; else fail "compare: plot" "$n files; $(cat "$T/p.err")"; fi
