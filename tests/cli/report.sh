@@ -61,3 +61,16 @@ if [ "$size" -gt 50000 ] && [ "$size" -gt $((blank * 5)) ] && [ "$distinct" -gt 
 else
 	fail "report: renders in chromium" "png $size bytes (blank page: $blank), $distinct distinct bytes"
 fi
+
+# printing: the print styles must give a real multi-page document
+prof=$(mktemp -d "$T/chrome.XXXXXX")
+timeout 90 "$CHROME" --headless --no-sandbox --disable-gpu --disable-background-networking \
+	--disable-component-update --disable-sync --no-first-run --user-data-dir="$prof" \
+	--no-pdf-header-footer --print-to-pdf="$T/r.pdf" "file://$T/r.html" >"$T/chrome.log" 2>&1
+rm -rf "$prof"
+pages=$(grep -a -o '/Count [0-9]*' "$T/r.pdf" 2>/dev/null | awk '{ if ($2 > m) m = $2 } END { print m + 0 }')
+if head -c 5 "$T/r.pdf" 2>/dev/null | grep -q '%PDF' && [ "$pages" -ge 2 ]; then
+	pass "report: prints"
+else
+	fail "report: prints" "pdf pages=$pages: $(tail -n 2 "$T/chrome.log")"
+fi
