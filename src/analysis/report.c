@@ -373,7 +373,8 @@ static const char css[] =
 	".chart{flex:1 1 580px;max-width:100%}.chart.wide{flex-basis:100%}\n"
 	"svg{max-width:100%;height:auto;display:block}\n"
 	"@page{margin:12mm}\n"
-	"@media print{body{margin:0;max-width:none;padding:0;font-size:11px}"
+	"@media print{body{margin:0;max-width:none;padding:0;font-size:11px;"
+	"-webkit-print-color-adjust:exact;print-color-adjust:exact}"
 	"h2{break-after:avoid}.chart,svg,tr{break-inside:avoid}"
 	".charts{display:block}.chart{margin-bottom:12px}table{font-size:10px}}\n";
 
