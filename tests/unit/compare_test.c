@@ -658,3 +658,29 @@ TEST(mwu_ties_three_rounds)
 	CHECK(r.ties && !r.exact);
 	CHECK_NEAR(r.p, 0.0469, 2e-4);
 }
+
+TEST(report_three_sides_pooled)
+{
+	struct run *a = synthetic_run("a", 1), *b1 = synthetic_run("b", 1.1),
+		   *b2 = synthetic_run("b", 1.1), *c = synthetic_run("c", 0.9);
+	struct run *ra[] = { a }, *rb[] = { b1, b2 }, *rc[] = { c };
+	struct side s[3] = { one_side("a", ra, 1), one_side("b", rb, 2), one_side("c", rc, 1) };
+	struct cmp_opts o;
+	cmp_opts_default(&o);
+	struct cmp_table *t = cmp_build(s, 3, &o);
+	const struct cmp_row *r = row_of(t, "lat_syscall.null", NAN);
+	CHECK(r && r->cell[1].nrounds == 16 && r->cell[2].nrounds == 8);
+	CHECK(r && r->test[1].v == V_WORSE && r->test[2].v == V_BETTER);
+	cmp_free(t);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	report_html(m, s, 3, &o);
+	fclose(m);
+	CHECK(self_contained(buf) && strstr(buf, "</html>") != NULL);
+	free(buf);
+	run_free(a);
+	run_free(b1);
+	run_free(b2);
+	run_free(c);
+}
