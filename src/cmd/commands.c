@@ -5,6 +5,15 @@
 const struct command commands[] = {
 	{ "list", cmd_list, "[--names]", "every benchmark: name, family, what it measures" },
 	{ "sysinfo", cmd_sysinfo, "[--json]", "the system facts a run records" },
+	{ "compare", cmd_compare,
+	  "RUN RUN [RUN...] [--all] [--alpha A] [--min-effect PCT] [--correction holm|bh|none]\n"
+	  "       [--format text|markdown|csv|json] [--fail-on-regression] [--db PATH] [-o FILE]",
+	  "runs side by side per metric, with a verdict judged on rounds (docs/compare.md)" },
+	{ "report", cmd_report,
+	  "[RUN...] -o FILE.html [--svg-dir DIR] [--db PATH]",
+	  "one self-contained HTML page with charts, facts and the compare table" },
+	{ "plot", cmd_plot, "[RUN...] -d DIR [--db PATH]",
+	  "each chart of the report as its own SVG file" },
 	{ NULL, NULL, NULL, NULL },
 };
 

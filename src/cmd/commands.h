@@ -17,5 +17,8 @@ const struct command *command_find(const char *name);
 
 int cmd_list(int argc, char **argv);
 int cmd_sysinfo(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 
 #endif

@@ -1,0 +1,470 @@
+/*
+ * compare.c — builds `plumb compare`'s table: which points to compare, each side's round values,
+ * the tests and their correction, the verdicts, the facts that differ, the order of rows.
+ * Printing is in compare_fmt.c. Design and its reasons: docs/compare.md.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis/compare.h"
+#include "core/stats.h"
+#include "core/util.h"
+
+void cmp_opts_default(struct cmp_opts *o)
+{
+	o->alpha = 0.05;
+	o->min_effect = 3;
+	o->corr = CORR_HOLM;
+	o->all = 0;
+}
+
+/* Series abscissas come from files printed with few digits: equal within a millionth. */
+static int same_x(double a, double b)
+{
+	if (isnan(a) || isnan(b))
+		return isnan(a) && isnan(b);
+	return fabs(a - b) <= 1e-6 * fmax(fabs(a), fabs(b)) + 1e-12;
+}
+
+static int near_x(double a, double b) { return fabs(a - b) <= 0.03 * fabs(b); }
+
+int cmp_summary_point(const struct result *r, double largest_x)
+{
+	if (isnan(r->x))
+		return 1;
+	/* lmbench's context-switching tables: 2, 8 and 16 processes (sizes 0, 16, 64 KB) */
+	if (strcmp(r->metric, "lat_ctx.switch") == 0)
+		return r->x == 2 || r->x == 8 || r->x == 16;
+	/* Memory latencies table: L1 = stride 128 at 1 KiB (printed 0.00098 MB), L2 = at 128 KiB */
+	if (strcmp(r->metric, "lat_mem_rd.seq") == 0) {
+		char b[32];
+		if (param_get(r->params, "stride", b, sizeof b) && atoi(b) == 128 &&
+		    (near_x(r->x, 0.0009765625) || near_x(r->x, 0.125)))
+			return 1;
+	}
+	/* every other series: its last point, as getsummary's LAST() reads it */
+	return same_x(r->x, largest_x);
+}
+
+static double largest_x(const struct run *run, const struct result *r)
+{
+	double m = r->x;
+	for (size_t i = 0; i < run->results.n; i++) {
+		const struct result *q = &run->results.v[i];
+		if (!isnan(q->x) && q->x > m && strcmp(q->metric, r->metric) == 0 &&
+		    strcmp(q->params, r->params) == 0)
+			m = q->x;
+	}
+	return m;
+}
+
+static const struct result *find_point(const struct run *run, const char *metric,
+				       const char *params, double x);
+
+static int side_has(const struct side *s, const struct result *r, double x)
+{
+	for (size_t i = 0; i < s->nruns; i++)
+		if (find_point(s->runs[i], r->metric, r->params, x))
+			return 1;
+	return 0;
+}
+
+/* The "last point" of r's series for this comparison: the largest x that every side measured
+ * (runs made with different size lists, e.g. a 256 MB and a 128 MB lmbench run, then compare
+ * at 128 MB instead of showing two half-empty rows); the run's own largest when no x is
+ * common to all sides. */
+static double last_x(const struct cmp_table *t, const struct run *run, const struct result *r)
+{
+	double best = NAN;
+	for (size_t i = 0; i < run->results.n; i++) {
+		const struct result *q = &run->results.v[i];
+		if (isnan(q->x) || (!isnan(best) && q->x <= best) || strcmp(q->metric, r->metric) ||
+		    strcmp(q->params, r->params))
+			continue;
+		int all = 1;
+		for (size_t s = 0; s < t->nsides && all; s++)
+			all = side_has(&t->sides[s], q, q->x);
+		if (all)
+			best = q->x;
+	}
+	return isnan(best) ? largest_x(run, r) : best;
+}
+
+static const struct result *find_point(const struct run *run, const char *metric,
+				       const char *params, double x)
+{
+	for (size_t i = 0; i < run->results.n; i++) {
+		const struct result *q = &run->results.v[i];
+		if (strcmp(q->metric, metric) == 0 && strcmp(q->params, params) == 0 &&
+		    same_x(q->x, x))
+			return q;
+	}
+	return NULL;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+/* Append r's round values to *v (grown as needed): one per distinct sample.round. */
+static void add_rounds(const struct result *r, double **v, size_t *n, size_t *cap)
+{
+	const struct metric_def *d = metric_find(r->metric);
+	int use_min = d && d->stat == MIN;
+	size_t want = r->nsamples ? r->nsamples : 1;
+	if (*n + want > *cap) {
+		*cap = (*n + want) * 2;
+		*v = xrealloc(*v, *cap * sizeof **v);
+	}
+	if (r->nsamples == 0) {
+		(*v)[(*n)++] = r->value;
+		return;
+	}
+	int *ids = xmalloc(r->nsamples * sizeof *ids);
+	double *vals = xmalloc(r->nsamples * sizeof *vals);
+	for (size_t i = 0; i < r->nsamples; i++)
+		ids[i] = r->samples[i].round;
+	qsort(ids, r->nsamples, sizeof *ids, cmp_int);
+	for (size_t i = 0; i < r->nsamples; i++) {
+		if (i > 0 && ids[i] == ids[i - 1])
+			continue;
+		size_t k = 0;
+		for (size_t j = 0; j < r->nsamples; j++)
+			if (r->samples[j].round == ids[i])
+				vals[k++] = r->samples[j].value;
+		(*v)[(*n)++] = use_min ? stats_min(vals, k) : stats_median(vals, k);
+	}
+	free(ids);
+	free(vals);
+}
+
+size_t cmp_round_values(struct run *const *runs, size_t nruns, const char *metric,
+			const char *params, double x, double **out)
+{
+	size_t n = 0, cap = 0;
+	*out = NULL;
+	for (size_t i = 0; i < nruns; i++) {
+		const struct result *r = find_point(runs[i], metric, params, x);
+		if (r)
+			add_rounds(r, out, &n, &cap);
+	}
+	return n;
+}
+
+static void fill_cell(struct cmp_cell *c, const struct side *s, const struct cmp_row *row)
+{
+	memset(c, 0, sizeof *c);
+	c->center = c->lo = c->hi = c->spread = c->smin = c->smax = NAN;
+	c->version = 0;
+	c->nrounds = cmp_round_values(s->runs, s->nruns, row->metric, row->params, row->x,
+				      &c->rounds);
+	if (c->nrounds == 0)
+		return;
+	c->present = 1;
+	c->center = stats_median(c->rounds, c->nrounds);
+	c->lo = stats_min(c->rounds, c->nrounds);
+	c->hi = stats_max(c->rounds, c->nrounds);
+	if (c->nrounds >= 2 && c->center != 0)
+		c->spread = (c->hi - c->lo) / 2 / fabs(c->center) * 100;
+	int first = 1;
+	for (size_t i = 0; i < s->nruns; i++) {
+		const struct result *r = find_point(s->runs[i], row->metric, row->params, row->x);
+		if (!r)
+			continue;
+		if (first)
+			c->version = r->version;
+		else if (c->version != r->version)
+			c->version = -1;
+		first = 0;
+		if (r->nsamples == 0) {
+			c->smin = isnan(c->smin) ? r->value : fmin(c->smin, r->value);
+			c->smax = isnan(c->smax) ? r->value : fmax(c->smax, r->value);
+		}
+		for (size_t k = 0; k < r->nsamples; k++) {
+			double v = r->samples[k].value;
+			c->smin = isnan(c->smin) ? v : fmin(c->smin, v);
+			c->smax = isnan(c->smax) ? v : fmax(c->smax, v);
+		}
+	}
+}
+
+/* Rows: every selected point of every side, in order of first appearance (baseline first). */
+static void collect_rows(struct cmp_table *t)
+{
+	size_t cap = 0;
+	for (size_t s = 0; s < t->nsides; s++)
+		for (size_t i = 0; i < t->sides[s].nruns; i++) {
+			const struct run *run = t->sides[s].runs[i];
+			for (size_t k = 0; k < run->results.n; k++) {
+				const struct result *r = &run->results.v[k];
+				if (!t->o.all && !cmp_summary_point(r, last_x(t, run, r)))
+					continue;
+				int dup = 0;
+				for (size_t j = 0; j < t->nrows && !dup; j++)
+					dup = strcmp(t->rows[j].metric, r->metric) == 0 &&
+					      strcmp(t->rows[j].params, r->params) == 0 &&
+					      same_x(t->rows[j].x, r->x);
+				if (dup)
+					continue;
+				if (t->nrows == cap) {
+					cap = cap ? 2 * cap : 64;
+					t->rows = xrealloc(t->rows, cap * sizeof *t->rows);
+				}
+				struct cmp_row *row = &t->rows[t->nrows];
+				memset(row, 0, sizeof *row);
+				row->metric = xstrdup(r->metric);
+				row->params = xstrdup(r->params ? r->params : "");
+				row->x = r->x;
+				row->unit = xstrdup(r->unit ? r->unit : "");
+				row->def = metric_find(r->metric);
+				row->order = t->nrows++;
+			}
+		}
+}
+
+static void judge(struct cmp_table *t)
+{
+	size_t cap = t->nrows * t->nsides + 1, k = 0;
+	double *p = xmalloc(cap * sizeof *p);
+	for (size_t i = 0; i < t->nrows; i++) {
+		struct cmp_row *row = &t->rows[i];
+		row->cell = xcalloc(t->nsides, sizeof *row->cell);
+		row->test = xcalloc(t->nsides, sizeof *row->test);
+		for (size_t s = 0; s < t->nsides; s++)
+			fill_cell(&row->cell[s], &t->sides[s], row);
+		const struct cmp_cell *b = &row->cell[0];
+		for (size_t s = 1; s < t->nsides; s++) {
+			struct cmp_test *ts = &row->test[s];
+			const struct cmp_cell *c = &row->cell[s];
+			ts->change = ts->p = ts->p_adj = NAN;
+			if (!b->present || !c->present) {
+				ts->v = V_MISSING;
+				continue;
+			}
+			if (b->center != 0)
+				ts->change = (c->center - b->center) / fabs(b->center) * 100;
+			if (b->version != c->version || b->version < 0)
+				ts->v = V_METHOD;
+			else if (!row->def || row->def->better == NEUTRAL)
+				ts->v = V_NEUTRAL;
+			else if (b->nrounds < CMP_MIN_ROUNDS || c->nrounds < CMP_MIN_ROUNDS)
+				ts->v = V_NOTEST;
+			else {
+				ts->v = V_SAME;
+				ts->p = mwu_test(b->rounds, b->nrounds, c->rounds, c->nrounds).p;
+				k++;
+			}
+		}
+	}
+	/* the correction's family: every test made, over all rows and sides */
+	size_t n = 0;
+	for (size_t i = 0; i < t->nrows; i++)
+		for (size_t s = 1; s < t->nsides; s++)
+			p[n++] = t->rows[i].test[s].p;
+	p_adjust(p, n, t->o.corr);
+	t->ntests = k;
+	n = 0;
+	for (size_t i = 0; i < t->nrows; i++)
+		for (size_t s = 1; s < t->nsides; s++) {
+			struct cmp_row *row = &t->rows[i];
+			struct cmp_test *ts = &row->test[s];
+			ts->p_adj = p[n++];
+			if (ts->v != V_SAME || isnan(ts->p_adj) || isnan(ts->change))
+				continue;
+			if (ts->p_adj < t->o.alpha && fabs(ts->change) >= t->o.min_effect) {
+				int up = ts->change > 0;
+				int good = row->def->better == HIGHER ? up : !up;
+				ts->v = good ? V_BETTER : V_WORSE;
+			}
+		}
+	free(p);
+}
+
+/* Sort key: a row with any worse verdict first, then any better, then the rest in the runs'
+ * order; among significant rows the largest change first. */
+static int row_class(const struct cmp_row *r, size_t nsides, double *mag)
+{
+	int cls = 2;
+	*mag = 0;
+	for (size_t s = 1; s < nsides; s++) {
+		const struct cmp_test *t = &r->test[s];
+		if (t->v == V_WORSE)
+			cls = 0;
+		else if (t->v == V_BETTER && cls > 1)
+			cls = 1;
+		if ((t->v == V_WORSE || t->v == V_BETTER) && fabs(t->change) > *mag)
+			*mag = fabs(t->change);
+	}
+	return cls;
+}
+
+static size_t sort_nsides;
+static int cmp_rows(const void *a, const void *b)
+{
+	const struct cmp_row *x = a, *y = b;
+	double mx, my;
+	int cx = row_class(x, sort_nsides, &mx), cy = row_class(y, sort_nsides, &my);
+	if (cx != cy)
+		return cx - cy;
+	if (cx < 2 && mx != my)
+		return mx > my ? -1 : 1;
+	return (x->order > y->order) - (x->order < y->order);
+}
+
+static void add_warning(struct cmp_table *t, char *w)
+{
+	t->warnings = xrealloc(t->warnings, (t->nwarnings + 1) * sizeof *t->warnings);
+	t->warnings[t->nwarnings++] = w;
+}
+
+/* A side's value of one fact: its distinct values joined with "|", or NULL when none has it.
+ * key "profile" is the run's profile; "placement" is read from the results' info. */
+static char *side_fact(const struct side *s, const char *key)
+{
+	char *out = NULL;
+	for (size_t i = 0; i < s->nruns; i++) {
+		const struct run *r = s->runs[i];
+		size_t nv = 1;
+		if (strcmp(key, "placement") == 0)
+			nv = r->results.n;
+		for (size_t k = 0; k < nv; k++) {
+			char buf[128];
+			const char *v;
+			if (strcmp(key, "profile") == 0)
+				v = r->profile;
+			else if (strcmp(key, "placement") == 0)
+				v = r->results.v[k].info ?
+					    param_get(r->results.v[k].info, "placement", buf, sizeof buf) :
+					    NULL;
+			else
+				v = kv_get(&r->facts, key);
+			if (!v || !*v)
+				continue;
+			if (!out) {
+				out = xstrdup(v);
+				continue;
+			}
+			/* already listed? */
+			size_t len = strlen(v);
+			int seen = 0;
+			for (const char *p = out; *p && !seen;) {
+				const char *e = strchr(p, '|');
+				size_t l = e ? (size_t)(e - p) : strlen(p);
+				seen = l == len && strncmp(p, v, len) == 0;
+				p = e ? e + 1 : p + l;
+			}
+			if (!seen) {
+				char *n = xasprintf("%s|%s", out, v);
+				free(out);
+				out = n;
+			}
+		}
+	}
+	return out;
+}
+
+static const char *const fact_keys[] = {
+	"cpu_model", "smt", "governor", "thp", "page_size", "hypervisor", "placement",
+	"build_cc", "build_cflags", "profile", NULL,
+};
+
+static void fact_warnings(struct cmp_table *t)
+{
+	for (int k = 0; fact_keys[k]; k++) {
+		char **v = xcalloc(t->nsides, sizeof *v);
+		int differ = 0;
+		const char *first = NULL;
+		for (size_t s = 0; s < t->nsides; s++) {
+			v[s] = side_fact(&t->sides[s], fact_keys[k]);
+			if (!v[s])
+				continue;
+			if (strchr(v[s], '|') || (first && strcmp(first, v[s]) != 0))
+				differ = 1;
+			if (!first)
+				first = v[s];
+		}
+		if (differ) {
+			char *w = xasprintf("%s differs:", fact_keys[k]);
+			for (size_t s = 0; s < t->nsides; s++) {
+				char *n = xasprintf("%s %s=%s%s", w, t->sides[s].name,
+						    v[s] ? v[s] : "?", s + 1 < t->nsides ? ";" : "");
+				free(w);
+				w = n;
+			}
+			add_warning(t, w);
+		}
+		for (size_t s = 0; s < t->nsides; s++)
+			free(v[s]);
+		free(v);
+	}
+	size_t method = 0;
+	for (size_t i = 0; i < t->nrows; i++)
+		for (size_t s = 1; s < t->nsides; s++)
+			method += t->rows[i].test[s].v == V_METHOD;
+	if (method)
+		add_warning(t, xasprintf("%zu point%s measured with a different method version on "
+					 "each side (imported lmbench = 0): marked \"method differs\", "
+					 "not judged",
+					 method, method == 1 ? "" : "s"));
+}
+
+struct cmp_table *cmp_build(const struct side *sides, size_t nsides, const struct cmp_opts *o)
+{
+	struct cmp_table *t = xcalloc(1, sizeof *t);
+	t->o = *o;
+	t->sides = sides;
+	t->nsides = nsides;
+	collect_rows(t);
+	judge(t);
+	fact_warnings(t);
+	sort_nsides = nsides;
+	if (t->nrows)
+		qsort(t->rows, t->nrows, sizeof *t->rows, cmp_rows);
+	return t;
+}
+
+void cmp_free(struct cmp_table *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->nrows; i++) {
+		struct cmp_row *r = &t->rows[i];
+		for (size_t s = 0; r->cell && s < t->nsides; s++)
+			free(r->cell[s].rounds);
+		free(r->cell);
+		free(r->test);
+		free(r->metric);
+		free(r->params);
+		free(r->unit);
+	}
+	free(t->rows);
+	for (size_t i = 0; i < t->nwarnings; i++)
+		free(t->warnings[i]);
+	free(t->warnings);
+	free(t);
+}
+
+size_t cmp_regressions(const struct cmp_table *t)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < t->nrows; i++)
+		for (size_t s = 1; s < t->nsides; s++)
+			n += t->rows[i].test[s].v == V_WORSE;
+	return n;
+}
+
+const char *verdict_name(enum verdict v)
+{
+	switch (v) {
+	case V_WORSE: return "worse";
+	case V_BETTER: return "better";
+	case V_SAME: return "no significant change";
+	case V_NOTEST: return "no test";
+	case V_NEUTRAL: return "-";
+	case V_METHOD: return "method differs";
+	case V_MISSING: return "missing";
+	}
+	return "?";
+}

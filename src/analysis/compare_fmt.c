@@ -1,0 +1,349 @@
+/*
+ * compare_fmt.c — prints a compare table (compare.h) as text, markdown, CSV or JSON.
+ * Text and markdown show one line per point: each side's median ±spread (rounds), then for each
+ * compared side its change and verdict; CSV has one line per point and side (easy to load);
+ * JSON carries everything, p-values included.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis/compare.h"
+#include "core/json.h"
+#include "core/util.h"
+
+const char *cmp_row_name(const struct cmp_row *r, char *buf, size_t len)
+{
+	char x[48] = "";
+	if (!isnan(r->x))
+		snprintf(x, sizeof x, " @%g", r->x);
+	snprintf(buf, len, "%s%s%s%s", r->metric, *r->params ? " " : "", r->params, x);
+	return buf;
+}
+
+const char *cmp_fmt_num(double v, char *buf, size_t len)
+{
+	double a = fabs(v);
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (a >= 1000)
+		snprintf(buf, len, "%.0f", v);
+	else if (a >= 100)
+		snprintf(buf, len, "%.1f", v);
+	else if (a >= 10)
+		snprintf(buf, len, "%.2f", v);
+	else if (a >= 1 || a == 0)
+		snprintf(buf, len, "%.3f", v);
+	else
+		snprintf(buf, len, "%.4g", v);
+	return buf;
+}
+
+int cmp_format_parse(const char *s, enum cmp_format *f)
+{
+	static const char *const names[] = { "text", "markdown", "csv", "json" };
+	for (int i = 0; i < 4; i++)
+		if (strcmp(s, names[i]) == 0) {
+			*f = (enum cmp_format)i;
+			return 0;
+		}
+	return -1;
+}
+
+static void cell_text(const struct cmp_cell *c, char *buf, size_t len)
+{
+	char v[32];
+	if (!c->present)
+		snprintf(buf, len, "-");
+	else if (isnan(c->spread))
+		snprintf(buf, len, "%s (%zu)", cmp_fmt_num(c->center, v, sizeof v), c->nrounds);
+	else
+		snprintf(buf, len, "%s ±%.1f%% (%zu)", cmp_fmt_num(c->center, v, sizeof v), c->spread,
+			 c->nrounds);
+}
+
+static void change_text(const struct cmp_test *t, char *buf, size_t len)
+{
+	if (isnan(t->change))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%+.1f%%", t->change);
+}
+
+static void verdict_text(const struct cmp_test *t, char *buf, size_t len)
+{
+	if (!isnan(t->p_adj))
+		snprintf(buf, len, "%s (p=%.2g)", verdict_name(t->v), t->p_adj);
+	else
+		snprintf(buf, len, "%s", verdict_name(t->v));
+}
+
+/* A table of strings: column widths computed, then printed as aligned text or markdown. */
+struct grid {
+	size_t ncol, nrow;
+	char **c;     /* nrow * ncol */
+	char *right;  /* per column: 1 = right-aligned (numbers) */
+};
+
+static void grid_set(struct grid *g, size_t r, size_t c, const char *s)
+{
+	g->c[r * g->ncol + c] = xstrdup(s);
+}
+
+/* Display width: count UTF-8 lead bytes only (the ± sign is two bytes, one column). */
+static size_t width(const char *s)
+{
+	size_t w = 0;
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+static void grid_print(FILE *f, const struct grid *g, int markdown)
+{
+	size_t *w = xcalloc(g->ncol, sizeof *w);
+	for (size_t r = 0; r < g->nrow; r++)
+		for (size_t c = 0; c < g->ncol; c++)
+			if (width(g->c[r * g->ncol + c]) > w[c])
+				w[c] = width(g->c[r * g->ncol + c]);
+	for (size_t r = 0; r < g->nrow; r++) {
+		for (size_t c = 0; c < g->ncol; c++) {
+			const char *s = g->c[r * g->ncol + c];
+			size_t pad = w[c] - width(s);
+			int right = g->right[c] && r > 0;
+			if (markdown)
+				fputs(c ? " | " : "| ", f);
+			else if (c)
+				fputs("  ", f);
+			if (right)
+				fprintf(f, "%*s", (int)pad, "");
+			fputs(s, f);
+			if (!right && (markdown || c + 1 < g->ncol))
+				fprintf(f, "%*s", (int)pad, "");
+		}
+		fputs(markdown ? " |\n" : "\n", f);
+		if (markdown && r == 0) {
+			for (size_t c = 0; c < g->ncol; c++) {
+				fputs(c ? " | " : "| ", f);
+				for (size_t k = 0; k < w[c]; k++)
+					fputc(k + 1 == w[c] && g->right[c] ? ':' : '-', f);
+			}
+			fputs(" |\n", f);
+		}
+	}
+	for (size_t i = 0; i < g->nrow * g->ncol; i++)
+		free(g->c[i]);
+	free(g->c);
+	free(g->right);
+	free(w);
+}
+
+static void print_grid(FILE *f, const struct cmp_table *t, int markdown)
+{
+	struct grid g = { .ncol = 2 + t->nsides + 2 * (t->nsides - 1), .nrow = t->nrows + 1 };
+	g.c = xcalloc(g.ncol * g.nrow, sizeof *g.c);
+	g.right = xcalloc(g.ncol, 1);
+	for (size_t k = 2, s = 0; s < t->nsides; s++) {
+		g.right[k++] = 1;      /* value */
+		if (s > 0) {
+			g.right[k++] = 1; /* change */
+			k++;              /* verdict: left */
+		}
+	}
+	size_t c = 0;
+	grid_set(&g, 0, c++, "metric");
+	grid_set(&g, 0, c++, "unit");
+	for (size_t s = 0; s < t->nsides; s++) {
+		char h[160];
+		snprintf(h, sizeof h, "%s%s", t->sides[s].name, s == 0 ? " (base)" : "");
+		grid_set(&g, 0, c++, h);
+		if (s > 0) {
+			grid_set(&g, 0, c++, "change");
+			grid_set(&g, 0, c++, "verdict");
+		}
+	}
+	for (size_t i = 0; i < t->nrows; i++) {
+		const struct cmp_row *r = &t->rows[i];
+		char buf[256];
+		c = 0;
+		grid_set(&g, i + 1, c++, cmp_row_name(r, buf, sizeof buf));
+		grid_set(&g, i + 1, c++, r->unit);
+		for (size_t s = 0; s < t->nsides; s++) {
+			cell_text(&r->cell[s], buf, sizeof buf);
+			grid_set(&g, i + 1, c++, buf);
+			if (s > 0) {
+				change_text(&r->test[s], buf, sizeof buf);
+				grid_set(&g, i + 1, c++, buf);
+				verdict_text(&r->test[s], buf, sizeof buf);
+				grid_set(&g, i + 1, c++, buf);
+			}
+		}
+	}
+	grid_print(f, &g, markdown);
+}
+
+static void print_header(FILE *f, const struct cmp_table *t, int markdown)
+{
+	const char *p = markdown ? "" : "";
+	fprintf(f, "%sbaseline %s; values: median of the rounds ±half their range (rounds)\n", p,
+		t->sides[0].name);
+	fprintf(f, "%sverdict: two-sided Mann-Whitney U on rounds, alpha %g, %s over %zu tests, "
+		   "min effect %g%%\n%s",
+		p, t->o.alpha, t->o.corr == CORR_HOLM ? "Holm" : t->o.corr == CORR_BH ?
+			"Benjamini-Hochberg" : "no correction",
+		t->ntests, t->o.min_effect, markdown ? "\n" : "\n");
+}
+
+static void print_footer(FILE *f, const struct cmp_table *t)
+{
+	size_t n[V_MISSING + 1] = { 0 };
+	for (size_t i = 0; i < t->nrows; i++)
+		for (size_t s = 1; s < t->nsides; s++)
+			n[t->rows[i].test[s].v]++;
+	fprintf(f, "\n%zu worse, %zu better, %zu no significant change, %zu no test", n[V_WORSE],
+		n[V_BETTER], n[V_SAME], n[V_NOTEST]);
+	if (n[V_METHOD])
+		fprintf(f, ", %zu method differs", n[V_METHOD]);
+	if (n[V_MISSING])
+		fprintf(f, ", %zu missing", n[V_MISSING]);
+	if (n[V_NEUTRAL])
+		fprintf(f, ", %zu not judged (neutral)", n[V_NEUTRAL]);
+	fprintf(f, "\n");
+}
+
+static void csv_field(FILE *f, const char *s)
+{
+	if (strpbrk(s, ",\"\n")) {
+		fputc('"', f);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', f);
+			fputc(*s, f);
+		}
+		fputc('"', f);
+	} else {
+		fputs(s, f);
+	}
+}
+
+static void csv_num(FILE *f, double v)
+{
+	if (isnan(v))
+		fputc(',', f);
+	else
+		fprintf(f, ",%.6g", v);
+}
+
+static void print_csv(FILE *f, const struct cmp_table *t)
+{
+	fprintf(f, "metric,params,x,unit,side,value,min,max,spread_pct,rounds,change_pct,p,"
+		   "p_adjusted,verdict\n");
+	for (size_t i = 0; i < t->nrows; i++) {
+		const struct cmp_row *r = &t->rows[i];
+		for (size_t s = 0; s < t->nsides; s++) {
+			const struct cmp_cell *c = &r->cell[s];
+			csv_field(f, r->metric);
+			fputc(',', f);
+			csv_field(f, r->params);
+			csv_num(f, r->x);
+			fputc(',', f);
+			csv_field(f, r->unit);
+			fputc(',', f);
+			csv_field(f, t->sides[s].name);
+			csv_num(f, c->center);
+			csv_num(f, c->lo);
+			csv_num(f, c->hi);
+			csv_num(f, c->spread);
+			fprintf(f, ",%zu", c->nrounds);
+			if (s == 0) {
+				fprintf(f, ",,,,baseline\n");
+				continue;
+			}
+			csv_num(f, r->test[s].change);
+			csv_num(f, r->test[s].p);
+			csv_num(f, r->test[s].p_adj);
+			fputc(',', f);
+			csv_field(f, verdict_name(r->test[s].v));
+			fputc('\n', f);
+		}
+	}
+}
+
+static void print_json(FILE *f, const struct cmp_table *t)
+{
+	struct json j;
+	json_init(&j, f, 1);
+	json_obj_begin(&j, NULL);
+	json_str(&j, "schema", "plumb/1");
+	json_str(&j, "kind", "compare");
+	json_num(&j, "alpha", t->o.alpha);
+	json_str(&j, "correction", correction_name(t->o.corr));
+	json_num(&j, "min_effect_pct", t->o.min_effect);
+	json_int(&j, "tests", (long long)t->ntests);
+	json_int(&j, "regressions", (long long)cmp_regressions(t));
+	json_arr_begin(&j, "sides");
+	for (size_t s = 0; s < t->nsides; s++) {
+		json_obj_begin(&j, NULL);
+		json_str(&j, "name", t->sides[s].name);
+		json_arr_begin(&j, "run_ids");
+		for (size_t i = 0; i < t->sides[s].nruns; i++)
+			json_int(&j, NULL, t->sides[s].runs[i]->id);
+		json_arr_end(&j);
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
+	json_arr_begin(&j, "warnings");
+	for (size_t i = 0; i < t->nwarnings; i++)
+		json_str(&j, NULL, t->warnings[i]);
+	json_arr_end(&j);
+	json_arr_begin(&j, "rows");
+	for (size_t i = 0; i < t->nrows; i++) {
+		const struct cmp_row *r = &t->rows[i];
+		json_obj_begin(&j, NULL);
+		json_str(&j, "metric", r->metric);
+		json_str(&j, "params", r->params);
+		json_num(&j, "x", r->x);
+		json_str(&j, "unit", r->unit);
+		json_str(&j, "better", r->def ? better_name(r->def->better) : NULL);
+		json_arr_begin(&j, "sides");
+		for (size_t s = 0; s < t->nsides; s++) {
+			const struct cmp_cell *c = &r->cell[s];
+			json_obj_begin(&j, NULL);
+			json_num(&j, "value", c->center);
+			json_num(&j, "min", c->lo);
+			json_num(&j, "max", c->hi);
+			json_num(&j, "spread_pct", c->spread);
+			json_int(&j, "rounds", (long long)c->nrounds);
+			json_int(&j, "method_version", c->version);
+			if (s > 0) {
+				json_num(&j, "change_pct", r->test[s].change);
+				json_num(&j, "p", r->test[s].p);
+				json_num(&j, "p_adjusted", r->test[s].p_adj);
+				json_str(&j, "verdict", verdict_name(r->test[s].v));
+			}
+			json_obj_end(&j);
+		}
+		json_arr_end(&j);
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
+	json_obj_end(&j);
+	fputc('\n', f);
+}
+
+void cmp_print(FILE *f, const struct cmp_table *t, enum cmp_format fmt)
+{
+	switch (fmt) {
+	case CF_TEXT:
+	case CF_MARKDOWN:
+		print_header(f, t, fmt == CF_MARKDOWN);
+		print_grid(f, t, fmt == CF_MARKDOWN);
+		print_footer(f, t);
+		break;
+	case CF_CSV:
+		print_csv(f, t);
+		break;
+	case CF_JSON:
+		print_json(f, t);
+		break;
+	}
+}

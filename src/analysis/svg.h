@@ -1,0 +1,60 @@
+/*
+ * svg.h — the two kinds of chart the report draws, as standalone SVG (presentation attributes
+ * only, generic font family, no external reference), so the same text embeds in the HTML page
+ * and stands alone as a .svg file:
+ *   line charts (optionally log-2 x axis and log-10 y axis) with vertical markers (cache sizes),
+ *   horizontal bar charts with min–max whiskers, one group of bars per metric, one bar per run.
+ */
+#ifndef PLUMB_SVG_H
+#define PLUMB_SVG_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+enum x_kind { X_LINEAR, X_LOG2_MB, X_LOG2 }; /* X_LOG2_MB: x in MB, ticks labelled K/M/G */
+
+struct svg_series {
+	char *name;
+	double *x, *y;   /* n points, any order (sorted when drawn) */
+	size_t n;
+	int color;       /* palette index */
+	int dash;        /* 0 solid, 1 dashed, 2 dotted, ... */
+};
+
+struct svg_marker {
+	double x;
+	char *label;
+};
+
+struct svg_chart {
+	const char *title, *xlabel, *ylabel;
+	enum x_kind xk;
+	int logy;
+	struct svg_series *s;
+	size_t ns;
+	struct svg_marker *m;
+	size_t nm;
+	int width;       /* 0: 600 */
+};
+
+void svg_line_chart(FILE *f, const struct svg_chart *c);
+
+struct svg_bar_group {
+	char *name;      /* metric point */
+	char *unit;
+	double *v, *lo, *hi; /* one per side; NAN = missing */
+};
+
+void svg_bar_chart(FILE *f, const char *title, char *const *side_names, size_t nsides,
+		   const struct svg_bar_group *g, size_t ng, int width);
+
+/* Standalone files need the SVG namespace declaration; SVG inline in HTML does not, and the
+ * report carries no URL-looking text at all. Default 0 (inline). */
+void svg_set_standalone(int on);
+
+/* Write s with &, <, >, " escaped. */
+void xml_escape(FILE *f, const char *s);
+/* Colour of palette index i (colour-blind-safe palette, cycles). */
+const char *svg_color(int i);
+
+#endif

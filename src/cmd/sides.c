@@ -1,0 +1,91 @@
+/* sides.c — RUN arguments to sides (see sides.h). */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cmd/sides.h"
+#include "core/util.h"
+#include "results/store.h"
+
+static void load_latest(struct side *s, const char *db)
+{
+	char err[512];
+	struct store *st = store_open(db, 0, err, sizeof err);
+	if (!st)
+		die(EXIT_USAGE, "no RUN given and no store to take the latest run from: %s", err);
+	struct run **list = NULL;
+	int n = store_list(st, &list, err, sizeof err);
+	if (n <= 0) {
+		store_close(st);
+		die(EXIT_USAGE, "no RUN given and %s", n < 0 ? err : "the store has no run");
+	}
+	long id = list[n - 1]->id;
+	for (int i = 0; i < n; i++)
+		run_free(list[i]);
+	free(list);
+	struct run *r = store_load(st, id, err, sizeof err);
+	store_close(st);
+	if (!r)
+		die(EXIT_USAGE, "%s", err);
+	s->name = xasprintf("%ld", id);
+	s->runs = xmalloc(sizeof *s->runs);
+	s->runs[0] = r;
+	s->nruns = 1;
+}
+
+struct side *sides_load(char **args, size_t nargs, const char *db, int allow_latest,
+			size_t *nsides)
+{
+	struct side *s = xcalloc(nargs ? nargs : 1, sizeof *s);
+	if (nargs == 0 && allow_latest) {
+		load_latest(&s[0], db);
+		*nsides = 1;
+		return s;
+	}
+	for (size_t i = 0; i < nargs; i++) {
+		char err[512] = "";
+		s[i].name = xstrdup(args[i]);
+		if (runs_resolve(args[i], db, &s[i].runs, &s[i].nruns, err, sizeof err) != 0)
+			die(EXIT_USAGE, "%s", err[0] ? err : args[i]);
+		if (s[i].nruns == 0)
+			die(EXIT_USAGE, "%s: no run with this id or label", args[i]);
+	}
+	/* Files are named by their base name in tables and legends, unless two would clash. */
+	for (size_t i = 0; i < nargs; i++) {
+		const char *b = strrchr(args[i], '/');
+		if (!b || !b[1])
+			continue;
+		int clash = 0;
+		for (size_t k = 0; k < nargs && !clash; k++) {
+			const char *o = strrchr(args[k], '/');
+			clash = k != i && strcmp(o ? o + 1 : args[k], b + 1) == 0;
+		}
+		if (!clash) {
+			free(s[i].name);
+			s[i].name = xstrdup(b + 1);
+		}
+	}
+	*nsides = nargs;
+	return s;
+}
+
+void sides_free(struct side *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < s[i].nruns; k++)
+			run_free(s[i].runs[k]);
+		free(s[i].runs);
+		free(s[i].name);
+	}
+	free(s);
+}
+
+double parse_double_arg(const char *s, double lo, double hi, const char *what)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end || isnan(v) || v < lo || v > hi)
+		die(EXIT_USAGE, "%s: '%s' is not a number in [%g, %g]", what, s, lo, hi);
+	return v;
+}

@@ -1,0 +1,19 @@
+/*
+ * sides.h — turning RUN arguments (files, run ids, labels) into compare/report sides: one side
+ * per argument, a label pooling every run with it. Shared by compare, report and plot.
+ */
+#ifndef PLUMB_SIDES_H
+#define PLUMB_SIDES_H
+
+#include <stddef.h>
+#include "analysis/compare.h"
+
+/* Resolve each argument (runs_resolve) into sides[i]; exits 2 with one line on any failure.
+ * With no argument and allow_latest set, the newest run of the store is the one side. */
+struct side *sides_load(char **args, size_t nargs, const char *db, int allow_latest,
+			size_t *nsides);
+void sides_free(struct side *s, size_t n);
+/* Parse a number in [lo, hi] strictly (C locale); exits 2 naming what on error. */
+double parse_double_arg(const char *s, double lo, double hi, const char *what);
+
+#endif

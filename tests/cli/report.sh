@@ -1,0 +1,76 @@
+#!/bin/sh
+# report.sh — `plumb report` / `plumb plot`: bad arguments, then the HTML page (a synthetic
+# two-run report written by the unit-test binary, so it does not depend on the run reader)
+# must reference nothing outside itself and must render in headless Chromium to a screenshot
+# that is not blank (compared with the screenshot of an empty page of the same size).
+. tests/lib.sh
+
+expect_usage "report: no output" "$PLUMB" report some-run
+expect_usage "report: unknown option" "$PLUMB" report --frobnicate -o "$T/x.html"
+expect_usage "plot: no directory" "$PLUMB" plot some-run
+expect_usage "plot: -o is for report" "$PLUMB" plot -o "$T/x.html" -d "$T/svg" some-run
+expect_usage "report: bad alpha" "$PLUMB" report --alpha 0 -o "$T/x.html" some-run
+expect_usage "report: missing run" "$PLUMB" report "$T/nope.json" -o "$T/x.html"
+check "report: nothing left behind on error" test ! -e "$T/x.html"
+
+UNIT=${UNIT:-$BIN/unit-tests}
+if [ ! -x "$UNIT" ]; then
+	skip "report: html" "$UNIT not built (make bin/unit-tests)"
+	exit 0
+fi
+PLUMB_REPORT_OUT="$T/r.html" "$UNIT" report_synthetic >"$T/unit.out" 2>&1
+if [ -s "$T/r.html" ] && grep -q '^PASS unit/report_synthetic' "$T/unit.out"; then
+	pass "report: html"
+else
+	fail "report: html" "$(head -c 300 "$T/unit.out")"
+	exit 0
+fi
+
+bad=$(grep -Eio 'https?://|<script|@import|url\(|<link|<iframe|<img' "$T/r.html" | sort -u | tr '\n' ' ')
+if [ -z "$bad" ]; then pass "report: self-contained"; else fail "report: self-contained" "found: $bad"; fi
+check "report: has print styles" grep -q '@media print' "$T/r.html"
+check "report: has charts" test "$(grep -c '<svg' "$T/r.html")" -ge 6
+
+CHROME=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$CHROME" ]; then
+	skip "report: renders in chromium" "chromium is not installed (apt-get install chromium)"
+	exit 0
+fi
+
+# shot HTML PNG: headless screenshot at 1280 px, a private profile, nothing from the network
+shot() {
+	prof=$(mktemp -d "$T/chrome.XXXXXX")
+	timeout 90 "$CHROME" --headless --no-sandbox --disable-gpu --disable-background-networking \
+		--disable-component-update --disable-sync --no-first-run --user-data-dir="$prof" \
+		--screenshot="$2" --window-size=1280,2000 "file://$1" >"$T/chrome.log" 2>&1
+	rm -rf "$prof"
+}
+printf '<!DOCTYPE html><html><head><meta charset="utf-8"><title>x</title></head><body></body></html>\n' >"$T/blank.html"
+shot "$T/r.html" "$T/r.png"
+shot "$T/blank.html" "$T/blank.png"
+if [ ! -s "$T/r.png" ]; then
+	fail "report: renders in chromium" "no screenshot: $(tail -n 3 "$T/chrome.log")"
+	exit 0
+fi
+size=$(wc -c <"$T/r.png")
+blank=$(wc -c <"$T/blank.png" 2>/dev/null || echo 0)
+# PNG compresses a uniform page to a few KB; charts, tables and text make it far larger.
+distinct=$(od -An -tu1 -v "$T/r.png" | tr -s ' ' '\n' | sort -u | wc -l)
+if [ "$size" -gt 50000 ] && [ "$size" -gt $((blank * 5)) ] && [ "$distinct" -gt 200 ]; then
+	pass "report: renders in chromium"
+else
+	fail "report: renders in chromium" "png $size bytes (blank page: $blank), $distinct distinct bytes"
+fi
+
+# printing: the print styles must give a real multi-page document
+prof=$(mktemp -d "$T/chrome.XXXXXX")
+timeout 90 "$CHROME" --headless --no-sandbox --disable-gpu --disable-background-networking \
+	--disable-component-update --disable-sync --no-first-run --user-data-dir="$prof" \
+	--no-pdf-header-footer --print-to-pdf="$T/r.pdf" "file://$T/r.html" >"$T/chrome.log" 2>&1
+rm -rf "$prof"
+pages=$(grep -a -o '/Count [0-9]*' "$T/r.pdf" 2>/dev/null | awk '{ if ($2 > m) m = $2 } END { print m + 0 }')
+if head -c 5 "$T/r.pdf" 2>/dev/null | grep -q '%PDF' && [ "$pages" -ge 2 ]; then
+	pass "report: prints"
+else
+	fail "report: prints" "pdf pages=$pages: $(tail -n 2 "$T/chrome.log")"
+fi

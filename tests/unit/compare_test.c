@@ -1,0 +1,686 @@
+/*
+ * compare_test.c — the statistics of `plumb compare` (Mann–Whitney U exact and approximate,
+ * Holm and BH) checked against table values and hand computations, and the compare table on
+ * synthetic runs built directly in C: a run against itself, a known shift, pure noise over many
+ * metrics, too few rounds, neutral metrics, method versions, pooling, facts warnings.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis/compare.h"
+#include "analysis/mwu.h"
+#include "core/util.h"
+#include "test.h"
+
+TEST(mwu_exact_table)
+{
+	/* complete separation: p = 2 / C(n+m, n) */
+	double a4[] = { 1, 2, 3, 4 }, b4[] = { 5, 6, 7, 8 };
+	struct mwu r = mwu_test(a4, 4, b4, 4);
+	CHECK(r.exact && !r.ties);
+	CHECK_NEAR(r.u, 0, 1e-12);
+	CHECK_NEAR(r.p, 2.0 / 70, 1e-12);
+	r = mwu_test(b4, 4, a4, 4); /* the other way round: U = 16, same p */
+	CHECK_NEAR(r.u, 16, 1e-12);
+	CHECK_NEAR(r.p, 2.0 / 70, 1e-12);
+	double a5[] = { 1, 2, 3, 4, 5 }, b5[] = { 6, 7, 8, 9, 10 };
+	CHECK_NEAR(mwu_test(a5, 5, b5, 5).p, 2.0 / 252, 1e-12);
+	double a3[] = { 1, 2, 3 }, b3[] = { 4, 5, 6 };
+	CHECK_NEAR(mwu_test(a3, 3, b3, 3).p, 0.1, 1e-12);
+	/* published table (n1 = n2 = 5): P(U <= 2) = 4/252 = 0.0159, the 0.05 two-sided
+	 * critical value; two-sided p = 8/252 */
+	CHECK_NEAR(mwu_exact_p(2, 5, 5), 8.0 / 252, 1e-12);
+	/* n1 = n2 = 8: critical U = 13 at 0.05 two-sided, so p(13) <= 0.05 < p(14) */
+	CHECK(mwu_exact_p(13, 8, 8) <= 0.05);
+	CHECK(mwu_exact_p(14, 8, 8) > 0.05);
+	/* U at the centre: p = 1 */
+	CHECK_NEAR(mwu_exact_p(8, 4, 4), 1, 1e-12);
+	/* interleaved: a = 1 3 5 7, b = 2 4 6 8 → U = 0+1+2+3 = 6; the counts of U = 0..16 for
+	 * 4,4 (partitions in a 4x4 box) are 1 1 2 3 5 5 7 7 8 7 7 5 5 3 2 1 1, so
+	 * P(U <= 6) = 24/70 → p = 48/70 */
+	double ai[] = { 1, 3, 5, 7 }, bi[] = { 2, 4, 6, 8 };
+	r = mwu_test(ai, 4, bi, 4);
+	CHECK_NEAR(r.u, 6, 1e-12);
+	CHECK_NEAR(r.p, 48.0 / 70, 1e-12);
+}
+
+/* Brute force: enumerate every way to pick which n of the n+m ranks belong to the first side. */
+static double brute_p(double u, int n, int m)
+{
+	int N = n + m;
+	double lo = 0, hi = 0, total = 0;
+	for (unsigned mask = 0; mask < (1u << N); mask++) {
+		if (__builtin_popcount(mask) != n)
+			continue;
+		int rs = 0;
+		for (int i = 0; i < N; i++)
+			if (mask & (1u << i))
+				rs += i + 1;
+		double uu = rs - n * (n + 1) / 2.0;
+		total++;
+		lo += uu <= u;
+		hi += uu >= u;
+	}
+	return fmin(1, 2 * fmin(lo, hi) / total);
+}
+
+TEST(mwu_exact_matches_enumeration)
+{
+	for (int n = 1; n <= 6; n++)
+		for (int m = 1; m <= 7; m++)
+			for (int u = 0; u <= n * m; u++)
+				CHECK_NEAR(mwu_exact_p(u, n, m), brute_p(u, n, m), 1e-12);
+}
+
+TEST(mwu_min_p_table)
+{
+	CHECK_NEAR(mwu_min_p(3, 3), 0.1, 1e-12);
+	CHECK_NEAR(mwu_min_p(4, 4), 2.0 / 70, 1e-12);
+	CHECK_NEAR(mwu_min_p(5, 5), 2.0 / 252, 1e-12);
+	CHECK_NEAR(mwu_min_p(8, 8), 2.0 / 12870, 1e-15);
+	CHECK_NEAR(mwu_min_p(10, 10), 2.0 / 184756, 1e-15);
+	/* the documented consequences (docs/compare.md): 3 rounds can never reach 0.05; 4 can;
+	 * with Holm over 100 tests the first step needs p < 0.0005: 8 rounds, not 7 */
+	CHECK(mwu_min_p(3, 3) > 0.05 && mwu_min_p(4, 4) < 0.05);
+	CHECK(mwu_min_p(7, 7) > 0.05 / 100 && mwu_min_p(8, 8) < 0.05 / 100);
+}
+
+TEST(mwu_ties_normal)
+{
+	/* a = 1 2 3 3, b = 3 4 5 6. Ranks: 1, 2, then three 3s share ranks 3..5 → 4 each, so the
+	 * rank sum of a = 1+2+4+4 = 11 and U = 11 - 4*5/2 = 1. Mean nm/2 = 8. Tie group of 3:
+	 * t^3 - t = 24. Var = nm/12 * ((N+1) - 24/(N(N-1))) = 16/12 * (9 - 24/56) = 11.428571.
+	 * z = (|1 - 8| - 0.5) / sqrt(11.428571) = 6.5 / 3.380617 = 1.922726.
+	 * p = 2 * (1 - Phi(1.922726)) = 0.054514 (normal table: Phi(1.92) = 0.97257,
+	 * Phi(1.93) = 0.97320, interpolated 0.972740 → 0.05452). */
+	double a[] = { 1, 2, 3, 3 }, b[] = { 3, 4, 5, 6 };
+	struct mwu r = mwu_test(a, 4, b, 4);
+	CHECK(r.ties && !r.exact);
+	CHECK_NEAR(r.u, 1, 1e-12);
+	CHECK_NEAR(r.p, 0.054514, 2e-5);
+	/* everything equal: no evidence at all */
+	double c[] = { 2, 2, 2 }, d[] = { 2, 2, 2 };
+	r = mwu_test(c, 3, d, 3);
+	CHECK_NEAR(r.p, 1, 1e-12);
+	CHECK_NEAR(r.u, 4.5, 1e-12);
+}
+
+TEST(mwu_small_and_empty)
+{
+	double a[] = { 1 }, b[] = { 2 };
+	struct mwu r = mwu_test(a, 1, b, 1);
+	CHECK_NEAR(r.p, 1, 1e-12); /* one value each: nothing can be concluded */
+	r = mwu_test(a, 0, b, 1);
+	CHECK(isnan(r.p));
+}
+
+TEST(p_adjust_known)
+{
+	/* Holm by hand: sorted .005 .01 .03 .04 → ×4 ×3 ×2 ×1 = .02 .03 .06 .04 → running max
+	 * .02 .03 .06 .06. BH: ×4/1 ×4/2 ×4/3 ×4/4 = .02 .02 .04 .04 → running min from the top
+	 * the same. (R: p.adjust(c(.01,.04,.03,.005), "holm") = .03 .06 .06 .02; "BH" = .02 .04
+	 * .04 .02.) */
+	double h[] = { 0.01, 0.04, 0.03, 0.005 }, b[] = { 0.01, 0.04, 0.03, 0.005 };
+	p_adjust(h, 4, CORR_HOLM);
+	CHECK_NEAR(h[0], 0.03, 1e-12);
+	CHECK_NEAR(h[1], 0.06, 1e-12);
+	CHECK_NEAR(h[2], 0.06, 1e-12);
+	CHECK_NEAR(h[3], 0.02, 1e-12);
+	p_adjust(b, 4, CORR_BH);
+	CHECK_NEAR(b[0], 0.02, 1e-12);
+	CHECK_NEAR(b[1], 0.04, 1e-12);
+	CHECK_NEAR(b[2], 0.04, 1e-12);
+	CHECK_NEAR(b[3], 0.02, 1e-12);
+	/* NAN entries are not tests: they do not count and stay NAN */
+	double n[] = { 0.01, NAN, 0.02 };
+	p_adjust(n, 3, CORR_HOLM);
+	CHECK_NEAR(n[0], 0.02, 1e-12);
+	CHECK(isnan(n[1]));
+	CHECK_NEAR(n[2], 0.02, 1e-12);
+	double c[] = { 0.5, 0.9 };
+	p_adjust(c, 2, CORR_HOLM); /* capped at 1 */
+	CHECK_NEAR(c[0], 1, 1e-12);
+	CHECK_NEAR(c[1], 1, 1e-12);
+	enum correction k;
+	CHECK(correction_parse("bh", &k) == 0 && k == CORR_BH);
+	CHECK(correction_parse("bonferroni", &k) == -1);
+}
+
+/* ---- synthetic runs ---------------------------------------------------------------------- */
+
+static uint64_t rng_state = 88172645463325252ull;
+static double urand(void) /* xorshift64, uniform in [0, 1) */
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return (double)(rng_state >> 11) / 9007199254740992.0;
+}
+
+/* Add a point whose rounds have these values (each round: 3 samples around the value, the
+ * smallest equal to it, the median 1% above, so MIN and MEDIAN metrics both see a shift). */
+static struct result *add_point(struct run *r, const char *metric, const char *params, double x,
+				const double *rounds, int nrounds)
+{
+	struct result *p = result_list_add(&r->results, metric, params, x);
+	const struct metric_def *d = metric_find(metric);
+	p->unit = xstrdup(d ? d->unit : "us");
+	p->version = d ? d->version : 1;
+	p->info = xstrdup("cpu=1 placement=single:1");
+	for (int k = 0; k < nrounds; k++)
+		for (int s = 0; s < 3; s++)
+			result_add_sample(p, (struct sample){ rounds[k] * (1 + 0.01 * s), 1000,
+							      rounds[k] * 1000, k });
+	result_update_value(p, d && d->stat == MIN);
+	return p;
+}
+
+static void noisy(double *v, int n, double center, double rel)
+{
+	for (int i = 0; i < n; i++)
+		v[i] = center * (1 + rel * (2 * urand() - 1));
+}
+
+static struct side one_side(const char *name, struct run **runs, size_t n)
+{
+	struct side s = { (char *)name, runs, n };
+	return s;
+}
+
+static const struct cmp_row *row_of(const struct cmp_table *t, const char *metric, double x)
+{
+	for (size_t i = 0; i < t->nrows; i++)
+		if (strcmp(t->rows[i].metric, metric) == 0 &&
+		    (isnan(x) ? isnan(t->rows[i].x) : t->rows[i].x == x))
+			return &t->rows[i];
+	return NULL;
+}
+
+static size_t count_verdict(const struct cmp_table *t, enum verdict v)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < t->nrows; i++)
+		for (size_t s = 1; s < t->nsides; s++)
+			n += t->rows[i].test[s].v == v;
+	return n;
+}
+
+TEST(compare_run_with_itself)
+{
+	struct run *a = run_new();
+	double v[8];
+	noisy(v, 8, 0.13, 0.05);
+	add_point(a, "lat_syscall.null", "", NAN, v, 8);
+	noisy(v, 8, 12000, 0.05);
+	add_point(a, "bw_mem.frd", "", 512, v, 8);
+	struct run *runs[] = { a };
+	struct side s[2] = { one_side("A", runs, 1), one_side("A", runs, 1) };
+	struct cmp_opts o;
+	cmp_opts_default(&o);
+	struct cmp_table *t = cmp_build(s, 2, &o);
+	CHECK(t->nrows == 2);
+	CHECK(t->ntests == 2);
+	CHECK(count_verdict(t, V_SAME) == 2);
+	CHECK(cmp_regressions(t) == 0);
+	for (size_t i = 0; i < t->nrows; i++)
+		CHECK_NEAR(t->rows[i].test[1].change, 0, 1e-12);
+	CHECK(t->nwarnings == 0);
+	cmp_free(t);
+	run_free(a);
+}
+
+TEST(compare_known_shift)
+{
+	struct run *a = run_new(), *b = run_new();
+	double v[8];
+	/* +20 % latency → worse; +20 % bandwidth → better; -20 % latency → better */
+	noisy(v, 8, 0.13, 0.03);
+	add_point(a, "lat_syscall.null", "", NAN, v, 8);
+	noisy(v, 8, 0.13 * 1.2, 0.03);
+	add_point(b, "lat_syscall.null", "", NAN, v, 8);
+	noisy(v, 8, 10000, 0.03);
+	add_point(a, "bw_mem.frd", "", 512, v, 8);
+	noisy(v, 8, 12000, 0.03);
+	add_point(b, "bw_mem.frd", "", 512, v, 8);
+	noisy(v, 8, 100, 0.03);
+	add_point(a, "lat_mem_rd.rand", "stride=16", 256, v, 8);
+	noisy(v, 8, 80, 0.03);
+	add_point(b, "lat_mem_rd.rand", "stride=16", 256, v, 8);
+	struct run *ra[] = { a }, *rb[] = { b };
+	struct side s[2] = { one_side("old", ra, 1), one_side("new", rb, 1) };
+	struct cmp_opts o;
+	cmp_opts_default(&o);
+	struct cmp_table *t = cmp_build(s, 2, &o);
+	const struct cmp_row *r = row_of(t, "lat_syscall.null", NAN);
+	CHECK(r && r->test[1].v == V_WORSE);
+	CHECK(r && r->test[1].change > 10 && r->test[1].change < 30);
+	CHECK(r && r->cell[0].nrounds == 8 && r->cell[1].nrounds == 8);
+	r = row_of(t, "bw_mem.frd", 512);
+	CHECK(r && r->test[1].v == V_BETTER);
+	r = row_of(t, "lat_mem_rd.rand", 256);
+	CHECK(r && r->test[1].v == V_BETTER && r->test[1].change < 0);
+	CHECK(cmp_regressions(t) == 1);
+	/* sorted: the worse row first */
+	CHECK(t->nrows == 3 && t->rows[0].test[1].v == V_WORSE);
+	cmp_free(t);
+	run_free(a);
+	run_free(b);
+}
+
+TEST(compare_noise_no_false_alarms)
+{
+	/* ~100 metrics, the same distribution on both sides (±5 % uniform noise), 8 rounds each:
+	 * with Holm at 0.05 the chance of even one false "significant" row is at most 5 %. */
+	struct run *a = run_new(), *b = run_new();
+	size_t nm = 0;
+	for (int i = 0; i < metric_count && nm < 100; i++) {
+		const struct metric_def *d = &metric_table[i];
+		if (d->better == NEUTRAL)
+			continue;
+		double v[8];
+		noisy(v, 8, 5.0 + i, 0.05);
+		add_point(a, d->id, "", NAN, v, 8);
+		noisy(v, 8, 5.0 + i, 0.05);
+		add_point(b, d->id, "", NAN, v, 8);
+		nm++;
+	}
+	CHECK(nm >= 90);
+	struct run *ra[] = { a }, *rb[] = { b };
+	struct side s[2] = { one_side("a", ra, 1), one_side("b", rb, 1) };
+	struct cmp_opts o;
+	cmp_opts_default(&o);
+	struct cmp_table *t = cmp_build(s, 2, &o);
+	CHECK(t->ntests == nm);
+	size_t sig = count_verdict(t, V_WORSE) + count_verdict(t, V_BETTER);
+	CHECK(sig <= 1);
+	/* without any correction about 5 % of the tests would be "significant" at 0.05 before the
+	 * effect threshold: the correction is what keeps the page clean */
+	o.corr = CORR_NONE;
+	o.min_effect = 0;
+	struct cmp_table *u = cmp_build(s, 2, &o);
+	size_t raw = count_verdict(u, V_WORSE) + count_verdict(u, V_BETTER);
+	CHECK(raw <= 20);
+	cmp_free(u);
+	cmp_free(t);
+	run_free(a);
+	run_free(b);
+}
+
+TEST(compare_min_effect)
+{
+	/* a clean, complete separation of 2 %: significant, but below the 3 % default effect */
+	struct run *a = run_new(), *b = run_new();
+	double va[8], vb[8];
+	for (int i = 0; i < 8; i++) {
+		va[i] = 100 + 0.1 * i;
+		vb[i] = 102 + 0.1 * i;
+	}
+	add_point(a, "lat_pipe.latency", "", NAN, va, 8);
+	add_point(b, "lat_pipe.latency", "", NAN, vb, 8);
+	struct run *ra[] = { a }, *rb[] = { b };
+	struct side s[2] = { one_side("a", ra, 1), one_side("b", rb, 1) };
+	struct cmp_opts o;
+	cmp_opts_default(&o);
+	struct cmp_table *t = cmp_build(s, 2, &o);
+	CHECK(t->rows[0].test[1].v == V_SAME);
+	CHECK(t->rows[0].test[1].p_adj < 0.001);
+	cmp_free(t);
+	o.min_effect = 1;
+	t = cmp_build(s, 2, &o);
+	CHECK(t->rows[0].test[1].v == V_WORSE);
+	cmp_free(t);
+	run_free(a);
+	run_free(b);
+}
+
+TEST(compare_no_test_neutral_method)
+{
+	struct run *a = run_new(), *b = run_new();
+	double one[] = { 0.2 }, one2[] = { 0.3 }, v[8], w[8];
+	/* imported lmbench: one value, no samples, method version 0 */
+	struct result *p = result_list_add(&a->results, "lat_syscall.read", "", NAN);
+	p->value = 0.25;
+	p->unit = xstrdup("us");
+	p->version = 1;
+	add_point(b, "lat_syscall.read", "", NAN, one2, 1);
+	add_point(a, "lat_syscall.write", "", NAN, one, 1);
+	add_point(b, "lat_syscall.write", "", NAN, one2, 1);
+	noisy(v, 8, 64, 0.0);
+	noisy(w, 8, 128, 0.0);
+	add_point(a, "line.bytes", "", NAN, v, 8);
+	add_point(b, "line.bytes", "", NAN, w, 8);
+	noisy(v, 8, 1, 0.01);
+	noisy(w, 8, 2, 0.01);
+	add_point(a, "stream.add", "", NAN, v, 8)->version = 0;
+	add_point(b, "stream.add", "", NAN, w, 8);
+	add_point(a, "lat_sig.catch", "", NAN, v, 8);
+	struct run *ra[] = { a }, *rb[] = { b };
+	struct side s[2] = { one_side("a", ra, 1), one_side("b", rb, 1) };
+	struct cmp_opts o;
+	cmp_opts_default(&o);
+	struct cmp_table *t = cmp_build(s, 2, &o);
+	const struct cmp_row *r = row_of(t, "lat_syscall.read", NAN);
+	CHECK(r && r->test[1].v == V_NOTEST && r->cell[0].nrounds == 1);
+	CHECK(r && fabs(r->test[1].change - 21.2) < 1e-9); /* 0.25 → median 0.303 */
+	r = row_of(t, "lat_syscall.write", NAN);
+	CHECK(r && r->test[1].v == V_NOTEST && fabs(r->test[1].change - 50) < 1e-9);
+	r = row_of(t, "line.bytes", NAN);
+	CHECK(r && r->test[1].v == V_NEUTRAL && fabs(r->test[1].change - 100) < 1e-9);
+	r = row_of(t, "stream.add", NAN);
+	CHECK(r && r->test[1].v == V_METHOD);
+	r = row_of(t, "lat_sig.catch", NAN);
+	CHECK(r && r->test[1].v == V_MISSING);
+	CHECK(t->ntests == 0);
+	CHECK(cmp_regressions(t) == 0);
+	CHECK(t->nwarnings == 1 && strstr(t->warnings[0], "method"));
+	cmp_free(t);
+	run_free(a);
+	run_free(b);
+}
+
+TEST(compare_rounds_and_pooling)
+{
+	/* rounds come from sample.round; MIN metrics take each round's minimum */
+	struct run *a = run_new(), *b = run_new();
+	double r4[] = { 10, 11, 12, 13 };
+	add_point(a, "lat_mem_rd.rand", "stride=16", 64, r4, 4);  /* MIN */
+	add_point(a, "lat_syscall.null", "", NAN, r4, 4);         /* MEDIAN: ×1.01 */
+	add_point(b, "lat_mem_rd.rand", "stride=16", 64, r4, 4);
+	double *v;
+	struct run *ra[] = { a };
+	size_t n = cmp_round_values(ra, 1, "lat_mem_rd.rand", "stride=16", 64, &v);
+	CHECK(n == 4);
+	CHECK_NEAR(v[0], 10, 1e-12);
+	CHECK_NEAR(v[3], 13, 1e-12);
+	free(v);
+	n = cmp_round_values(ra, 1, "lat_syscall.null", "", NAN, &v);
+	CHECK(n == 4);
+	CHECK_NEAR(v[1], 11 * 1.01, 1e-12);
+	free(v);
+	/* a label pools: two runs of 4 rounds = 8 rounds */
+	struct run *pool[] = { a, b };
+	n = cmp_round_values(pool, 2, "lat_mem_rd.rand", "stride=16", 64, &v);
+	CHECK(n == 8);
+	free(v);
+	struct side s[2] = { one_side("label", pool, 2), one_side("a", ra, 1) };
+	struct cmp_opts o;
+	cmp_opts_default(&o);
+	struct cmp_table *t = cmp_build(s, 2, &o);
+	const struct cmp_row *r = row_of(t, "lat_mem_rd.rand", 64);
+	CHECK(r && r->cell[0].nrounds == 8 && r->cell[1].nrounds == 4);
+	CHECK(r && fabs(r->cell[1].spread - 1.5 / 11.5 * 100) < 1e-9); /* (13-10)/2 / 11.5 */
+	cmp_free(t);
+	run_free(a);
+	run_free(b);
+}
+
+TEST(compare_summary_points)
+{
+	struct run *a = run_new();
+	double r1[] = { 1 };
+	double sizes[] = { 0.00098, 0.00195, 0.125, 0.25, 64 };
+	for (int i = 0; i < 5; i++) {
+		add_point(a, "lat_mem_rd.seq", "stride=128", sizes[i], r1, 1);
+		add_point(a, "lat_mem_rd.seq", "stride=16", sizes[i], r1, 1);
+		add_point(a, "bw_mem.frd", "", sizes[i], r1, 1);
+	}
+	for (int p = 2; p <= 32; p *= 2)
+		add_point(a, "lat_ctx.switch", "size=16", p, r1, 1);
+	add_point(a, "lat_syscall.null", "", NAN, r1, 1);
+	struct run *ra[] = { a };
+	struct side s[2] = { one_side("a", ra, 1), one_side("b", ra, 1) };
+	struct cmp_opts o;
+	cmp_opts_default(&o);
+	struct cmp_table *t = cmp_build(s, 2, &o);
+	/* seq stride=128: 1 KiB, 128 KiB, largest = 3; stride=16: largest; frd: largest;
+	 * ctx: 2, 8, 16; syscall: 1 → 9 rows */
+	CHECK(t->nrows == 9);
+	CHECK(row_of(t, "lat_mem_rd.seq", 0.125) != NULL);
+	CHECK(row_of(t, "bw_mem.frd", 0.125) == NULL);
+	CHECK(row_of(t, "lat_ctx.switch", 4) == NULL && row_of(t, "lat_ctx.switch", 8) != NULL);
+	cmp_free(t);
+	o.all = 1;
+	t = cmp_build(s, 2, &o);
+	CHECK(t->nrows == 5 * 3 + 5 + 1);
+	cmp_free(t);
+	run_free(a);
+}
+
+TEST(compare_fact_warnings)
+{
+	struct run *a = run_new(), *b = run_new();
+	double r1[] = { 1 };
+	add_point(a, "lat_syscall.null", "", NAN, r1, 1);
+	add_point(b, "lat_syscall.null", "", NAN, r1, 1);
+	kv_set(&a->facts, "governor", "performance");
+	kv_set(&b->facts, "governor", "powersave");
+	kv_set(&a->facts, "cpu_model", "X");
+	kv_set(&b->facts, "cpu_model", "X");
+	kv_set(&a->facts, "kernel", "6.1"); /* expected to differ: no warning */
+	kv_set(&b->facts, "kernel", "6.2");
+	free(b->results.v[0].info);
+	b->results.v[0].info = xstrdup("cpu=0 placement=none");
+	struct run *ra[] = { a }, *rb[] = { b };
+	struct side s[2] = { one_side("A", ra, 1), one_side("B", rb, 1) };
+	struct cmp_opts o;
+	cmp_opts_default(&o);
+	struct cmp_table *t = cmp_build(s, 2, &o);
+	CHECK(t->nwarnings == 2);
+	CHECK(t->nwarnings >= 1 &&
+	      strcmp(t->warnings[0], "governor differs: A=performance; B=powersave") == 0);
+	CHECK(t->nwarnings >= 2 && strstr(t->warnings[1], "placement differs"));
+	cmp_free(t);
+	run_free(a);
+	run_free(b);
+}
+
+TEST(compare_print_formats)
+{
+	struct run *a = run_new(), *b = run_new();
+	double v[8];
+	noisy(v, 8, 0.13, 0.02);
+	add_point(a, "lat_syscall.null", "", NAN, v, 8);
+	noisy(v, 8, 0.26, 0.02);
+	add_point(b, "lat_syscall.null", "", NAN, v, 8);
+	struct run *ra[] = { a }, *rb[] = { b };
+	struct side s[2] = { one_side("A", ra, 1), one_side("B", rb, 1) };
+	struct cmp_opts o;
+	cmp_opts_default(&o);
+	struct cmp_table *t = cmp_build(s, 2, &o);
+	char *buf = NULL;
+	size_t len = 0;
+	for (int f = CF_TEXT; f <= CF_JSON; f++) {
+		FILE *m = open_memstream(&buf, &len);
+		cmp_print(m, t, (enum cmp_format)f);
+		fclose(m);
+		CHECK(strstr(buf, "worse") != NULL);
+		CHECK(strstr(buf, "lat_syscall.null") != NULL);
+		if (f == CF_CSV)
+			CHECK(strncmp(buf, "metric,params,x,unit,side,", 26) == 0);
+		if (f == CF_JSON)
+			CHECK(strstr(buf, "\"kind\": \"compare\"") || strstr(buf, "\"kind\":\"compare\""));
+		free(buf);
+		buf = NULL;
+	}
+	cmp_free(t);
+	run_free(a);
+	run_free(b);
+}
+
+/* ---- report ------------------------------------------------------------------------------- */
+
+#include "analysis/report.h"
+
+/* A plausible run: latency and bandwidth steps at the caches, context switches, some single
+ * values; scale > 1 makes everything slower. 8 rounds each (4 could not pass Holm over ~20
+ * tests: 2/70 x 20 > 0.05, see docs/compare.md). */
+static struct run *synthetic_run(const char *label, double scale)
+{
+	struct run *r = run_new();
+	r->label = xstrdup(label);
+	r->host = xstrdup("vm");
+	r->profile = xstrdup("quick");
+	r->rounds = 8;
+	kv_set(&r->facts, "cpu_model", "Synthetic CPU");
+	kv_set(&r->facts, "cache_l1d", "49152");
+	kv_set(&r->facts, "cache_l2", "1048576");
+	kv_set(&r->facts, "cache_l3", "33554432");
+	kv_set(&r->facts, "kernel", scale > 1 ? "6.2" : "6.1");
+	double v[8];
+	for (double mb = 1.0 / 1024; mb <= 256; mb *= 2) {
+		double kb = mb * 1024;
+		double lat = kb <= 48 ? 1.2 : kb <= 1024 ? 4.1 : kb <= 32768 ? 14 : 95;
+		const int strides[] = { 16, 64, 128 };
+		for (int s = 0; s < 3; s++) {
+			char p[32];
+			snprintf(p, sizeof p, "stride=%d", strides[s]);
+			noisy(v, 8, scale * lat * (0.5 + 0.25 * s), 0.02);
+			add_point(r, "lat_mem_rd.seq", p, mb, v, 8);
+		}
+		noisy(v, 8, scale * lat * 1.1, 0.02);
+		add_point(r, "lat_mem_rd.rand", "stride=16", mb, v, 8);
+		double bw = kb <= 48 ? 60000 : kb <= 1024 ? 35000 : kb <= 32768 ? 20000 : 9000;
+		noisy(v, 8, bw / scale, 0.03);
+		add_point(r, "bw_mem.frd", "", mb, v, 8);
+		noisy(v, 8, bw / scale * 0.7, 0.03);
+		add_point(r, "bw_mem.fwr", "", mb, v, 8);
+	}
+	const int procs[] = { 2, 4, 8, 16, 24, 32 };
+	const int sizes[] = { 0, 16, 64 };
+	for (int s = 0; s < 3; s++)
+		for (int k = 0; k < 6; k++) {
+			char p[32];
+			snprintf(p, sizeof p, "size=%d", sizes[s]);
+			noisy(v, 8, scale * (2 + sizes[s] * 0.05 + procs[k] * 0.02 * (1 + sizes[s] / 16.0)),
+			      0.03);
+			add_point(r, "lat_ctx.switch", p, procs[k], v, 8);
+		}
+	static const char *const single[] = { "lat_syscall.null", "lat_syscall.read",
+					      "lat_syscall.stat", "lat_proc.fork", "lat_proc.exec",
+					      "lat_pipe.latency", "bw_pipe.bandwidth", "stream.triad" };
+	static const double base[] = { 0.13, 0.2, 0.6, 120, 400, 5.5, 3000, 15000 };
+	for (int i = 0; i < 8; i++) {
+		int bw = strstr(single[i], "bw_") || strstr(single[i], "stream");
+		noisy(v, 8, bw ? base[i] / scale : base[i] * scale, 0.04);
+		add_point(r, single[i], "", NAN, v, 8);
+	}
+	return r;
+}
+
+/* Everything the page must not contain: any reference to something outside itself. */
+static int self_contained(const char *html)
+{
+	static const char *const bad[] = { "http://", "https://", "<script", "@import", "url(",
+					   "<link", "src=", NULL };
+	for (int i = 0; bad[i]; i++)
+		if (strstr(html, bad[i]))
+			return 0;
+	return 1;
+}
+
+TEST(report_synthetic)
+{
+	struct run *a = synthetic_run("before", 1), *b = synthetic_run("after", 1.25);
+	struct run *ra[] = { a }, *rb[] = { b };
+	struct side s[2] = { one_side("before", ra, 1), one_side("after", rb, 1) };
+	struct cmp_opts o;
+	cmp_opts_default(&o);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	report_html(m, s, 2, &o);
+	fclose(m);
+	CHECK(len > 20000);
+	CHECK(self_contained(buf));
+	CHECK(strstr(buf, "<h2 id=\"compare\">") != NULL);
+	CHECK(strstr(buf, "Memory load latency, random chain") != NULL);
+	CHECK(strstr(buf, "bw_mem frd") != NULL);
+	CHECK(strstr(buf, "Context switch time") != NULL);
+	CHECK(strstr(buf, "L1d 48K") != NULL && strstr(buf, "L3 32M") != NULL);
+	CHECK(strstr(buf, "@media print") != NULL);
+	CHECK(strstr(buf, "class=\"v worse\"") != NULL); /* 25 % slower, 8 rounds each */
+	const char *out = getenv("PLUMB_REPORT_OUT");
+	if (out) { /* tests/cli/report.sh renders this page in a browser */
+		FILE *f = fopen(out, "w");
+		CHECK(f != NULL);
+		if (f) {
+			fputs(buf, f);
+			fclose(f);
+		}
+	}
+	free(buf);
+	/* standalone charts declare the SVG namespace; one side alone has no compare section */
+	struct report_chart *c;
+	size_t nc = report_charts(s, 2, 1, &c);
+	CHECK(nc >= 6);
+	for (size_t i = 0; i < nc; i++)
+		CHECK(strncmp(c[i].svg, "<svg xmlns=", 11) == 0);
+	report_charts_free(c, nc);
+	m = open_memstream(&buf, &len);
+	report_html(m, s, 1, &o);
+	fclose(m);
+	CHECK(strstr(buf, "id=\"compare\"") == NULL && self_contained(buf));
+	free(buf);
+	run_free(a);
+	run_free(b);
+}
+
+TEST(compare_last_common_point)
+{
+	/* runs made with different size lists: the last point both measured is compared */
+	struct run *a = run_new(), *b = run_new();
+	double r1[] = { 100 }, r2[] = { 90 };
+	for (double x = 1; x <= 128; x *= 2) {
+		add_point(a, "bw_mem.frd", "", x, r1, 1);
+		if (x <= 64)
+			add_point(b, "bw_mem.frd", "", x, r2, 1);
+	}
+	struct run *ra[] = { a }, *rb[] = { b };
+	struct side s[2] = { one_side("a", ra, 1), one_side("b", rb, 1) };
+	struct cmp_opts o;
+	cmp_opts_default(&o);
+	struct cmp_table *t = cmp_build(s, 2, &o);
+	CHECK(t->nrows == 1);
+	CHECK(t->nrows == 1 && t->rows[0].x == 64 && t->rows[0].test[1].v == V_NOTEST);
+	cmp_free(t);
+	run_free(a);
+	run_free(b);
+}
+
+TEST(mwu_ties_three_rounds)
+{
+	/* the case docs/compare.md warns about: 3 v 3, each side all tied. U = 0, mean 4.5;
+	 * tie groups 3 and 3: sum(t^3 - t) = 48; var = 9/12 * (7 - 48/30) = 4.05;
+	 * z = (4.5 - 0.5) / 2.0125 = 1.9876; p = 0.0469 */
+	double a[] = { 1, 1, 1 }, b[] = { 2, 2, 2 };
+	struct mwu r = mwu_test(a, 3, b, 3);
+	CHECK(r.ties && !r.exact);
+	CHECK_NEAR(r.p, 0.0469, 2e-4);
+}
+
+TEST(report_three_sides_pooled)
+{
+	struct run *a = synthetic_run("a", 1), *b1 = synthetic_run("b", 1.1),
+		   *b2 = synthetic_run("b", 1.1), *c = synthetic_run("c", 0.9);
+	struct run *ra[] = { a }, *rb[] = { b1, b2 }, *rc[] = { c };
+	struct side s[3] = { one_side("a", ra, 1), one_side("b", rb, 2), one_side("c", rc, 1) };
+	struct cmp_opts o;
+	cmp_opts_default(&o);
+	struct cmp_table *t = cmp_build(s, 3, &o);
+	const struct cmp_row *r = row_of(t, "lat_syscall.null", NAN);
+	CHECK(r && r->cell[1].nrounds == 16 && r->cell[2].nrounds == 8);
+	CHECK(r && r->test[1].v == V_WORSE && r->test[2].v == V_BETTER);
+	cmp_free(t);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	report_html(m, s, 3, &o);
+	fclose(m);
+	CHECK(self_contained(buf) && strstr(buf, "</html>") != NULL);
+	free(buf);
+	run_free(a);
+	run_free(b1);
+	run_free(b2);
+	run_free(c);
+}
