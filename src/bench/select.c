@@ -118,9 +118,12 @@ static int lat_select(struct tool_ctx *c, int argc, char **argv)
 	s.nfds = 0;
 	for (unsigned i = 0; i < n; i++) {
 		int d = dup(fd);
-		if (d < 0 || d >= FD_SETSIZE)
-			die(EXIT_USAGE, "-n %u: select() can watch only descriptors below %d and %s",
-			    n, FD_SETSIZE, d < 0 ? strerror(errno) : "this one would be above");
+		if (d < 0)
+			die(EXIT_USAGE, "-n %u: cannot open that many descriptors (%s); %u fit here",
+			    n, strerror(errno), i);
+		if (d >= FD_SETSIZE)
+			die(EXIT_USAGE, "-n %u: select() takes descriptors below FD_SETSIZE (%d); "
+			    "%u fit here", n, FD_SETSIZE, i);
 		FD_SET(d, &s.set);
 		if (d + 1 > s.nfds)
 			s.nfds = d + 1;
@@ -135,7 +138,9 @@ static int lat_select(struct tool_ctx *c, int argc, char **argv)
 					  NAN, &m, 1);
 	char kv[64];
 	snprintf(kv, sizeof kv, "nfds=%d", s.nfds);
-	r->info = r->info ? xasprintf("%s %s", r->info, kv) : xstrdup(kv);
+	char *info = r->info ? xasprintf("%s %s", r->info, kv) : xstrdup(kv);
+	free(r->info);
+	r->info = info;
 	measurement_free(&m);
 	return 0;
 }

@@ -190,7 +190,7 @@ else fail procipc/seed-lat_syscall-loop "$(head -c 300 "$T/seed_sys")"; fi
 seed_proc() {
 	PATH="$BIN:$PATH" bash -c 'list="procedure fork exec shell"; \
   for i in $list; do echo -en "$i\t"; done ;echo; \
-  for i in $list; do res=$(lat_proc -N 3 $i 2>&1 | awk "{FS=\":\"} ; {print \$2}" \
+  for i in $list; do res=$(lat_proc $i 2>&1 | awk "{FS=\":\"} ; {print \$2}" \
   | awk "{print \$1}"); echo -en "$res\t"; done ; echo microseconds'
 }
 seed_proc >"$T/seed_proc" 2>&1
