@@ -3,12 +3,19 @@
  *   install  one sigaction(SIGUSR1) per iteration.
  *   catch    delivery of SIGUSR1 to ourselves with kill() to an empty handler, minus the cost of
  *            kill(self, 0) (the system call without a signal), as lmbench does: what is left is
- *            the kernel's signal set-up, the handler call and sigreturn. Both loops are measured
- *            in full; every catch sample (ns per signal) has the median kill(self, 0) cost
- *            subtracted, and those corrected samples are the result (record_values).
+ *            the kernel's signal set-up, the handler call and sigreturn.
  *   prot     a write to a read-only page: the protection fault, the SIGSEGV delivery and the
  *            handler, minus the catch figure above (lmbench's correction), i.e. the cost of the
  *            trap and the kernel's fault handling beyond an ordinary signal delivery.
+ * Corrections: the operations (kill 0, kill SIGUSR1, fault) are measured in interleaved rounds,
+ * one sample of each per round, so slow phases of a busy machine fall on all of them. Every
+ * sample of the measured operation is kept and has ONE constant subtracted: the correction
+ * estimated from the minimum of its operations' samples. Noise on a shared machine only ever
+ * adds time, and a difference of two medians taken from disturbed samples swings by several
+ * microseconds either way (negative results included, which lmbench hid by clamping at 0); the
+ * least disturbed sample is the best estimate of a cost that is subtracted. The result is then
+ * the median of the corrected samples (record_values), as lmbench; the correction is recorded
+ * with it (kill0_ns, catch_ns).
  * The fault loop: before each sample the page is made read-only (untimed). The timed loop is
  * ONE store to the page; the handler counts the faults and returns, so the store re-executes and
  * faults again, until the count reaches the sample's iteration count, when the handler makes the
@@ -157,9 +164,10 @@ static void teardown_prot(void *a)
 
 /* ---- the tool ----------------------------------------------------------------------------- */
 
-static double median_ns(const struct measurement *m)
+/* The estimate of a cost that is subtracted: the least disturbed sample (see the top comment). */
+static double min_ns(const struct measurement *m)
 {
-	return measurement_stat(m, 0);
+	return measurement_stat(m, 1);
 }
 
 /* The corrected figure has no measurement of its own: record the facts record_latency() would
@@ -195,6 +203,40 @@ static void measure_or_die(const struct bench_op *op, struct measurement *m)
 		exit(EXIT_MEASURE);
 }
 
+/* Measure the k operations in interleaved rounds: each is calibrated once (its first measure()
+ * call, which also gives round 0's sample), then every further round takes one sample of each
+ * with that iteration count. A burst of load on the machine then falls on all of them alike
+ * instead of on whichever happened to be measured at the time, so the differences taken below
+ * stay honest on a busy machine. */
+static void measure_rounds(struct bench_op *ops, int k, struct measurement *out)
+{
+	struct timing_opts saved = timing;
+	int reps = saved.repetitions > 0 ? saved.repetitions : TIMING_DEFAULT_REPS;
+	size_t cap[4] = { 0 };
+	timing.repetitions = 1;
+	timing.max_samples = 0;
+	for (int r = 0; r < reps; r++)
+		for (int j = 0; j < k; j++) {
+			struct measurement m;
+			measure_or_die(&ops[j], &m);
+			if (r == 0) {
+				ops[j].fixed_iters = m.iters;
+				out[j] = m;
+				cap[j] = m.n;
+				continue;
+			}
+			for (size_t i = 0; i < m.n; i++) {
+				if (out[j].n == cap[j]) {
+					cap[j] = 2 * cap[j] + 8;
+					out[j].s = xrealloc(out[j].s, cap[j] * sizeof *out[j].s);
+				}
+				out[j].s[out[j].n++] = m.s[i];
+			}
+			measurement_free(&m);
+		}
+	timing = saved;
+}
+
 static int lat_sig(struct tool_ctx *c, int argc, char **argv)
 {
 	while (tool_getopt(c, argc, argv, "") != -1)
@@ -221,8 +263,8 @@ static int lat_sig(struct tool_ctx *c, int argc, char **argv)
 		}
 	}
 
-	struct measurement m;
 	if (mode[0] == 'i') {
+		struct measurement m;
 		struct bench_op op = { .loop = loop_install, .arg = &s };
 		measure_or_die(&op, &m);
 		record_latency(c, "lat_sig.install", "", NAN, &m, 1);
@@ -230,31 +272,31 @@ static int lat_sig(struct tool_ctx *c, int argc, char **argv)
 		return 0;
 	}
 
-	struct measurement send, cat;
-	struct bench_op op_send = { .setup = setup_catch, .loop = loop_send, .arg = &s };
-	struct bench_op op_catch = { .setup = setup_catch, .loop = loop_catch, .arg = &s };
-	measure_or_die(&op_send, &send);
-	measure_or_die(&op_catch, &cat);
-	double send_ns = median_ns(&send);
-	if (mode[0] == 'c') {
-		struct sample *v = corrected(&cat, send_ns);
-		struct result *r = record_values(c, "lat_sig.catch", "", NAN, v, cat.n);
-		add_info(r, "kill0_ns=%.2f", send_ns, &cat);
+	/* ms[0] kill(self, 0), ms[1] kill(self, SIGUSR1), ms[2] the faults (prot only) */
+	struct bench_op ops[3] = {
+		{ .setup = setup_catch, .loop = loop_send, .arg = &s },
+		{ .setup = setup_catch, .loop = loop_catch, .arg = &s },
+		{ .setup = setup_prot, .before = before_prot, .loop = loop_prot,
+		  .teardown = teardown_prot, .arg = &s, .keep_loop_overhead = 1 /* one store */ },
+	};
+	struct measurement ms[3];
+	int k = mode[0] == 'c' ? 2 : 3;
+	measure_rounds(ops, k, ms);
+	double send_ns = min_ns(&ms[0]);
+	if (k == 2) {
+		struct sample *v = corrected(&ms[1], send_ns);
+		struct result *r = record_values(c, "lat_sig.catch", "", NAN, v, ms[1].n);
+		add_info(r, "kill0_ns=%.2f", send_ns, &ms[1]);
 		free(v);
 	} else {
-		double catch_ns = median_ns(&cat) - send_ns;
-		struct bench_op op = { .setup = setup_prot, .before = before_prot, .loop = loop_prot,
-				       .teardown = teardown_prot, .arg = &s,
-				       .keep_loop_overhead = 1 /* the loop is one store */ };
-		measure_or_die(&op, &m);
-		struct sample *v = corrected(&m, catch_ns);
-		struct result *r = record_values(c, "lat_sig.prot", "", NAN, v, m.n);
-		add_info(r, "catch_ns=%.2f", catch_ns, &m);
+		double catch_ns = min_ns(&ms[1]) - send_ns;
+		struct sample *v = corrected(&ms[2], catch_ns);
+		struct result *r = record_values(c, "lat_sig.prot", "", NAN, v, ms[2].n);
+		add_info(r, "catch_ns=%.2f", catch_ns, &ms[2]);
 		free(v);
-		measurement_free(&m);
 	}
-	measurement_free(&send);
-	measurement_free(&cat);
+	for (int j = 0; j < k; j++)
+		measurement_free(&ms[j]);
 	if (s.fd >= 0)
 		close(s.fd);
 	return 0;
