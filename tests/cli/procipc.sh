@@ -107,6 +107,18 @@ cp "$PLUMB" "$T/lonely/plumb"
 if [ $rc -eq 3 ] && [ "$(wc -l <"$T/lonely.out")" -eq 1 ] && grep -q plumb-hello "$T/lonely.out"; then pass procipc/proc-no-hello
 else fail procipc/proc-no-hello "rc=$rc $(head -c 200 "$T/lonely.out")"; fi
 
+# installed layout: PREFIX/bin/plumb finds PREFIX/lib/plumb/plumb-hello (a blank in the path
+# must survive sh -c)
+mkdir -p "$T/in st/bin" "$T/in st/lib/plumb/bin"
+cp "$PLUMB" "$T/in st/bin/plumb"
+cp "$BIN/plumb-hello" "$T/in st/lib/plumb/plumb-hello"
+ln -s ../../../bin/plumb "$T/in st/lib/plumb/bin/lat_proc"
+"$T/in st/lib/plumb/bin/lat_proc" -N 3 exec 2>"$T/inst_exec" >/dev/null
+"$T/in st/bin/plumb" lat_proc -N 3 shell >"$T/inst_shell" 2>&1
+if grep -Eq "^Process fork\+execve: $NUM microseconds$" "$T/inst_exec" &&
+   grep -Eq "^Process fork\+/bin/sh -c: $NUM microseconds$" "$T/inst_shell"; then pass procipc/proc-installed-layout
+else fail procipc/proc-installed-layout "$(cat "$T/inst_exec" "$T/inst_shell" | head -c 300)"; fi
+
 # ---- pipe, unix, fifo, fcntl, sem --------------------------------------------------------------
 run pipe lat_pipe -N 5
 run unix lat_unix -N 5
