@@ -6,9 +6,17 @@
 #include "bench/tool.h"
 
 extern const struct family fam_syscall;
+extern const struct family fam_select;
+extern const struct family fam_signal;
+extern const struct family fam_proc;
+extern const struct family fam_ipc;
 
 const struct family *const families[] = {
 	&fam_syscall,
+	&fam_select,
+	&fam_signal,
+	&fam_proc,
+	&fam_ipc,
 	NULL,
 };
 
