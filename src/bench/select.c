@@ -136,11 +136,7 @@ static int lat_select(struct tool_ctx *c, int argc, char **argv)
 	snprintf(params, sizeof params, "n=%u", n);
 	struct result *r = record_latency(c, tcp ? "lat_select.tcp" : "lat_select.file", params,
 					  NAN, &m, 1);
-	char kv[64];
-	snprintf(kv, sizeof kv, "nfds=%d", s.nfds);
-	char *info = r->info ? xasprintf("%s %s", r->info, kv) : xstrdup(kv);
-	free(r->info);
-	r->info = info;
+	result_add_info(r, "nfds=%d", s.nfds);
 	measurement_free(&m);
 	return 0;
 }

@@ -137,9 +137,7 @@ static int lat_syscall(struct tool_ctx *c, int argc, char **argv)
 		return EXIT_MEASURE;
 	struct result *r = record_latency(c, modes[i].metric, "", NAN, &m, 1);
 	if (modes[i].needs_file) {
-		char kv[300];
-		snprintf(kv, sizeof kv, "file=%s", s.file);
-		r->info = r->info ? xasprintf("%s %s", r->info, kv) : xstrdup(kv);
+		result_add_info(r, "file=%s", s.file);
 	}
 	measurement_free(&m);
 	if (s.fd >= 0)

@@ -1,5 +1,7 @@
 /* result.c — the measured-point model: growable sample arrays and "k=v" parameter strings. */
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/result.h"
@@ -69,6 +71,18 @@ char *param_get(const char *params, const char *key, char *buf, size_t len)
 		p = end;
 	}
 	return NULL;
+}
+
+void result_add_info(struct result *r, const char *fmt, ...)
+{
+	char kv[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(kv, sizeof kv, fmt, ap);
+	va_end(ap);
+	char *n = r->info && *r->info ? xasprintf("%s %s", r->info, kv) : xstrdup(kv);
+	free(r->info);
+	r->info = n;
 }
 
 void result_update_value(struct result *r, int use_min)

@@ -40,6 +40,8 @@ void result_list_free(struct result_list *l);
 void result_free(struct result *r);
 /* Copy of value of key in a "k=v k=v" string into buf; returns buf, or NULL when absent. */
 char *param_get(const char *params, const char *key, char *buf, size_t len);
+/* Append "key=value" facts (printf format) to r->info. */
+void result_add_info(struct result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Recompute r->value from the samples with the metric's statistic. */
 void result_update_value(struct result *r, int use_min);
 
