@@ -6,9 +6,15 @@
 #include "bench/tool.h"
 
 extern const struct family fam_syscall;
+extern const struct family fam_ops;
+extern const struct family fam_mhz;
+extern const struct family fam_memsize;
 
 const struct family *const families[] = {
 	&fam_syscall,
+	&fam_ops,
+	&fam_mhz,
+	&fam_memsize,
 	NULL,
 };
 
