@@ -214,7 +214,8 @@ static const struct tool tools[] = {
 	     "memory one process can use (MiB), within free memory and cgroup limits",
 	     "Touches up to MiB (default 1024; lmbench's k/m suffixes multiply it) in a child\n"
 	     "process, never beyond what the kernel reports available (MemAvailable, cgroup\n"
-	     "memory.max), and stops when touching pages slows down."),
+	     "memory.max); stops when touching pages slows down or after 5 s, and then prints\n"
+	     "the size really touched (--json says which limit applied)."),
 	{ 0 },
 };
 

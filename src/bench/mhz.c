@@ -223,7 +223,8 @@ static const struct tool tools[] = {
 	     "the clock the core runs at (MHz), turbo included",
 	     "Times a chain of register adds (one cycle each) and checks it against a chain of\n"
 	     "multiplies (a whole number of cycles each). -c prints only the clock period in ns.\n"
-	     "Prints \"-1 System too busy\" and exits 3 when the two never agree."),
+	     "Prints \"-1 System too busy\" and exits 3 when the two never agree. mhz uses its\n"
+	     "own sampling (rounds of 7 samples of 200 us per chain; -N and ENOUGH do not apply)."),
 	{ 0 },
 };
 
