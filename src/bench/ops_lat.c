@@ -16,7 +16,8 @@
  *
  * bogomflops is lmbench's throughput test: y = (1+x)(1.5-x)/x over a 1000-element array,
  * reported per element, kept scalar (not vectorised) so it means the same at -O2 and -O3.
- * -P applies only to bogomflops, as in lmbench.
+ * -P applies only to bogomflops, as in lmbench. Samples last 1 ms unless ENOUGH or --min-sample
+ * say otherwise (see lat_ops() for why).
  */
 #include <math.h>
 #include <stdlib.h>
