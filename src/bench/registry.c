@@ -10,6 +10,9 @@ extern const struct family fam_select;
 extern const struct family fam_signal;
 extern const struct family fam_proc;
 extern const struct family fam_ipc;
+extern const struct family fam_ops;
+extern const struct family fam_mhz;
+extern const struct family fam_memsize;
 
 const struct family *const families[] = {
 	&fam_syscall,
@@ -17,6 +20,9 @@ const struct family *const families[] = {
 	&fam_signal,
 	&fam_proc,
 	&fam_ipc,
+	&fam_ops,
+	&fam_mhz,
+	&fam_memsize,
 	NULL,
 };
 

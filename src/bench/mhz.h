@@ -1,0 +1,24 @@
+/*
+ * mhz.h — the clock the core really runs at (turbo included), for the mhz tool and for any code
+ * that wants to record it (the suite, reports converting ns to cycles).
+ */
+#ifndef PLUMB_BENCH_MHZ_H
+#define PLUMB_BENCH_MHZ_H
+
+struct mhz_estimate {
+	double mhz;          /* median over the accepted rounds */
+	int mul_cycles;      /* latency of the cross-check multiply, in cycles */
+	int rounds_ok;       /* rounds where the add and multiply chains agreed */
+	int rounds;          /* rounds measured */
+	const char *method;  /* "asm" or "c" (portable chains) */
+	double round_mhz[32];/* the accepted rounds' figures */
+	unsigned long long round_iters[32];
+	double round_elapsed_ns[32];
+};
+
+/* Measure; 0 on success, -1 when the two chains never agreed well enough (system too busy). */
+int mhz_estimate(struct mhz_estimate *e);
+/* The clock in MHz, or -1 when it cannot be found. Takes well under a second. */
+double mhz_measure(void);
+
+#endif
