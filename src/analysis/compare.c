@@ -112,7 +112,7 @@ static int cmp_int(const void *a, const void *b)
 static void add_rounds(const struct result *r, double **v, size_t *n, size_t *cap)
 {
 	const struct metric_def *d = metric_find(r->metric);
-	int use_min = d && d->stat == MIN;
+	int stat_dir = metric_stat_dir(d);
 	size_t want = r->nsamples ? r->nsamples : 1;
 	if (*n + want > *cap) {
 		*cap = (*n + want) * 2;
@@ -134,7 +134,8 @@ static void add_rounds(const struct result *r, double **v, size_t *n, size_t *ca
 		for (size_t j = 0; j < r->nsamples; j++)
 			if (r->samples[j].round == ids[i])
 				vals[k++] = r->samples[j].value;
-		(*v)[(*n)++] = use_min ? stats_min(vals, k) : stats_median(vals, k);
+		(*v)[(*n)++] = stat_dir < 0 ? stats_min(vals, k)
+			     : stat_dir > 0 ? stats_max(vals, k) : stats_median(vals, k);
 	}
 	free(ids);
 	free(vals);

@@ -25,5 +25,12 @@ const char *better_name(enum better b)
 
 const char *stat_name(enum statistic s)
 {
-	return s == MIN ? "min" : "median";
+	return s == BEST ? "best" : "median";
+}
+
+int metric_stat_dir(const struct metric_def *d)
+{
+	if (!d || d->stat != BEST)
+		return 0;
+	return d->better == HIGHER ? 1 : -1;
 }

@@ -6,7 +6,9 @@
 #define PLUMB_METRICS_H
 
 enum better { LOWER, HIGHER, NEUTRAL };
-enum statistic { MEDIAN, MIN };
+/* BEST is lmbench's "minimum": the sample that took least time, which is the smallest value of
+ * a lower-is-better metric and the largest of a higher-is-better one (bandwidth, parallelism). */
+enum statistic { MEDIAN, BEST };
 
 struct metric_def {
 	const char *id;
@@ -27,5 +29,7 @@ extern const int metric_count;
 const struct metric_def *metric_find(const char *id);
 const char *better_name(enum better b);
 const char *stat_name(enum statistic s);
+/* 1 when the reported statistic of d is the maximum of the samples, -1 the minimum, 0 median. */
+int metric_stat_dir(const struct metric_def *d);
 
 #endif

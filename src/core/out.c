@@ -120,7 +120,7 @@ static struct result *new_result(struct tool_ctx *c, const char *metric, const c
 static void finish(struct tool_ctx *c, struct result *r, const struct measurement *m)
 {
 	const struct metric_def *d = metric_find(r->metric);
-	result_update_value(r, d->stat == MIN);
+	result_update_value(r, metric_stat_dir(d));
 	if (m) {
 		char kv[256];
 		snprintf(kv, sizeof kv, "cpu=%d placement=%s copies=%d iters=%llu "

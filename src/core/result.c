@@ -85,11 +85,12 @@ void result_add_info(struct result *r, const char *fmt, ...)
 	r->info = n;
 }
 
-void result_update_value(struct result *r, int use_min)
+void result_update_value(struct result *r, int stat_dir)
 {
 	double *v = xmalloc((r->nsamples + 1) * sizeof *v);
 	for (size_t i = 0; i < r->nsamples; i++)
 		v[i] = r->samples[i].value;
-	r->value = use_min ? stats_min(v, r->nsamples) : stats_median(v, r->nsamples);
+	r->value = stat_dir < 0 ? stats_min(v, r->nsamples)
+		 : stat_dir > 0 ? stats_max(v, r->nsamples) : stats_median(v, r->nsamples);
 	free(v);
 }

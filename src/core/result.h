@@ -42,7 +42,8 @@ void result_free(struct result *r);
 char *param_get(const char *params, const char *key, char *buf, size_t len);
 /* Append "key=value" facts (printf format) to r->info. */
 void result_add_info(struct result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Recompute r->value from the samples with the metric's statistic. */
-void result_update_value(struct result *r, int use_min);
+/* Recompute r->value from the samples: stat_dir 0 = median, -1 = minimum, 1 = maximum
+ * (metric_stat_dir() gives it for a metric). */
+void result_update_value(struct result *r, int stat_dir);
 
 #endif

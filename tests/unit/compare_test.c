@@ -172,7 +172,7 @@ static struct result *add_point(struct run *r, const char *metric, const char *p
 		for (int s = 0; s < 3; s++)
 			result_add_sample(p, (struct sample){ rounds[k] * (1 + 0.01 * s), 1000,
 							      rounds[k] * 1000, k });
-	result_update_value(p, d && d->stat == MIN);
+	result_update_value(p, metric_stat_dir(d));
 	return p;
 }
 
