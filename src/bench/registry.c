@@ -6,9 +6,14 @@
 #include "bench/tool.h"
 
 extern const struct family fam_syscall;
+extern const struct family fam_ctx, fam_files, fam_lmdd, fam_disk;
 
 const struct family *const families[] = {
 	&fam_syscall,
+	&fam_ctx,
+	&fam_files,
+	&fam_lmdd,
+	&fam_disk,
 	NULL,
 };
 
