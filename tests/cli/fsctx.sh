@@ -7,19 +7,26 @@ mkdir -p "$FSD"
 empty_after() {       # empty_after NAME: --fsdir holds nothing
 	if [ -z "$(ls -A "$FSD")" ]; then pass "fsctx/clean-$1"; else fail "fsctx/clean-$1" "$(ls -A "$FSD")"; fi
 }
-ringcount() { ps -eo args | grep -c "^$PLUMB lat_ctx -N 900 -s 3 $1\$"; }
+ringcount() { ps -eo args | grep -c "^$PLUMB lat_ctx -N 200 -s 3 $1 $1 $1 $1 $1 $1 $1 $1\$"; }
 
 # ---- lat_ctx -------------------------------------------------------------------------------
-"$BIN/lat_ctx" -N 3 -s 0 2 4 >"$T/ctx.out" 2>"$T/ctx"
+# The overhead subtracted is measured once; on this shared machine a burst of other work
+# during it can push a switch below zero: a run counts as implausible only if three are.
+for try in 1 2 3; do
+	"$BIN/lat_ctx" -s 0 2 4 >"$T/ctx.out" 2>"$T/ctx"
+	ok=1
+	for n in 2 4; do
+		v=$(awk -v n=$n '$1 == n { print $2 }' "$T/ctx")
+		between "$v" 0.05 1000 || ok=0
+	done
+	[ $ok = 1 ] && break
+done
 check fsctx/ctx-symlink-stdout-empty test ! -s "$T/ctx.out"
 l1=$(sed -n 1p "$T/ctx"); l2=$(sed -n 2p "$T/ctx")
 if [ -z "$l1" ] && echo "$l2" | grep -Eq '^"size=0k ovr=[0-9]+\.[0-9]{2}$'; then pass fsctx/ctx-header
 else fail fsctx/ctx-header "'$l1' '$l2'"; fi
-for n in 2 4; do
-	v=$(awk -v n=$n '$1 == n { print $2 }' "$T/ctx")
-	# a switch costs more than nothing and less than a millisecond anywhere plumb runs
-	if between "$v" 0.05 1000; then pass fsctx/ctx-$n-plausible; else fail fsctx/ctx-$n-plausible "'$v'"; fi
-done
+# a switch costs more than nothing and less than a millisecond anywhere plumb runs
+if [ $ok = 1 ]; then pass fsctx/ctx-plausible; else fail fsctx/ctx-plausible "$(tr '\n' ' ' <"$T/ctx")"; fi
 check fsctx/ctx-lines sh -c "[ \$(wc -l <'$T/ctx') -eq 4 ]"
 # the seed article's filter through the symlink
 "$BIN/lat_ctx" -N 3 -s 8 2 16 2>&1 | grep -A4 "^\"size=8k" | grep "^16" | cut -f2 -d" " >"$T/seed"
@@ -37,10 +44,10 @@ fi
 # no ring member outlives lat_ctx, also when it is killed mid-run
 "$PLUMB" lat_ctx -N 3 -s 3 9 >/dev/null 2>&1
 check fsctx/ctx-no-leftover sh -c "[ \$(ps -eo args | grep -c '^$PLUMB lat_ctx -N 3 -s 3 9\$') -eq 0 ]"
-"$PLUMB" lat_ctx -N 900 -s 3 24 >/dev/null 2>&1 &
+"$PLUMB" lat_ctx -N 200 -s 3 24 24 24 24 24 24 24 24 >/dev/null 2>&1 &  # eight rings: a wide window
 pid=$!
-i=0; while [ "$(ringcount 24)" -lt 24 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-before=$(ringcount 24)
+i=0; before=0
+while [ "$before" -lt 24 ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); before=$(ringcount 24); done
 kill -TERM $pid; wait $pid 2>/dev/null
 sleep 0.3
 after=$(ringcount 24)
