@@ -103,7 +103,7 @@ static int disk(struct tool_ctx *c, int argc, char **argv)
 		 S_ISBLK(st.st_mode) ? "block device" : "file", (double)size / 1e6,
 		 direct ? "O_DIRECT reads" : "buffered reads (O_DIRECT refused): may hit the page cache");
 	if (S_ISREG(st.st_mode))
-		out_fact(c, NULL, "FSTYPE", "%s", fs_type_name(d.dev));
+		fs_fact(c, d.dev);
 
 	struct measurement m;
 	out_printf(c, "\"Seek times for %s\n", d.dev);

@@ -93,6 +93,14 @@ int fs_in_memory(const char *path)
 	return !strcmp(n, "tmpfs") || !strcmp(n, "ramfs");
 }
 
+void fs_fact(struct tool_ctx *c, const char *dir)
+{
+	out_fact(c, NULL, "FSTYPE", "%s", fs_type_name(dir));
+	if (fs_in_memory(dir))
+		out_fact(c, NULL, "TMPFS", "%s", "every page lives in memory here: no cold reads, "
+			 "no real page faults, fsync writes nothing");
+}
+
 char *fs_private_dir(struct tool_ctx *c)
 {
 	char *d = private_dir(c->fsdir);
@@ -301,7 +309,7 @@ static int lat_fs(struct tool_ctx *c, int argc, char **argv)
 	}
 	struct fsb f = { 0 };
 	f.base = fs_private_dir(c);
-	out_fact(c, NULL, "FSTYPE", "%s", fs_type_name(f.base));
+	fs_fact(c, f.base);
 	static const long long defaults[] = { 0, 1024, 4096, 10240 };
 	int nsizes = one_size >= 0 ? 1 : 4;
 	for (int k = 0; k < nsizes; k++) {

@@ -21,6 +21,9 @@ uint64_t fs_sum_ref(const unsigned char *p, size_t len);
 const char *fs_type_name(const char *path);
 /* 1 when path is on a file system that keeps every page in memory (tmpfs, ramfs). */
 int fs_in_memory(const char *path);
+/* Print and record the file system type of dir as [FSTYPE: name]; on tmpfs/ramfs also a line
+ * saying that cold reads and real page faults cannot happen there. */
+void fs_fact(struct tool_ctx *c, const char *dir);
 /* plumb's private directory under --fsdir (exit 3 with one line when it cannot be made). */
 char *fs_private_dir(struct tool_ctx *c);
 /* Create dir/name of size bytes with a non-constant pattern, flushed to the device (fsync) so

@@ -261,11 +261,8 @@ static int lmdd(struct tool_ctx *c, int argc, char **argv)
 		if (sl)
 			sl == dir ? (void)(sl[1] = 0) : (void)(*sl = 0);
 		fstype = xstrdup(fs_type_name(sl ? dir : "."));
-		int inmem = fs_in_memory(sl ? dir : ".");
+		fs_fact(c, sl ? dir : ".");
 		free(dir);
-		out_fact(c, NULL, "FSTYPE", "%s", fstype);
-		if (inmem && d.fsync_)
-			out_fact(c, NULL, "LMDD", "%s", "tmpfs/ramfs: fsync writes nothing to a device");
 	}
 	struct bench_op op = { .before = dd_rewind, .loop = dd_loop, .arg = &d, .fixed_iters = 1,
 			       .no_parallel = 1, .keep_loop_overhead = 1 };

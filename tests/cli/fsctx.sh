@@ -54,6 +54,24 @@ after=$(ringcount 24)
 if [ "$before" -ge 24 ] && [ "$after" -eq 0 ]; then pass fsctx/ctx-sigterm-reaped
 else fail fsctx/ctx-sigterm-reaped "ring of $before before SIGTERM, $after after"; fi
 
+# 2 processes, 0K, against perf's pipe ping-pong under the same placement (one CPU): a round
+# trip is two steps of (switch + overhead) in lat_ctx and one "usecs/op" in perf
+cpu=$(( $(nproc) - 1 ))
+if taskset -c $cpu perf bench sched pipe -l 1000 >/dev/null 2>&1; then
+	for try in 1 2 3; do
+		pf=$(taskset -c $cpu perf bench sched pipe -l 20000 2>/dev/null | awk '/usecs\/op/ { print $1 }')
+		"$PLUMB" lat_ctx --cpu $cpu -s 0 2 --json >"$T/ctxp"
+		sw=$(sed -n 's/.*"lmbench": "2 \(-*[0-9.]*\)".*/\1/p' "$T/ctxp")
+		ov=$(sed -n 's/.*"overhead_us": "\([0-9.]*\)".*/\1/p' "$T/ctxp")
+		rt=$(awk -v s="$sw" -v o="$ov" 'BEGIN { print 2 * (s + o) }')
+		r=$(awk -v a="$rt" -v b="$pf" 'BEGIN { print (b > 0 ? a / b : 0) }')
+		between "$r" 0.5 2 && break
+	done
+	if between "$r" 0.5 2; then pass fsctx/ctx-vs-perf-pipe
+	else fail fsctx/ctx-vs-perf-pipe "lat_ctx round trip $rt us, perf $pf us/op"; fi
+else
+	skip fsctx/ctx-vs-perf-pipe "perf bench does not work here"
+fi
 # a ring larger than RLIMIT_NPROC: one clear line, exit 3, nothing forked
 (ulimit -u 50 2>/dev/null || ulimit -p 50 2>/dev/null; "$PLUMB" lat_ctx 96) >"$T/nproc.out" 2>"$T/nproc"; rc=$?
 if [ $rc -eq 3 ] && [ "$(wc -l <"$T/nproc")" -eq 1 ] && grep -q RLIMIT_NPROC "$T/nproc"; then pass fsctx/ctx-nproc-limit
