@@ -44,15 +44,17 @@ fi
 # no ring member outlives lat_ctx, also when it is killed mid-run
 "$PLUMB" lat_ctx -N 3 -s 3 9 >/dev/null 2>&1
 check fsctx/ctx-no-leftover sh -c "[ \$(ps -eo args | grep -c '^$PLUMB lat_ctx -N 3 -s 3 9\$') -eq 0 ]"
-"$PLUMB" lat_ctx -N 200 -s 3 24 24 24 24 24 24 24 24 >/dev/null 2>&1 &  # eight rings: a wide window
-pid=$!
-i=0; before=0
-while [ "$before" -lt 24 ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); before=$(ringcount 24); done
-kill -TERM $pid; wait $pid 2>/dev/null
-sleep 0.3
-after=$(ringcount 24)
-if [ "$before" -ge 24 ] && [ "$after" -eq 0 ]; then pass fsctx/ctx-sigterm-reaped
-else fail fsctx/ctx-sigterm-reaped "ring of $before before SIGTERM, $after after"; fi
+for sig in TERM INT; do
+	"$PLUMB" lat_ctx -N 200 -s 3 24 24 24 24 24 24 24 24 >/dev/null 2>&1 &  # eight rings: a wide window
+	pid=$!
+	i=0; before=0
+	while [ "$before" -lt 24 ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); before=$(ringcount 24); done
+	kill -$sig $pid; wait $pid 2>/dev/null
+	sleep 0.3
+	after=$(ringcount 24)
+	if [ "$before" -ge 24 ] && [ "$after" -eq 0 ]; then pass fsctx/ctx-sig$sig-reaped
+	else fail fsctx/ctx-sig$sig-reaped "ring of $before before SIG$sig, $after after"; fi
+done
 
 # 2 processes, 0K, against perf's pipe ping-pong under the same placement (one CPU): a round
 # trip is two steps of (switch + overhead) in lat_ctx and one "usecs/op" in perf
@@ -150,16 +152,18 @@ if [ "$s" -gt 0 ] && [ "$z" -gt 0 ] && grep -q '^$' "$T/dk"; then pass fsctx/dis
 else fail fsctx/disk-series "seek lines $s, zone lines $z"; fi
 
 # ---- cleanup after SIGTERM mid-run ---------------------------------------------------------
-for cmd in "lat_fs -N 900 -s 4k" "bw_file_rd -N 900 --min-sample 20000 64m io_only" "lat_pagefault -N 900"; do
-	name=$(echo "$cmd" | cut -d' ' -f1)
+for cmd in "TERM lat_fs -N 900 -s 4k" "TERM bw_file_rd -N 900 --min-sample 20000 64m io_only" \
+	   "TERM lat_pagefault -N 900" "INT lat_pagefault -N 900" "INT lat_mmap -N 900 8m"; do
+	sig=${cmd%% *}; cmd=${cmd#* }
+	name=$(echo "$cmd" | cut -d' ' -f1)-$sig
 	"$PLUMB" $cmd --fsdir "$FSD" >/dev/null 2>&1 &
 	pid=$!
 	i=0; while [ -z "$(ls -A "$FSD")" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 	sleep 0.3
 	made=$(ls -A "$FSD" | wc -l)
-	kill -TERM $pid; wait $pid 2>/dev/null
-	if [ "$made" -gt 0 ] && [ -z "$(ls -A "$FSD")" ]; then pass fsctx/sigterm-clean-$name
-	else fail fsctx/sigterm-clean-$name "made=$made left: $(ls -A "$FSD")"; fi
+	kill -$sig $pid; wait $pid 2>/dev/null
+	if [ "$made" -gt 0 ] && [ -z "$(ls -A "$FSD")" ]; then pass fsctx/signal-clean-$name
+	else fail fsctx/signal-clean-$name "made=$made left: $(ls -A "$FSD")"; fi
 done
 
 # ---- bad arguments: one line, exit 2 -------------------------------------------------------
