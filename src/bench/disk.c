@@ -11,6 +11,8 @@
  * real figure too). Zones: one 1 MiB read at up to 150 evenly spaced offsets. Each series stops
  * after DISK_BUDGET_S seconds, saying so, so a slow device cannot hang a run.
  */
+/* 64-bit file offsets on 32-bit systems too (armhf): files and devices beyond 2 GiB. */
+#define _FILE_OFFSET_BITS 64
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>

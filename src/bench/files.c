@@ -7,6 +7,8 @@
  * default $TMPDIR or /tmp), removed at exit and on signals. A FILE operand the user names is
  * only ever opened O_RDONLY and mapped PROT_READ; its page cache is left alone.
  */
+/* 64-bit file offsets on 32-bit systems too (armhf): files and devices beyond 2 GiB. */
+#define _FILE_OFFSET_BITS 64
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -517,7 +519,7 @@ static int bw_rd(struct tool_ctx *c, int argc, char **argv, int is_mmap)
 	if (argc - optind > 3)
 		usage_error(c, "too many operands");
 	struct rd r = { .fd = -1 };
-	r.size = parse_size(argv[optind], 512, 1ull << 40, "size (at least 512 bytes)");
+	r.size = parse_size(argv[optind], 512, (uint64_t)SIZE_MAX / 2, "size (at least 512 bytes)");
 	const char *mode = argv[optind + 1];
 	int o2c;
 	if (!strcmp(mode, m1))
@@ -619,7 +621,7 @@ static int lat_mmap(struct tool_ctx *c, int argc, char **argv)
 	if (argc - optind > 2)
 		usage_error(c, "too many operands");
 	struct mm m = { .fd = -1 };
-	m.size = (size_t)parse_size(argv[optind], 320 * 1024, 1ull << 40, "size (at least 320k)");
+	m.size = (size_t)parse_size(argv[optind], 320 * 1024, (uint64_t)SIZE_MAX / 2, "size (at least 320k)");
 	char *own = NULL;
 	if (argc - optind == 2) {
 		m.file = argv[optind + 1];
@@ -744,6 +746,8 @@ static int lat_pagefault(struct tool_ctx *c, int argc, char **argv)
 		p.file = own = fs_make_file(dir, "XXX", size);
 		free(dir);
 	}
+	if (size > (uint64_t)SIZE_MAX / 2) /* a 32-bit address space maps less */
+		size = (uint64_t)SIZE_MAX / 2;
 	p.len = (size_t)(size / p.pg * p.pg);
 	p.npages = p.len / p.pg;
 	p.fd = open_ro(p.file);

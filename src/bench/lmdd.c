@@ -12,6 +12,8 @@
  * Safety: lmdd writes only to the path named by of=, a regular file (never a device), creating
  * or truncating it as dd does, and never deletes it. It takes one sample unless -N says more.
  */
+/* 64-bit file offsets on 32-bit systems too (armhf): files and devices beyond 2 GiB. */
+#define _FILE_OFFSET_BITS 64
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
