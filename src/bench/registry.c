@@ -13,6 +13,10 @@ extern const struct family fam_ipc;
 extern const struct family fam_ops;
 extern const struct family fam_mhz;
 extern const struct family fam_memsize;
+extern const struct family fam_ctx;
+extern const struct family fam_files;
+extern const struct family fam_lmdd;
+extern const struct family fam_disk;
 
 const struct family *const families[] = {
 	&fam_syscall,
@@ -23,6 +27,10 @@ const struct family *const families[] = {
 	&fam_ops,
 	&fam_mhz,
 	&fam_memsize,
+	&fam_ctx,
+	&fam_files,
+	&fam_lmdd,
+	&fam_disk,
 	NULL,
 };
 
