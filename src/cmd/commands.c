@@ -8,7 +8,7 @@ const struct command commands[] = {
 	{ "summary", cmd_summary, "[--db FILE] [RUN|FILE ...]", "lmbench's summary tables for runs and results files" },
 	{ "import", cmd_import, "[--db FILE] [--label TEXT] FILE...", "store plumb JSON and lmbench 3 results files" },
 	{ "export", cmd_export, "RUN [--format json|lmbench] [-o FILE] [--db FILE]", "write a run as plumb JSON or an lmbench results file" },
-	{ "runs", cmd_runs, "[--db FILE] [--delete RUN | --relabel RUN TEXT]", "list, delete or relabel stored runs" },
+	{ "runs", cmd_runs, "[--db FILE] [--delete RUN | --relabel RUN TEXT | --check]", "list, delete, relabel or check stored runs" },
 	{ NULL, NULL, NULL, NULL },
 };
 

@@ -1,6 +1,6 @@
-/* runs.c — `plumb runs`: the runs in the store (id, date, host, label, profile, incomplete), and
- * `--delete RUN` / `--relabel RUN TEXT` to manage them. RUN is an id or a label (every run with
- * that label). */
+/* runs.c — `plumb runs`: the runs in the store (id, date, host, label, profile, incomplete),
+ * `--delete RUN` / `--relabel RUN TEXT` to manage them (RUN is an id or a label: every run with
+ * that label), `--check` to verify the database (SQLite's integrity and foreign-key checks). */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +9,7 @@
 #include "core/util.h"
 #include "results/store.h"
 
-#define USAGE "usage: plumb runs [--db FILE] [--delete RUN | --relabel RUN TEXT]"
+#define USAGE "usage: plumb runs [--db FILE] [--delete RUN | --relabel RUN TEXT | --check]"
 
 /* The ids RUN stands for: a number is one id, anything else a label. */
 static int ids_of(struct store *s, const char *arg, long **ids)
@@ -28,6 +28,7 @@ static int ids_of(struct store *s, const char *arg, long **ids)
 int cmd_runs(int argc, char **argv)
 {
 	const char *db = NULL, *del = NULL, *rel = NULL, *text = NULL;
+	int check = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--db") || !strcmp(a, "--delete")) {
@@ -39,6 +40,8 @@ int cmd_runs(int argc, char **argv)
 				die(EXIT_USAGE, "--relabel needs RUN and TEXT (%s)", USAGE);
 			rel = argv[++i];
 			text = argv[++i];
+		} else if (!strcmp(a, "--check")) {
+			check = 1;
 		} else {
 			die(EXIT_USAGE, "unknown argument '%s' (%s)", a, USAGE);
 		}
@@ -49,6 +52,13 @@ int cmd_runs(int argc, char **argv)
 	struct store *s = store_open(db, 0, err, sizeof err);
 	if (!s)
 		die(EXIT_USAGE, "%s", err);
+	if (check) {
+		if (store_check(s, err, sizeof err))
+			die(EXIT_MEASURE, "%s", err);
+		printf("%s: ok\n", db ? db : store_default_path());
+		store_close(s);
+		return 0;
+	}
 	if (del || rel) {
 		const char *arg = del ? del : rel;
 		long *ids = NULL;

@@ -522,6 +522,31 @@ int store_relabel(struct store *s, long id, const char *label, char *err, size_t
 	return change_run(s, "UPDATE runs SET label = ? WHERE id = ?", id, label, err, errlen);
 }
 
+int store_check(struct store *s, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(s->db, "PRAGMA integrity_check", -1, &st, NULL) != SQLITE_OK)
+		return fail_db(s, err, errlen, "cannot check the store");
+	int rc = sqlite3_step(st);
+	const char *t = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
+	int good = t && !strcmp(t, "ok");
+	if (!good)
+		snprintf(err, errlen, "%s: integrity check failed: %s", s->path,
+			 t ? t : sqlite3_errmsg(s->db));
+	sqlite3_finalize(st);
+	if (!good)
+		return -1;
+	if (sqlite3_prepare_v2(s->db, "PRAGMA foreign_key_check", -1, &st, NULL) != SQLITE_OK)
+		return fail_db(s, err, errlen, "cannot check the store");
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		snprintf(err, errlen, "%s: rows refer to missing runs or results", s->path);
+		return -1;
+	}
+	return 0;
+}
+
 #else /* !HAVE_SQLITE: the store is absent, files remain */
 
 struct store *store_open(const char *path, int create, char *err, size_t errlen)
@@ -566,6 +591,12 @@ int store_delete(struct store *s, long id, char *err, size_t errlen)
 	snprintf(err, errlen, NO_SQLITE_MSG);
 	return -1;
 }
+int store_check(struct store *s, char *err, size_t errlen)
+{
+	(void)s;
+	snprintf(err, errlen, NO_SQLITE_MSG);
+	return -1;
+}
 int store_relabel(struct store *s, long id, const char *label, char *err, size_t errlen)
 {
 	(void)s, (void)id, (void)label;
@@ -597,8 +628,13 @@ int runs_resolve(const char *arg, const char *db, struct run ***runs, size_t *n,
 		 size_t errlen)
 {
 	struct stat st;
-	if (stat(arg, &st) == 0 && !S_ISDIR(st.st_mode))
-		return runs_read_file(arg, runs, n, err, errlen);
+	errno = 0;
+	if (stat(arg, &st) == 0) {
+		if (!S_ISDIR(st.st_mode))
+			return runs_read_file(arg, runs, n, err, errlen);
+		snprintf(err, errlen, "%s: is a directory, not a results file", arg);
+		return -1;
+	}
 	const char *ext = strrchr(arg, '.');
 	if (strchr(arg, '/') || (ext && (!strcmp(ext, ".json") || !strcmp(ext, ".txt")))) {
 		snprintf(err, errlen, "%s: %s", arg, strerror(errno ? errno : ENOENT));
