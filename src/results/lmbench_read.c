@@ -31,6 +31,13 @@
 
 enum series_kind { S_NONE, S_XY, S_FS, S_CTX };
 
+/* How a series' x says its size, so imported points get the params and x plumb's own
+ * benchmarks record (size in bytes as a param, x computed from it):
+ *   X_MIB   lat_mem_rd: MiB with 5 decimals; sizes are multiples of 512 bytes
+ *   X_MB    bw_mem, bw_file_rd, bw_mmap_rd: MB, "%.2f" from 1 MB on; sizes are powers of two
+ *   X_MB6   par_mem: MB with 6 decimals (exact bytes) */
+enum x_kind { X_RAW, X_MIB, X_MB, X_MB6 };
+
 struct lmp {
 	const char *name;
 	struct run **runs;
@@ -40,6 +47,7 @@ struct lmp {
 	int blocks;
 	int rand_mode;           /* after "Random load latency": lat_mem_rd.rand */
 	enum series_kind series;
+	enum x_kind xkind;
 	char smetric[64];
 	char sparams[256];
 	int ndates;
@@ -205,6 +213,10 @@ static int single_line(struct lmp *P, const char *line)
 static void start_series(struct lmp *P, enum series_kind k, const char *metric, const char *params)
 {
 	P->series = k;
+	P->xkind = !strncmp(metric, "lat_mem_rd.", 11) ? X_MIB
+		   : !strncmp(metric, "bw_mem.", 7) || !strncmp(metric, "bw_file_rd.", 11) ||
+		     !strncmp(metric, "bw_mmap_rd.", 11) ? X_MB
+		   : !strcmp(metric, "par_mem.parallelism") ? X_MB6 : X_RAW;
 	snprintf(P->smetric, sizeof P->smetric, "%s", metric);
 	snprintf(P->sparams, sizeof P->sparams, "%s", params);
 }
@@ -266,6 +278,40 @@ static int title_line(struct lmp *P, const char *line)
 	return 0;
 }
 
+/* The size in bytes behind a printed x (see enum x_kind). */
+static double series_bytes(enum x_kind k, double x)
+{
+	if (k == X_MIB)
+		return fmax(512, round(x * 1048576 / 512) * 512);
+	double b = round(x * 1e6);
+	if (k == X_MB && x >= 1) {
+		/* "1.05" is 1 MiB: the nearest power of two when the printed value allows it */
+		double p = exp2(round(log2(b)));
+		if (fabs(p - b) <= 0.005e6 + 0.5)
+			b = p;
+	}
+	return b;
+}
+
+/* The series' params with its size: "stride=128 size=1024" as lat_mem_rd writes them,
+ * "size=N conflict=1" as bw_mem does, "size=N line=L" as par_mem does. */
+static void size_params(struct lmp *P, double bytes, char *out, size_t len)
+{
+	char conflict[8];
+	const char *line = kv_get(&P->cur->facts, "lmbench.LINE_SIZE");
+	if (P->xkind == X_MIB)
+		snprintf(out, len, "%.200s size=%.0f", P->sparams, bytes);
+	else if (!strncmp(P->smetric, "bw_mem.", 7))
+		snprintf(out, len, "size=%.0f%s", bytes,
+			 param_get(P->sparams, "conflict", conflict, sizeof conflict) ? " conflict=1" : "");
+	else if (P->xkind == X_MB6 && line && atoi(line) > 0)
+		snprintf(out, len, "size=%.0f line=%d", bytes, atoi(line));
+	else if (P->xkind == X_MB6)
+		snprintf(out, len, "size=%.0f", bytes);
+	else
+		snprintf(out, len, "%s", P->sparams); /* bw_file_rd, bw_mmap_rd: x only */
+}
+
 /* A line of numbers inside a series. 1 when it was one. */
 static int series_line(struct lmp *P, const char *line)
 {
@@ -278,7 +324,14 @@ static int series_line(struct lmp *P, const char *line)
 		/* "x y" with anything after (bw_tcp adds "MB/sec") */
 		if (!(p = num_token(line, &x)) || !num_token(p, &y))
 			return 0;
-		add_value(P, P->smetric, P->sparams, x, y, NULL, 0);
+		if (P->xkind != X_RAW && x > 0 && x < 1e9) {
+			double bytes = series_bytes(P->xkind, x);
+			x = bytes / (P->xkind == X_MIB ? 1048576.0 : 1e6);
+			size_params(P, bytes, params, sizeof params);
+			add_value(P, P->smetric, params, x, y, NULL, 0);
+		} else {
+			add_value(P, P->smetric, P->sparams, x, y, NULL, 0);
+		}
 		return 1;
 	case S_FS: {
 		/* "<k>k <files> <creates/s> <deletes/s>", tabs in lmbench's output, blanks in posts */
