@@ -193,10 +193,16 @@ static void reduce(const struct run *r, struct row *w)
 		w->mhz = fact_num(r, "mhz");
 		if (w->mhz < 0)
 			w->mhz = val(r, "mhz.mhz", "");
+		/* the line size measured by line, else what the run used, else sysfs's */
 		w->line = val(r, "line.bytes", "");
 		if (w->line < 0)
+			w->line = fact_num(r, "line_size");
+		if (w->line < 0)
 			w->line = fact_num(r, "cache_line");
-		w->load = fact_num(r, "opt.copies");
+		/* plumb run records "copies" (--copies N), the command line as "opt.copies" */
+		w->load = fact_num(r, "copies");
+		if (w->load < 0)
+			w->load = fact_num(r, "opt.copies");
 		if (w->load < 0)
 			w->load = 1;
 	}

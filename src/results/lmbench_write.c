@@ -146,10 +146,14 @@ static void headers(FILE *f, const struct run *r)
 	if (!have_mhz && mv > 0)
 		fprintf(f, "[MHZ: %.0f MHz, %.4f nanosec clock]\n", mv, 1000 / mv);
 	const struct result *lb = run_find(r, "line.bytes", "", NAN);
-	const char *cl = kv_get(&r->facts, "cache_line");
+	const char *cl = kv_get(&r->facts, "line_size");
+	if (!cl)
+		cl = kv_get(&r->facts, "cache_line");
 	if (!have_line && (lb || cl))
 		fprintf(f, "[LINE_SIZE: %.0f]\n", lb ? lb->value : atof(cl));
-	const char *cp = kv_get(&r->facts, "opt.copies");
+	const char *cp = kv_get(&r->facts, "copies");
+	if (!cp)
+		cp = kv_get(&r->facts, "opt.copies");
 	if (!have_sync && strncmp(r->source ? r->source : "", "lmbench3", 8))
 		fprintf(f, "[SYNC_MAX: %s]\n", cp ? cp : "1");
 	if (!kv_get(&r->facts, "lmbench.HOSTNAME") && r->host)
