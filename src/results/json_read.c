@@ -328,6 +328,15 @@ static double get_num(const struct jnode *o, const char *key, double dflt)
 	return v && v->type == J_NUM ? v->num : dflt;
 }
 
+/* An integer field, clamped: a hostile document must not make a double-to-int cast overflow. */
+static int get_int(const struct jnode *o, const char *key, int dflt)
+{
+	double v = get_num(o, key, dflt);
+	if (!(v >= -1e9 && v <= 1e9))
+		return dflt;
+	return (int)v;
+}
+
 static char *dup_or_null(const char *s) { return s ? xstrdup(s) : NULL; }
 
 /* A scalar as fact text: strings as they are, numbers as written, true/false. */
@@ -388,7 +397,7 @@ static int read_result(struct run *r, const struct jnode *o, char *why, size_t w
 	free(params);
 	res->value = get_num(o, "value", NAN);
 	res->unit = dup_or_null(get_str(o, "unit"));
-	res->version = (int)get_num(o, "method_version", 0);
+	res->version = get_int(o, "method_version", 0);
 	const struct jnode *info = get(o, "info");
 	if (info && info->type == J_OBJ && info->child)
 		res->info = kv_string(info);
@@ -399,10 +408,12 @@ static int read_result(struct run *r, const struct jnode *o, char *why, size_t w
 				continue;
 			struct sample sm = { .value = get_num(s, "value", NAN),
 					     .elapsed_ns = get_num(s, "elapsed_ns", NAN),
-					     .round = (int)get_num(s, "round", 0) };
+					     .round = get_int(s, "round", 0) };
 			const struct jnode *it = get(s, "iters");
-			if (it && it->type == J_NUM && it->str[0] != '-')
-				sm.iters = strtoull(it->str, NULL, 10);
+			if (it && it->type == J_NUM && strspn(it->str, "0123456789") == strlen(it->str))
+				sm.iters = strtoull(it->str, NULL, 10); /* exact, beyond 2^53 */
+			else if (it && it->type == J_NUM && it->num >= 0 && it->num < 1.8e19)
+				sm.iters = (uint64_t)it->num;
 			result_add_sample(res, sm);
 		}
 	return 0;
@@ -444,7 +455,7 @@ static struct run *doc_to_run(const struct jnode *doc, char *why, size_t wl)
 		r->ended = dup_or_null(get_str(m, "ended"));
 		const struct jnode *inc = get(m, "incomplete");
 		r->incomplete = inc && (inc->type == J_TRUE || (inc->type == J_NUM && inc->num != 0));
-		r->rounds = (int)get_num(m, "rounds", 1);
+		r->rounds = get_int(m, "rounds", 1);
 		facts_from(r, get(m, "options"), "opt.");
 		facts_from(r, get(doc, "facts"), "");
 	} else {
