@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "core/metrics.h"
 #include "core/out.h"
 #include "core/util.h"
@@ -116,6 +117,19 @@ static void cache_levels(FILE *f, const struct run *r)
 	}
 }
 
+/* ISO 8601 UTC ("2026-11-30T04:41:33Z") as date(1) prints it in lmbench's files, so the
+ * importer reads the run's start and end back; other text is written as it is. */
+static void date_line(FILE *f, const char *iso)
+{
+	struct tm tm = { 0 };
+	char buf[64];
+	const char *end = strptime(iso, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (end && !*end && strftime(buf, sizeof buf, "%a %b %e %H:%M:%S UTC %Y", &tm))
+		fprintf(f, "[%s]\n", buf);
+	else
+		fprintf(f, "[%s]\n", iso);
+}
+
 static void headers(FILE *f, const struct run *r)
 {
 	const char *uname = kv_get(&r->facts, "uname");
@@ -162,7 +176,7 @@ static void headers(FILE *f, const struct run *r)
 	if (date)
 		fprintf(f, "[%s]\n", date);
 	else if (r->started)
-		fprintf(f, "[%s]\n", r->started);
+		date_line(f, r->started);
 }
 
 int run_write_lmbench(const struct run *r, FILE *f)
@@ -190,8 +204,12 @@ int run_write_lmbench(const struct run *r, FILE *f)
 	}
 	cache_levels(f, r);
 	const char *end = kv_get(&r->facts, "lmbench.end_date");
-	if (end)
+	if (end) {
 		fprintf(f, "\n[%s]\n", end);
+	} else if (r->ended) {
+		fputc('\n', f);
+		date_line(f, r->ended);
+	}
 	fflush(f);
 	return ferror(f) ? -1 : 0;
 }
