@@ -5,6 +5,10 @@
 const struct command commands[] = {
 	{ "list", cmd_list, "[--names]", "every benchmark: name, family, what it measures" },
 	{ "sysinfo", cmd_sysinfo, "[--json]", "the system facts a run records" },
+	{ "summary", cmd_summary, "[--db FILE] [RUN|FILE ...]", "lmbench's summary tables for runs and results files" },
+	{ "import", cmd_import, "[--db FILE] [--label TEXT] FILE...", "store plumb JSON and lmbench 3 results files" },
+	{ "export", cmd_export, "RUN [--format json|lmbench] [-o FILE] [--db FILE]", "write a run as plumb JSON or an lmbench results file" },
+	{ "runs", cmd_runs, "[--db FILE] [--delete RUN | --relabel RUN TEXT | --check]", "list, delete, relabel or check stored runs" },
 	{ "compare", cmd_compare,
 	  "RUN RUN [RUN...] [--all] [--alpha A] [--min-effect PCT] [--correction holm|bh|none]\n"
 	  "       [--format text|markdown|csv|json] [--fail-on-regression] [--db PATH] [-o FILE]",

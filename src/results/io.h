@@ -24,4 +24,13 @@ int run_save_file(const struct run *r, const char *path, enum run_format fmt, ch
 struct run *run_parse(const char *buf, size_t len, const char *name, char *err, size_t errlen);
 struct run *run_read_file(const char *path, char *err, size_t errlen);
 
+/* Added by the results layer. A file may hold several runs (an lmbench text with several
+ * "[lmbench3.0 results for" blocks, as forum threads do): these read them all, appending to
+ * *runs / *n. run_parse / run_read_file return the first. 0, or -1 with err set. */
+int runs_parse(const char *buf, size_t len, const char *name, struct run ***runs, size_t *n,
+	       char *err, size_t errlen);
+int runs_read_file(const char *path, struct run ***runs, size_t *n, char *err, size_t errlen);
+/* The format a path's extension asks for (".json" JSON, ".txt" lmbench), else dflt. */
+enum run_format run_format_for_path(const char *path, enum run_format dflt);
+
 #endif

@@ -18,6 +18,13 @@ struct store *store_open(const char *path, int create, char *err, size_t errlen)
 void store_close(struct store *s);
 /* Save r in one transaction; sets r->id. 0, or -1 with err set (the store is unchanged). */
 int store_save(struct store *s, struct run *r, char *err, size_t errlen);
+/* Added by the results layer: save several runs in one transaction (all or none; plumb import
+ * uses it so a failed import leaves the store as it was). */
+int store_save_all(struct store *s, struct run *const *runs, size_t n, char *err, size_t errlen);
+/* PRAGMA integrity_check and foreign_key_check: 0 when the store is sound, else -1 with err. */
+int store_check(struct store *s, char *err, size_t errlen);
+/* 1 when plumb was built with SQLite. */
+int store_available(void);
 /* Load run id. NULL with err set. */
 struct run *store_load(struct store *s, long id, char *err, size_t errlen);
 /* Ids of the runs with this label, oldest first; returns the count (ids malloc'd). */

@@ -1,0 +1,172 @@
+/*
+ * file.c — runs in files: format detection, reading (whole file into memory, bounded), and
+ * atomic writing (a temporary file in the same directory, fsync, rename), so an interrupted or
+ * failed write never leaves a half-written results file behind.
+ *
+ * Detection: a document whose first non-blank character is '{' is plumb JSON; anything else is
+ * read as lmbench 3 text, which must hold a "[lmbench3." block with a recognisable result.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "core/util.h"
+#include "results/formats.h"
+#include "results/io.h"
+
+/* Results files are text of a few MB at most; refuse anything absurd before reading it. */
+#define MAX_FILE_BYTES (256u << 20)
+
+static int is_json(const char *buf, size_t len)
+{
+	size_t i = 0;
+	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))
+		i = 3; /* UTF-8 byte order mark */
+	while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' || buf[i] == '\r'))
+		i++;
+	return i < len && buf[i] == '{';
+}
+
+int runs_parse(const char *buf, size_t len, const char *name, struct run ***runs, size_t *n,
+	       char *err, size_t errlen)
+{
+	if (!buf || len == 0) {
+		snprintf(err, errlen, "%s: empty file", name);
+		return -1;
+	}
+	if (is_json(buf, len)) {
+		struct run *r = json_parse_run(buf, len, name, err, errlen);
+		if (!r)
+			return -1;
+		run_array_push(runs, n, r);
+		return 0;
+	}
+	return lmbench_parse(buf, len, name, runs, n, err, errlen);
+}
+
+struct run *run_parse(const char *buf, size_t len, const char *name, char *err, size_t errlen)
+{
+	struct run **v = NULL;
+	size_t n = 0;
+	if (runs_parse(buf, len, name, &v, &n, err, errlen))
+		return NULL;
+	/* one run wanted: the first block of a file that holds several */
+	for (size_t i = 1; i < n; i++)
+		run_free(v[i]);
+	struct run *r = v[0];
+	free(v);
+	return r;
+}
+
+/* The whole file into a malloc'd buffer. NULL with err set. */
+static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	struct stat st;
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s: is a directory", path);
+		close(fd);
+		return NULL;
+	}
+	size_t cap = 65536, n = 0;
+	char *buf = xmalloc(cap);
+	for (;;) {
+		if (n == cap) {
+			if (cap >= MAX_FILE_BYTES) {
+				snprintf(err, errlen, "%s: larger than %u MiB, not a results file", path,
+					 MAX_FILE_BYTES >> 20);
+				free(buf);
+				close(fd);
+				return NULL;
+			}
+			cap *= 2;
+			buf = xrealloc(buf, cap);
+		}
+		ssize_t r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			free(buf);
+			close(fd);
+			return NULL;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	*len = n;
+	return buf;
+}
+
+int runs_read_file(const char *path, struct run ***runs, size_t *n, char *err, size_t errlen)
+{
+	size_t len = 0;
+	char *buf = slurp(path, &len, err, errlen);
+	if (!buf)
+		return -1;
+	int rc = runs_parse(buf, len, path, runs, n, err, errlen);
+	free(buf);
+	return rc;
+}
+
+struct run *run_read_file(const char *path, char *err, size_t errlen)
+{
+	size_t len = 0;
+	char *buf = slurp(path, &len, err, errlen);
+	if (!buf)
+		return NULL;
+	struct run *r = run_parse(buf, len, path, err, errlen);
+	free(buf);
+	return r;
+}
+
+enum run_format run_format_for_path(const char *path, enum run_format dflt)
+{
+	const char *dot = path ? strrchr(path, '.') : NULL;
+	if (dot && !strcmp(dot, ".json"))
+		return FMT_JSON;
+	if (dot && (!strcmp(dot, ".txt") || !strcmp(dot, ".lmbench")))
+		return FMT_LMBENCH;
+	return dflt;
+}
+
+int run_save_file(const struct run *r, const char *path, enum run_format fmt, char *err,
+		  size_t errlen)
+{
+	char *tmp = xasprintf("%s.tmp.XXXXXX", path);
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	fchmod(fd, 0644); /* mkstemp makes 0600; a results file is meant to be shared */
+	FILE *f = fdopen(fd, "w");
+	int rc = f ? (fmt == FMT_JSON ? run_write_json(r, f) : run_write_lmbench(r, f)) : -1;
+	if (f && fflush(f) != 0)
+		rc = -1;
+	if (f && rc == 0 && fsync(fileno(f)) != 0)
+		rc = -1;
+	int saved = errno;
+	if (f ? fclose(f) != 0 : close(fd) != 0)
+		rc = -1;
+	if (rc == 0 && rename(tmp, path) != 0) {
+		saved = errno;
+		rc = -1;
+	}
+	if (rc != 0) {
+		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(saved ? saved : EIO));
+		unlink(tmp);
+	}
+	free(tmp);
+	return rc;
+}

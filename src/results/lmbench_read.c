@@ -1,0 +1,560 @@
+/*
+ * lmbench_read.c — the importer of lmbench 3 raw results text (the file lmbench's suite writes,
+ * and the blocks people paste into mails and forums), into runs.
+ *
+ * A block begins at a line "[lmbench3.<x> results for <uname -a>]" and runs to the next such line
+ * or the end: a file holding several blocks (a forum thread) gives several runs. Inside a block:
+ *   [KEY: value]                      a header, kept as fact "lmbench.KEY"
+ *   "label: value unit"               a single result, recognised from the registry's line
+ *                                     templates (metrics.def), so the two cannot drift apart
+ *   a title line, then "x y" lines    a series (bw_mem, lat_mem_rd, lat_ctx, lat_fs, ...), ended
+ *                                     by an empty line
+ * Like lmbench's own report scripts, lines that are not recognised (stray error messages, prose
+ * in hand-trimmed posts, ". . .") are skipped. Each value becomes a result with method version 0
+ * (measured by lmbench, not by plumb) and one sample; a value lmbench printed as negative (its
+ * "failed" marker) is not kept.
+ *
+ * Bounded by construction: the input is a buffer plus length (it may hold anything, NUL bytes
+ * make it "binary"), lines are examined through a fixed 4 KiB copy (longer lines are skipped), and
+ * nothing recurses.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/metrics.h"
+#include "core/util.h"
+#include "results/formats.h"
+
+#define LINE_MAX_ 4096
+
+enum series_kind { S_NONE, S_XY, S_FS, S_CTX };
+
+/* How a series' x says its size, so imported points get the params and x plumb's own
+ * benchmarks record (size in bytes as a param, x computed from it):
+ *   X_MIB   lat_mem_rd: MiB with 5 decimals; sizes are multiples of 512 bytes
+ *   X_MB    bw_mem, bw_file_rd, bw_mmap_rd: MB, "%.2f" from 1 MB on; sizes are powers of two
+ *   X_MB6   par_mem: MB with 6 decimals (exact bytes) */
+enum x_kind { X_RAW, X_MIB, X_MB, X_MB6 };
+
+struct lmp {
+	const char *name;
+	struct run **runs;
+	size_t nruns;
+	struct run *cur;
+	size_t block_results;
+	int blocks;
+	int rand_mode;           /* after "Random load latency": lat_mem_rd.rand */
+	enum series_kind series;
+	enum x_kind xkind;
+	char smetric[64];
+	char sparams[256];
+	int ndates;
+};
+
+/* A strict decimal number (lmbench never prints exponents): [-]digits[.digits] or [-].digits.
+ * Returns the characters used, 0 when s does not start with one. */
+static size_t parse_num(const char *s, double *v)
+{
+	const char *p = s;
+	if (*p == '-' || *p == '+')
+		p++;
+	size_t digits = 0;
+	while (isdigit((unsigned char)*p))
+		p++, digits++;
+	if (*p == '.') {
+		p++;
+		while (isdigit((unsigned char)*p))
+			p++, digits++;
+	}
+	if (!digits || (size_t)(p - s) > 64)
+		return 0;
+	char tmp[72];
+	memcpy(tmp, s, (size_t)(p - s));
+	tmp[p - s] = 0;
+	*v = strtod(tmp, NULL);
+	return (size_t)(p - s);
+}
+
+/* A whole token is a number (followed by blank or end). */
+static const char *num_token(const char *s, double *v)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	size_t n = parse_num(s, v);
+	if (!n || (s[n] && s[n] != ' ' && s[n] != '\t'))
+		return NULL;
+	return s + n;
+}
+
+static void add_value(struct lmp *P, const char *metric, const char *params, double x, double v,
+		      const char *info, uint64_t iters)
+{
+	if (!(v >= 0) || !isfinite(v) || !P->cur)
+		return;
+	struct result *r = NULL;
+	/* A repeated line (two runs pasted together) becomes another sample of the same point. */
+	for (size_t i = 0; i < P->cur->results.n; i++) {
+		struct result *q = &P->cur->results.v[i];
+		if (!strcmp(q->metric, metric) && !strcmp(q->params, params) &&
+		    ((isnan(x) && isnan(q->x)) || q->x == x)) {
+			r = q;
+			break;
+		}
+	}
+	if (!r) {
+		r = result_list_add(&P->cur->results, metric, params, x);
+		const struct metric_def *d = metric_find(metric);
+		r->unit = xstrdup(d ? d->unit : "");
+		r->version = 0;
+		r->value = v;
+		if (info)
+			r->info = xstrdup(info);
+	}
+	result_add_sample(r, (struct sample){ .value = v, .iters = iters, .elapsed_ns = NAN });
+	P->block_results++;
+}
+
+/* ---- single lines, from the registry's templates ------------------------------------------ */
+
+/* Match line against template t ("Select on {n} fd's: %v microseconds"): literal text must be
+ * equal, {name} takes the characters up to the template's next literal character (never a blank),
+ * %v a number. Params are written to params as "name=value ...". */
+static int match_template(const char *t, const char *line, double *v, char *params, size_t plen)
+{
+	const char *l = line;
+	int got_v = 0;
+	size_t po = 0;
+	params[0] = 0;
+	while (*t) {
+		if (t[0] == '%' && t[1] == 'v') {
+			size_t n = parse_num(l, v);
+			if (!n)
+				return 0;
+			l += n;
+			t += 2;
+			got_v = 1;
+		} else if (t[0] == '%') {
+			return 0; /* %x: series lines are not single results */
+		} else if (t[0] == '{') {
+			const char *e = strchr(t, '}');
+			if (!e || e - t > 32)
+				return 0;
+			char stop = e[1] ? e[1] : 0;
+			const char *s = l;
+			while (*l && *l != ' ' && *l != '\t' && *l != stop)
+				l++;
+			if (l == s)
+				return 0;
+			int n = snprintf(params + po, plen - po, "%s%.*s=%.*s", po ? " " : "",
+					 (int)(e - t - 1), t + 1, (int)(l - s), s);
+			if (n < 0 || (size_t)n >= plen - po)
+				return 0;
+			po += (size_t)n;
+			t = e + 1;
+		} else {
+			if (*t != *l)
+				return 0;
+			t++, l++;
+		}
+	}
+	return got_v && *l == 0;
+}
+
+static int single_line(struct lmp *P, const char *line)
+{
+	char params[256], buf[LINE_MAX_];
+	const char *info = NULL;
+	double v;
+	/* lmbench-3.0-a9 (Debian) printed some int64 lines as "uint64 ...": lmbench's summary reads
+	 * only those into its uint64 table, so the label is kept with the result. */
+	if (!strncmp(line, "uint64 ", 7)) {
+		snprintf(buf, sizeof buf, "%s", line + 1);
+		line = buf;
+		info = "lmbench_label=uint64";
+	}
+	for (int i = 0; i < metric_count; i++) {
+		const struct metric_def *d = &metric_table[i];
+		if (!d->line || d->line[0] == '%' || d->line[0] != line[0])
+			continue;
+		if (match_template(d->line, line, &v, params, sizeof params)) {
+			add_value(P, d->id, params, NAN, v, info, 0);
+			return 1;
+		}
+	}
+	/* lat_http: "Avg xfer: 3.2KB, 41.8KB in 117 millisecs, 355.90 KB/sec" */
+	if (!strncmp(line, "Avg xfer", 8)) {
+		const char *in = strstr(line, " in ");
+		if (in && parse_num(in + 4, &v) && strstr(in, " millisec")) {
+			add_value(P, "lat_http.latency", "", NAN, v, NULL, 0);
+			return 1;
+		}
+	}
+	/* cache: "L1 cache: 32768 bytes 1.23 nanoseconds 64 linesize 2.00 parallelism" */
+	int level;
+	double size, lat;
+	if (sscanf(line, "L%d cache: %lf bytes %lf nanoseconds", &level, &size, &lat) == 3 &&
+	    level > 0 && level < 10) {
+		snprintf(params, sizeof params, "level=%d", level);
+		add_value(P, "cache.size", params, NAN, size, NULL, 0);
+		add_value(P, "cache.latency", params, NAN, lat, NULL, 0);
+		return 1;
+	}
+	if (sscanf(line, "Memory latency: %lf nanoseconds", &lat) == 1) {
+		add_value(P, "cache.latency", "level=mem", NAN, lat, NULL, 0);
+		return 1;
+	}
+	return 0;
+}
+
+/* ---- series ------------------------------------------------------------------------------- */
+
+static void start_series(struct lmp *P, enum series_kind k, const char *metric, const char *params)
+{
+	P->series = k;
+	P->xkind = !strncmp(metric, "lat_mem_rd.", 11) ? X_MIB
+		   : !strncmp(metric, "bw_mem.", 7) || !strncmp(metric, "bw_file_rd.", 11) ||
+		     !strncmp(metric, "bw_mmap_rd.", 11) ? X_MB
+		   : !strcmp(metric, "par_mem.parallelism") ? X_MB6 : X_RAW;
+	snprintf(P->smetric, sizeof P->smetric, "%s", metric);
+	snprintf(P->sparams, sizeof P->sparams, "%s", params);
+}
+
+/* A title line: starts a series (or sets lat_mem_rd's mode). 1 when recognised. */
+static int title_line(struct lmp *P, const char *line)
+{
+	char params[256];
+	double a, b;
+	if (!strcmp(line, "Memory load latency") || !strcmp(line, "Random load latency")) {
+		P->rand_mode = line[0] == 'R';
+		P->series = S_NONE;
+		return 1;
+	}
+	if (!strncmp(line, "\"stride=", 8) && num_token(line + 8, &a) && a == floor(a)) {
+		snprintf(params, sizeof params, "stride=%.0f", a);
+		start_series(P, S_XY, P->rand_mode ? "lat_mem_rd.rand" : "lat_mem_rd.seq", params);
+		return 1;
+	}
+	/* lat_ctx: "size=0k ovr=3.61 — the overhead, then "procs usecs" lines */
+	if (!strncmp(line, "\"size=", 6)) {
+		size_t n = parse_num(line + 6, &a);
+		if (n && line[6 + n] == 'k' && !strncmp(line + 7 + n, " ovr=", 5) &&
+		    num_token(line + 12 + n, &b)) {
+			snprintf(params, sizeof params, "size=%.0f", a);
+			add_value(P, "lat_ctx.overhead", params, NAN, b, NULL, 0);
+			start_series(P, S_CTX, "lat_ctx.switch", params);
+			return 1;
+		}
+	}
+	if (!strcmp(line, "\"File system latency")) {
+		start_series(P, S_FS, "lat_fs", "");
+		return 1;
+	}
+	static const struct { const char *prefix, *metric, *key; } named[] = {
+		{ "Socket bandwidth using ", "bw_tcp.bandwidth", "host" },
+		{ "\"Seek times for ", "disk.seek", "dev" },
+		{ "\"Zone bandwidth for ", "disk.zone", "dev" },
+	};
+	for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
+		size_t pl = strlen(named[i].prefix);
+		if (!strncmp(line, named[i].prefix, pl) && line[pl] && !strchr(line + pl, ' ')) {
+			snprintf(params, sizeof params, "%s=%s", named[i].key, line + pl);
+			start_series(P, S_XY, named[i].metric, params);
+			return 1;
+		}
+	}
+	if (!strcmp(line, "\"libc bcopy aligned")) {
+		start_series(P, S_XY, "bw_mem.bcopy", "conflict=1");
+		return 1;
+	}
+	for (int i = 0; i < metric_count; i++) {
+		const struct metric_def *d = &metric_table[i];
+		if (d->series_title && !strchr(d->series_title, '{') && !strcmp(line, d->series_title)) {
+			start_series(P, S_XY, d->id, "");
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The size in bytes behind a printed x (see enum x_kind). */
+static double series_bytes(enum x_kind k, double x)
+{
+	if (k == X_MIB)
+		return fmax(512, round(x * 1048576 / 512) * 512);
+	double b = round(x * 1e6);
+	if (k == X_MB && x >= 1) {
+		/* "1.05" is 1 MiB: the nearest power of two when the printed value allows it */
+		double p = exp2(round(log2(b)));
+		if (fabs(p - b) <= 0.005e6 + 0.5)
+			b = p;
+	}
+	return b;
+}
+
+/* The series' params with its size: "stride=128 size=1024" as lat_mem_rd writes them,
+ * "size=N conflict=1" as bw_mem does, "size=N line=L" as par_mem does. */
+static void size_params(struct lmp *P, double bytes, char *out, size_t len)
+{
+	char conflict[8];
+	const char *line = kv_get(&P->cur->facts, "lmbench.LINE_SIZE");
+	if (P->xkind == X_MIB)
+		snprintf(out, len, "%.200s size=%.0f", P->sparams, bytes);
+	else if (!strncmp(P->smetric, "bw_mem.", 7))
+		snprintf(out, len, "size=%.0f%s", bytes,
+			 param_get(P->sparams, "conflict", conflict, sizeof conflict) ? " conflict=1" : "");
+	else if (P->xkind == X_MB6 && line && atoi(line) > 0)
+		snprintf(out, len, "size=%.0f line=%d", bytes, atoi(line));
+	else if (P->xkind == X_MB6)
+		snprintf(out, len, "size=%.0f", bytes);
+	else
+		snprintf(out, len, "%s", P->sparams); /* bw_file_rd, bw_mmap_rd: x only */
+}
+
+/* A line of numbers inside a series. 1 when it was one. */
+static int series_line(struct lmp *P, const char *line)
+{
+	double x, y, c, d;
+	const char *p;
+	char params[256];
+	switch (P->series) {
+	case S_XY:
+	case S_CTX:
+		/* "x y" with anything after (bw_tcp adds "MB/sec") */
+		if (!(p = num_token(line, &x)) || !num_token(p, &y))
+			return 0;
+		if (P->xkind != X_RAW && x > 0 && x < 1e9) {
+			double bytes = series_bytes(P->xkind, x);
+			x = bytes / (P->xkind == X_MIB ? 1048576.0 : 1e6);
+			size_params(P, bytes, params, sizeof params);
+			add_value(P, P->smetric, params, x, y, NULL, 0);
+		} else {
+			add_value(P, P->smetric, P->sparams, x, y, NULL, 0);
+		}
+		return 1;
+	case S_FS: {
+		/* "<k>k <files> <creates/s> <deletes/s>", tabs in lmbench's output, blanks in posts */
+		size_t n = parse_num(line, &x);
+		if (!n || line[n] != 'k' || !(p = num_token(line + n + 1, &y)) ||
+		    !(p = num_token(p, &c)) || !num_token(p, &d))
+			return 0;
+		snprintf(params, sizeof params, "size=%.0f", x * 1024);
+		uint64_t files = y > 0 && y < 1e18 ? (uint64_t)y : 0;
+		add_value(P, "lat_fs.create", params, NAN, c, NULL, files);
+		add_value(P, "lat_fs.delete", params, NAN, d, NULL, files);
+		return 1;
+	}
+	default:
+		return 0;
+	}
+}
+
+/* ---- headers and blocks ------------------------------------------------------------------- */
+
+static const char *months[] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun",
+				"Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
+
+/* "Mon Nov 30 03:45:44 UTC 2026": 1 when s is a date as date(1) prints it, with *iso set to the
+ * ISO 8601 form when the zone is UTC (NULL otherwise: other zones cannot be converted safely). */
+static int date_parse(const char *s, char **iso)
+{
+	char wd[8], mon[8], zone[8];
+	int day, hh, mm, ss, year;
+	*iso = NULL;
+	if (sscanf(s, "%7s %7s %d %d:%d:%d %7s %d", wd, mon, &day, &hh, &mm, &ss, zone, &year) != 8)
+		return 0;
+	for (int m = 0; m < 12; m++)
+		if (!strcmp(mon, months[m]) && day >= 1 && day <= 31 && hh >= 0 && hh < 24 &&
+		    mm >= 0 && mm < 60 && ss >= 0 && ss <= 60 && year > 1900 && year < 10000) {
+			if (!strcmp(zone, "UTC") || !strcmp(zone, "GMT"))
+				*iso = xasprintf("%04d-%02d-%02dT%02d:%02d:%02dZ", year, m + 1, day,
+						 hh, mm, ss);
+			return 1;
+		}
+	return 0;
+}
+
+static void header_line(struct lmp *P, const char *line, size_t len)
+{
+	struct run *r = P->cur;
+	char key[128], val[LINE_MAX_];
+	const char *colon = memchr(line, ':', len);
+	size_t kl = colon ? (size_t)(colon - line - 1) : 0;
+	int keyok = colon && kl > 0 && kl < sizeof key - 16 && colon[1] == ' ';
+	for (size_t i = 1; keyok && i <= kl; i++)
+		if (!isalnum((unsigned char)line[i]) && line[i] != '_' && line[i] != ' ')
+			keyok = 0;
+	if (keyok) {
+		snprintf(key, sizeof key, "lmbench.%.*s", (int)kl, line + 1);
+		size_t vl = len - kl - 4; /* "[" KEY ": " ... "]" */
+		snprintf(val, sizeof val, "%.*s", (int)vl, colon + 2);
+		while (vl > 0 && (val[vl - 1] == ' ' || val[vl - 1] == '\t'))
+			val[--vl] = 0;
+		const char *old = kv_get(&r->facts, key);
+		if (old) { /* [net: ...] and [mount: ...] repeat: keep every one */
+			char *both = xasprintf("%s; %s", old, val);
+			kv_set(&r->facts, key, both);
+			free(both);
+		} else {
+			kv_set(&r->facts, key, val);
+		}
+		if (!strcmp(key, "lmbench.HOSTNAME") && *val) {
+			free(r->host);
+			r->host = xstrdup(val);
+		}
+		return;
+	}
+	/* "[date]" at the start and the end of a run, "[ uptime ]" after the first. */
+	snprintf(val, sizeof val, "%.*s", (int)(len - 2), line + 1);
+	if (strstr(val, " up ")) {
+		kv_set(&r->facts, "lmbench.uptime", val);
+		return;
+	}
+	char *iso;
+	if (!date_parse(val, &iso))
+		return; /* "[... omitted ...]" and other bracketed prose */
+	if (P->ndates++ == 0) {
+		kv_set(&r->facts, "lmbench.date", val);
+		if (iso)
+			r->started = iso, iso = NULL;
+	} else {
+		kv_set(&r->facts, "lmbench.end_date", val);
+		if (iso) {
+			free(r->ended);
+			r->ended = iso, iso = NULL;
+		}
+	}
+	free(iso);
+}
+
+static void end_block(struct lmp *P)
+{
+	if (!P->cur)
+		return;
+	if (P->block_results)
+		run_array_push(&P->runs, &P->nruns, P->cur);
+	else
+		run_free(P->cur);
+	P->cur = NULL;
+}
+
+static void begin_block(struct lmp *P, const char *line, size_t len)
+{
+	end_block(P);
+	P->blocks++;
+	struct run *r = run_new();
+	P->cur = r;
+	P->block_results = 0;
+	P->rand_mode = 0;
+	P->series = S_NONE;
+	P->ndates = 0;
+	r->profile = xstrdup("lmbench");
+	r->source = xasprintf("lmbench3:%s", P->name);
+	/* "[lmbench3.0 results for Linux vm 6.18.44 #1 SMP ... x86_64 GNU/Linux]" */
+	const char *u = strstr(line, " results for ");
+	char uname[LINE_MAX_];
+	if (u) {
+		u += 13;
+		size_t ul = len - (size_t)(u - line);
+		if (ul > 0 && u[ul - 1] == ']')
+			ul--;
+		snprintf(uname, sizeof uname, "%.*s", (int)ul, u);
+	} else {
+		uname[0] = 0;
+	}
+	kv_set(&r->facts, "uname", uname);
+	const char *dot = line + 9; /* "[lmbench3" */
+	char ver[16];
+	snprintf(ver, sizeof ver, "3%.*s", (int)strcspn(dot, " ]"), dot);
+	kv_set(&r->facts, "lmbench.format", ver);
+	/* uname -a: sysname nodename release version... ; lmbench's summary shows fields 0 and 2 */
+	char *tok[3] = { 0 }, *save = NULL;
+	char *p = strtok_r(uname, " \t", &save);
+	for (int i = 0; p && i < 3; i++, p = strtok_r(NULL, " \t", &save))
+		tok[i] = p;
+	if (tok[0])
+		kv_set(&r->facts, "os", tok[0]);
+	if (tok[1]) {
+		kv_set(&r->facts, "hostname", tok[1]);
+		r->host = xstrdup(tok[1]);
+	}
+	if (tok[2])
+		kv_set(&r->facts, "kernel", tok[2]);
+}
+
+static void do_line(struct lmp *P, const char *raw, size_t len)
+{
+	char line[LINE_MAX_];
+	while (len > 0 && isspace((unsigned char)raw[len - 1]))
+		len--;
+	if (len >= sizeof line)
+		return; /* no lmbench line is that long: prose, skipped */
+	memcpy(line, raw, len);
+	line[len] = 0;
+	if (!strncmp(line, "[lmbench3.", 10)) {
+		begin_block(P, line, len);
+		return;
+	}
+	if (!P->cur)
+		return; /* text before the first block */
+	if (len == 0) {
+		P->series = S_NONE;
+		return;
+	}
+	if (P->series != S_NONE && series_line(P, line))
+		return;
+	if (line[0] == '[' && line[len - 1] == ']' && len >= 2) {
+		header_line(P, line, len);
+		P->series = S_NONE;
+		return;
+	}
+	if (title_line(P, line))
+		return;
+	if (single_line(P, line)) {
+		P->series = S_NONE;
+		return;
+	}
+	/* anything else is skipped, as lmbench's reader does; a series goes on after it */
+}
+
+void run_array_push(struct run ***runs, size_t *n, struct run *r)
+{
+	*runs = xrealloc(*runs, (*n + 1) * sizeof **runs);
+	(*runs)[(*n)++] = r;
+}
+
+int lmbench_parse(const char *buf, size_t len, const char *name, struct run ***runs, size_t *n,
+		  char *err, size_t errlen)
+{
+	struct lmp P = { .name = name };
+	if (len == 0) {
+		snprintf(err, errlen, "%s: empty file", name);
+		return -1;
+	}
+	if (memchr(buf, 0, len)) {
+		snprintf(err, errlen, "%s: binary data, not a results file", name);
+		return -1;
+	}
+	const char *p = buf, *end = buf + len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		do_line(&P, p, l);
+		p += l + (nl ? 1 : 0);
+	}
+	end_block(&P);
+	if (!P.nruns) {
+		if (!P.blocks)
+			snprintf(err, errlen, "%s: not a results file (no \"[lmbench3.0 results for ...]\" "
+				 "header, not plumb JSON)", name);
+		else
+			snprintf(err, errlen, "%s: no recognisable lmbench result", name);
+		free(P.runs);
+		return -1;
+	}
+	for (size_t i = 0; i < P.nruns; i++)
+		run_array_push(runs, n, P.runs[i]);
+	free(P.runs);
+	return 0;
+}

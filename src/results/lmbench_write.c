@@ -1,0 +1,215 @@
+/*
+ * lmbench_write.c — a run as an lmbench 3 raw results file: the "[lmbench3.0 results for ...]"
+ * line, [KEY: value] headers, then every result as the line lmbench prints for it (from the
+ * registry's templates) and every series as lmbench's suite writes it (title, "x y" lines, an
+ * empty line). lmbench's own summary script and plumb's importer both read the file; values carry
+ * lmbench's printed precision, so the exact samples travel in JSON instead.
+ *
+ * Not written, because lmbench's format has no line for them: lat_http (its line needs byte
+ * counts plumb does not keep), memsize, and plumb's per-sample detail.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "core/metrics.h"
+#include "core/out.h"
+#include "core/util.h"
+#include "results/io.h"
+
+static int same_series(const struct result *a, const struct result *b)
+{
+	return !strcmp(a->metric, b->metric) && !strcmp(a->params, b->params);
+}
+
+static void point(FILE *f, const struct result *p)
+{
+	char line[512];
+	if (!isnan(p->value) && format_line(metric_find(p->metric), p, line, sizeof line) == 0)
+		fprintf(f, "%s\n", line);
+}
+
+/* The lat_fs block: "<k>k\t<files>\t<creates/s>\t<deletes/s>" per size. */
+static void fs_block(FILE *f, const struct run *r)
+{
+	fprintf(f, "\"File system latency\n");
+	for (size_t i = 0; i < r->results.n; i++) {
+		const struct result *c = &r->results.v[i];
+		if (strcmp(c->metric, "lat_fs.create"))
+			continue;
+		char size[32];
+		if (!param_get(c->params, "size", size, sizeof size))
+			continue;
+		const struct result *d = run_find(r, "lat_fs.delete", c->params, NAN);
+		unsigned long long files = c->nsamples ? (unsigned long long)c->samples[0].iters : 0;
+		fprintf(f, "%.0fk\t%llu\t%.0f\t%.0f\n", atof(size) / 1024, files,
+			isnan(c->value) ? -1 : c->value, d && !isnan(d->value) ? d->value : -1);
+	}
+	fputc('\n', f);
+}
+
+static void series(FILE *f, const struct run *r, size_t first, int *mode)
+{
+	const struct result *s = &r->results.v[first];
+	const struct metric_def *d = metric_find(s->metric);
+	char v[256];
+	if (!strncmp(s->metric, "lat_mem_rd.", 11)) {
+		int rnd = !strcmp(s->metric, "lat_mem_rd.rand");
+		if (*mode != rnd)
+			fprintf(f, "%s load latency\n", rnd ? "Random" : "Memory");
+		*mode = rnd;
+		fprintf(f, "\"stride=%s\n", param_get(s->params, "stride", v, sizeof v) ? v : "?");
+	} else if (!strcmp(s->metric, "lat_ctx.switch")) {
+		const struct result *o = run_find(r, "lat_ctx.overhead", s->params, NAN);
+		fprintf(f, "\n\"size=%sk ovr=%.2f\n",
+			param_get(s->params, "size", v, sizeof v) ? v : "0",
+			o && !isnan(o->value) ? o->value : 0.0);
+	} else if (!strcmp(s->metric, "bw_tcp.bandwidth")) {
+		fprintf(f, "Socket bandwidth using %s\n",
+			param_get(s->params, "host", v, sizeof v) ? v : "localhost");
+	} else if (!strncmp(s->metric, "disk.", 5)) {
+		fprintf(f, "\"%s for %s\n", strcmp(s->metric, "disk.seek") ? "Zone bandwidth" : "Seek times",
+			param_get(s->params, "dev", v, sizeof v) ? v : "?");
+	} else if (!strcmp(s->metric, "bw_mem.bcopy") && param_get(s->params, "conflict", v, sizeof v) &&
+		   strcmp(v, "0")) {
+		fprintf(f, "\"libc bcopy aligned\n");
+	} else if (d && d->series_title) {
+		fprintf(f, "%s\n", d->series_title);
+	} else {
+		return; /* a series lmbench has no title for */
+	}
+	for (size_t i = first; i < r->results.n; i++)
+		if (same_series(&r->results.v[i], s) && !isnan(r->results.v[i].x))
+			point(f, &r->results.v[i]);
+	fputc('\n', f);
+}
+
+static void single(FILE *f, const struct result *p)
+{
+	const struct metric_def *d = metric_find(p->metric);
+	char line[512], v[64];
+	if (!d || isnan(p->value))
+		return;
+	if (!strcmp(p->metric, "cache.latency") || !strcmp(p->metric, "cache.size")) {
+		if (!param_get(p->params, "level", v, sizeof v))
+			return;
+		if (!strcmp(v, "mem") && !strcmp(p->metric, "cache.latency"))
+			fprintf(f, "Memory latency: %.2f nanoseconds\n", p->value);
+		return; /* level lines are written with their size, below */
+	}
+	if (!d->line || d->line[0] == '%' || format_line(d, p, line, sizeof line))
+		return;
+	/* imported "uint64 ..." lines go back out as lmbench printed them */
+	const char *i = p->info ? strstr(p->info, "lmbench_label=uint64") : NULL;
+	fprintf(f, "%s%s\n", i ? "u" : "", line);
+}
+
+static void cache_levels(FILE *f, const struct run *r)
+{
+	for (size_t i = 0; i < r->results.n; i++) {
+		const struct result *s = &r->results.v[i];
+		if (strcmp(s->metric, "cache.size") || isnan(s->value))
+			continue;
+		const struct result *l = run_find(r, "cache.latency", s->params, NAN);
+		char v[16];
+		if (l && param_get(s->params, "level", v, sizeof v))
+			fprintf(f, "L%s cache: %.0f bytes %.2f nanoseconds\n", v, s->value, l->value);
+	}
+}
+
+/* ISO 8601 UTC ("2026-11-30T04:41:33Z") as date(1) prints it in lmbench's files, so the
+ * importer reads the run's start and end back; other text is written as it is. */
+static void date_line(FILE *f, const char *iso)
+{
+	struct tm tm = { 0 };
+	char buf[64];
+	const char *end = strptime(iso, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (end && !*end && strftime(buf, sizeof buf, "%a %b %e %H:%M:%S UTC %Y", &tm))
+		fprintf(f, "[%s]\n", buf);
+	else
+		fprintf(f, "[%s]\n", iso);
+}
+
+static void headers(FILE *f, const struct run *r)
+{
+	const char *uname = kv_get(&r->facts, "uname");
+	const char *os = kv_get(&r->facts, "os"), *kern = kv_get(&r->facts, "kernel");
+	const char *kv = kv_get(&r->facts, "kernel_version"), *mach = kv_get(&r->facts, "machine");
+	if (uname && *uname)
+		fprintf(f, "[lmbench3.0 results for %s]\n", uname);
+	else
+		fprintf(f, "[lmbench3.0 results for %s %s %s %s %s]\n", os ? os : "Linux",
+			r->host ? r->host : "unknown", kern ? kern : "unknown", kv ? kv : "#",
+			mach ? mach : "unknown");
+	int have_mhz = 0, have_line = 0, have_sync = 0;
+	for (size_t i = 0; i < r->facts.n; i++) {
+		const char *k = r->facts.v[i].key;
+		if (strncmp(k, "lmbench.", 8) || !strcmp(k, "lmbench.format") ||
+		    !strcmp(k, "lmbench.date") || !strcmp(k, "lmbench.end_date") ||
+		    !strcmp(k, "lmbench.uptime"))
+			continue;
+		fprintf(f, "[%s: %s]\n", k + 8, r->facts.v[i].val);
+		have_mhz |= !strcmp(k, "lmbench.MHZ");
+		have_line |= !strcmp(k, "lmbench.LINE_SIZE");
+		have_sync |= !strcmp(k, "lmbench.SYNC_MAX");
+	}
+	/* plumb's own runs: the headers lmbench's summary reads, from plumb's facts */
+	const char *mhz = kv_get(&r->facts, "mhz");
+	const struct result *m = run_find(r, "mhz.mhz", "", NAN);
+	double mv = mhz ? atof(mhz) : m ? m->value : NAN;
+	if (!have_mhz && mv > 0)
+		fprintf(f, "[MHZ: %.0f MHz, %.4f nanosec clock]\n", mv, 1000 / mv);
+	const struct result *lb = run_find(r, "line.bytes", "", NAN);
+	const char *cl = kv_get(&r->facts, "line_size");
+	if (!cl)
+		cl = kv_get(&r->facts, "cache_line");
+	if (!have_line && (lb || cl))
+		fprintf(f, "[LINE_SIZE: %.0f]\n", lb ? lb->value : atof(cl));
+	const char *cp = kv_get(&r->facts, "copies");
+	if (!cp)
+		cp = kv_get(&r->facts, "opt.copies");
+	if (!have_sync && strncmp(r->source ? r->source : "", "lmbench3", 8))
+		fprintf(f, "[SYNC_MAX: %s]\n", cp ? cp : "1");
+	if (!kv_get(&r->facts, "lmbench.HOSTNAME") && r->host)
+		fprintf(f, "[HOSTNAME: %s]\n", r->host);
+	const char *date = kv_get(&r->facts, "lmbench.date");
+	if (date)
+		fprintf(f, "[%s]\n", date);
+	else if (r->started)
+		date_line(f, r->started);
+}
+
+int run_write_lmbench(const struct run *r, FILE *f)
+{
+	headers(f, r);
+	int mode = -1, fs_done = 0; /* lat_mem_rd: no mode line written yet */
+	for (size_t i = 0; i < r->results.n; i++) {
+		const struct result *p = &r->results.v[i];
+		if (!strncmp(p->metric, "lat_fs.", 7)) {
+			if (!fs_done++)
+				fs_block(f, r);
+			continue;
+		}
+		if (!strcmp(p->metric, "lat_ctx.overhead") || !strcmp(p->metric, "mhz.mhz"))
+			continue;
+		if (isnan(p->x)) {
+			single(f, p);
+			continue;
+		}
+		int seen = 0; /* a series is written whole where its first point is */
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = same_series(&r->results.v[k], p) && !isnan(r->results.v[k].x);
+		if (!seen)
+			series(f, r, i, &mode);
+	}
+	cache_levels(f, r);
+	const char *end = kv_get(&r->facts, "lmbench.end_date");
+	if (end) {
+		fprintf(f, "\n[%s]\n", end);
+	} else if (r->ended) {
+		fputc('\n', f);
+		date_line(f, r->ended);
+	}
+	fflush(f);
+	return ferror(f) ? -1 : 0;
+}
