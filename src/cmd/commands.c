@@ -4,6 +4,8 @@
 
 const struct command commands[] = {
 	{ "list", cmd_list, "[--names]", "every benchmark: name, family, what it measures" },
+	{ "run", cmd_run, "[--quick|--full] [--only FAM,...] [-o FILE] ... (plumb run --help)",
+	  "run the suite, record every sample, store the run, print the summary" },
 	{ "sysinfo", cmd_sysinfo, "[--json]", "the system facts a run records" },
 	{ NULL, NULL, NULL, NULL },
 };

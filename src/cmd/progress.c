@@ -1,0 +1,117 @@
+/* progress.c — the progress line of `plumb run` and its one-line warnings (see progress.h). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include "cmd/progress.h"
+#include "core/clock.h"
+
+struct progress *progress_current;
+
+void progress_init(struct progress *p, int on, int total, double est_total)
+{
+	memset(p, 0, sizeof *p);
+	p->on = on;
+	p->total = total;
+	p->est_total = est_total;
+	p->t0 = p->step_t0 = now_ns();
+}
+
+void progress_start(struct progress *p, const char *label, double est)
+{
+	snprintf(p->cur, sizeof p->cur, "%s", label);
+	p->cur_est = est;
+	p->step_t0 = now_ns();
+	progress_draw(p);
+}
+
+void progress_finish(struct progress *p, double est, double seconds)
+{
+	p->done++;
+	p->est_done += est;
+	p->real_done += seconds;
+	p->cur_est = 0;
+}
+
+void progress_skip(struct progress *p, double est)
+{
+	p->done++;
+	p->est_total -= est;
+	if (p->est_total < p->est_done)
+		p->est_total = p->est_done;
+}
+
+double progress_left(const struct progress *p)
+{
+	/* Scale the plan's estimates by how the finished steps compared with theirs, once enough
+	 * has run for the ratio to mean something. */
+	double ratio = p->est_done > 2.0 ? p->real_done / p->est_done : 1.0;
+	if (ratio < 0.2)
+		ratio = 0.2;
+	double in_cur = (double)(now_ns() - p->step_t0) / 1e9;
+	double cur_left = p->cur_est * ratio - in_cur;
+	if (cur_left < 0)
+		cur_left = 0;
+	double rest = (p->est_total - p->est_done - p->cur_est) * ratio;
+	if (rest < 0)
+		rest = 0;
+	return rest + cur_left;
+}
+
+static void mmss(double s, char *buf, size_t len)
+{
+	long t = (long)(s + 0.5);
+	snprintf(buf, len, "%ld:%02ld", t / 60, t % 60);
+}
+
+void progress_draw(struct progress *p)
+{
+	if (!p->on)
+		return;
+	struct winsize ws;
+	int width = ioctl(2, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 20 ? ws.ws_col : 80;
+	char el[32], left[32], line[256];
+	mmss((double)(now_ns() - p->t0) / 1e9, el, sizeof el);
+	mmss(progress_left(p), left, sizeof left);
+	int n = snprintf(line, sizeof line, "[%d/%d] %s  %s elapsed, ~%s left", p->done + 1,
+			 p->total, p->cur, el, left);
+	if (n >= width)
+		n = width - 1;
+	if (n < 0)
+		n = 0;
+	line[n] = 0;
+	fprintf(stderr, "\r\033[K%s", line);
+	fflush(stderr);
+	p->drawn = 1;
+}
+
+void progress_clear(struct progress *p)
+{
+	if (p->on && p->drawn) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+		p->drawn = 0;
+	}
+}
+
+void run_warn(const char *fmt, ...)
+{
+	struct progress *p = progress_current;
+	if (p)
+		progress_clear(p);
+	fflush(stdout);
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	/* One line, whatever the message holds. */
+	for (char *c = buf; *c; c++)
+		if (*c == '\n' || *c == '\r')
+			*c = ' ';
+	fprintf(stderr, "plumb run: %s\n", buf);
+	fflush(stderr);
+	if (p && p->on)
+		progress_draw(p);
+}
