@@ -567,6 +567,14 @@ int cmd_run(int argc, char **argv)
 		return 0;
 	}
 
+	if (nsel == 0) {
+		char buf[1024] = "";
+		for (int i = 0; i < absent.n; i++)
+			snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s", i ? ", " : "", absent.v[i]);
+		die(EXIT_MEASURE, "nothing to run: the benchmarks chosen are not built in (%s)",
+		    absent.n ? buf : "no step selected");
+	}
+
 	/* The run's identity and facts. */
 	char ts[40];
 	run->started = xstrdup(iso_now(ts, sizeof ts, 0));
@@ -713,7 +721,8 @@ int cmd_run(int argc, char **argv)
 	if (warnings.items)
 		kv_set(&run->facts, "warnings", warnings.s);
 	if (absent.n && !stop_sig)
-		run_warn("%d benchmark(s) not built in, skipped: %s", nabsent, skipped.s);
+		run_warn("%d benchmark(s) not built in, %d step(s) skipped: %s", absent.n, nabsent,
+			 skipped.s);
 
 	/* Keep it: the file asked for, the store, or a file here when the store cannot. */
 	char err[512], where[1200] = "";

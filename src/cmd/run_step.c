@@ -195,10 +195,12 @@ void step_set_child_sigactions(const struct sigaction *act, const int *sigs, int
 static struct tool_ctx child_ctx;
 static FILE *child_res;
 static int child_sent;
+static pid_t child_pid;
 
 static void child_send(void)
 {
-	if (child_sent || !child_res)
+	/* A helper the tool forked inherits this hook: only the step's own process reports. */
+	if (child_sent || !child_res || getpid() != child_pid)
 		return;
 	child_sent = 1;
 	proto_write(child_res, &child_ctx);
@@ -228,6 +230,7 @@ static void child_main(const struct tool *t, int argc, char **argv, const struct
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (env->tmpdir)
 		setenv("TMPDIR", env->tmpdir, 1);
+	child_pid = getpid();
 	child_res = fdopen(resw, "w");
 	if (!child_res)
 		_exit(EXIT_MEASURE);
