@@ -267,6 +267,8 @@ static void lb_add(struct linebuf *b, const char *p, size_t n)
 /* Hand every complete line of b to fn; keep the rest. At eof the rest is a line too. */
 static void lb_lines(struct linebuf *b, int eof, void (*fn)(char *, void *), void *arg)
 {
+	if (!b->buf)
+		return; /* nothing arrived */
 	size_t start = 0;
 	for (size_t i = 0; i < b->n; i++)
 		if (b->buf[i] == '\n') {
