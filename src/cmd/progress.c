@@ -9,54 +9,33 @@
 
 struct progress *progress_current;
 
-void progress_init(struct progress *p, int on, int total, double est_total)
+void progress_init(struct progress *p, int on, int total)
 {
 	memset(p, 0, sizeof *p);
 	p->on = on;
 	p->total = total;
-	p->est_total = est_total;
 	p->t0 = p->step_t0 = now_ns();
 }
 
-void progress_start(struct progress *p, const char *label, double est)
+void progress_start(struct progress *p, const char *label, double est, double rest)
 {
 	snprintf(p->cur, sizeof p->cur, "%s", label);
 	p->cur_est = est;
+	p->rest = rest;
 	p->step_t0 = now_ns();
 	progress_draw(p);
 }
 
-void progress_finish(struct progress *p, double est, double seconds)
+void progress_finish(struct progress *p)
 {
 	p->done++;
-	p->est_done += est;
-	p->real_done += seconds;
-	p->cur_est = 0;
-}
-
-void progress_skip(struct progress *p, double est)
-{
-	p->done++;
-	p->est_total -= est;
-	if (p->est_total < p->est_done)
-		p->est_total = p->est_done;
 }
 
 double progress_left(const struct progress *p)
 {
-	/* Scale the plan's estimates by how the finished steps compared with theirs, once enough
-	 * has run for the ratio to mean something. */
-	double ratio = p->est_done > 2.0 ? p->real_done / p->est_done : 1.0;
-	if (ratio < 0.2)
-		ratio = 0.2;
 	double in_cur = (double)(now_ns() - p->step_t0) / 1e9;
-	double cur_left = p->cur_est * ratio - in_cur;
-	if (cur_left < 0)
-		cur_left = 0;
-	double rest = (p->est_total - p->est_done - p->cur_est) * ratio;
-	if (rest < 0)
-		rest = 0;
-	return rest + cur_left;
+	double cur_left = p->cur_est - in_cur;
+	return p->rest + (cur_left > 0 ? cur_left : 0);
 }
 
 static void mmss(double s, char *buf, size_t len)

@@ -416,6 +416,38 @@ static void tick(void *p)
 	progress_draw(p);
 }
 
+/* Time-left estimates: the plan's per-step costs, scaled by how long the finished steps of the
+ * same tool took against theirs (later sizes, later rounds), else by the run's overall ratio. */
+struct costs {
+	const struct tool *t[128];
+	double est[128], real[128];
+	int n;
+	double est_all, real_all;
+};
+
+static void cost_note(struct costs *c, const struct tool *t, double est, double real)
+{
+	int i;
+	for (i = 0; i < c->n && c->t[i] != t; i++)
+		;
+	if (i == c->n && c->n < 128)
+		c->t[c->n++] = t;
+	if (i < 128) {
+		c->est[i] += est;
+		c->real[i] += real;
+	}
+	c->est_all += est;
+	c->real_all += real;
+}
+
+static double cost_scale(const struct costs *c, const struct tool *t)
+{
+	for (int i = 0; i < c->n; i++)
+		if (c->t[i] == t && c->est[i] > 0.2)
+			return c->real[i] / c->est[i];
+	return c->est_all > 2 ? c->real_all / c->est_all : 1.0;
+}
+
 /* ---- the run ---------------------------------------------------------------------------------- */
 
 struct sel {
@@ -612,7 +644,8 @@ int cmd_run(int argc, char **argv)
 
 	int tty = isatty(2);
 	struct progress prog;
-	progress_init(&prog, tty, (int)nsel * o.repeat, est_total * o.repeat);
+	progress_init(&prog, tty, (int)nsel * o.repeat);
+	struct costs costs = { .n = 0 };
 	progress_current = &prog;
 	install_stop_handlers();
 
@@ -651,7 +684,11 @@ int cmd_run(int argc, char **argv)
 				snprintf(label, sizeof label, "round %d/%d: %s", round + 1, o.repeat, s->label);
 			else
 				snprintf(label, sizeof label, "%s", s->label);
-			progress_start(&prog, label, s->est_s);
+			double rest = 0;
+			for (int r2 = round; r2 < o.repeat; r2++)
+				for (size_t k = r2 == round ? i + 1 : 0; k < nsel; k++)
+					rest += sel[k].s->est_s * cost_scale(&costs, sel[k].t);
+			progress_start(&prog, label, s->est_s * cost_scale(&costs, x->t), rest);
 
 			/* argv copy: the tool's getopt permutes it. */
 			char **av = xcalloc((size_t)s->argc + 1, sizeof *av);
@@ -666,7 +703,8 @@ int cmd_run(int argc, char **argv)
 			struct step_outcome oc;
 			int rc = step_exec(x->t, s->argc, av, &env, run, &oc);
 			free(av);
-			progress_finish(&prog, s->est_s, oc.seconds);
+			progress_finish(&prog);
+			cost_note(&costs, x->t, s->est_s, oc.seconds);
 			if (oc.stopped) {
 				step_outcome_free(&oc);
 				break;
