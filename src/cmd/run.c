@@ -838,5 +838,17 @@ int cmd_run(int argc, char **argv)
 	free(rundir);
 	if (fsrun != rundir)
 		free(fsrun);
+	if (stop_sig && stop_sig != SIGQUIT) {
+		/* Die of the signal, now that everything is saved and removed: a shell running plumb
+		 * in a loop sees the interrupt (WIFSIGNALED) and stops too. SIGQUIT would dump core:
+		 * it exits 131 instead. */
+		fflush(NULL);
+		signal(stop_sig, SIG_DFL);
+		sigset_t set;
+		sigemptyset(&set);
+		sigaddset(&set, stop_sig);
+		sigprocmask(SIG_UNBLOCK, &set, NULL);
+		raise(stop_sig);
+	}
 	return status;
 }
