@@ -148,7 +148,7 @@ for sig in INT TERM; do
 			fail "$name" "stray files next to -o: $(ls -A "$T/o")"
 		elif [ -f "$T/o/run.json" ] && ! json_ok "$T/o/run.json"; then
 			fail "$name" "partial -o file"
-		elif [ -f "$T/o/run.json" ] && ! grep -q 'incomplete' "$T/o/run.json"; then
+		elif [ -f "$T/o/run.json" ] && ! grep -Eq '"incomplete": *(true|1)' "$T/o/run.json"; then
 			fail "$name" "saved run not marked incomplete"
 		else
 			pass "$name"
