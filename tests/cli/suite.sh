@@ -124,6 +124,17 @@ kill -TERM "$pid"; wait "$pid"; rc=$?
 left=$(pgrep -f "$mark" | wc -l)
 if [ $rc -eq 143 ] && [ "$left" -eq 0 ] && no_tmp_left; then pass suite/kill-mid-run-clean; else fail suite/kill-mid-run-clean "rc=$rc left=$left tmp=$(ls -A "$TMPDIR")"; fi
 
+# ---- a step over its time limit is killed, named in one line, and the run goes on --------------
+mark="plumb-suite-test-$$-timeout"
+"$PLUMB" run --only syscall --samples 1000 --timeout 1 --no-store --label "$mark" >/dev/null 2>"$T/to.err"
+rc=$?
+n=$(grep -c 'timed out after' "$T/to.err")
+if [ $rc -eq 0 ] && [ "$n" -eq 6 ] && [ "$(pgrep -f "$mark" | wc -l)" -eq 0 ] && no_tmp_left; then
+	pass suite/step-timeout-killed-run-goes-on
+else
+	fail suite/step-timeout-killed-run-goes-on "rc=$rc timeouts=$n $(head -c 200 "$T/to.err")"
+fi
+
 # ---- signals at several moments: no children, no temp dirs, no partial file -------------------
 # Long enough to be interrupted in the middle of a step: many samples per step, two rounds.
 for sig in INT TERM; do
