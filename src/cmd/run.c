@@ -10,7 +10,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -25,6 +24,7 @@
 #include "bench/tool.h"
 #include "cmd/commands.h"
 #include "cmd/progress.h"
+#include "cmd/run_opts.h"
 #include "cmd/run_plan.h"
 #include "cmd/run_step.h"
 #include "core/cleanup.h"
@@ -38,22 +38,6 @@
 #include "results/store.h"
 
 #define MIB (1024ull * 1024)
-
-enum outfmt { OUT_TEXT, OUT_JSON, OUT_LMBENCH, OUT_NONE };
-
-struct opts {
-	enum profile profile;
-	int subset;              /* 0 = all, else SUBSET_HW / SUBSET_OS */
-	char *only, *skip;
-	const char *label, *fsdir, *remote, *disk, *cpu, *output, *db;
-	uint64_t mem;            /* 0 = derived */
-	int copies, cold, repeat, no_store, dry_run;
-	enum outfmt fmt;         /* what goes to stdout */
-	int fmt_given;
-	enum run_format file_fmt;
-	int samples, max_samples;
-	double timeout;
-};
 
 static volatile sig_atomic_t stop_sig;
 
@@ -77,26 +61,6 @@ static void install_stop_handlers(void)
 	for (int i = 0; i < NSTOP; i++)
 		sigaction(stop_sigs[i], &sa, &old[i]);
 	step_set_child_sigactions(old, stop_sigs, NSTOP);
-}
-
-static void help(void)
-{
-	printf("usage: plumb run [--quick|--full] [--subset hardware|os] [--only FAM,...] [--skip FAM,...]\n"
-	       "                 [--label TEXT] [--mem SIZE] [--fsdir DIR] [--remote HOST[:BASE]]\n"
-	       "                 [--disk DEV] [--copies N] [--cold] [--repeat N] [--cpu LIST|none]\n"
-	       "                 [--samples N] [--max-samples N] [--timeout SEC]\n"
-	       "                 [-o FILE] [--format text|json|lmbench] [--json] [--db FILE] [--no-store]\n"
-	       "                 [--dry-run]\n\n"
-	       "Runs the benchmark suite unattended, records every sample with the system facts,\n"
-	       "stores the run and prints lmbench's summary. Profiles: --quick (about 40 s), default\n"
-	       "(about 3 min), --full (lmbench's full size lists). --dry-run prints the plan.\n"
-	       "Families: ");
-	int first = 1;
-	for (int f = 0; families[f]; f++) {
-		printf("%s%s", first ? "" : ", ", families[f]->name);
-		first = 0;
-	}
-	printf(" (and those of benchmarks not built in).\nSee docs/suite.md.\n");
 }
 
 /* ---- families --------------------------------------------------------------------------------- */
@@ -189,12 +153,6 @@ static char *iso_now(char *buf, size_t len, int compact)
 	return buf;
 }
 
-static const char *ext(const char *path)
-{
-	const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
-	return dot && (!slash || dot > slash) ? dot : "";
-}
-
 /* Remove whatever a step left in dir (a killed child cannot clean up), except keep. */
 static void sweep(const char *dir, const char *keep)
 {
@@ -263,154 +221,6 @@ static const char *signame(int sig)
 	}
 }
 
-/* ---- options ---------------------------------------------------------------------------------- */
-
-enum {
-	O_QUICK = 256, O_FULL, O_SUBSET, O_ONLY, O_SKIP, O_LABEL, O_MEM, O_FSDIR, O_REMOTE,
-	O_DISK, O_COPIES, O_COLD, O_REPEAT, O_CPU, O_FORMAT, O_DB, O_NOSTORE, O_JSON,
-	O_SAMPLES, O_MAXSAMPLES, O_TIMEOUT, O_DRYRUN, O_HELP,
-};
-
-static void parse(int argc, char **argv, struct opts *o, struct run *run)
-{
-	static const struct option lo[] = {
-		{ "quick", no_argument, NULL, O_QUICK }, { "full", no_argument, NULL, O_FULL },
-		{ "subset", required_argument, NULL, O_SUBSET },
-		{ "only", required_argument, NULL, O_ONLY }, { "skip", required_argument, NULL, O_SKIP },
-		{ "label", required_argument, NULL, O_LABEL }, { "mem", required_argument, NULL, O_MEM },
-		{ "fsdir", required_argument, NULL, O_FSDIR },
-		{ "remote", required_argument, NULL, O_REMOTE },
-		{ "disk", required_argument, NULL, O_DISK },
-		{ "copies", required_argument, NULL, O_COPIES }, { "cold", no_argument, NULL, O_COLD },
-		{ "repeat", required_argument, NULL, O_REPEAT }, { "cpu", required_argument, NULL, O_CPU },
-		{ "output", required_argument, NULL, 'o' },
-		{ "format", required_argument, NULL, O_FORMAT }, { "db", required_argument, NULL, O_DB },
-		{ "no-store", no_argument, NULL, O_NOSTORE }, { "json", no_argument, NULL, O_JSON },
-		{ "samples", required_argument, NULL, O_SAMPLES },
-		{ "max-samples", required_argument, NULL, O_MAXSAMPLES },
-		{ "timeout", required_argument, NULL, O_TIMEOUT },
-		{ "dry-run", no_argument, NULL, O_DRYRUN }, { "help", no_argument, NULL, O_HELP },
-		{ NULL, 0, NULL, 0 },
-	};
-	int quick = 0, full = 0;
-	const char *format = NULL;
-	optind = 0;
-	opterr = 0;
-	for (;;) {
-		int ch = getopt_long(argc, argv, ":o:h", lo, NULL);
-		if (ch == -1)
-			break;
-		const char *name = NULL;
-		for (int i = 0; lo[i].name; i++)
-			if (lo[i].val == ch)
-				name = lo[i].name;
-		if (name && ch != O_HELP && ch != O_DRYRUN) {
-			char key[40];
-			snprintf(key, sizeof key, "opt.%s", name);
-			kv_set(&run->facts, key, optarg ? optarg : "yes");
-		}
-		switch (ch) {
-		case O_QUICK: quick = 1; break;
-		case O_FULL: full = 1; break;
-		case O_SUBSET:
-			if (!strcmp(optarg, "hardware") || !strcmp(optarg, "hw"))
-				o->subset = SUBSET_HW;
-			else if (!strcmp(optarg, "os"))
-				o->subset = SUBSET_OS;
-			else
-				die(EXIT_USAGE, "--subset: '%s' is not hardware or os", optarg);
-			break;
-		case O_ONLY: o->only = xstrdup(optarg); break;
-		case O_SKIP: o->skip = xstrdup(optarg); break;
-		case O_LABEL: o->label = optarg; break;
-		case O_MEM: o->mem = parse_size(optarg, 1 * MIB, 1ull << 50, "--mem"); break;
-		case O_FSDIR: o->fsdir = optarg; break;
-		case O_REMOTE:
-			if (!*optarg || optarg[0] == '-')
-				die(EXIT_USAGE, "--remote: '%s' is not a host name", optarg);
-			o->remote = optarg;
-			break;
-		case O_DISK: o->disk = optarg; break;
-		case O_COPIES: o->copies = (int)parse_int(optarg, 1, 999, "--copies"); break;
-		case O_COLD: o->cold = 1; break;
-		case O_REPEAT: o->repeat = (int)parse_int(optarg, 1, 1000, "--repeat"); break;
-		case O_CPU: o->cpu = optarg; cpu_policy_init(optarg); break;
-		case 'o': o->output = optarg; break;
-		case O_FORMAT: format = optarg; break;
-		case O_DB: o->db = optarg; break;
-		case O_NOSTORE: o->no_store = 1; break;
-		case O_JSON: format = "json"; break;
-		case O_SAMPLES:
-			o->samples = (int)parse_int(optarg, 1, TIMING_MAX_REPS, "--samples");
-			break;
-		case O_MAXSAMPLES:
-			o->max_samples = (int)parse_int(optarg, 1, TIMING_MAX_REPS, "--max-samples");
-			break;
-		case O_TIMEOUT: o->timeout = (double)parse_int(optarg, 1, 86400, "--timeout"); break;
-		case O_DRYRUN: o->dry_run = 1; break;
-		case 'h':
-		case O_HELP: help(); exit(0);
-		case ':': die(EXIT_USAGE, "option %s needs a value (try 'plumb run --help')", argv[optind - 1]);
-		default: die(EXIT_USAGE, "unknown option %s (try 'plumb run --help')", argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		die(EXIT_USAGE, "unexpected argument '%s' (try 'plumb run --help')", argv[optind]);
-	if (quick && full)
-		die(EXIT_USAGE, "--quick and --full exclude each other");
-	o->profile = quick ? PROF_QUICK : full ? PROF_FULL : PROF_DEFAULT;
-	if (!o->copies)
-		o->copies = 1;
-	if (!o->repeat)
-		o->repeat = 1;
-
-	/* What goes to stdout, and the file's format. */
-	o->fmt = OUT_TEXT;
-	if (format) {
-		if (!strcmp(format, "json"))
-			o->fmt = OUT_JSON;
-		else if (!strcmp(format, "lmbench"))
-			o->fmt = OUT_LMBENCH;
-		else if (!strcmp(format, "text"))
-			o->fmt = OUT_TEXT;
-		else
-			die(EXIT_USAGE, "--format: '%s' is not text, json or lmbench", format);
-	}
-	if (o->output) {
-		const char *e = ext(o->output);
-		if (o->fmt == OUT_JSON || (o->fmt == OUT_TEXT && !strcmp(e, ".json")))
-			o->file_fmt = FMT_JSON;
-		else if (o->fmt == OUT_LMBENCH || (o->fmt == OUT_TEXT && !strcmp(e, ".txt")))
-			o->file_fmt = FMT_LMBENCH;
-		else
-			die(EXIT_USAGE, "-o %s: say --format json or lmbench (or name it .json or .txt)",
-			    o->output);
-		o->fmt = OUT_TEXT; /* the file gets the run; stdout the summary */
-		/* Fail now, not after the run: the directory must be writable. */
-		char *dir = xstrdup(o->output), *sl = strrchr(dir, '/');
-		if (sl)
-			*(sl == dir ? sl + 1 : sl) = 0;
-		if (access(sl ? dir : ".", W_OK) != 0)
-			die(EXIT_USAGE, "-o %s: cannot write in %s: %s", o->output, sl ? dir : ".",
-			    strerror(errno));
-		free(dir);
-	}
-	if (o->fsdir) {
-		struct stat st;
-		if (stat(o->fsdir, &st) != 0 || !S_ISDIR(st.st_mode) || access(o->fsdir, W_OK) != 0)
-			die(EXIT_USAGE, "--fsdir %s: not a writable directory", o->fsdir);
-	}
-	if (o->disk && access(o->disk, R_OK) != 0)
-		die(EXIT_USAGE, "--disk %s: %s", o->disk, strerror(errno));
-	if (o->mem) {
-		uint64_t avail = sys_mem_available();
-		if (avail && o->mem * (uint64_t)o->copies > avail)
-			die(EXIT_USAGE, "--mem: %llu MiB x %d copies is more than the %llu MiB available",
-			    (unsigned long long)(o->mem / MIB), o->copies,
-			    (unsigned long long)(avail / MIB));
-	}
-}
-
 static void tick(void *p)
 {
 	progress_draw(p);
@@ -452,8 +262,29 @@ static double cost_scale(const struct costs *c, const struct tool *t)
 
 struct sel {
 	const struct step *s;
-	const struct tool *t;
+	const struct tool *t;    /* NULL: not built in (listed by --dry-run only) */
 	const char *family;
+};
+
+/* Everything one `plumb run` holds, passed from phase to phase. */
+struct suite {
+	struct run_opts o;
+	struct run *run;
+	uint64_t mem, file_bytes;
+	int line, reps, tty, can_cold;
+	char *rundir, *fsrun, *file;
+	struct plan plan;
+	struct sel *sel;
+	size_t nsel, last_file;
+	struct names absent;
+	int nabsent, nok, nfailed;
+	double est_total;
+	struct progress prog;
+	struct costs costs;
+	struct sbuf failed, warnings, skipped;
+	uint64_t t_start;
+	char where[1200];        /* where the run was kept, for the last line */
+	int kept, save_failed;
 };
 
 static void describe_failure(const struct sel *x, const struct step_outcome *oc, char *buf,
@@ -473,382 +304,413 @@ static void describe_failure(const struct sel *x, const struct step_outcome *oc,
 			 last ? last : "");
 }
 
-int cmd_run(int argc, char **argv)
+/* Sizes from the machine, and the sample counts every child inherits. */
+static void set_sizes_and_timing(struct suite *S)
 {
-	prog_name = "plumb run";
-	struct run *run = run_new();
-	struct opts o;
-	memset(&o, 0, sizeof o);
-	parse(argc, argv, &o, run);
-
-	/* Sizes from the machine. */
-	uint64_t mem = o.mem ? o.mem : plan_default_mem(o.copies);
+	const struct run_opts *o = &S->o;
+	S->mem = o->mem ? o->mem : plan_default_mem(o->copies);
 	struct cache_level cl[8];
 	int cpus[1];
-	int line = 64;
+	S->line = 64;
 	if (sys_caches(cpu_online(cpus, 1) ? cpus[0] : 0, cl, 8) > 0 && cl[0].line > 0)
-		line = cl[0].line;
-	uint64_t file_bytes = o.profile == PROF_QUICK ? 16 * MIB : o.profile == PROF_FULL ? mem : 64 * MIB;
-	if (file_bytes > mem)
-		file_bytes = mem;
+		S->line = cl[0].line;
+	S->file_bytes = o->profile == PROF_QUICK ? 16 * MIB : o->profile == PROF_FULL ? S->mem : 64 * MIB;
+	if (S->file_bytes > S->mem)
+		S->file_bytes = S->mem;
 
-	/* Timing for every child (they inherit it). */
-	if (o.samples)
-		timing.repetitions = o.samples;
-	else if (o.profile == PROF_QUICK)
+	if (o->samples)
+		timing.repetitions = o->samples;
+	else if (o->profile == PROF_QUICK)
 		timing.repetitions = 5;
-	if (o.max_samples) {
-		timing.max_samples = o.max_samples;
+	if (o->max_samples) {
+		timing.max_samples = o->max_samples;
 		timing.target_ci = 0.01;
-	} else if (o.profile == PROF_FULL) {
+	} else if (o->profile == PROF_FULL) {
 		timing.max_samples = 51;
 		timing.target_ci = 0.01;
 	}
-	int reps = timing.repetitions ? timing.repetitions : TIMING_DEFAULT_REPS;
+	S->reps = timing.repetitions ? timing.repetitions : TIMING_DEFAULT_REPS;
+}
 
-	/* Private directories: the children's TMPDIR, and where file benchmarks work. */
-	char *rundir = NULL, *fsrun = NULL, *file = NULL;
-	if (!o.dry_run) {
-		rundir = private_dir(NULL);
-		if (!rundir)
-			die(EXIT_MEASURE, "cannot create a temporary directory: %s", strerror(errno));
-		fsrun = o.fsdir ? private_dir(o.fsdir) : rundir;
-		if (!fsrun)
-			die(EXIT_MEASURE, "cannot create a directory in %s: %s", o.fsdir, strerror(errno));
-		struct statvfs vf;
-		if (statvfs(fsrun, &vf) == 0) {
-			uint64_t free_b = (uint64_t)vf.f_bavail * vf.f_frsize;
-			if (free_b < 2 * file_bytes) {
-				uint64_t f = MIB;
-				while (f * 2 <= free_b / 4)
-					f *= 2;
-				run_warn("only %llu MiB free in %s: file benchmarks use a %llu MiB file",
-					 (unsigned long long)(free_b / MIB), fsrun,
-					 (unsigned long long)(f / MIB));
-				file_bytes = f;
-			}
+/* Private directories: the children's TMPDIR, and where file benchmarks work ($FILE). */
+static void make_dirs(struct suite *S)
+{
+	S->rundir = private_dir(NULL);
+	if (!S->rundir)
+		die(EXIT_MEASURE, "cannot create a temporary directory: %s", strerror(errno));
+	S->fsrun = S->o.fsdir ? private_dir(S->o.fsdir) : S->rundir;
+	if (!S->fsrun)
+		die(EXIT_MEASURE, "cannot create a directory in %s: %s", S->o.fsdir, strerror(errno));
+	struct statvfs vf;
+	if (statvfs(S->fsrun, &vf) == 0) {
+		uint64_t free_b = (uint64_t)vf.f_bavail * vf.f_frsize;
+		if (free_b < 2 * S->file_bytes) {
+			uint64_t f = MIB;
+			while (f * 2 <= free_b / 4)
+				f *= 2;
+			run_warn("only %llu MiB free in %s: file benchmarks use a %llu MiB file",
+				 (unsigned long long)(free_b / MIB), S->fsrun, (unsigned long long)(f / MIB));
+			S->file_bytes = f;
 		}
-		file = xasprintf("%s/XXX", fsrun);
 	}
+	S->file = xasprintf("%s/XXX", S->fsrun);
+}
 
+/* The plan, filtered by --only, --skip and --subset; steps whose tool is not built in are
+ * counted (and kept for --dry-run). */
+static void select_steps(struct suite *S)
+{
+	const struct run_opts *o = &S->o;
 	struct plan_cfg pc = {
-		.profile = o.profile, .mem_bytes = mem, .mem_given = o.mem != 0,
-		.file_bytes = file_bytes, .line = line,
-		.file = file ? file : "$FSDIR/XXX", .fsdir = fsrun ? fsrun : "$FSDIR",
-		.remote = o.remote, .disk = o.disk, .copies = o.copies,
-		.sample_scale = 0.3 + 0.7 * (double)reps / TIMING_DEFAULT_REPS,
+		.profile = o->profile, .mem_bytes = S->mem, .mem_given = o->mem != 0,
+		.file_bytes = S->file_bytes, .line = S->line,
+		.file = S->file ? S->file : "$FSDIR/XXX", .fsdir = S->fsrun ? S->fsrun : "$FSDIR",
+		.remote = o->remote, .disk = o->disk, .copies = o->copies,
+		.sample_scale = 0.3 + 0.7 * (double)S->reps / TIMING_DEFAULT_REPS,
 	};
-	struct plan plan;
-	plan_build(&plan, &pc);
+	plan_build(&S->plan, &pc);
 
 	/* Family names: the descriptors', and the plan's for tools not built in. */
 	struct names valid = { .n = 0 }, only = { .n = 0 }, skipf = { .n = 0 };
 	for (int f = 0; families[f]; f++)
 		names_add(&valid, families[f]->name);
-	for (size_t i = 0; i < plan.n; i++)
-		names_add(&valid, step_family(&plan.v[i], NULL, NULL));
-	if (o.only)
-		parse_families("--only", o.only, &valid, &only);
-	if (o.skip)
-		parse_families("--skip", o.skip, &valid, &skipf);
+	for (size_t i = 0; i < S->plan.n; i++)
+		names_add(&valid, step_family(&S->plan.v[i], NULL, NULL));
+	if (o->only)
+		parse_families("--only", o->only, &valid, &only);
+	if (o->skip)
+		parse_families("--skip", o->skip, &valid, &skipf);
 
-	struct sel *sel = xcalloc(plan.n, sizeof *sel);
-	size_t nsel = 0;
-	double est_total = 0;
-	struct names absent = { .n = 0 };
-	int nabsent = 0;
-	for (size_t i = 0; i < plan.n; i++) {
-		const struct step *s = &plan.v[i];
+	S->sel = xcalloc(S->plan.n + 1, sizeof *S->sel);
+	S->last_file = (size_t)-1;
+	for (size_t i = 0; i < S->plan.n; i++) {
+		const struct step *s = &S->plan.v[i];
 		const struct tool *t;
 		int sub;
 		const char *fam = step_family(s, &t, &sub);
-		if (o.only && !names_has(&only, fam))
+		if ((o->only && !names_has(&only, fam)) || (o->skip && names_has(&skipf, fam)))
 			continue;
-		if (o.skip && names_has(&skipf, fam))
-			continue;
-		if (o.subset && !(sub & o.subset) && !(s->flags & STEP_ALWAYS))
+		if (o->subset && !(sub & o->subset) && !(s->flags & STEP_ALWAYS))
 			continue;
 		if (!t) {
-			names_add(&absent, s->argv[0]);
-			nabsent++;
-			if (!o.dry_run)
+			names_add(&S->absent, s->argv[0]);
+			S->nabsent++;
+			if (!o->dry_run)
 				continue;
 		}
-		sel[nsel].s = s;
-		sel[nsel].t = t;
-		sel[nsel].family = fam;
-		nsel++;
+		/* The last step that uses $FILE: the file goes after it, as lmbench deletes it. */
+		if (t && (s->flags & (STEP_FILE | STEP_WRITES_FILE)))
+			S->last_file = S->nsel;
+		S->sel[S->nsel++] = (struct sel){ s, t, fam };
 		if (t)
-			est_total += s->est_s;
+			S->est_total += s->est_s;
 	}
+	for (int i = 0; i < S->absent.n; i++)
+		sb_add(&S->skipped, ", ", S->absent.v[i]);
+}
 
-	if (o.dry_run) {
-		double all = 0;
-		for (size_t i = 0; i < nsel; i++) {
-			printf("%-8s %6.1f  %s%s\n", sel[i].family, sel[i].s->est_s, sel[i].s->label,
-			       sel[i].t ? "" : "   (not built in: skipped)");
-			all += sel[i].s->est_s;
-		}
-		printf("%zu steps, profile %s, memory series to %llu MiB, file %llu MiB; "
-		       "estimated %.0f s x %d round(s) (%.0f s with only the tools built in)\n",
-		       nsel, profile_name(o.profile), (unsigned long long)(mem / MIB),
-		       (unsigned long long)(file_bytes / MIB), all, o.repeat, est_total * o.repeat);
-		plan_free(&plan);
-		free(sel);
-		run_free(run);
-		return 0;
+static void print_plan(const struct suite *S)
+{
+	double all = 0;
+	for (size_t i = 0; i < S->nsel; i++) {
+		const struct sel *x = &S->sel[i];
+		printf("%-8s %6.1f  %s%s\n", x->family, x->s->est_s, x->s->label,
+		       x->t ? "" : "   (not built in: skipped)");
+		all += x->s->est_s;
 	}
+	printf("%zu steps, profile %s, memory series to %llu MiB, file %llu MiB; "
+	       "estimated %.0f s x %d round(s) (%.0f s with only the tools built in)\n",
+	       S->nsel, profile_name(S->o.profile), (unsigned long long)(S->mem / MIB),
+	       (unsigned long long)(S->file_bytes / MIB), all, S->o.repeat, S->est_total * S->o.repeat);
+}
 
-	if (nsel == 0) {
-		char buf[1024] = "";
-		for (int i = 0; i < absent.n; i++)
-			snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s", i ? ", " : "", absent.v[i]);
-		die(EXIT_MEASURE, "nothing to run: the benchmarks chosen are not built in (%s)",
-		    absent.n ? buf : "no step selected");
-	}
+static void fact_num(struct run *r, const char *key, const char *fmt, double v)
+{
+	char buf[64];
+	snprintf(buf, sizeof buf, fmt, v);
+	kv_set(&r->facts, key, buf);
+}
 
-	/* The run's identity and facts. */
+/* The run's identity and the facts known before it starts. */
+static void record_start(struct suite *S)
+{
+	struct run *run = S->run;
 	char ts[40];
 	run->started = xstrdup(iso_now(ts, sizeof ts, 0));
-	run->profile = xstrdup(profile_name(o.profile));
+	run->profile = xstrdup(profile_name(S->o.profile));
 	run->source = xstrdup("plumb");
-	run->rounds = o.repeat;
-	if (o.label)
-		run->label = xstrdup(o.label);
+	run->rounds = S->o.repeat;
+	if (S->o.label)
+		run->label = xstrdup(S->o.label);
 	struct fact facts[64];
 	int nf = sysinfo_facts(facts, 64);
 	for (int i = 0; i < nf; i++)
 		kv_set(&run->facts, facts[i].key, facts[i].val);
 	const char *h = kv_get(&run->facts, "hostname");
 	run->host = xstrdup(h ? h : "unknown");
-	char v[64];
-	snprintf(v, sizeof v, "%d", o.copies);
-	kv_set(&run->facts, "copies", v);
-	snprintf(v, sizeof v, "%llu", (unsigned long long)mem);
-	kv_set(&run->facts, "mem_series_bytes", v);
-	snprintf(v, sizeof v, "%llu", (unsigned long long)file_bytes);
-	kv_set(&run->facts, "file_bytes", v);
-	snprintf(v, sizeof v, "%d", line);
-	kv_set(&run->facts, "line_size", v);
-	snprintf(v, sizeof v, "%d", reps);
-	kv_set(&run->facts, "samples", v);
+	fact_num(run, "copies", "%.0f", S->o.copies);
+	fact_num(run, "mem_series_bytes", "%.0f", (double)S->mem);
+	fact_num(run, "file_bytes", "%.0f", (double)S->file_bytes);
+	fact_num(run, "line_size", "%.0f", S->line);
+	fact_num(run, "samples", "%.0f", S->reps);
 	if (timing.max_samples) {
-		snprintf(v, sizeof v, "%d", timing.max_samples);
-		kv_set(&run->facts, "max_samples", v);
-		snprintf(v, sizeof v, "%g", timing.target_ci);
-		kv_set(&run->facts, "target_ci", v);
+		fact_num(run, "max_samples", "%.0f", timing.max_samples);
+		fact_num(run, "target_ci", "%g", timing.target_ci);
 	}
 	kv_set(&run->facts, "placement", cpu_policy_desc());
-	if (o.remote)
-		kv_set(&run->facts, "remote", o.remote);
-
-	int tty = isatty(2);
-	struct progress prog;
-	progress_init(&prog, tty, (int)nsel * o.repeat);
-	struct costs costs = { .n = 0 };
-	progress_current = &prog;
-	install_stop_handlers();
-
-	int can_cold = 0;
-	if (o.cold) {
-		can_cold = geteuid() == 0;
-		if (!can_cold)
+	if (S->o.remote)
+		kv_set(&run->facts, "remote", S->o.remote);
+	if (S->o.cold) {
+		S->can_cold = geteuid() == 0;
+		if (!S->can_cold)
 			run_warn("--cold needs root to drop the page cache: file benchmarks run with a warm cache");
-		kv_set(&run->facts, "cold", can_cold ? "yes" : "no (not root)");
+		kv_set(&run->facts, "cold", S->can_cold ? "yes" : "no (not root)");
 	}
+}
 
-	/* The last step that uses $FILE: the file goes after it, as lmbench deletes it. */
-	size_t last_file = (size_t)-1;
-	for (size_t i = 0; i < nsel; i++)
-		if (sel[i].s->flags & (STEP_FILE | STEP_WRITES_FILE))
-			last_file = i;
+/* One step of one round. Returns -1 when the run must stop (a signal). */
+static int run_one(struct suite *S, int round, size_t i)
+{
+	const struct sel *x = &S->sel[i];
+	const struct step *s = x->s;
+	if ((s->flags & STEP_FILE) && access(S->file, F_OK) != 0 &&
+	    make_file(S->file, S->file_bytes) != 0 && !stop_sig)
+		run_warn("cannot write %s: %s", S->file, strerror(errno));
+	if (stop_sig)
+		return -1;
+	if (S->can_cold && (s->flags & STEP_COLD))
+		drop_caches();
 
-	struct sbuf failed = { 0 }, warnings = { 0 }, skipped = { 0 };
-	for (int i = 0; i < absent.n; i++)
-		sb_add(&skipped, ", ", absent.v[i]);
-	int nok = 0, nfailed = 0;
-	uint64_t t_start = now_ns();
-	for (int round = 0; round < o.repeat && !stop_sig; round++) {
-		for (size_t i = 0; i < nsel && !stop_sig; i++) {
-			const struct sel *x = &sel[i];
-			const struct step *s = x->s;
-			if ((s->flags & STEP_FILE) && access(file, F_OK) != 0 &&
-			    make_file(file, file_bytes) != 0 && !stop_sig)
-				run_warn("cannot write %s: %s", file, strerror(errno));
-			if (stop_sig)
-				break;
-			if (can_cold && (s->flags & STEP_COLD))
-				drop_caches();
-			char label[160];
-			if (o.repeat > 1)
-				snprintf(label, sizeof label, "round %d/%d: %s", round + 1, o.repeat, s->label);
-			else
-				snprintf(label, sizeof label, "%s", s->label);
-			double rest = 0;
-			for (int r2 = round; r2 < o.repeat; r2++)
-				for (size_t k = r2 == round ? i + 1 : 0; k < nsel; k++)
-					rest += sel[k].s->est_s * cost_scale(&costs, sel[k].t);
-			progress_start(&prog, label, s->est_s * cost_scale(&costs, x->t), rest);
+	char label[160];
+	if (S->o.repeat > 1)
+		snprintf(label, sizeof label, "round %d/%d: %s", round + 1, S->o.repeat, s->label);
+	else
+		snprintf(label, sizeof label, "%s", s->label);
+	double rest = 0;
+	for (int r2 = round; r2 < S->o.repeat; r2++)
+		for (size_t k = r2 == round ? i + 1 : 0; k < S->nsel; k++)
+			rest += S->sel[k].s->est_s * cost_scale(&S->costs, S->sel[k].t);
+	progress_start(&S->prog, label, s->est_s * cost_scale(&S->costs, x->t), rest);
 
-			/* argv copy: the tool's getopt permutes it. */
-			char **av = xcalloc((size_t)s->argc + 1, sizeof *av);
-			for (int k = 0; k < s->argc; k++)
-				av[k] = s->argv[k];
-			double timeout = o.timeout ? o.timeout
-					 : (o.profile == PROF_FULL ? 60 + 20 * s->est_s : 30 + 10 * s->est_s);
-			struct step_env env = {
-				.tmpdir = rundir, .fsdir = fsrun, .round = round, .timeout_s = timeout,
-				.stop = &stop_sig, .tick = tick, .tick_arg = &prog,
-			};
-			struct step_outcome oc;
-			int rc = step_exec(x->t, s->argc, av, &env, run, &oc);
-			free(av);
-			progress_finish(&prog);
-			cost_note(&costs, x->t, s->est_s, oc.seconds);
-			if (oc.stopped) {
-				step_outcome_free(&oc);
-				break;
-			}
-			if (rc == 0) {
-				nok++;
-				for (int k = 0; k < oc.nlines; k++) {
-					char w[600];
-					snprintf(w, sizeof w, "%s: %s", s->label, oc.lines[k]);
-					if (k < 3)
-						run_warn("%s", w);
-					sb_add(&warnings, " | ", w);
-				}
-			} else {
-				char why[800];
-				describe_failure(x, &oc, why, sizeof why);
-				run_warn("%s", why);
-				sb_add(&failed, "; ", why);
-				nfailed++;
-				if (oc.timed_out || (oc.status >= 0 && WIFSIGNALED(oc.status)))
-					run->incomplete = 1;
-			}
-			step_outcome_free(&oc);
-			sweep(rundir, "XXX");
-			if (fsrun != rundir)
-				sweep(fsrun, "XXX");
-			if (i == last_file)
-				unlink(file);
+	/* argv copy: the tool's getopt permutes it. */
+	char **av = xcalloc((size_t)s->argc + 1, sizeof *av);
+	for (int k = 0; k < s->argc; k++)
+		av[k] = s->argv[k];
+	double timeout = S->o.timeout ? S->o.timeout
+			 : S->o.profile == PROF_FULL ? 60 + 20 * s->est_s : 30 + 10 * s->est_s;
+	struct step_env env = {
+		.tmpdir = S->rundir, .fsdir = S->fsrun, .round = round, .timeout_s = timeout,
+		.stop = &stop_sig, .tick = tick, .tick_arg = &S->prog,
+	};
+	struct step_outcome oc;
+	int rc = step_exec(x->t, s->argc, av, &env, S->run, &oc);
+	free(av);
+	progress_finish(&S->prog);
+	cost_note(&S->costs, x->t, s->est_s, oc.seconds);
+	int stopped = oc.stopped;
+	if (stopped) {
+		/* interrupted: not the step's fault, nothing to report */
+	} else if (rc == 0) {
+		S->nok++;
+		for (int k = 0; k < oc.nlines; k++) {
+			char w[600];
+			snprintf(w, sizeof w, "%s: %s", s->label, oc.lines[k]);
+			if (k < 3)
+				run_warn("%s", w);
+			sb_add(&S->warnings, " | ", w);
 		}
+	} else {
+		char why[800];
+		describe_failure(x, &oc, why, sizeof why);
+		run_warn("%s", why);
+		sb_add(&S->failed, "; ", why);
+		S->nfailed++;
+		if (oc.timed_out || (oc.status >= 0 && WIFSIGNALED(oc.status)))
+			S->run->incomplete = 1;
 	}
-	progress_clear(&prog);
-	progress_current = NULL;
+	step_outcome_free(&oc);
+	/* A killed child cannot clean up after itself. */
+	sweep(S->rundir, "XXX");
+	if (S->fsrun != S->rundir)
+		sweep(S->fsrun, "XXX");
+	if (i == S->last_file)
+		unlink(S->file);
+	return stopped ? -1 : 0;
+}
 
-	/* Facts from what ran. */
+static void run_all(struct suite *S)
+{
+	S->tty = isatty(2);
+	progress_init(&S->prog, S->tty, (int)S->nsel * S->o.repeat);
+	progress_current = &S->prog;
+	S->t_start = now_ns();
+	for (int round = 0; round < S->o.repeat && !stop_sig; round++)
+		for (size_t i = 0; i < S->nsel && !stop_sig; i++)
+			if (run_one(S, round, i) != 0)
+				break;
+	progress_clear(&S->prog);
+	progress_current = NULL;
+}
+
+/* Facts from what ran. */
+static void record_end(struct suite *S)
+{
+	struct run *run = S->run;
+	char ts[40];
 	run->ended = xstrdup(iso_now(ts, sizeof ts, 0));
 	if (stop_sig) {
 		run->incomplete = 1;
 		kv_set(&run->facts, "stopped_by", signame(stop_sig));
 	}
 	for (size_t i = 0; i < run->results.n; i++)
-		if (!strcmp(run->results.v[i].metric, "mhz.mhz") && !isnan(run->results.v[i].value)) {
-			snprintf(v, sizeof v, "%.0f", run->results.v[i].value);
-			kv_set(&run->facts, "mhz", v);
-		}
+		if (!strcmp(run->results.v[i].metric, "mhz.mhz") && !isnan(run->results.v[i].value))
+			fact_num(run, "mhz", "%.0f", run->results.v[i].value);
 	char steps[160];
-	snprintf(steps, sizeof steps, "%d ok, %d failed, %d not built in", nok, nfailed, nabsent);
+	snprintf(steps, sizeof steps, "%d ok, %d failed, %d not built in", S->nok, S->nfailed,
+		 S->nabsent);
 	kv_set(&run->facts, "steps", steps);
-	if (skipped.items)
-		kv_set(&run->facts, "not_built_in", skipped.s);
-	if (failed.items)
-		kv_set(&run->facts, "failed", failed.s);
-	if (warnings.items)
-		kv_set(&run->facts, "warnings", warnings.s);
-	if (absent.n && !stop_sig)
-		run_warn("%d benchmark(s) not built in, %d step(s) skipped: %s", absent.n, nabsent,
-			 skipped.s);
+	if (S->skipped.items)
+		kv_set(&run->facts, "not_built_in", S->skipped.s);
+	if (S->failed.items)
+		kv_set(&run->facts, "failed", S->failed.s);
+	if (S->warnings.items)
+		kv_set(&run->facts, "warnings", S->warnings.s);
+	if (S->absent.n && !stop_sig)
+		run_warn("%d benchmark(s) not built in, %d step(s) skipped: %s", S->absent.n,
+			 S->nabsent, S->skipped.s);
+}
 
-	/* Keep it: the file asked for, the store, or a file here when the store cannot. */
-	char err[512], where[1200] = "";
-	int save_failed = 0, kept = 0;
-	if (o.output) {
-		if (run_save_file(run, o.output, o.file_fmt, err, sizeof err) == 0) {
-			kept = 1;
-			snprintf(where, sizeof where, "written to %s", o.output);
+/* Keep the run: the file asked for, the store, or a file here when the store cannot. */
+static void keep(struct suite *S)
+{
+	const struct run_opts *o = &S->o;
+	struct run *run = S->run;
+	char err[512];
+	if (o->output) {
+		if (run_save_file(run, o->output, o->file_fmt, err, sizeof err) == 0) {
+			S->kept = 1;
+			snprintf(S->where, sizeof S->where, "written to %s", o->output);
 		} else {
 			run_warn("%s", err);
-			save_failed = 1;
+			S->save_failed = 1;
 		}
 	}
-	if (!o.no_store) {
-		struct store *st = store_open(o.db, 1, err, sizeof err);
-		if (st && store_save(st, run, err, sizeof err) == 0) {
-			kept = 1;
-			snprintf(where + strlen(where), sizeof where - strlen(where), "%sstored as run %ld in %s",
-				 *where ? ", " : "", run->id, o.db ? o.db : store_default_path());
-		} else {
-			char fb[300];
-			snprintf(fb, sizeof fb, "plumb-run-%s-%s.json", run->host, iso_now(ts, sizeof ts, 1));
-			if (!o.output) {
-				char err2[512];
-				if (run_save_file(run, fb, FMT_JSON, err2, sizeof err2) == 0) {
-					kept = 1;
-					run_warn("results store unavailable (%s): run saved to ./%s", err, fb);
-				} else {
-					run_warn("results store unavailable (%s) and %s", err, err2);
-					save_failed = 1;
-				}
-			} else {
-				run_warn("results store unavailable: %s", err);
-			}
-		}
-		if (st)
-			store_close(st);
-	}
-
-	int status = 0;
-	if (stop_sig) {
-		run_warn("stopped by %s after %zu result(s)%s%s", signame(stop_sig), run->results.n,
-			 kept ? "; incomplete run " : "", kept ? where : "");
-		status = 128 + stop_sig;
+	if (o->no_store)
+		return;
+	struct store *st = store_open(o->db, 1, err, sizeof err);
+	if (st && store_save(st, run, err, sizeof err) == 0) {
+		S->kept = 1;
+		size_t l = strlen(S->where);
+		snprintf(S->where + l, sizeof S->where - l, "%sstored as run %ld in %s", l ? ", " : "",
+			 run->id, o->db ? o->db : store_default_path());
+	} else if (o->output) {
+		run_warn("results store unavailable: %s", err);
 	} else {
-		fflush(stderr);
-		if (o.fmt == OUT_JSON || o.fmt == OUT_LMBENCH) {
-			if ((o.fmt == OUT_JSON ? run_write_json(run, stdout) : run_write_lmbench(run, stdout)) != 0) {
-				run_warn("cannot print the run as %s here (writer not available)",
-					 o.fmt == OUT_JSON ? "JSON" : "lmbench text");
-				save_failed = 1;
-			}
+		char ts[40], fb[300], err2[512];
+		snprintf(fb, sizeof fb, "plumb-run-%s-%s.json", run->host, iso_now(ts, sizeof ts, 1));
+		if (run_save_file(run, fb, FMT_JSON, err2, sizeof err2) == 0) {
+			S->kept = 1;
+			snprintf(S->where, sizeof S->where, "written to ./%s", fb);
+			run_warn("results store unavailable (%s): run saved to ./%s", err, fb);
 		} else {
-			struct run *rv[1] = { run };
-			summary_print(stdout, rv, 1);
+			run_warn("results store unavailable (%s) and %s", err, err2);
+			S->save_failed = 1;
 		}
-		fflush(stdout);
-		if (tty && kept) {
-			double el = (double)(now_ns() - t_start) / 1e9;
-			run_warn("%zu results in %d:%02d; %s", run->results.n, (int)el / 60, (int)el % 60, where);
-		}
-		if (save_failed)
-			status = EXIT_MEASURE;
 	}
-	free(failed.s);
-	free(warnings.s);
-	free(skipped.s);
-	free(sel);
-	plan_free(&plan);
-	run_free(run);
-	free(file);
-	free(o.only);
-	free(o.skip);
-	cleanup_run();
-	free(rundir);
-	if (fsrun != rundir)
-		free(fsrun);
-	if (stop_sig && stop_sig != SIGQUIT) {
-		/* Die of the signal, now that everything is saved and removed: a shell running plumb
-		 * in a loop sees the interrupt (WIFSIGNALED) and stops too. SIGQUIT would dump core:
-		 * it exits 131 instead. */
+	if (st)
+		store_close(st);
+}
+
+/* stdout: the summary, or the run as JSON / lmbench text. */
+static void report(struct suite *S)
+{
+	struct run *run = S->run;
+	fflush(stderr);
+	if (S->o.fmt == OUT_JSON || S->o.fmt == OUT_LMBENCH) {
+		int json = S->o.fmt == OUT_JSON;
+		if ((json ? run_write_json(run, stdout) : run_write_lmbench(run, stdout)) != 0) {
+			run_warn("cannot print the run as %s here (writer not available)",
+				 json ? "JSON" : "lmbench text");
+			S->save_failed = 1;
+		}
+	} else {
+		struct run *rv[1] = { run };
+		summary_print(stdout, rv, 1);
+	}
+	fflush(stdout);
+	if (S->tty && S->kept) {
+		double el = (double)(now_ns() - S->t_start) / 1e9;
+		run_warn("%zu results in %d:%02d; %s", run->results.n, (int)el / 60, (int)el % 60,
+			 S->where);
+	}
+}
+
+static void suite_free(struct suite *S)
+{
+	free(S->failed.s);
+	free(S->warnings.s);
+	free(S->skipped.s);
+	free(S->sel);
+	plan_free(&S->plan);
+	run_free(S->run);
+	free(S->file);
+	free(S->o.only);
+	free(S->o.skip);
+	cleanup_run(); /* the private directories (registered) */
+	if (S->fsrun != S->rundir)
+		free(S->fsrun);
+	free(S->rundir);
+}
+
+/* Die of the signal, now that everything is saved and removed: a shell running plumb in a loop
+ * sees the interrupt (WIFSIGNALED) and stops too. SIGQUIT would dump core: it exits 131. */
+static int die_of_signal(int sig)
+{
+	if (sig != SIGQUIT) {
 		fflush(NULL);
-		signal(stop_sig, SIG_DFL);
+		signal(sig, SIG_DFL);
 		sigset_t set;
 		sigemptyset(&set);
-		sigaddset(&set, stop_sig);
+		sigaddset(&set, sig);
 		sigprocmask(SIG_UNBLOCK, &set, NULL);
-		raise(stop_sig);
+		raise(sig);
 	}
-	return status;
+	return 128 + sig;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	prog_name = "plumb run";
+	static struct suite S; /* large; one per process */
+	memset(&S, 0, sizeof S);
+	S.run = run_new();
+	run_opts_parse(argc, argv, &S.o, S.run);
+	set_sizes_and_timing(&S);
+	if (!S.o.dry_run)
+		make_dirs(&S);
+	select_steps(&S);
+	if (S.o.dry_run) {
+		print_plan(&S);
+		suite_free(&S);
+		return 0;
+	}
+	if (S.nsel == 0)
+		die(EXIT_MEASURE, "nothing to run: the benchmarks chosen are not built in (%s)",
+		    S.skipped.items ? S.skipped.s : "no step selected");
+
+	record_start(&S);
+	install_stop_handlers();
+	run_all(&S);
+	record_end(&S);
+	keep(&S);
+	int status = 0;
+	if (stop_sig)
+		run_warn("stopped by %s after %zu result(s)%s%s", signame(stop_sig), S.run->results.n,
+			 S.kept ? "; incomplete run " : "", S.kept ? S.where : "");
+	else
+		report(&S);
+	if (S.save_failed)
+		status = EXIT_MEASURE;
+	suite_free(&S);
+	return stop_sig ? die_of_signal(stop_sig) : status;
 }
