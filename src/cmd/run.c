@@ -134,7 +134,7 @@ struct sbuf {
 static void sb_add(struct sbuf *b, const char *sep, const char *s)
 {
 	size_t need = b->n + strlen(sep) + strlen(s) + 1;
-	if (need > 16384)
+	if (need > 65536)
 		return; /* facts stay readable; the count says how many there were */
 	if (need > b->cap) {
 		b->cap = need * 2;
@@ -281,7 +281,7 @@ struct suite {
 	double est_total;
 	struct progress prog;
 	struct costs costs;
-	struct sbuf failed, warnings, skipped;
+	struct sbuf failed, warnings, skipped, times;
 	uint64_t t_start;
 	char where[1200];        /* where the run was kept, for the last line */
 	int kept, save_failed;
@@ -507,6 +507,9 @@ static int run_one(struct suite *S, int round, size_t i)
 	free(av);
 	progress_finish(&S->prog);
 	cost_note(&S->costs, x->t, s->est_s, oc.seconds);
+	char tm[220];
+	snprintf(tm, sizeof tm, "%s=%.2f", s->label, oc.seconds);
+	sb_add(&S->times, "; ", tm);
 	int stopped = oc.stopped;
 	if (stopped) {
 		/* interrupted: not the step's fault, nothing to report */
@@ -575,6 +578,8 @@ static void record_end(struct suite *S)
 		kv_set(&run->facts, "failed", S->failed.s);
 	if (S->warnings.items)
 		kv_set(&run->facts, "warnings", S->warnings.s);
+	if (S->times.items)
+		kv_set(&run->facts, "step_seconds", S->times.s); /* where the time goes (bench/) */
 	if (S->absent.n && !stop_sig)
 		run_warn("%d benchmark(s) not built in, %d step(s) skipped: %s", S->absent.n,
 			 S->nabsent, S->skipped.s);
@@ -650,6 +655,7 @@ static void suite_free(struct suite *S)
 	free(S->failed.s);
 	free(S->warnings.s);
 	free(S->skipped.s);
+	free(S->times.s);
 	free(S->sel);
 	plan_free(&S->plan);
 	run_free(S->run);
