@@ -129,7 +129,8 @@ mark="plumb-suite-test-$$-timeout"
 "$PLUMB" run --only syscall --samples 1000 --timeout 1 --no-store --label "$mark" >/dev/null 2>"$T/to.err"
 rc=$?
 n=$(grep -c 'timed out after' "$T/to.err")
-if [ $rc -eq 0 ] && [ "$n" -eq 6 ] && [ "$(pgrep -f "$mark" | wc -l)" -eq 0 ] && no_tmp_left; then
+# (how many of the six steps outlast 1 s depends on the machine: at least one must)
+if [ $rc -eq 0 ] && [ "$n" -ge 1 ] && [ "$(pgrep -f "$mark" | wc -l)" -eq 0 ] && no_tmp_left; then
 	pass suite/step-timeout-killed-run-goes-on
 else
 	fail suite/step-timeout-killed-run-goes-on "rc=$rc timeouts=$n $(head -c 200 "$T/to.err")"
