@@ -4,6 +4,11 @@
 
 const struct command commands[] = {
 	{ "list", cmd_list, "[--names]", "every benchmark: name, family, what it measures" },
+	{ "run", cmd_run, "[--quick|--full] [--subset hardware|os] [--only|--skip FAM,...] [--label TEXT]\n"
+	  "       [--mem SIZE] [--fsdir DIR] [--remote HOST[:BASE]] [--disk DEV] [--copies N] [--cold]\n"
+	  "       [--repeat N] [--cpu LIST|none] [--samples N] [--max-samples N] [--timeout SEC]\n"
+	  "       [-o FILE] [--format text|json|lmbench] [--json] [--db FILE] [--no-store] [--dry-run]",
+	  "run the suite, record every sample, store the run, print the summary (docs/suite.md)" },
 	{ "sysinfo", cmd_sysinfo, "[--json]", "the system facts a run records" },
 	{ "summary", cmd_summary, "[--db FILE] [RUN|FILE ...]", "lmbench's summary tables for runs and results files" },
 	{ "import", cmd_import, "[--db FILE] [--label TEXT] FILE...", "store plumb JSON and lmbench 3 results files" },

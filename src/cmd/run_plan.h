@@ -1,0 +1,65 @@
+/*
+ * run_plan.h — the suite's definition: which benchmarks `plumb run` runs, in which order, with
+ * which arguments, for each profile (quick, default, full). The order follows lmbench's
+ * scripts/lmbench (../shared/lmbench-formats.md §3.3) with its config-time facts (mhz) first;
+ * the plan lists every family of SPEC §2 whether or not its tool is built in: a step whose tool
+ * is not registered is skipped at run time with a note.
+ */
+#ifndef PLUMB_RUN_PLAN_H
+#define PLUMB_RUN_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "bench/tool.h"
+
+enum profile { PROF_QUICK, PROF_DEFAULT, PROF_FULL };
+
+enum step_flag {
+	STEP_COPIES = 1,      /* takes lmbench's $P (-P N) under --copies */
+	STEP_COLD = 2,        /* reads $FILE: drop the page cache first under --cold */
+	STEP_FILE = 4,        /* needs the suite's $FILE to exist */
+	STEP_WRITES_FILE = 8, /* writes $FILE (lmdd) */
+	STEP_ALWAYS = 16,     /* runs under any --subset (config-time facts such as mhz) */
+	STEP_REMOTE = 32,     /* measures against the --remote host */
+};
+
+struct step {
+	const char *family;   /* the family expected to hold the tool (used when it is absent) */
+	enum subset subset;   /* likewise */
+	unsigned flags;
+	double est_s;         /* estimated seconds with the profile's sample count */
+	int argc;
+	char **argv;          /* argv[0] is the tool name; malloc'd */
+	char *label;          /* "bw_mem 64m frd": for progress lines and notes */
+};
+
+struct plan_cfg {
+	enum profile profile;
+	uint64_t mem_bytes;   /* top of the memory series (lmbench's MB) */
+	int mem_given;        /* --mem was given: also pass it to stream */
+	uint64_t file_bytes;  /* size of $FILE (file read and mmap series) */
+	int line;             /* cache line bytes (lmbench's LINE_SIZE) */
+	const char *file;     /* $FILE */
+	const char *fsdir;    /* where lat_fs works */
+	const char *remote;   /* HOST[:BASE] or NULL */
+	const char *disk;     /* device or file for `disk`, or NULL */
+	int copies;           /* --copies N (1 = off) */
+	double sample_scale;  /* cost scale of the sample count against the default 11 */
+};
+
+struct plan {
+	struct step *v;
+	size_t n, cap;
+};
+
+void plan_build(struct plan *p, const struct plan_cfg *c);
+void plan_free(struct plan *p);
+const char *profile_name(enum profile p);
+/* The default top of the memory series: 4x the last-level cache as a power of two (16 MiB
+ * when sysfs says nothing), at least 8 MiB, at most a quarter of the memory available per
+ * copy. */
+uint64_t plan_default_mem(int copies);
+/* "512", "4k", "64m": lmbench's size spelling of n bytes. */
+void plan_size_str(uint64_t n, char *buf, size_t len);
+
+#endif

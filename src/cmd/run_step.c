@@ -1,0 +1,449 @@
+/*
+ * run_step.c — one suite step in a child process (see run_step.h). The child runs the tool
+ * function exactly as `plumb NAME` would, but quiet (ctx.out = NULL) and with its stdout and
+ * stderr going to a pipe the parent reads line by line; its results go back over a second pipe
+ * when the tool returns — or when it exits through die(), from an atexit hook, so what a tool
+ * measured before failing is not lost.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "cmd/run_step.h"
+#include "core/cleanup.h"
+#include "core/clock.h"
+#include "core/metrics.h"
+#include "core/timing.h"
+#include "core/util.h"
+
+#define GRACE_NS 2000000000ull /* SIGTERM first, SIGKILL this long after */
+
+/* ---- protocol -------------------------------------------------------------------------------- */
+
+void proto_escape(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '\\': fputs("\\\\", f); break;
+		case '\t': fputs("\\t", f); break;
+		case '\n': fputs("\\n", f); break;
+		case '\r': fputs("\\r", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+static void unescape(char *s)
+{
+	char *o = s;
+	for (char *p = s; *p; p++) {
+		if (*p == '\\' && p[1]) {
+			p++;
+			*o++ = *p == 't' ? '\t' : *p == 'n' ? '\n' : *p == 'r' ? '\r' : *p;
+		} else {
+			*o++ = *p;
+		}
+	}
+	*o = 0;
+}
+
+void proto_write(FILE *f, const struct tool_ctx *c)
+{
+	fputs("H\t", f);
+	proto_escape(f, c->header_info);
+	fputc('\n', f);
+	for (size_t i = 0; i < c->results.n; i++) {
+		const struct result *r = &c->results.v[i];
+		fputs("R\t", f);
+		proto_escape(f, r->metric);
+		fputc('\t', f);
+		proto_escape(f, r->params);
+		fprintf(f, "\t%.17g\t%.17g\t", r->x, r->value);
+		proto_escape(f, r->unit);
+		fprintf(f, "\t%d\t", r->version);
+		proto_escape(f, r->info);
+		fputc('\n', f);
+		for (size_t k = 0; k < r->nsamples; k++) {
+			const struct sample *s = &r->samples[k];
+			fprintf(f, "S\t%.17g\t%llu\t%.17g\t%d\n", s->value,
+				(unsigned long long)s->iters, s->elapsed_ns, s->round);
+		}
+	}
+	fputs("E\n", f);
+	fflush(f);
+}
+
+/* Split line at TABs into at most max fields (unescaped in place); returns the count. */
+static int fields(char *line, char **f, int max)
+{
+	int n = 0;
+	char *p = line;
+	while (n < max) {
+		f[n++] = p;
+		char *t = strchr(p, '\t');
+		if (!t)
+			break;
+		*t = 0;
+		p = t + 1;
+	}
+	for (int i = 0; i < n; i++)
+		unescape(f[i]);
+	return n;
+}
+
+static int same_x(double a, double b)
+{
+	return (isnan(a) && isnan(b)) || a == b;
+}
+
+static void touch(struct proto_state *st, size_t idx)
+{
+	for (size_t i = 0; i < st->ntouched; i++)
+		if (st->touched[i] == idx)
+			return;
+	if (st->ntouched == st->captouched) {
+		st->captouched = st->captouched ? 2 * st->captouched : 16;
+		st->touched = xrealloc(st->touched, st->captouched * sizeof *st->touched);
+	}
+	st->touched[st->ntouched++] = idx;
+}
+
+int proto_line(struct proto_state *st, char *line, struct run *r)
+{
+	char *f[8];
+	int n = fields(line, f, 8);
+	if (strcmp(f[0], "H") == 0 && n == 2) {
+		free(st->header);
+		st->header = xstrdup(f[1]);
+		return 0;
+	}
+	if (strcmp(f[0], "E") == 0) {
+		st->ended = 1;
+		return 0;
+	}
+	if (strcmp(f[0], "R") == 0 && n == 8) {
+		double x = strtod(f[3], NULL);
+		st->nresults++;
+		for (size_t i = 0; i < r->results.n; i++) {
+			struct result *e = &r->results.v[i];
+			if (strcmp(e->metric, f[1]) == 0 && strcmp(e->params, f[2]) == 0 && same_x(e->x, x)) {
+				/* Another round of a result we have: its samples join it. */
+				st->cur_idx = i;
+				st->have_cur = 1;
+				touch(st, i);
+				return 0;
+			}
+		}
+		struct result *e = result_list_add(&r->results, f[1], f[2], x);
+		e->value = strtod(f[4], NULL);
+		e->unit = xstrdup(f[5]);
+		e->version = atoi(f[6]);
+		const char *h = st->header && *st->header ? st->header : NULL;
+		if (h && !strstr(f[7], h))
+			e->info = *f[7] ? xasprintf("%s %s", f[7], h) : xstrdup(h);
+		else
+			e->info = *f[7] ? xstrdup(f[7]) : NULL;
+		st->cur_idx = r->results.n - 1;
+		st->have_cur = 1;
+		return 0;
+	}
+	if (strcmp(f[0], "S") == 0 && n == 5 && st->have_cur) {
+		struct sample s = { .value = strtod(f[1], NULL),
+				    .iters = strtoull(f[2], NULL, 10),
+				    .elapsed_ns = strtod(f[3], NULL),
+				    .round = st->round };
+		result_add_sample(&r->results.v[st->cur_idx], s);
+		return 0;
+	}
+	return -1;
+}
+
+void proto_finish(struct proto_state *st, struct run *r)
+{
+	for (size_t i = 0; i < st->ntouched; i++) {
+		struct result *e = &r->results.v[st->touched[i]];
+		if (!e->nsamples)
+			continue;
+		const struct metric_def *d = metric_find(e->metric);
+		result_update_value(e, d && d->stat == MIN);
+	}
+	free(st->touched);
+	free(st->header);
+	st->touched = NULL;
+	st->header = NULL;
+	st->ntouched = st->captouched = 0;
+}
+
+/* ---- the child ------------------------------------------------------------------------------ */
+
+static struct sigaction child_act[8];
+static int child_sigs[8], nchild_sigs;
+
+void step_set_child_sigactions(const struct sigaction *act, const int *sigs, int n)
+{
+	nchild_sigs = n > 8 ? 8 : n;
+	for (int i = 0; i < nchild_sigs; i++) {
+		child_act[i] = act[i];
+		child_sigs[i] = sigs[i];
+	}
+}
+
+static struct tool_ctx child_ctx;
+static FILE *child_res;
+static int child_sent;
+static pid_t child_pid;
+
+static void child_send(void)
+{
+	/* A helper the tool forked inherits this hook: only the step's own process reports. */
+	if (child_sent || !child_res || getpid() != child_pid)
+		return;
+	child_sent = 1;
+	proto_write(child_res, &child_ctx);
+	fclose(child_res);
+	child_res = NULL;
+}
+
+static void child_main(const struct tool *t, int argc, char **argv, const struct step_env *env,
+		       int resw, int errw)
+{
+	for (int i = 0; i < nchild_sigs; i++)
+		sigaction(child_sigs[i], &child_act[i], NULL);
+	sigset_t none;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	setpgid(0, 0);
+	int dn = open("/dev/null", O_RDONLY);
+	if (dn >= 0) {
+		dup2(dn, 0);
+		if (dn > 2)
+			close(dn);
+	}
+	dup2(errw, 1);
+	dup2(errw, 2);
+	if (errw > 2)
+		close(errw);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (env->tmpdir)
+		setenv("TMPDIR", env->tmpdir, 1);
+	child_pid = getpid();
+	child_res = fdopen(resw, "w");
+	if (!child_res)
+		_exit(EXIT_MEASURE);
+	prog_name = t->name;
+	optind = 0;
+	child_ctx.tool = t->name;
+	child_ctx.out = NULL;
+	child_ctx.fsdir = env->fsdir;
+	child_ctx.argc = argc - 1;
+	child_ctx.argv = argv + 1;
+	timing.round = env->round;
+	atexit(child_send);
+	int st = t->fn(&child_ctx, argc, argv);
+	exit(st);
+}
+
+/* ---- the parent ----------------------------------------------------------------------------- */
+
+struct linebuf {
+	char *buf;
+	size_t n, cap;
+};
+
+static void lb_add(struct linebuf *b, const char *p, size_t n)
+{
+	if (b->n + n + 1 > b->cap) {
+		b->cap = (b->n + n + 1) * 2;
+		b->buf = xrealloc(b->buf, b->cap);
+	}
+	memcpy(b->buf + b->n, p, n);
+	b->n += n;
+}
+
+/* Hand every complete line of b to fn; keep the rest. At eof the rest is a line too. */
+static void lb_lines(struct linebuf *b, int eof, void (*fn)(char *, void *), void *arg)
+{
+	if (!b->buf)
+		return; /* nothing arrived */
+	size_t start = 0;
+	for (size_t i = 0; i < b->n; i++)
+		if (b->buf[i] == '\n') {
+			b->buf[i] = 0;
+			fn(b->buf + start, arg);
+			start = i + 1;
+		}
+	if (eof && start < b->n) {
+		lb_add(b, "", 1);
+		fn(b->buf + start, arg);
+		start = b->n;
+	}
+	memmove(b->buf, b->buf + start, b->n - start);
+	b->n -= start;
+}
+
+struct res_ctx {
+	struct proto_state st;
+	struct run *r;
+	int bad;
+};
+
+static void on_res_line(char *line, void *arg)
+{
+	struct res_ctx *c = arg;
+	if (*line && proto_line(&c->st, line, c->r) != 0)
+		c->bad++;
+}
+
+static void on_err_line(char *line, void *arg)
+{
+	struct step_outcome *o = arg;
+	size_t l = strlen(line);
+	while (l && (line[l - 1] == '\r' || line[l - 1] == ' '))
+		line[--l] = 0;
+	/* Progress written with \r (memsize) keeps only its last part. */
+	char *cr = strrchr(line, '\r');
+	if (cr)
+		line = cr + 1;
+	if (!*line)
+		return;
+	if (o->nlines < STEP_MAX_LINES)
+		o->lines[o->nlines++] = xstrdup(line);
+	else
+		o->lines_dropped++;
+}
+
+static void kill_group(pid_t pid, int sig)
+{
+	kill(-pid, sig);
+	kill(pid, sig);
+}
+
+int step_exec(const struct tool *t, int argc, char **argv, const struct step_env *env,
+	      struct run *r, struct step_outcome *out)
+{
+	memset(out, 0, sizeof *out);
+	out->status = -1;
+	int resp[2], errp[2];
+	if (pipe2(resp, O_CLOEXEC) || pipe2(errp, O_CLOEXEC))
+		die(EXIT_MEASURE, "pipe: %s", strerror(errno));
+	/* Signals stay blocked across the fork so the child cannot run the parent's handler. */
+	sigset_t all, old;
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	uint64_t t0 = now_ns();
+	pid_t pid = plumb_fork();
+	if (pid == 0) {
+		close(resp[0]);
+		close(errp[0]);
+		child_main(t, argc, argv, env, resp[1], errp[1]);
+	}
+	if (pid > 0)
+		setpgid(pid, pid); /* also done by the child: whichever runs first */
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	close(resp[1]);
+	close(errp[1]);
+	if (pid < 0) {
+		close(resp[0]);
+		close(errp[0]);
+		char msg[128];
+		snprintf(msg, sizeof msg, "fork: %s", strerror(errno));
+		on_err_line(msg, out);
+		return -1;
+	}
+
+	struct res_ctx rc = { .r = r };
+	rc.st.round = env->round;
+	struct linebuf rb = { 0 }, eb = { 0 };
+	int fds[2] = { resp[0], errp[0] };
+	uint64_t deadline = env->timeout_s > 0 ? t0 + (uint64_t)(env->timeout_s * 1e9) : 0;
+	uint64_t term_at = 0, exited_at = 0;
+	int exited = 0;
+	while (fds[0] >= 0 || fds[1] >= 0) {
+		struct pollfd pf[2];
+		int np = 0, which[2];
+		for (int i = 0; i < 2; i++)
+			if (fds[i] >= 0) {
+				pf[np].fd = fds[i];
+				pf[np].events = POLLIN;
+				which[np++] = i;
+			}
+		int pr = poll(pf, (nfds_t)np, 200);
+		for (int k = 0; pr > 0 && k < np; k++) {
+			if (!(pf[k].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			char buf[65536];
+			ssize_t got = read(pf[k].fd, buf, sizeof buf);
+			if (got < 0 && errno == EINTR)
+				continue;
+			int i = which[k];
+			if (got <= 0) {
+				close(fds[i]);
+				fds[i] = -1;
+			} else {
+				lb_add(i ? &eb : &rb, buf, (size_t)got);
+			}
+			if (i)
+				lb_lines(&eb, fds[i] < 0, on_err_line, out);
+			else
+				lb_lines(&rb, fds[i] < 0, on_res_line, &rc);
+		}
+		if (env->tick)
+			env->tick(env->tick_arg);
+		uint64_t now = now_ns();
+		if (!exited) {
+			int st;
+			pid_t w = waitpid(pid, &st, WNOHANG);
+			if (w == pid) {
+				exited = 1;
+				exited_at = now;
+				out->status = st;
+				child_forget(pid);
+				/* Helpers must not outlive their step (they would also hold the pipes). */
+				kill(-pid, SIGKILL);
+			}
+		}
+		if (!term_at && !exited) {
+			int why = 0;
+			if (env->stop && *env->stop)
+				why = out->stopped = 1;
+			else if (deadline && now > deadline)
+				why = out->timed_out = 1;
+			if (why) {
+				kill_group(pid, SIGTERM);
+				term_at = now;
+			}
+		} else if (term_at && !exited && now > term_at + GRACE_NS) {
+			kill_group(pid, SIGKILL);
+		}
+		/* Anything still holding the pipes after the child is gone is not ours to wait for. */
+		if (exited && now > exited_at + GRACE_NS)
+			break;
+	}
+	for (int i = 0; i < 2; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	if (!exited) {
+		out->status = child_wait(pid);
+		kill(-pid, SIGKILL);
+	}
+	proto_finish(&rc.st, r);
+	free(rb.buf);
+	free(eb.buf);
+	out->complete = rc.st.ended;
+	out->nresults = rc.st.nresults;
+	out->seconds = (double)(now_ns() - t0) / 1e9;
+	int ok = out->status >= 0 && WIFEXITED(out->status) && WEXITSTATUS(out->status) == 0 &&
+		 out->complete && !out->timed_out && !out->stopped;
+	return ok ? 0 : -1;
+}
+
+void step_outcome_free(struct step_outcome *o)
+{
+	for (int i = 0; i < o->nlines; i++)
+		free(o->lines[i]);
+	memset(o, 0, sizeof *o);
+}
