@@ -169,7 +169,7 @@ void proto_finish(struct proto_state *st, struct run *r)
 		if (!e->nsamples)
 			continue;
 		const struct metric_def *d = metric_find(e->metric);
-		result_update_value(e, d && d->stat == MIN);
+		result_update_value(e, metric_stat_dir(d));
 	}
 	free(st->touched);
 	free(st->header);
