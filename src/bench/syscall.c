@@ -121,10 +121,11 @@ static int lat_syscall(struct tool_ctx *c, int argc, char **argv)
 	struct sc s = { .file = argc > optind + 1 ? argv[optind + 1] : NULL, .fd = -1 };
 	if (argc > optind + 2)
 		usage_error(c, "too many operands");
+	char *owned = NULL;
 	if (modes[i].needs_file) {
 		struct stat st;
 		if (!s.file)
-			s.file = own_file(c);
+			s.file = owned = own_file(c);
 		else if (stat(s.file, &st) != 0)
 			die(EXIT_USAGE, "%s: %s", s.file, strerror(errno));
 	}
@@ -142,6 +143,7 @@ static int lat_syscall(struct tool_ctx *c, int argc, char **argv)
 	measurement_free(&m);
 	if (s.fd >= 0)
 		close(s.fd);
+	free(owned);
 	return 0;
 }
 
