@@ -6,9 +6,11 @@
 #include "bench/tool.h"
 
 extern const struct family fam_syscall;
+extern const struct family fam_netlat, fam_netbw, fam_http, fam_rpc;
 
 const struct family *const families[] = {
 	&fam_syscall,
+	&fam_netlat, &fam_netbw, &fam_http, &fam_rpc,
 	NULL,
 };
 

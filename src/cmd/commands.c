@@ -5,6 +5,8 @@
 const struct command commands[] = {
 	{ "list", cmd_list, "[--names]", "every benchmark: name, family, what it measures" },
 	{ "sysinfo", cmd_sysinfo, "[--json]", "the system facts a run records" },
+	{ "serve", cmd_serve, "[--bind ADDR] [--port BASE] [--idle SECONDS] [-v]",
+	  "run the server end of every network benchmark for remote clients" },
 	{ NULL, NULL, NULL, NULL },
 };
 

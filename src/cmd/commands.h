@@ -17,5 +17,6 @@ const struct command *command_find(const char *name);
 
 int cmd_list(int argc, char **argv);
 int cmd_sysinfo(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 
 #endif

@@ -1,0 +1,958 @@
+/*
+ * net.c — sockets, ports and the server engine shared by the network benchmarks (net.h).
+ *
+ * The master process polls the listening sockets. TCP latency, bw_tcp and HTTP connections get
+ * a forked handler each (at most max_conns at once; each with SO_RCVTIMEO/SO_SNDTIMEO so a
+ * silent, half-open or slow client is dropped after conn_timeout_s); connect-test connections
+ * are held in the master only until the client closes them. UDP echo, the bw_udp sink and the
+ * RPC server run in processes of their own, since each blocks in its own receive loop (a poll
+ * in the master would add a system call to every round trip it serves). Every process records
+ * the time of its last request in a shared word, which the master reads for --idle.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "bench/net.h"
+#include "core/cleanup.h"
+#include "core/opts.h"
+#include "core/timing.h"
+#include "core/util.h"
+
+#define STOP_STATUS NET_STOP_STATUS
+#define MAX_HELD 256     /* connect-test connections held open at once */
+
+/* ---- ports ------------------------------------------------------------------------------ */
+
+/* lmbench's fixed ports (lib_tcp.h / lib_udp.h); RPC and bw_udp have none there, as lmbench
+ * used the portmapper for RPC: plumb fixes 31239 for both RPC transports. */
+static const int lm_port[NS_COUNT] = {
+	[NS_TCP] = 31234, [NS_UDP] = 34298, [NS_CONNECT] = 31237, [NS_BWTCP] = 31236,
+	[NS_RPC] = 31239, [NS_HTTP] = 8008, [NS_BWUDP] = 34297, [NS_UNIX] = 0,
+};
+/* Offsets from `plumb serve --port BASE`. */
+static const int base_off[NS_COUNT] = {
+	[NS_TCP] = 0, [NS_UDP] = 1, [NS_CONNECT] = 2, [NS_BWTCP] = 3,
+	[NS_RPC] = 4, [NS_HTTP] = 5, [NS_BWUDP] = 6, [NS_UNIX] = 0,
+};
+static const char *const svc_names[NS_COUNT] = {
+	"tcp", "udp", "connect", "bw_tcp", "rpc", "http", "bw_udp", "unix_connect",
+};
+
+int net_port(enum net_svc s, int base)
+{
+	return base > 0 ? base + base_off[s] : lm_port[s];
+}
+
+const char *net_svc_name(enum net_svc s)
+{
+	return svc_names[s];
+}
+
+/* ---- the suite's remote setting ----------------------------------------------------------- */
+
+static char remote_host[256];
+static int remote_base;
+
+int net_remote_set(const char *spec)
+{
+	remote_host[0] = 0;
+	remote_base = 0;
+	if (!spec || !*spec)
+		return 0;
+	char buf[300];
+	if (strlen(spec) >= sizeof buf)
+		return -1;
+	snprintf(buf, sizeof buf, "%s", spec);
+	char *host = buf, *port = NULL;
+	if (buf[0] == '[') {            /* [v6]:BASE */
+		char *e = strchr(buf, ']');
+		if (!e)
+			return -1;
+		*e = 0;
+		host = buf + 1;
+		if (e[1] == ':')
+			port = e + 2;
+		else if (e[1])
+			return -1;
+	} else {
+		char *c = strchr(buf, ':');
+		if (c && strchr(c + 1, ':'))
+			c = NULL;               /* a bare IPv6 address: no base */
+		if (c) {
+			*c = 0;
+			port = c + 1;
+		}
+	}
+	if (!*host || strlen(host) >= sizeof remote_host)
+		return -1;
+	if (port) {
+		char *end;
+		long b = strtol(port, &end, 10);
+		if (!*port || *end || b < 1 || b > 65535 - NS_COUNT)
+			return -1;
+		remote_base = (int)b;
+	}
+	snprintf(remote_host, sizeof remote_host, "%s", host);
+	return 0;
+}
+
+const char *net_remote_host(void)
+{
+	return remote_host[0] ? remote_host : NULL;
+}
+
+int net_remote_base(void)
+{
+	return remote_base;
+}
+
+/* ---- sockets ------------------------------------------------------------------------------ */
+
+int net_resolve(const char *host, int port, int socktype, int passive,
+		struct sockaddr_storage *ss, socklen_t *len, char *err, size_t errlen)
+{
+	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = socktype,
+				  .ai_flags = passive ? AI_PASSIVE | AI_NUMERICHOST : 0 }, *ai;
+	char ps[16];
+	snprintf(ps, sizeof ps, "%d", port);
+	int e = getaddrinfo(host, ps, &hints, &ai);
+	if (e) {
+		snprintf(err, errlen, "%s: %s", host, gai_strerror(e));
+		return -1;
+	}
+	/* Prefer IPv4 when a name has both (loopback "localhost" does): lmbench was IPv4. */
+	struct addrinfo *pick = ai;
+	for (struct addrinfo *a = ai; a; a = a->ai_next)
+		if (a->ai_family == AF_INET) {
+			pick = a;
+			break;
+		}
+	memcpy(ss, pick->ai_addr, pick->ai_addrlen);
+	*len = pick->ai_addrlen;
+	freeaddrinfo(ai);
+	return 0;
+}
+
+int net_bind(const struct sockaddr_storage *ss, socklen_t len, int socktype)
+{
+	int fd = socket(ss->ss_family, socktype | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	int one = 1;
+	if (ss->ss_family != AF_UNIX)
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+	if (bind(fd, (const struct sockaddr *)ss, len) < 0 ||
+	    (socktype == SOCK_STREAM && listen(fd, 1024) < 0)) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+int net_listen_on(const char *host, int port, int socktype, char *err, size_t errlen)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	if (net_resolve(host, port, socktype, 1, &ss, &len, err, errlen) < 0)
+		return -1;
+	int fd = net_bind(&ss, len, socktype);
+	if (fd < 0)
+		snprintf(err, errlen, "cannot bind %s port %d (%s): %s", host, port,
+			 socktype == SOCK_STREAM ? "tcp" : "udp", strerror(errno));
+	return fd;
+}
+
+int net_local_port(int fd)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof ss;
+	if (getsockname(fd, (struct sockaddr *)&ss, &len) < 0)
+		return -1;
+	if (ss.ss_family == AF_INET)
+		return ntohs(((struct sockaddr_in *)&ss)->sin_port);
+	if (ss.ss_family == AF_INET6)
+		return ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+	return -1;
+}
+
+int net_connect(const struct sockaddr_storage *ss, socklen_t len)
+{
+	for (int tries = 0;; tries++) {
+		int fd = socket(ss->ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (fd < 0)
+			return -1;
+		if (connect(fd, (const struct sockaddr *)ss, len) == 0)
+			return fd;
+		int e = errno;
+		close(fd);
+		if ((e != ECONNREFUSED && e != EAGAIN && e != EINTR) || tries >= 20) {
+			errno = e;
+			return -1;
+		}
+		usleep(50000);
+	}
+}
+
+void net_nodelay(int fd)
+{
+	int one = 1;
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+}
+
+void net_timeouts(int fd, int seconds)
+{
+	struct timeval tv = { .tv_sec = seconds };
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+}
+
+int net_readn(int fd, void *buf, size_t n)
+{
+	char *p = buf;
+	while (n) {
+		ssize_t r = read(fd, p, n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		p += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+int net_writen(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* ---- handlers (each in its own process) --------------------------------------------------- */
+
+static volatile long *activity;   /* shared: time() of the last request any process served */
+
+static void touch(void)
+{
+	if (activity)
+		*activity = (long)time(NULL);
+}
+
+/* lat_tcp: a 4-byte message size (network order; 0 = stop), then echo messages of that size. */
+static int handle_tcp(int fd, const struct net_server *s)
+{
+	uint32_t hdr;
+	net_nodelay(fd);
+	if (net_readn(fd, &hdr, 4) < 0)
+		return 0;
+	uint32_t msize = ntohl(hdr);
+	if (msize == 0)
+		return s->allow_stop ? STOP_STATUS : 0;
+	if (msize > NET_MAX_MSG)
+		return 0;
+	char *buf = xmalloc(msize);
+	while (net_readn(fd, buf, msize) == 0 && net_writen(fd, buf, msize) == 0)
+		touch();
+	free(buf);
+	return 0;
+}
+
+/* bw_tcp: the message size as decimal text ending in a newline (0 = stop), then an endless
+ * stream of writes of that size until the client goes away. */
+static int handle_bwtcp(int fd, const struct net_server *s)
+{
+	char line[32];
+	size_t n = 0;
+	while (n < sizeof line - 1) {
+		ssize_t r = read(fd, line + n, 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return 0;
+		if (line[n] == '\n')
+			break;
+		n++;
+	}
+	line[n] = 0;
+	char *end;
+	unsigned long msize = strtoul(line, &end, 10);
+	if (!n || *end || line[0] < '0' || line[0] > '9')
+		return 0;
+	if (msize == 0)
+		return s->allow_stop ? STOP_STATUS : 0;
+	if (msize > NET_MAX_MSG)
+		return 0;
+	char *buf = xmalloc(msize);
+	memset(buf, 'p', msize);
+	for (unsigned i = 1; net_writen(fd, buf, msize) == 0; i++)
+		if ((i & 255) == 0)
+			touch();
+	free(buf);
+	return 0;
+}
+
+/* HTTP/1.0: read the request line, answer from the generated pages, close. */
+static int handle_http(int fd, const struct net_server *s)
+{
+	char req[2048];
+	size_t n = 0;
+	while (n < sizeof req - 1 && !memchr(req, '\n', n)) {
+		ssize_t r = read(fd, req + n, sizeof req - 1 - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return 0;
+		n += (size_t)r;
+	}
+	req[n] = 0;
+	if (strncmp(req, "EXIT", 4) == 0)
+		return s->allow_stop ? STOP_STATUS : 0;
+	char path[256] = "";
+	const char *body = NULL;
+	size_t blen = 0;
+	int code = 400;
+	if (sscanf(req, "GET %255s", path) == 1) {
+		body = net_http_page(path, &blen);
+		code = body ? 200 : 404;
+	}
+	char head[256];
+	int hl = snprintf(head, sizeof head,
+			  "HTTP/1.0 %d %s\r\nServer: plumb\r\nContent-Type: text/html\r\n"
+			  "Content-Length: %zu\r\n\r\n",
+			  code, code == 200 ? "OK" : code == 404 ? "Not Found" : "Bad Request",
+			  body ? blen : 0);
+	if (net_writen(fd, head, (size_t)hl) == 0 && body)
+		net_writen(fd, body, blen);
+	touch();
+	/* Close politely: unread request bytes would turn our close into a reset that can
+	 * destroy the response before the client reads it. */
+	shutdown(fd, SHUT_WR);
+	while (read(fd, req, sizeof req) > 0)
+		;
+	return 0;
+}
+
+/* lat_udp: echo datagrams whose first 4 bytes are a sequence number; negative = stop. */
+static int serve_udp(int fd, const struct net_server *s)
+{
+	static char buf[65536];
+	for (;;) {
+		struct sockaddr_storage from;
+		socklen_t fl = sizeof from;
+		ssize_t n = recvfrom(fd, buf, sizeof buf, 0, (struct sockaddr *)&from, &fl);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return 1;
+		}
+		if (n < 4)
+			continue;
+		int32_t seq;
+		memcpy(&seq, buf, 4);
+		if ((int32_t)ntohl((uint32_t)seq) < 0) {
+			if (s->allow_stop)
+				return STOP_STATUS;
+			continue;
+		}
+		sendto(fd, buf, (size_t)n, 0, (struct sockaddr *)&from, fl);
+		touch();
+	}
+}
+
+/* bw_udp sink: counts the bytes of each batch; answers a sync with the count (net_bw.c). */
+
+static int serve_bwudp(int fd, const struct net_server *s)
+{
+	static char buf[65536];
+	int big = 4 << 20;
+	/* Room for a whole batch; SO_RCVBUFFORCE passes rmem_max when privileged. */
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &big, sizeof big) < 0)
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &big, sizeof big);
+	uint32_t cur = 0, bytes = 0;
+	for (;;) {
+		struct sockaddr_storage from;
+		socklen_t fl = sizeof from;
+		ssize_t n = recvfrom(fd, buf, sizeof buf, 0, (struct sockaddr *)&from, &fl);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return 1;
+		}
+		struct bwudp_hdr h;
+		if ((size_t)n < sizeof h)
+			continue;
+		memcpy(&h, buf, sizeof h);
+		if (ntohl(h.magic) != BWUDP_MAGIC)
+			continue;
+		uint32_t kind = ntohl(h.kind), batch = ntohl(h.batch);
+		if (kind == BWUDP_DATA) {
+			if (batch != cur) {
+				cur = batch;
+				bytes = 0;
+			}
+			bytes += (uint32_t)n;
+			continue;
+		}
+		if (kind == BWUDP_STOP) {
+			if (s->allow_stop)
+				return STOP_STATUS;
+			continue;
+		}
+		uint32_t v = 0;
+		if (kind == BWUDP_SYNC)
+			v = batch == cur ? bytes : 0;
+		else if (kind == BWUDP_HELLO) {
+			int rb = 0;
+			socklen_t rl = sizeof rb;
+			getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rb, &rl);
+			v = (uint32_t)rb;
+		} else
+			continue;
+		struct bwudp_hdr r = { htonl(BWUDP_MAGIC), htonl(kind), htonl(batch), htonl(v) };
+		sendto(fd, &r, sizeof r, 0, (struct sockaddr *)&from, fl);
+		touch();
+	}
+}
+
+/* ---- the master ---------------------------------------------------------------------------- */
+
+void net_server_init(struct net_server *s)
+{
+	memset(s, 0, sizeof *s);
+	for (int i = 0; i < NS_COUNT; i++)
+		s->fd[i] = -1;
+	s->rpc_udp_fd = -1;
+	s->max_conns = NET_MAX_CONNS;
+	s->conn_timeout_s = NET_CONN_TIMEOUT_S;
+}
+
+void net_server_close(struct net_server *s)
+{
+	for (int i = 0; i < NS_COUNT; i++)
+		if (s->fd[i] >= 0) {
+			close(s->fd[i]);
+			s->fd[i] = -1;
+		}
+	if (s->rpc_udp_fd >= 0) {
+		close(s->rpc_udp_fd);
+		s->rpc_udp_fd = -1;
+	}
+}
+
+static int is_stream_svc(int i)
+{
+	return i == NS_TCP || i == NS_CONNECT || i == NS_BWTCP || i == NS_HTTP || i == NS_UNIX;
+}
+
+/* Fork a process that runs one of the blocking services; the master closes its sockets. */
+static pid_t fork_service(struct net_server *s, int svc)
+{
+	pid_t pid = plumb_fork();
+	if (pid != 0)
+		return pid;
+	int rc = 1;
+	if (svc == NS_UDP)
+		rc = serve_udp(s->fd[NS_UDP], s);
+	else if (svc == NS_BWUDP)
+		rc = serve_bwudp(s->fd[NS_BWUDP], s);
+	else if (svc == NS_RPC)
+		rc = net_rpc_serve(s->fd[NS_RPC], s->rpc_udp_fd, s->allow_stop, activity);
+	cleanup_run();
+	_exit(rc);
+}
+
+static void log_(const struct net_server *s, const char *fmt, const char *a, int b)
+{
+	if (s->verbose) {
+		fprintf(stderr, "plumb serve: ");
+		fprintf(stderr, fmt, a, b);
+		fputc('\n', stderr);
+	}
+}
+
+int net_serve(struct net_server *s)
+{
+	if (s->place_helper)
+		timing_place_helper(1);
+	activity = mmap(NULL, sizeof *activity, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (activity == MAP_FAILED)
+		activity = NULL;
+	touch();
+	long last = (long)time(NULL);
+
+	pid_t svc_pid[NS_COUNT] = { 0 };
+	const int forked[] = { NS_UDP, NS_BWUDP, NS_RPC };
+	for (size_t k = 0; k < sizeof forked / sizeof forked[0]; k++) {
+		int i = forked[k];
+		if (s->fd[i] < 0 && !(i == NS_RPC && s->rpc_udp_fd >= 0))
+			continue;
+		svc_pid[i] = fork_service(s, i);
+		if (svc_pid[i] < 0)
+			svc_pid[i] = 0;
+		if (s->fd[i] >= 0)
+			close(s->fd[i]);
+		s->fd[i] = -1;
+		if (i == NS_RPC && s->rpc_udp_fd >= 0) {
+			close(s->rpc_udp_fd);
+			s->rpc_udp_fd = -1;
+		}
+	}
+	for (int i = 0; i < NS_COUNT; i++)
+		if (s->fd[i] >= 0)
+			fcntl(s->fd[i], F_SETFL, fcntl(s->fd[i], F_GETFL) | O_NONBLOCK);
+
+	int held[MAX_HELD], nheld = 0, nhandlers = 0, stop = 0;
+	struct pollfd pf[NS_COUNT + MAX_HELD];
+	int pf_svc[NS_COUNT];
+	while (!stop) {
+		int np = 0;
+		for (int i = 0; i < NS_COUNT; i++)
+			if (s->fd[i] >= 0 && is_stream_svc(i)) {
+				pf_svc[np] = i;
+				pf[np++] = (struct pollfd){ .fd = s->fd[i], .events = POLLIN };
+			}
+		int nl = np;
+		for (int k = 0; k < nheld; k++)
+			pf[np++] = (struct pollfd){ .fd = held[k], .events = POLLIN };
+		int r = poll(pf, (nfds_t)np, 250);
+		if (r < 0 && errno != EINTR)
+			break;
+		/* Held connect-test connections: done when the client closes (or sends a stop). */
+		for (int k = nheld - 1; r > 0 && k >= 0; k--) {
+			if (!pf[nl + k].revents)
+				continue;
+			char c = 0;
+			ssize_t got = recv(held[k], &c, 1, MSG_DONTWAIT);
+			if (got < 0 && (errno == EAGAIN || errno == EINTR))
+				continue;
+			if (got == 1 && c == 'S' && s->allow_stop)
+				stop = 1;
+			close(held[k]);
+			held[k] = held[--nheld];
+		}
+		for (int p = 0; r > 0 && p < nl; p++) {
+			if (!pf[p].revents)
+				continue;
+			int svc = pf_svc[p];
+			for (int burst = 0; burst < 64; burst++) {
+				int c = accept4(s->fd[svc], NULL, NULL, SOCK_CLOEXEC);
+				if (c < 0)
+					break;
+				last = (long)time(NULL);
+				if (svc == NS_CONNECT || svc == NS_UNIX) {
+					if (nheld < MAX_HELD) {
+						fcntl(c, F_SETFL, O_NONBLOCK);
+						held[nheld++] = c;
+					} else {
+						close(c);
+					}
+					continue;
+				}
+				if (nhandlers >= s->max_conns) {
+					log_(s, "%s: too many connections, refused one (%d)", net_svc_name(svc), nhandlers);
+					close(c);
+					continue;
+				}
+				pid_t pid = plumb_fork();
+				if (pid == 0) {
+					for (int i = 0; i < NS_COUNT; i++)
+						if (s->fd[i] >= 0)
+							close(s->fd[i]);
+					for (int k = 0; k < nheld; k++)
+						close(held[k]);
+					net_timeouts(c, s->conn_timeout_s);
+					int rc = svc == NS_TCP ? handle_tcp(c, s)
+					       : svc == NS_BWTCP ? handle_bwtcp(c, s) : handle_http(c, s);
+					close(c);
+					cleanup_run();
+					_exit(rc);
+				}
+				close(c);
+				if (pid > 0)
+					nhandlers++;
+			}
+		}
+		/* Reap handlers and service processes. */
+		int st;
+		pid_t pid;
+		while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+			child_forget(pid);
+			int is_svc = 0;
+			for (int i = 0; i < NS_COUNT; i++)
+				if (svc_pid[i] == pid) {
+					svc_pid[i] = 0;
+					is_svc = 1;
+					log_(s, "%s service ended (%d)", net_svc_name(i), st);
+				}
+			if (!is_svc)
+				nhandlers--;
+			if (WIFEXITED(st) && WEXITSTATUS(st) == STOP_STATUS && s->allow_stop)
+				stop = 1;
+			last = (long)time(NULL);
+		}
+		if (s->idle_s > 0 && nhandlers == 0 && nheld == 0) {
+			long now = (long)time(NULL), a = activity ? *activity : 0;
+			if (a > last)
+				last = a;
+			if (now - last >= s->idle_s) {
+				log_(s, "idle for %s%d seconds: exiting", "", s->idle_s);
+				stop = 1;
+			}
+		}
+	}
+	for (int k = 0; k < nheld; k++)
+		close(held[k]);
+	net_server_close(s);
+	cleanup_run();
+	return 0;
+}
+
+pid_t net_server_child(struct net_server *s)
+{
+	pid_t pid = plumb_fork();
+	if (pid == 0) {
+		int rc = net_serve(s);
+		_exit(rc);
+	}
+	return pid;
+}
+
+void net_server_child_stop(pid_t pid)
+{
+	if (pid <= 0)
+		return;
+	/* SIGTERM lets the server's cleanup kill its handlers; SIGKILL if it lingers. */
+	kill(pid, SIGTERM);
+	for (int i = 0; i < 200; i++) {
+		if (waitpid(pid, NULL, WNOHANG) == pid) {
+			child_forget(pid);
+			return;
+		}
+		usleep(5000);
+	}
+	kill(pid, SIGKILL);
+	child_wait(pid);
+}
+
+int net_server_daemon(struct net_server *s)
+{
+	pid_t mid = plumb_fork();
+	if (mid < 0)
+		return -1;
+	if (mid == 0) {
+		/* A new session and a second fork: no controlling terminal, not our child, and not
+		 * killed with us (the parent-death signal is not inherited across fork). */
+		setsid();
+		pid_t g = fork();
+		if (g != 0)
+			_exit(g < 0);
+		int nul = open("/dev/null", O_RDWR);
+		if (nul >= 0) {
+			dup2(nul, 0);
+			dup2(nul, 1);
+			dup2(nul, 2);
+			if (nul > 2)
+				close(nul);
+		}
+		/* Inherited descriptors (a caller's pipe, say) must not be held open. */
+		for (int fd = 3; fd < 1024; fd++) {
+			int keep = fd == s->rpc_udp_fd;
+			for (int i = 0; i < NS_COUNT; i++)
+				keep |= fd == s->fd[i];
+			if (!keep)
+				close(fd);
+		}
+		if (chdir("/") != 0)
+			_exit(1);
+		s->idle_s = NET_DAEMON_IDLE_S;
+		s->allow_stop = 1;
+		_exit(net_serve(s));
+	}
+	int st = child_wait(mid);
+	net_server_close(s);
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+/* ---- stop requests --------------------------------------------------------------------------- */
+
+int net_send_stop(enum net_svc svc, const char *host, int port)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	char err[256];
+	int dgram = svc == NS_UDP || svc == NS_BWUDP;
+	if (svc == NS_UNIX) {
+		struct sockaddr_un *un = (struct sockaddr_un *)&ss;
+		memset(&ss, 0, sizeof ss);
+		un->sun_family = AF_UNIX;
+		snprintf(un->sun_path, sizeof un->sun_path, "%s", host);
+		len = sizeof *un;
+	} else if (net_resolve(host, port, dgram ? SOCK_DGRAM : SOCK_STREAM, 0, &ss, &len, err,
+			       sizeof err) < 0) {
+		warnx_("%s", err);
+		return -1;
+	}
+	if (dgram) {
+		int fd = socket(ss.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		if (fd < 0)
+			return -1;
+		char msg[16] = { 0 };
+		if (svc == NS_UDP) {
+			uint32_t neg = htonl((uint32_t)-1);
+			memcpy(msg, &neg, 4);
+		} else {
+			struct bwudp_hdr h = { htonl(BWUDP_MAGIC), htonl(BWUDP_STOP), 0, 0 };
+			memcpy(msg, &h, sizeof h);
+		}
+		/* Several copies, as lmbench sends: a datagram may be lost. */
+		int ok = 0;
+		for (int i = 0; i < 4; i++)
+			ok |= sendto(fd, msg, svc == NS_UDP ? 4 : sizeof msg, 0, (struct sockaddr *)&ss, len) > 0;
+		close(fd);
+		return ok ? 0 : -1;
+	}
+	int fd = svc == NS_UNIX ? socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)
+				: socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&ss, len) < 0) {
+		warnx_("cannot reach the %s server at %s: %s", net_svc_name(svc), host, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	int rc = 0;
+	if (svc == NS_TCP) {
+		uint32_t z = 0;
+		rc = net_writen(fd, &z, 4);
+	} else if (svc == NS_BWTCP) {
+		rc = net_writen(fd, "0\n", 2);
+	} else if (svc == NS_HTTP) {
+		rc = net_writen(fd, "EXIT\r\n", 6);
+	} else {
+		rc = net_writen(fd, "S", 1);
+	}
+	/* Wait for the server to close its end, so a following -s finds the port free. */
+	shutdown(fd, SHUT_WR);
+	net_timeouts(fd, 2);
+	char c;
+	while (read(fd, &c, 1) > 0)
+		;
+	close(fd);
+	return rc;
+}
+
+/* ---- client side ------------------------------------------------------------------------------ */
+
+void net_parse_opts(struct tool_ctx *c, int argc, char **argv, const char *letters,
+		      struct netopts *o, uint64_t mmin, uint64_t mmax)
+{
+	int ch;
+	while ((ch = tool_getopt(c, argc, argv, letters)) != -1) {
+		switch (ch) {
+		case 's': o->start = 1; break;
+		case 'S': o->stop = 1; break;
+		case 'p': o->port = net_parse_port(c, optarg, "-p"); break;
+		case 'b': o->base = (int)parse_int(optarg, 1, 65535 - NS_COUNT, "-b (plumb serve base port)"); break;
+		case 'm':
+			o->msize = parse_size(optarg, mmin, mmax, "-m (message size)");
+			o->msize_given = 1;
+			break;
+		case 'M':
+			o->move = parse_size(optarg, 1, 1ull << 30, "-M (bytes moved per operation)");
+			o->move_given = 1;
+			break;
+		default: usage_error(c, "unknown option -%c", ch);
+		}
+	}
+	if (argc - optind > 1)
+		usage_error(c, "too many operands (one HOST at most)");
+	o->host = optind < argc ? argv[optind] : NULL;
+	if (o->start && o->stop)
+		usage_error(c, "-s and -S exclude each other");
+	if (o->start && o->host)
+		usage_error(c, "-s takes no HOST (the server listens on 127.0.0.1)");
+	if (o->stop && !o->host)
+		usage_error(c, "-S needs the HOST whose server to stop");
+}
+
+char *net_host_params(const struct net_client *nc, const struct netopts *o)
+{
+	if (o->msize_given)
+		return xasprintf("host=%s msize=%llu", net_client_hostname(nc), (unsigned long long)o->msize);
+	return xasprintf("host=%s", net_client_hostname(nc));
+}
+
+
+int net_parse_port(struct tool_ctx *c, const char *s, const char *what)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+	if (!*s || *end || v < 1 || v > 65535)
+		usage_error(c, "%s: '%s' is not a port number (1-65535)", what, s);
+	return (int)v;
+}
+
+const char *net_client_hostname(const struct net_client *nc)
+{
+	return nc->host ? nc->host : "localhost";
+}
+
+void net_client_prepare(struct tool_ctx *c, struct net_client *nc, const char *host)
+{
+	(void)c;
+	nc->host = host;
+	if (!host && net_remote_host()) {
+		nc->host = net_remote_host();
+		if (!nc->base)
+			nc->base = net_remote_base();
+	}
+}
+
+/* Our own server on an ephemeral loopback port (mode b). */
+static int start_own(struct net_client *nc, int socktype)
+{
+	struct net_server s;
+	char err[256];
+	net_server_init(&s);
+	s.place_helper = 1;
+	if (nc->svc == NS_UNIX) {
+		char *dir = private_dir(NULL);
+		if (!dir) {
+			warnx_("cannot create a private directory: %s", strerror(errno));
+			return -1;
+		}
+		struct sockaddr_un *un = (struct sockaddr_un *)&nc->ss;
+		memset(&nc->ss, 0, sizeof nc->ss);
+		un->sun_family = AF_UNIX;
+		if ((size_t)snprintf(un->sun_path, sizeof un->sun_path, "%s/sock", dir) >= sizeof un->sun_path) {
+			warnx_("socket path under %s is too long", dir);
+			return -1;
+		}
+		free(dir);
+		nc->sslen = sizeof *un;
+		s.fd[NS_UNIX] = net_bind(&nc->ss, nc->sslen, SOCK_STREAM);
+		if (s.fd[NS_UNIX] < 0) {
+			warnx_("cannot bind %s: %s", un->sun_path, strerror(errno));
+			return -1;
+		}
+	} else if (nc->svc == NS_RPC) {
+		/* TCP and UDP on one port number: retry when the UDP port is taken. */
+		for (int t = 0; t < 20 && s.rpc_udp_fd < 0; t++) {
+			if (s.fd[NS_RPC] >= 0)
+				close(s.fd[NS_RPC]);
+			s.fd[NS_RPC] = net_listen_on("127.0.0.1", 0, SOCK_STREAM, err, sizeof err);
+			if (s.fd[NS_RPC] < 0)
+				break;
+			s.rpc_udp_fd = net_listen_on("127.0.0.1", net_local_port(s.fd[NS_RPC]), SOCK_DGRAM, err, sizeof err);
+		}
+		if (s.rpc_udp_fd < 0) {
+			warnx_("%s", err);
+			net_server_close(&s);
+			return -1;
+		}
+	} else {
+		s.fd[nc->svc] = net_listen_on("127.0.0.1", 0, socktype, err, sizeof err);
+		if (s.fd[nc->svc] < 0) {
+			warnx_("%s", err);
+			return -1;
+		}
+	}
+	if (nc->svc != NS_UNIX) {
+		int port = net_local_port(s.fd[nc->svc]);
+		if (net_resolve("127.0.0.1", port, socktype, 0, &nc->ss, &nc->sslen, err, sizeof err) < 0) {
+			warnx_("%s", err);
+			net_server_close(&s);
+			return -1;
+		}
+	}
+	nc->child = net_server_child(&s);
+	net_server_close(&s);
+	if (nc->child < 0) {
+		warnx_("fork: %s", strerror(errno));
+		nc->child = 0;
+		return -1;
+	}
+	return 0;
+}
+
+int net_client_setup(struct net_client *nc, int socktype)
+{
+	if (!nc->host)
+		return start_own(nc, socktype);
+	char err[256];
+	if (nc->svc == NS_UNIX) {
+		struct sockaddr_un *un = (struct sockaddr_un *)&nc->ss;
+		memset(&nc->ss, 0, sizeof nc->ss);
+		un->sun_family = AF_UNIX;
+		snprintf(un->sun_path, sizeof un->sun_path, "%s", nc->host);
+		nc->sslen = sizeof *un;
+		return 0;
+	}
+	int port = nc->port ? nc->port : net_port(nc->svc, nc->base);
+	if (net_resolve(nc->host, port, socktype, 0, &nc->ss, &nc->sslen, err, sizeof err) < 0) {
+		warnx_("%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+void net_client_teardown(struct net_client *nc)
+{
+	if (nc->child > 0)
+		net_server_child_stop(nc->child);
+	nc->child = 0;
+}
+
+int net_tool_start(struct tool_ctx *c, enum net_svc svc, int port)
+{
+	struct net_server s;
+	char err[256];
+	net_server_init(&s);
+	if (!port)
+		port = net_port(svc, 0);
+	/* lmbench's servers listened on every interface; plumb's listen on loopback only
+	 * (use `plumb serve --bind ADDR` to serve other hosts). */
+	int dgram = svc == NS_UDP || svc == NS_BWUDP;
+	s.fd[svc] = net_listen_on("127.0.0.1", port, dgram ? SOCK_DGRAM : SOCK_STREAM, err, sizeof err);
+	if (s.fd[svc] >= 0 && svc == NS_RPC)
+		s.rpc_udp_fd = net_listen_on("127.0.0.1", port, SOCK_DGRAM, err, sizeof err);
+	if (s.fd[svc] < 0 || (svc == NS_RPC && s.rpc_udp_fd < 0)) {
+		net_server_close(&s);
+		die(EXIT_MEASURE, "%s (is a server already running? stop it with %s -S 127.0.0.1)",
+		    err, c->tool);
+	}
+	if (net_server_daemon(&s) < 0)
+		die(EXIT_MEASURE, "cannot start the background server: %s", strerror(errno));
+	return 0;
+}
+
+int net_tool_stop(struct tool_ctx *c, enum net_svc svc, const char *host, int port)
+{
+	(void)c;
+	if (!port)
+		port = net_port(svc, 0);
+	return net_send_stop(svc, host, port) == 0 ? 0 : EXIT_MEASURE;
+}
