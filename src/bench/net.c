@@ -699,6 +699,34 @@ int net_server_daemon(struct net_server *s)
 
 /* ---- stop requests --------------------------------------------------------------------------- */
 
+/* After a stop request: wait (up to 3 s) until the server no longer answers, so that a new
+ * -s right after -S finds the port free. A stream server is gone when a connection is refused;
+ * a datagram one when a probe comes back as "port unreachable". */
+void net_wait_gone(enum net_svc svc, const struct sockaddr_storage *ss, socklen_t len)
+{
+	int dgram = svc == NS_UDP || svc == NS_BWUDP;
+	for (int i = 0; i < 150; i++) {
+		int fd = socket(ss->ss_family, (dgram ? SOCK_DGRAM : SOCK_STREAM) | SOCK_CLOEXEC, 0);
+		if (fd < 0)
+			return;
+		int gone = 0;
+		if (connect(fd, (const struct sockaddr *)ss, len) < 0) {
+			gone = errno == ECONNREFUSED || errno == ENOENT;
+		} else if (dgram) {
+			/* A harmless probe: a too-short datagram both services ignore. */
+			char c = 0;
+			struct timeval tv = { 0, 20000 };
+			setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+			if (send(fd, &c, 1, 0) < 0 || recv(fd, &c, 1, 0) < 0)
+				gone = errno == ECONNREFUSED;
+		}
+		close(fd);
+		if (gone)
+			return;
+		usleep(20000);
+	}
+}
+
 int net_send_stop(enum net_svc svc, const char *host, int port)
 {
 	struct sockaddr_storage ss;
@@ -733,6 +761,8 @@ int net_send_stop(enum net_svc svc, const char *host, int port)
 		for (int i = 0; i < 4; i++)
 			ok |= sendto(fd, msg, svc == NS_UDP ? 4 : sizeof msg, 0, (struct sockaddr *)&ss, len) > 0;
 		close(fd);
+		if (ok)
+			net_wait_gone(svc, &ss, len);
 		return ok ? 0 : -1;
 	}
 	int fd = svc == NS_UNIX ? socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)
@@ -761,6 +791,8 @@ int net_send_stop(enum net_svc svc, const char *host, int port)
 	while (read(fd, &c, 1) > 0)
 		;
 	close(fd);
+	if (rc == 0)
+		net_wait_gone(svc, &ss, len);
 	return rc;
 }
 

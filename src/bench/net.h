@@ -111,6 +111,8 @@ void net_server_close(struct net_server *s);
 
 /* Ask a lmbench-style server of svc at host:port to stop. 0 when the request was sent. */
 int net_send_stop(enum net_svc svc, const char *host, int port);
+/* Wait (up to 3 s) until the server of svc at ss stops answering. */
+void net_wait_gone(enum net_svc svc, const struct sockaddr_storage *ss, socklen_t len);
 
 /* ---- the client side shared by the tools ---------------------------------------------- */
 struct net_client {

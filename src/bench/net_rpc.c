@@ -204,6 +204,8 @@ static int rpc_stop_server(const char *host, int port)
 	}
 	int rc = xact_call(cl, 2);
 	clnt_destroy(cl);
+	if (rc == 0)
+		net_wait_gone(NS_RPC, &ss, len);
 	return rc == 0 ? 0 : EXIT_MEASURE;
 }
 
