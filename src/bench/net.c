@@ -306,6 +306,8 @@ static int handle_bwtcp(int fd, const struct net_server *s)
 		return s->allow_stop ? STOP_STATUS : 0;
 	if (msize > NET_MAX_MSG)
 		return 0;
+	int sb = 1 << 20;   /* lmbench's 1 MiB socket buffer */
+	setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sb, sizeof sb);
 	char *buf = xmalloc(msize);
 	memset(buf, 'p', msize);
 	for (unsigned i = 1; net_writen(fd, buf, msize) == 0; i++)

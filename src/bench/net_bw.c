@@ -28,6 +28,11 @@
 #include "core/util.h"
 
 #define DEF_MSG (64u << 10)
+/* Data the sender queued between samples (socket buffers, up to ~2 MiB here) is read at copy
+ * speed when the next sample starts; a sample of 100 ms (about 100 MB and more at loopback
+ * speeds) keeps that error near 1 %, where a 5 ms sample of one 10 MiB read would be off by
+ * tens of percent. */
+#define BWTCP_MIN_SAMPLE_NS 100e6
 
 /* Read exactly `move` bytes in reads of at most `chunk`; dies when the sender is gone. */
 static void read_move(int fd, char *buf, size_t chunk, uint64_t move, const char *what)
@@ -63,6 +68,10 @@ static int bwt_setup(void *a)
 		warnx_("cannot connect to %s: %s", net_client_hostname(&b->nc), strerror(errno));
 		return -1;
 	}
+	/* lmbench's 1 MiB receive buffer; it also bounds the data already queued when a sample
+	 * starts (see BWTCP_MIN_SAMPLE_NS). */
+	int rb = 1 << 20;
+	setsockopt(b->fd, SOL_SOCKET, SO_RCVBUF, &rb, sizeof rb);
 	char hdr[32];
 	int n = snprintf(hdr, sizeof hdr, "%zu\n", b->msize);
 	b->buf = xmalloc(b->msize);
@@ -114,7 +123,8 @@ static int bw_tcp(struct tool_ctx *c, int argc, char **argv)
 			 .msize = o.msize, .move = o.move };
 	net_client_prepare(c, &b.nc, o.host);
 	struct bench_op op = { .setup = bwt_setup, .loop = bwt_loop, .teardown = bwt_teardown,
-			       .arg = &b, .helpers = b.nc.host ? 0 : 1 };
+			       .arg = &b, .helpers = b.nc.host ? 0 : 1,
+			       .min_sample_ns = BWTCP_MIN_SAMPLE_NS };
 	struct measurement m;
 	if (measure(&op, &m) != 0)
 		return EXIT_MEASURE;
