@@ -30,14 +30,17 @@ if command -v iperf3 >/dev/null 2>&1; then
 		else
 			pre=""; popt="--cpu none"
 		fi
-		$pre iperf3 -s -1 -p $port >/dev/null 2>&1 &
-		sp=$!
-		sleep 0.5
-		ip=$($pre iperf3 -c 127.0.0.1 -p $port -t 5 -J | mbs_iperf)
-		wait $sp
-		pb=$($P bw_tcp -m 10m $popt | awk '{ print $2 }')
-		echo "iperf3 vs bw_tcp -m 10m, placement=$place: iperf3 $ip MB/s, plumb $pb MB/s," \
-			"ratio $(awk -v a="$pb" -v b="$ip" 'BEGIN { printf "%.2f", a / b }')"
+		# iperf3's default 128 KiB writes, then its largest, 1 MiB
+		for len in 128K 1M; do
+			$pre iperf3 -s -1 -p $port >/dev/null 2>&1 &
+			sp=$!
+			sleep 0.5
+			ip=$($pre iperf3 -c 127.0.0.1 -p $port -t 5 -l $len -J | mbs_iperf)
+			kill $sp 2>/dev/null; wait $sp 2>/dev/null
+			pb=$($P bw_tcp -m 10m $popt | awk '{ print $2 }')
+			echo "placement=$place: iperf3 -l $len $ip MB/s, bw_tcp -m 10m $pb MB/s," \
+				"ratio $(awk -v a="$pb" -v b="$ip" 'BEGIN { printf "%.2f", a / b }')"
+		done
 	done
 else
 	echo "iperf3 not installed: no comparison (apt-get install iperf3)"
