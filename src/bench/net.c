@@ -528,6 +528,7 @@ int net_serve(struct net_server *s)
 			fcntl(s->fd[i], F_SETFL, fcntl(s->fd[i], F_GETFL) | O_NONBLOCK);
 
 	int held[MAX_HELD], nheld = 0, nhandlers = 0, stop = 0;
+	long held_since[MAX_HELD];   /* accept time: a silent connection is dropped after the timeout */
 	struct pollfd pf[NS_COUNT + MAX_HELD];
 	int pf_svc[NS_COUNT];
 	while (!stop) {
@@ -554,8 +555,18 @@ int net_serve(struct net_server *s)
 			if (got == 1 && c == 'S' && s->allow_stop)
 				stop = 1;
 			close(held[k]);
-			held[k] = held[--nheld];
+			nheld--;
+			held[k] = held[nheld];
+			held_since[k] = held_since[nheld];
 		}
+		long now = (long)time(NULL);
+		for (int k = nheld - 1; k >= 0; k--)
+			if (now - held_since[k] > s->conn_timeout_s) {
+				close(held[k]);
+				nheld--;
+				held[k] = held[nheld];
+				held_since[k] = held_since[nheld];
+			}
 		for (int p = 0; r > 0 && p < nl; p++) {
 			if (!pf[p].revents)
 				continue;
@@ -568,6 +579,7 @@ int net_serve(struct net_server *s)
 				if (svc == NS_CONNECT || svc == NS_UNIX) {
 					if (nheld < MAX_HELD) {
 						fcntl(c, F_SETFL, O_NONBLOCK);
+						held_since[nheld] = last;
 						held[nheld++] = c;
 					} else {
 						close(c);
@@ -617,7 +629,8 @@ int net_serve(struct net_server *s)
 			last = (long)time(NULL);
 		}
 		if (s->idle_s > 0 && nhandlers == 0 && nheld == 0) {
-			long now = (long)time(NULL), a = activity ? *activity : 0;
+			long a = activity ? *activity : 0;
+			now = (long)time(NULL);
 			if (a > last)
 				last = a;
 			if (now - last >= s->idle_s) {
