@@ -133,6 +133,12 @@ check net/lmbench-udp grep -Eq '^UDP latency using 127\.0\.0\.1: ' "$T/lmu"
 check net/lmbench-bw_tcp grep -Eq '^1\.048576 [0-9.]+ MB/sec$' "$T/lmb"
 "$BIN/lat_connect" -s -p $P && "$BIN/lat_connect" -p $P 127.0.0.1 2>"$T/lmc" && "$BIN/lat_connect" -S -p $P 127.0.0.1
 check net/lmbench-connect grep -Eq '^TCP/IP connection cost to 127\.0\.0\.1: ' "$T/lmc"
+# SO_LINGER 0: thousands of connections, but no TIME_WAIT entries left for that port.
+hexp=$(printf '%04X' $P)
+tw=$(awk -v p=":$hexp" '$4 == "06" && (index($2, p) || index($3, p)) { n++ } END { print n + 0 }' /proc/net/tcp)
+iters=$(awk '/TCP\/IP connection/ { print 1 }' "$T/lmc")
+if [ "$tw" -lt 10 ] && [ -n "$iters" ]; then pass net/connect-no-time-wait
+else fail net/connect-no-time-wait "$tw TIME_WAIT sockets on port $P"; fi
 no_leftovers net/no-leftovers-after-S
 
 # ---- plumb serve: garbage, half-open and slow clients, then real clients ---------------------
