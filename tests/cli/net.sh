@@ -189,6 +189,12 @@ check net/serve-connect grep -Eq '^TCP/IP connection cost to 127\.0\.0\.1: ' "$T
 check net/serve-bw_tcp grep -Eq '^1\.048576 [0-9.]+ MB/sec$' "$T/s4"
 "$PLUMB" lat_http -b $BASE 127.0.0.1 </dev/null >"$T/s5" 2>&1
 check net/serve-http grep -Eq '^Avg xfer: ' "$T/s5"
+printf '/index.html\n/faq.html\n' | "$PLUMB" lat_http -b $BASE 127.0.0.1 >"$T/s5b" 2>&1
+check net/serve-http-url-list grep -Eq '^Avg xfer: [0-9.]+KB, 6\.[0-9]KB in ' "$T/s5b"
+printf '/../../etc/passwd\n' | "$PLUMB" lat_http -b $BASE 127.0.0.1 >"$T/s5c" 2>&1
+rc=$?
+if [ $rc -eq 3 ] && grep -q 'status 404' "$T/s5c"; then pass net/serve-http-404
+else fail net/serve-http-404 "rc=$rc $(head -c 200 "$T/s5c")"; fi
 if grep -q 'rpc ' "$T/serve"; then
 	"$PLUMB" lat_rpc -b $BASE 127.0.0.1 >"$T/s6" 2>&1
 	check net/serve-rpc grep -Eq '^RPC/udp latency using 127\.0\.0\.1: ' "$T/s6"
