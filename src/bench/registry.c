@@ -17,6 +17,10 @@ extern const struct family fam_ctx;
 extern const struct family fam_files;
 extern const struct family fam_lmdd;
 extern const struct family fam_disk;
+extern const struct family fam_netlat;
+extern const struct family fam_netbw;
+extern const struct family fam_http;
+extern const struct family fam_rpc;
 
 const struct family *const families[] = {
 	&fam_syscall,
@@ -31,6 +35,10 @@ const struct family *const families[] = {
 	&fam_files,
 	&fam_lmdd,
 	&fam_disk,
+	&fam_netlat,
+	&fam_netbw,
+	&fam_http,
+	&fam_rpc,
 	NULL,
 };
 

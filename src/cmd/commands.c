@@ -10,6 +10,8 @@ const struct command commands[] = {
 	  "       [-o FILE] [--format text|json|lmbench] [--json] [--db FILE] [--no-store] [--dry-run]",
 	  "run the suite, record every sample, store the run, print the summary (docs/suite.md)" },
 	{ "sysinfo", cmd_sysinfo, "[--json]", "the system facts a run records" },
+	{ "serve", cmd_serve, "[--bind ADDR] [--port BASE] [--idle SECONDS] [-v]",
+	  "run the server end of every network benchmark for remote clients" },
 	{ "summary", cmd_summary, "[--db FILE] [RUN|FILE ...]", "lmbench's summary tables for runs and results files" },
 	{ "import", cmd_import, "[--db FILE] [--label TEXT] FILE...", "store plumb JSON and lmbench 3 results files" },
 	{ "export", cmd_export, "RUN [--format json|lmbench] [-o FILE] [--db FILE]", "write a run as plumb JSON or an lmbench results file" },

@@ -17,6 +17,7 @@ const struct command *command_find(const char *name);
 
 int cmd_list(int argc, char **argv);
 int cmd_sysinfo(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_summary(int argc, char **argv);
 int cmd_import(int argc, char **argv);
