@@ -501,6 +501,7 @@ static int run_one(struct suite *S, int round, size_t i)
 	struct step_env env = {
 		.tmpdir = S->rundir, .fsdir = S->fsrun, .round = round, .timeout_s = timeout,
 		.stop = &stop_sig, .tick = tick, .tick_arg = &S->prog,
+		.remote = (s->flags & STEP_REMOTE) ? S->o.remote : NULL,
 	};
 	struct step_outcome oc;
 	int rc = step_exec(x->t, s->argc, av, &env, S->run, &oc);

@@ -283,8 +283,10 @@ static void net(struct plan *p, const struct plan_cfg *c)
 {
 	/* Local: no host operand, so each tool starts its own servers on ephemeral ports. */
 	net_set(p, c, NULL, 0);
+	/* Remote: also no host operand; the step's child calls net_remote_set(HOST[:BASE]) so the
+	 * tools talk to that `plumb serve` on its port base. */
 	if (c->remote)
-		net_set(p, c, c->remote, STEP_REMOTE);
+		net_set(p, c, NULL, STEP_REMOTE);
 }
 
 static void ipc_bw_files(struct plan *p, const struct plan_cfg *c)

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "bench/net.h"
 #include "cmd/run_step.h"
 #include "core/cleanup.h"
 #include "core/clock.h"
@@ -242,6 +243,8 @@ static void child_main(const struct tool *t, int argc, char **argv, const struct
 	child_ctx.argc = argc - 1;
 	child_ctx.argv = argv + 1;
 	timing.round = env->round;
+	if (env->remote && net_remote_set(env->remote) != 0)
+		_exit(EXIT_USAGE);
 	atexit(child_send);
 	int st = t->fn(&child_ctx, argc, argv);
 	exit(st);
