@@ -159,6 +159,10 @@ const char *net_http_page(const char *path, size_t *len);
 extern const char *const net_http_urls[];
 
 /* ---- RPC server (net_rpc.c); returns when stopped; exit status ------------------------- */
+/* Request parsing of the servers (pure functions, fuzzed). */
+enum { HTTP_REQ_BAD, HTTP_REQ_GET, HTTP_REQ_EXIT };
+int net_parse_http_request(const char *req, size_t n, char *path, size_t pathlen);
+int net_parse_bw_request(const char *line, size_t n, unsigned long *msize);
 int net_rpc_serve(int tcp_fd, int udp_fd, int allow_stop, volatile long *activity);
 
 #endif

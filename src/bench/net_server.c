@@ -14,6 +14,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -43,6 +44,43 @@ static void touch(void)
 {
 	if (activity)
 		*activity = (long)time(NULL);
+}
+
+/* The request parsers, apart from the sockets so they can be fuzzed (fuzz/fuzz_serve.c).
+ * bw_tcp: decimal digits only (the newline already stripped); 0 on success. */
+int net_parse_bw_request(const char *line, size_t n, unsigned long *msize)
+{
+	unsigned long v = 0;
+	if (n == 0 || n > 20)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (line[i] < '0' || line[i] > '9')
+			return -1;
+		if (v > (ULONG_MAX - 9) / 10)
+			return -1;
+		v = v * 10 + (unsigned long)(line[i] - '0');
+	}
+	*msize = v;
+	return 0;
+}
+
+/* HTTP/1.0: "EXIT" or "GET /path ..." within the first n bytes of req (not NUL-terminated). */
+int net_parse_http_request(const char *req, size_t n, char *path, size_t pathlen)
+{
+	if (n >= 4 && memcmp(req, "EXIT", 4) == 0)
+		return HTTP_REQ_EXIT;
+	if (n < 5 || memcmp(req, "GET ", 4) != 0 || pathlen == 0)
+		return HTTP_REQ_BAD;
+	size_t i = 4, o = 0;
+	while (i < n && req[i] == ' ')
+		i++;
+	while (i < n && req[i] != ' ' && req[i] != '\r' && req[i] != '\n' && req[i] != 0) {
+		if (o + 1 >= pathlen)
+			return HTTP_REQ_BAD;
+		path[o++] = req[i++];
+	}
+	path[o] = 0;
+	return o ? HTTP_REQ_GET : HTTP_REQ_BAD;
 }
 
 /* lat_tcp: a 4-byte message size (network order; 0 = stop), then echo messages of that size. */
@@ -80,10 +118,8 @@ static int handle_bwtcp(int fd, const struct net_server *s)
 			break;
 		n++;
 	}
-	line[n] = 0;
-	char *end;
-	unsigned long msize = strtoul(line, &end, 10);
-	if (!n || *end || line[0] < '0' || line[0] > '9')
+	unsigned long msize;
+	if (net_parse_bw_request(line, n, &msize) != 0)
 		return 0;
 	if (msize == 0)
 		return s->allow_stop ? STOP_STATUS : 0;
@@ -113,14 +149,14 @@ static int handle_http(int fd, const struct net_server *s)
 			return 0;
 		n += (size_t)r;
 	}
-	req[n] = 0;
-	if (strncmp(req, "EXIT", 4) == 0)
-		return s->allow_stop ? STOP_STATUS : 0;
 	char path[256] = "";
 	const char *body = NULL;
 	size_t blen = 0;
 	int code = 400;
-	if (sscanf(req, "GET %255s", path) == 1) {
+	int kind = net_parse_http_request(req, n, path, sizeof path);
+	if (kind == HTTP_REQ_EXIT)
+		return s->allow_stop ? STOP_STATUS : 0;
+	if (kind == HTTP_REQ_GET) {
 		body = net_http_page(path, &blen);
 		code = body ? 200 : 404;
 	}
