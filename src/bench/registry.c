@@ -6,9 +6,11 @@
 #include "bench/tool.h"
 
 extern const struct family fam_syscall;
+extern const struct family fam_mem_bw;
 
 const struct family *const families[] = {
 	&fam_syscall,
+	&fam_mem_bw,
 	NULL,
 };
 
