@@ -138,22 +138,12 @@ static void bw_teardown(void *arg)
 	mem_free(&w->b);
 }
 
-/* A fact stored with the result; printed only with `plumb bw_mem` (see the top comment). */
-static void quiet_fact(struct tool_ctx *c, struct result *r, const char *key, const char *val)
-{
-	FILE *o = c->out;
-	if (c->via_symlink)
-		c->out = NULL;
-	out_fact(c, r, key, "%s", val);
-	c->out = o;
-}
-
 static int bw_mem(struct tool_ctx *c, int argc, char **argv)
 {
 	static const char *const names[] = { "pages", NULL };
 	static const int takes[] = { 1 };
 	const char *vals[1];
-	argc = mem_longopts(c, argc, argv, names, takes, vals);
+	argc = mem_longopts(c, argc, &argv, names, takes, vals);
 	while (tool_getopt(c, argc, argv, "") != -1)
 		;
 	struct bw w = { .pages = PAGES_4K };
@@ -195,8 +185,8 @@ static int bw_mem(struct tool_ctx *c, int argc, char **argv)
 	char d[200];
 	mem_page_desc(&probe, d, sizeof d);
 	mem_free(&probe);
-	quiet_fact(c, NULL, "Page size", d);
-	quiet_fact(c, NULL, "Kernel", m == M_FRD || m == M_FWR || m == M_FCP ? w.k->name
+	mem_fact(c, NULL, "Page size", "page_size", !c->via_symlink, "%s", d);
+	mem_fact(c, NULL, "Kernel", "kernel", !c->via_symlink, "%s", m == M_FRD || m == M_FWR || m == M_FCP ? w.k->name
 		   : m == M_BZERO || m == M_BCOPY ? "libc" : "scalar (lmbench's loop)");
 	struct bench_op op = { .setup = bw_setup, .loop = bw_loop, .teardown = bw_teardown,
 			       .arg = &w };

@@ -3,6 +3,7 @@
  * chains shared by the memory benchmarks (see mem_common.h).
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,7 +125,7 @@ void mem_page_desc(const struct mem_buf *b, char *buf, size_t len)
 		if (h < 0)
 			snprintf(buf, len, "THP asked, share unknown%s", fb);
 		else
-			snprintf(buf, len, "%s (THP, %.0f%% of %.1f MiB on 2 MiB pages%s)",
+			snprintf(buf, len, "%s (THP, %.0f%% of %.3g MiB on 2 MiB pages%s)",
 				 h > 0 ? "2 MiB" : "4 KiB", 100.0 * (double)h / (double)b->len,
 				 (double)b->len / 1048576.0, fb);
 	} else {
@@ -132,11 +133,27 @@ void mem_page_desc(const struct mem_buf *b, char *buf, size_t len)
 	}
 }
 
+void mem_fact(struct tool_ctx *c, struct result *r, const char *text_key, const char *json_key,
+	      int print, const char *fmt, ...)
+{
+	char val[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(val, sizeof val, fmt, ap);
+	va_end(ap);
+	if (print)
+		out_printf(c, "[%s: %s]\n", text_key, val);
+	FILE *o = c->out;
+	c->out = NULL; /* out_fact only stores it now */
+	out_fact(c, r, json_key, "%s", val);
+	c->out = o;
+}
+
 void mem_page_fact(struct tool_ctx *c, const struct mem_buf *b)
 {
 	char d[200];
 	mem_page_desc(b, d, sizeof d);
-	out_fact(c, NULL, "Page size", "%s", d);
+	mem_fact(c, NULL, "Page size", "page_size", 1, "%s", d);
 }
 
 void mem_unshare(void *p, size_t len)
@@ -224,17 +241,20 @@ uint64_t mem_default_bytes(unsigned divisor, char *how, size_t howlen)
 	return want;
 }
 
-int mem_longopts(struct tool_ctx *c, int argc, char **argv, const char *const *names,
+int mem_longopts(struct tool_ctx *c, int argc, char ***argvp, const char *const *names,
 		 const int *takes_arg, const char **values)
 {
+	/* a new vector: the original stays as the JSON records it */
+	char **argv = *argvp, **nv = xcalloc((size_t)argc + 1, sizeof *nv);
 	int out = 1;
+	nv[0] = argv[0];
 	for (int k = 0; names[k]; k++)
 		values[k] = NULL;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (strcmp(a, "--") == 0) { /* the rest are operands: keep them untouched */
 			while (i < argc)
-				argv[out++] = argv[i++];
+				nv[out++] = argv[i++];
 			break;
 		}
 		int hit = 0;
@@ -257,9 +277,10 @@ int mem_longopts(struct tool_ctx *c, int argc, char **argv, const char *const *n
 			}
 		}
 		if (!hit)
-			argv[out++] = argv[i];
+			nv[out++] = argv[i];
 	}
-	argv[out] = NULL;
+	nv[out] = NULL;
+	*argvp = nv; /* lives as long as the tool runs */
 	return out;
 }
 

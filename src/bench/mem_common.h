@@ -39,6 +39,10 @@ void mem_alloc(struct mem_buf *b, size_t len, enum mem_pages pages);
 void mem_free(struct mem_buf *b);
 /* "4 KiB", "2 MiB (THP, 100% of 64 MiB)", ... for the [Page size: ...] fact. */
 void mem_page_desc(const struct mem_buf *b, char *buf, size_t len);
+/* A fact: printed as "[text_key: value]" when print is set, stored under json_key (one word:
+ * the JSON facts and result info are "key=value" lists). r = NULL: a header fact. */
+void mem_fact(struct tool_ctx *c, struct result *r, const char *text_key, const char *json_key,
+	      int print, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 /* Print the page-size fact (header, and in the JSON facts). */
 void mem_page_fact(struct tool_ctx *c, const struct mem_buf *b);
 /* With -P the copies are forked after the parent filled the buffer: write one word of every
@@ -58,9 +62,13 @@ uint64_t mem_default_bytes(unsigned divisor, char *how, size_t howlen);
 /* Strip plumb's long options (--pages X, --threads N, --table ...) from argv before
  * tool_getopt() sees them. specs: NULL-terminated names; takes_arg[i] says whether the option
  * has a value. values[i] gets the value (or "1" for a flag, NULL when absent). Returns the new
- * argc. A missing value is a usage error. */
-int mem_longopts(struct tool_ctx *c, int argc, char **argv, const char *const *names,
+ * argc and points *argv to a new vector (the original is left as it was, for the JSON). A
+ * missing value is a usage error. */
+int mem_longopts(struct tool_ctx *c, int argc, char ***argv, const char *const *names,
 		 const int *takes_arg, const char **values);
+
+/* lmbench's lat_mem_rd size steps: the size after r (mem_lat.c). */
+size_t lat_next_range(size_t r);
 
 /* A small fast generator (xorshift64*), seeded explicitly so a chain can be rebuilt. */
 static inline uint64_t mem_rand(uint64_t *s)

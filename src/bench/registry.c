@@ -7,10 +7,12 @@
 
 extern const struct family fam_syscall;
 extern const struct family fam_mem_bw;
+extern const struct family fam_mem_lat;
 
 const struct family *const families[] = {
 	&fam_syscall,
 	&fam_mem_bw,
+	&fam_mem_lat,
 	NULL,
 };
 

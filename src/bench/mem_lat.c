@@ -1,0 +1,203 @@
+/*
+ * mem_lat.c — lat_mem_rd: load latency as the working set grows, by walking a chain of
+ * dependent pointers (each load's address is the previous load's value).
+ *
+ *   lat_mem_rd [-t] [-P N -W US -N N] [--pages 4k|thp|huge] [SIZE_MiB [STRIDE...]]
+ *
+ * For each stride (default 64 bytes = lmbench's 512/sizeof(void *)), prints "stride=N and then
+ * one `%.5f %.3f` line per size (MiB, ns per load) over lmbench's size steps from 512 bytes up to
+ * SIZE_MiB; an empty line ends each series when strides were given, as lmbench does.
+ *   default chain   slot i points to slot i+1 (stride bytes on): prefetchers see a stream, so
+ *                   large sizes show bandwidth more than latency (lmbench's "main memory" at
+ *                   7 ns on modern CPUs)
+ *   -t              one random cycle through every slot of the size (mem_common.c explains how
+ *                   it grows with the size without being rebuilt); prefetchers cannot follow it
+ *                   and, on 4 KiB pages, most loads past the TLB's reach also miss the TLB
+ * Without SIZE_MiB the largest size is 4 x the last-level cache sysfs reports (a measured
+ * guess when it reports nothing), capped by available memory, so the curve reaches main memory.
+ * The statistic is the minimum of short samples (5 by default), as lmbench takes the minimum.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "bench/mem_common.h"
+#include "bench/tool.h"
+#include "core/arch.h"
+#include "core/timing.h"
+#include "core/util.h"
+
+#define LOADS_PER_ITER 100
+
+struct lat {
+	char *base;
+	size_t range;     /* bytes of the chain being walked */
+	size_t stride;
+	void **p;         /* where the walk is: it continues across samples */
+};
+
+static void lat_loop(uint64_t n, void *arg)
+{
+	struct lat *l = arg;
+	void **p = l->p;
+	for (uint64_t i = 0; i < n; i++) {
+#define L1 p = (void **)*p;
+#define L10 L1 L1 L1 L1 L1 L1 L1 L1 L1 L1
+		L10 L10 L10 L10 L10 L10 L10 L10 L10 L10
+#undef L10
+#undef L1
+	}
+	l->p = p;
+}
+
+static int lat_setup(void *arg)
+{
+	struct lat *l = arg;
+	/* -P copies were forked after the chain was built: give each its own pages */
+	if (timing.parallel > 1)
+		mem_unshare(l->base, l->range);
+	/* One lap (up to 4 M loads) so the caches hold what they will hold in steady state. */
+	size_t n = l->range / l->stride;
+	if (n > (4u << 20))
+		n = 4u << 20;
+	void **p = l->p;
+	for (size_t i = 0; i < n; i++)
+		p = (void **)*p;
+	l->p = p;
+	sink_u64((uint64_t)(uintptr_t)p);
+	return 0;
+}
+
+/* lmbench's size steps: x2 below 1 KiB, +1 KiB below 4 KiB, then 8 steps per doubling. */
+size_t lat_next_range(size_t r)
+{
+	if (r < 1024)
+		return r * 2;
+	if (r < 4096)
+		return r + 1024;
+	size_t s = 32 << 10;
+	while (s <= r)
+		s *= 2;
+	return r + s / 16;
+}
+
+static int lat_mem_rd(struct tool_ctx *c, int argc, char **argv)
+{
+	static const char *const names[] = { "pages", NULL };
+	static const int takes[] = { 1 };
+	const char *vals[1];
+	argc = mem_longopts(c, argc, &argv, names, takes, vals);
+	int rnd = 0, ch;
+	while ((ch = tool_getopt(c, argc, argv, "t")) != -1)
+		if (ch == 't')
+			rnd = 1;
+	enum mem_pages pages = PAGES_4K;
+	if (vals[0]) {
+		int p = mem_pages_parse(vals[0]);
+		if (p < 0)
+			usage_error(c, "--pages: '%s' is not 4k, thp or huge", vals[0]);
+		pages = (enum mem_pages)p;
+	}
+	size_t maxb;
+	char how[160] = "";
+	if (optind < argc) {
+		char *end;
+		double mib = strtod(argv[optind], &end);
+		if (end == argv[optind] || *end || !(mib > 0) || mib > 1e7)
+			usage_error(c, "size '%s' is not a positive number of MiB", argv[optind]);
+		maxb = (size_t)(mib * 1048576.0);
+		if (maxb < 512)
+			usage_error(c, "size '%s' MiB is below 512 bytes", argv[optind]);
+		optind++;
+	} else {
+		maxb = mem_default_bytes(1, how, sizeof how);
+	}
+	int nstrides = argc - optind, explicit_strides = nstrides > 0;
+	size_t *strides = xcalloc((size_t)(nstrides ? nstrides : 1), sizeof *strides);
+	for (int i = 0; i < nstrides; i++) {
+		long long s = parse_int(argv[optind + i], (long long)sizeof(void *), 1 << 30, "stride");
+		if (s % (long long)sizeof(void *))
+			usage_error(c, "stride %lld is not a multiple of %zu bytes", s, sizeof(void *));
+		strides[i] = (size_t)s;
+	}
+	if (!nstrides) {
+		strides[0] = 512 / sizeof(void *);
+		nstrides = 1;
+	}
+	mem_check_fits(c, (uint64_t)maxb * (uint64_t)timing.parallel);
+	/* short samples, minimum statistic: a default sweep takes seconds, not minutes */
+	if (!timing.repetitions)
+		timing.repetitions = 5;
+	const char *en = getenv("ENOUGH");
+	if (!timing.min_sample_ns && !(en && *en))
+		timing.min_sample_ns = 2e6;
+
+	struct mem_buf b;
+	mem_alloc(&b, maxb, pages);
+	mem_page_fact(c, &b);
+	if (how[0])
+		mem_fact(c, NULL, "Largest size", "largest_size", 1, "%.0f MiB = %s", (double)maxb / 1048576.0, how);
+	uint64_t seed = 0;
+	if (rnd) {
+		seed = mem_seed();
+		mem_fact(c, NULL, "Chain", "chain", 1, "one random cycle through every slot of each size, seed %#llx",
+			 (unsigned long long)seed);
+	} else {
+		mem_fact(c, NULL, "Chain", "chain", 1, "sequential, stride bytes apart (prefetchers help)");
+	}
+	int status = 0;
+	for (int si = 0; si < nstrides && !status; si++) {
+		size_t stride = strides[si], nmax = maxb / stride;
+		struct chain_builder cb;
+		if (rnd) {
+			chain_begin(&cb, b.p, stride, 0, seed);
+		} else {
+			for (size_t i = 0; i + 1 < nmax; i++)
+				*(void **)(b.p + i * stride) = b.p + (i + 1) * stride;
+		}
+		out_printf(c, "\"stride=%zu\n", stride);
+		for (size_t range = 512; range <= maxb; range = lat_next_range(range)) {
+			if (range < stride)
+				continue;
+			size_t n = range / stride;
+			void **last = (void **)(b.p + (n - 1) * stride);
+			if (rnd)
+				chain_grow(&cb, n);
+			else
+				*last = b.p; /* close the loop at this size */
+			struct lat l = { b.p, n * stride, stride, (void **)b.p };
+			struct bench_op op = { .setup = lat_setup, .loop = lat_loop, .arg = &l };
+			struct measurement m;
+			if (measure(&op, &m) != 0) {
+				status = EXIT_MEASURE;
+				break;
+			}
+			char params[64];
+			snprintf(params, sizeof params, "stride=%zu size=%zu", stride, range);
+			record_latency(c, rnd ? "lat_mem_rd.rand" : "lat_mem_rd.seq", params,
+				       (double)range / 1048576.0, &m, LOADS_PER_ITER);
+			measurement_free(&m);
+			if (!rnd && n < nmax)
+				*last = b.p + n * stride; /* reopen for the next size */
+		}
+		if (explicit_strides)
+			out_printf(c, "\n");
+	}
+	mem_free(&b);
+	free(strides);
+	return status;
+}
+
+static const struct tool tools[] = {
+	TOOL("lat_mem_rd", lat_mem_rd, 0, "[-t] [--pages 4k|thp|huge] [SIZE_MiB [STRIDE...]]",
+	     "memory load latency by working-set size (sequential or -t random chain)",
+	     "Prints \"stride=N, then `MiB ns` lines from 512 bytes to SIZE_MiB in lmbench's steps.\n"
+	     "-t walks one random cycle through every slot (seed in the [Chain: ...] line; set\n"
+	     "PLUMB_SEED to repeat it). SIZE_MiB defaults to 4 x the last-level cache (sysfs, or\n"
+	     "measured), capped by available memory. --pages: 4k (default, THP off), thp, huge.\n"
+	     "Statistic: minimum of 5 samples of 2 ms per size (-N, ENOUGH, --min-sample change it)."),
+	{ 0 },
+};
+
+const struct family fam_mem_lat = { "memlat", SUBSET_HW, "memory latency (lat_mem_rd)", tools };
