@@ -67,6 +67,10 @@ uint64_t mem_default_bytes(unsigned divisor, char *how, size_t howlen);
 int mem_longopts(struct tool_ctx *c, int argc, char ***argv, const char *const *names,
 		 const int *takes_arg, const char **values);
 
+/* STREAM's validation (stream.c): how many of x[0..n) differ from want by more than McCalpin's
+ * relative 1e-13; *first = index of the first wrong one. */
+size_t stream_check(const double *x, size_t n, double want, size_t *first);
+
 /* lmbench's lat_mem_rd size steps: the size after r (mem_lat.c). */
 size_t lat_next_range(size_t r);
 
