@@ -3,6 +3,7 @@
  * chains shared by the memory benchmarks (see mem_common.h).
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -334,4 +335,80 @@ void chain_grow(struct chain_builder *cb, size_t n)
 	}
 	if (n > cb->n)
 		cb->n = n;
+}
+
+/* ---- pointer chases ------------------------------------------------------------------------ */
+
+struct chase {
+	char *base;
+	size_t len, warm;
+	void **p;          /* where the walk is: it continues across samples */
+};
+
+static void chase_loop(uint64_t n, void *arg)
+{
+	struct chase *ch = arg;
+	void **p = ch->p;
+	for (uint64_t i = 0; i < n; i++) {
+#define L1 p = (void **)*p;
+#define L10 L1 L1 L1 L1 L1 L1 L1 L1 L1 L1
+		L10 L10 L10 L10 L10 L10 L10 L10 L10 L10
+#undef L10
+#undef L1
+	}
+	ch->p = p;
+}
+
+static int chase_setup(void *arg)
+{
+	struct chase *ch = arg;
+	/* -P copies were forked after the chain was built: give each its own pages */
+	if (timing.parallel > 1)
+		mem_unshare(ch->base, ch->len);
+	size_t n = ch->warm < (4u << 20) ? ch->warm : (4u << 20);
+	void **p = ch->p;
+	for (size_t i = 0; i < n; i++)
+		p = (void **)*p;
+	ch->p = p;
+	sink_u64((uint64_t)(uintptr_t)p);
+	return 0;
+}
+
+int mem_chase_measure(char *base, size_t len, void **start, size_t warm, struct measurement *m)
+{
+	struct chase ch = { base, len, warm, start };
+	struct bench_op op = { .setup = chase_setup, .loop = chase_loop, .arg = &ch };
+	return measure(&op, m);
+}
+
+double mem_chase_ns(char *base, size_t len, void **start, size_t warm)
+{
+	struct measurement m;
+	if (mem_chase_measure(base, len, start, warm, &m) != 0)
+		return NAN;
+	double v = measurement_stat(&m, 1) / MEM_CHASE_LOADS;
+	measurement_free(&m);
+	return v;
+}
+
+void **mem_link_random(void ***nodes, size_t n, uint64_t *rng)
+{
+	for (size_t i = n - 1; i > 0; i--) {
+		size_t j = (size_t)mem_rand_below(rng, i + 1);
+		void **t = nodes[i];
+		nodes[i] = nodes[j];
+		nodes[j] = t;
+	}
+	for (size_t i = 0; i < n; i++)
+		*nodes[i] = nodes[(i + 1) % n];
+	return nodes[0];
+}
+
+void mem_short_samples(int reps, double us)
+{
+	if (!timing.repetitions)
+		timing.repetitions = reps;
+	const char *en = getenv("ENOUGH");
+	if (!timing.min_sample_ns && !(en && *en))
+		timing.min_sample_ns = us * 1e3;
 }

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "core/out.h"
+#include "core/timing.h"
 
 enum mem_pages { PAGES_4K, PAGES_THP, PAGES_HUGE };
 
@@ -70,6 +71,21 @@ int mem_longopts(struct tool_ctx *c, int argc, char ***argv, const char *const *
 /* STREAM's validation (stream.c): how many of x[0..n) differ from want by more than McCalpin's
  * relative 1e-13; *first = index of the first wrong one. */
 size_t stream_check(const double *x, size_t n, double want, size_t *first);
+
+/* Measure a pointer chase starting at start (measure(): calibrated samples of MEM_CHASE_LOADS
+ * dependent loads per iteration; the walk continues across samples). Before timing, each
+ * measuring process walks warm loads (capped at 4 M) to fill the caches and, with -P, first
+ * gives itself private pages for [base, base+len). 0 on success. */
+#define MEM_CHASE_LOADS 100
+int mem_chase_measure(char *base, size_t len, void **start, size_t warm, struct measurement *m);
+/* Minimum ns per load of such a chase (NAN when it could not be measured). */
+double mem_chase_ns(char *base, size_t len, void **start, size_t warm);
+/* Link the n addresses of nodes into one random cycle (Fisher-Yates on the array, then each
+ * node points to the next); returns the first node of the cycle. */
+void **mem_link_random(void ***nodes, size_t n, uint64_t *rng);
+/* Short samples for the derived tools (tlb, par_mem, line, cache) unless -N, ENOUGH or
+ * --min-sample say otherwise: reps samples of us microseconds. */
+void mem_short_samples(int reps, double us);
 
 /* lmbench's lat_mem_rd size steps: the size after r (mem_lat.c). */
 size_t lat_next_range(size_t r);

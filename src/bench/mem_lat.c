@@ -28,47 +28,6 @@
 #include "core/timing.h"
 #include "core/util.h"
 
-#define LOADS_PER_ITER 100
-
-struct lat {
-	char *base;
-	size_t range;     /* bytes of the chain being walked */
-	size_t stride;
-	void **p;         /* where the walk is: it continues across samples */
-};
-
-static void lat_loop(uint64_t n, void *arg)
-{
-	struct lat *l = arg;
-	void **p = l->p;
-	for (uint64_t i = 0; i < n; i++) {
-#define L1 p = (void **)*p;
-#define L10 L1 L1 L1 L1 L1 L1 L1 L1 L1 L1
-		L10 L10 L10 L10 L10 L10 L10 L10 L10 L10
-#undef L10
-#undef L1
-	}
-	l->p = p;
-}
-
-static int lat_setup(void *arg)
-{
-	struct lat *l = arg;
-	/* -P copies were forked after the chain was built: give each its own pages */
-	if (timing.parallel > 1)
-		mem_unshare(l->base, l->range);
-	/* One lap (up to 4 M loads) so the caches hold what they will hold in steady state. */
-	size_t n = l->range / l->stride;
-	if (n > (4u << 20))
-		n = 4u << 20;
-	void **p = l->p;
-	for (size_t i = 0; i < n; i++)
-		p = (void **)*p;
-	l->p = p;
-	sink_u64((uint64_t)(uintptr_t)p);
-	return 0;
-}
-
 /* lmbench's size steps: x2 below 1 KiB, +1 KiB below 4 KiB, then 8 steps per doubling. */
 size_t lat_next_range(size_t r)
 {
@@ -127,11 +86,7 @@ static int lat_mem_rd(struct tool_ctx *c, int argc, char **argv)
 	}
 	mem_check_fits(c, (uint64_t)maxb * (uint64_t)timing.parallel);
 	/* short samples, minimum statistic: a default sweep takes seconds, not minutes */
-	if (!timing.repetitions)
-		timing.repetitions = 5;
-	const char *en = getenv("ENOUGH");
-	if (!timing.min_sample_ns && !(en && *en))
-		timing.min_sample_ns = 2e6;
+	mem_short_samples(5, 2000);
 
 	struct mem_buf b;
 	mem_alloc(&b, maxb, pages);
@@ -166,17 +121,15 @@ static int lat_mem_rd(struct tool_ctx *c, int argc, char **argv)
 				chain_grow(&cb, n);
 			else
 				*last = b.p; /* close the loop at this size */
-			struct lat l = { b.p, n * stride, stride, (void **)b.p };
-			struct bench_op op = { .setup = lat_setup, .loop = lat_loop, .arg = &l };
 			struct measurement m;
-			if (measure(&op, &m) != 0) {
+			if (mem_chase_measure(b.p, n * stride, (void **)b.p, n, &m) != 0) {
 				status = EXIT_MEASURE;
 				break;
 			}
 			char params[64];
 			snprintf(params, sizeof params, "stride=%zu size=%zu", stride, range);
 			record_latency(c, rnd ? "lat_mem_rd.rand" : "lat_mem_rd.seq", params,
-				       (double)range / 1048576.0, &m, LOADS_PER_ITER);
+				       (double)range / 1048576.0, &m, MEM_CHASE_LOADS);
 			measurement_free(&m);
 			if (!rnd && n < nmax)
 				*last = b.p + n * stride; /* reopen for the next size */

@@ -9,12 +9,14 @@ extern const struct family fam_syscall;
 extern const struct family fam_mem_bw;
 extern const struct family fam_mem_lat;
 extern const struct family fam_stream;
+extern const struct family fam_mem_cache;
 
 const struct family *const families[] = {
 	&fam_syscall,
 	&fam_mem_bw,
 	&fam_mem_lat,
 	&fam_stream,
+	&fam_mem_cache,
 	NULL,
 };
 
