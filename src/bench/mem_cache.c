@@ -591,7 +591,8 @@ static const struct tool tools[] = {
 	TOOL("tlb", tlb_tool, 0, "[-c] [-L LINE] [-M PAGES] [--pages 4k|thp|huge]",
 	     "TLB entries: pages a chain can touch before translation misses cost",
 	     "Compares a random chain over N pages (one line each) with a compact chain over N\n"
-	     "lines; the first count where pages cost 15% more is bisected. -c adds the miss cost."),
+	     "lines; the first count where pages cost 15% more is bisected. -c adds the miss cost.\n"
+	     "--pages: 4k (default; THP would hide the TLB), thp, huge."),
 	TOOL("par_mem", par_mem, 0, "[-L LINE] [-M MAX] [--pages 4k|thp|huge]",
 	     "memory-level parallelism by size: independent chains walked together",
 	     "Prints `MB parallelism` for sizes from 16 lines doubling to MAX (default 4 x LLC).\n"

@@ -446,7 +446,8 @@ static const struct tool tools[] = {
 	     "--threads N|all: N threads, one per CPU (default 1); -P N: N processes (aggregate).\n"
 	     "--table: McCalpin's table (best rate, avg/min/max seconds per pass).\n"
 	     "Every kernel's result is checked on every element; a wrong answer exits 3.\n"
-	     "Streaming stores are used for arrays larger than the last-level cache (fact line)."),
+	     "Streaming stores are used for arrays larger than the last-level cache (fact line).\n"
+	     "--pages: 4k (default, THP off), thp, or huge (hugetlb, THP when none reserved)."),
 	{ 0 },
 };
 
