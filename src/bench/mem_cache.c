@@ -8,8 +8,6 @@
  * random, so prefetchers cannot help; buffers are on 4 KiB pages unless --pages says otherwise.
  */
 #include <math.h>
-#include <pthread.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +15,6 @@
 #include "bench/mem_common.h"
 #include "bench/tool.h"
 #include "core/arch.h"
-#include "core/cpu.h"
 #include "core/sysinfo.h"
 #include "core/timing.h"
 #include "core/util.h"
