@@ -208,26 +208,32 @@ static double probe_ns(struct mem_buf *b, size_t bytes, uint64_t seed)
 uint64_t mem_default_bytes(unsigned divisor, char *how, size_t howlen)
 {
 	uint64_t cap = mem_usable() / (divisor ? divisor : 1);
-	uint64_t llc = sys_llc_bytes(), want;
+	/* PLUMB_MEM_NO_SYSFS=1 pretends sysfs said nothing (to exercise the measured fallback) */
+	const char *nosys = getenv("PLUMB_MEM_NO_SYSFS");
+	uint64_t llc = nosys && *nosys && strcmp(nosys, "0") ? 0 : sys_llc_bytes(), want;
 	if (llc) {
 		want = 4 * llc;
 		snprintf(how, howlen, "4 x last-level cache %.0f MiB (sysfs)", (double)llc / 1048576.0);
 	} else {
-		/* sysfs says nothing: find the last knee of a random chase from 256 KiB to 256 MiB
-		 * (latency rising by more than 30% over a doubling) and take 4 x that size. */
+		/* sysfs says nothing: chase randomly over 256 KiB .. 256 MiB; the last cache ends at
+		 * the largest size still below half of the latency at the largest size (memory's:
+		 * page-walk costs keep rising a little beyond, so "the last rise" would overshoot). */
 		uint64_t top = 256ull << 20;
 		if (top > cap)
 			top = cap;
 		struct mem_buf b;
 		mem_alloc(&b, top, PAGES_4K);
-		double prev = 0;
-		uint64_t knee = 8ull << 20;
-		for (uint64_t s = 256 << 10; s <= top; s *= 2) {
-			double t = probe_ns(&b, s, 12345);
-			if (prev > 0 && t > 1.3 * prev)
-				knee = s;
-			prev = t;
+		double lat[16];
+		uint64_t sz[16];
+		int np = 0;
+		for (uint64_t s = 256 << 10; s <= top && np < 16; s *= 2, np++) {
+			sz[np] = s;
+			lat[np] = probe_ns(&b, s, 12345);
 		}
+		uint64_t knee = 8ull << 20;
+		for (int i = 0; i < np; i++)
+			if (lat[i] < 0.5 * lat[np - 1])
+				knee = sz[i];
 		mem_free(&b);
 		want = 4 * knee;
 		snprintf(how, howlen, "4 x last latency knee %.0f MiB (measured: sysfs has no caches)",

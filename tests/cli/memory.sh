@@ -102,6 +102,10 @@ PLUMB_STREAM_CORRUPT=daxpy "$PLUMB" stream -v 2 -N 2 -M 3m -P 2 >/dev/null 2>"$T
 [ $rc -eq 3 ] && pass memory/stream-validation-in-copies || fail memory/stream-validation-in-copies "rc=$rc"
 PLUMB_PORTABLE=1 "$PLUMB" stream -N 2 -M 3m >"$T/sp" 2>&1 && pass memory/stream-portable || fail memory/stream-portable "$(cat "$T/sp")"
 
+# the default size when sysfs reports no caches: 4 x a knee measured with a quick chase
+PLUMB_MEM_NO_SYSFS=1 "$PLUMB" stream -N 2 >"$T/sf" 2>&1
+check memory/default-size-measured-fallback grep -Eq '^\[Array size: .*4 x last latency knee [0-9]+ MiB \(measured' "$T/sf"
+
 # ---- tlb, par_mem, line, cache -----------------------------------------------------------
 "$BIN/tlb" 2>"$T/tlb"
 n=$(awk '/^tlb: [0-9]+ pages$/ { print $2 }' "$T/tlb")
