@@ -191,8 +191,9 @@ static int tlb_tool(struct tool_ctx *c, int argc, char **argv)
 			cost = 1;
 		else if (ch == 'L')
 			line = (size_t)parse_int(optarg, 8, 4096, "-L (line size)");
-		else if (ch == 'M')
-			maxpages = (size_t)parse_int(optarg, 16, 1 << 22, "-M (pages)");
+		else if (ch == 'M') /* bytes, as lmbench's suite passes it (-M 128M) */
+			maxpages = (size_t)(parse_size(optarg, 16 * 4096, 1ull << 36, "-M (bytes)") /
+					    (uint64_t)sysconf(_SC_PAGESIZE));
 	}
 	if (optind < argc)
 		usage_error(c, "unexpected operand '%s'", argv[optind]);
@@ -585,10 +586,11 @@ static int cache_tool(struct tool_ctx *c, int argc, char **argv)
 }
 
 static const struct tool tools[] = {
-	TOOL("tlb", tlb_tool, 0, "[-c] [-L LINE] [-M PAGES] [--pages 4k|thp|huge]",
+	TOOL("tlb", tlb_tool, 0, "[-c] [-L LINE] [-M BYTES] [--pages 4k|thp|huge]",
 	     "TLB entries: pages a chain can touch before translation misses cost",
 	     "Compares a random chain over N pages (one line each) with a compact chain over N\n"
 	     "lines; the first count where pages cost 15% more is bisected. -c adds the miss cost.\n"
+	     "-M: the most memory to spread pages over (default 64 MiB = 16 Ki pages).\n"
 	     "--pages: 4k (default; THP would hide the TLB), thp, huge."),
 	TOOL("par_mem", par_mem, 0, "[-L LINE] [-M MAX] [--pages 4k|thp|huge]",
 	     "memory-level parallelism by size: independent chains walked together",

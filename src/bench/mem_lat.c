@@ -96,7 +96,8 @@ static int lat_mem_rd(struct tool_ctx *c, int argc, char **argv)
 	uint64_t seed = 0;
 	if (rnd) {
 		seed = mem_seed();
-		mem_fact(c, NULL, "Chain", "chain", 1, "one random cycle through every slot of each size, seed %#llx",
+		mem_fact(c, NULL, "Chain", "chain", 1, "one random cycle through every slot of each size (on 4 KiB pages TLB misses"
+			 " included: --pages thp leaves most out), seed %#llx",
 			 (unsigned long long)seed);
 	} else {
 		mem_fact(c, NULL, "Chain", "chain", 1, "sequential, stride bytes apart (prefetchers help)");

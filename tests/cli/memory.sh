@@ -110,6 +110,7 @@ check memory/default-size-measured-fallback grep -Eq '^\[Array size: .*4 x last 
 "$BIN/tlb" 2>"$T/tlb"
 n=$(awk '/^tlb: [0-9]+ pages$/ { print $2 }' "$T/tlb")
 if between "${n:-0}" 8 16384; then pass memory/tlb; else fail memory/tlb "$(cat "$T/tlb")"; fi
+check memory/tlb-suite-args "$BIN/tlb" -L 64 -M 128M
 "$BIN/par_mem" -M 1m 2>"$T/pm"
 ok=1
 grep -Evq '^([0-9]+\.[0-9]{6} [0-9]+\.[0-9]{2}|\[[^]]+: .*\])$' "$T/pm" && ok=0
