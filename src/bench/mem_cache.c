@@ -518,8 +518,16 @@ static int cache_tool(struct tool_ctx *c, int argc, char **argv)
 	int nl = find_levels(sz, ns, n, lv, 8);
 	struct cache_level sc[8];
 	int ns_sys = sys_caches(0, sc, 8);
-	/* the last level is main memory */
-	int ncache = nl - 1;
+	/* The last level is main memory when the sizes went past twice the largest cache sysfs
+	 * knows, or when it is far slower (3x, and over 40 ns) than the level before; otherwise
+	 * -M stopped inside a cache and the last level is that cache. */
+	uint64_t llc_sys = 0;
+	for (int k = 0; k < ns_sys; k++)
+		if (sc[k].size > llc_sys)
+			llc_sys = sc[k].size;
+	int last_is_mem = nl > 1 && ((llc_sys && max >= 2 * llc_sys) ||
+				     (lv[nl - 1].ns > 3 * lv[nl - 2].ns && lv[nl - 1].ns > 40));
+	int ncache = last_is_mem ? nl - 1 : nl;
 	char a[32], bb[32];
 	for (int i = 0; i < ncache; i++) {
 		const struct cache_level *s = NULL;
@@ -538,8 +546,13 @@ static int cache_tool(struct tool_ctx *c, int argc, char **argv)
 			char key[32], jkey[32];
 			snprintf(key, sizeof key, "L%d", i + 1);
 			snprintf(jkey, sizeof jkey, "l%d_sysfs_vs_measured", i + 1);
-			mem_fact(c, NULL, key, jkey, 1, "sysfs %s, measured %s%s", bb, a,
-				 ratio > 2 || ratio < 0.5 ? " -- they disagree (more than 2x apart)" : "");
+			int open_end = i == ncache - 1 && !last_is_mem; /* -M stopped inside it */
+			if (open_end)
+				mem_fact(c, NULL, key, jkey, 1, "sysfs %s, measured at least %s (sizes stop "
+					 "there: -M)", bb, a);
+			else
+				mem_fact(c, NULL, key, jkey, 1, "sysfs %s, measured %s%s", bb, a,
+					 ratio > 2 || ratio < 0.5 ? " -- they disagree (more than 2x apart)" : "");
 		} else {
 			char key[32], jkey[32];
 			snprintf(key, sizeof key, "L%d", i + 1);
@@ -564,10 +577,14 @@ static int cache_tool(struct tool_ctx *c, int argc, char **argv)
 			char key[32], jkey[32];
 			snprintf(key, sizeof key, "L%d", sc[k].level);
 			snprintf(jkey, sizeof jkey, "l%d_sysfs_vs_measured", sc[k].level);
-			mem_fact(c, NULL, key, jkey, 1, "sysfs %s, no separate plateau measured -- "
-				 "they disagree", bb);
+			if (sc[k].size > max / 2)
+				mem_fact(c, NULL, key, jkey, 1, "sysfs %s, not measured (sizes stop at "
+					 "%.0f MiB)", bb, (double)max / 1048576.0);
+			else
+				mem_fact(c, NULL, key, jkey, 1, "sysfs %s, no separate plateau "
+					 "measured -- they disagree", bb);
 		}
-	if (nl > 1) {
+	if (last_is_mem) {
 		int i = nl - 1;
 		uint64_t mid = sz[lv[i].first];
 		chain_begin(&cb, b.p, line, 0, seed ^ 0x99);

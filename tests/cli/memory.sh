@@ -125,7 +125,7 @@ x86_64) [ "$line" = 64 ] && pass memory/line-64 || fail memory/line-64 "got '$li
    elif [ "$line" = "$sl" ]; then pass memory/line-sysfs; else fail memory/line-sysfs "got '$line' sysfs $sl"; fi ;;
 esac
 if [ -n "$L1" ] && [ -n "$L2" ]; then
-	"$PLUMB" cache -M $((L2 * 8)) >"$T/cache" 2>&1
+	"$PLUMB" cache -M $((LLC * 2)) >"$T/cache" 2>&1
 	c1=$(awk '/^L1 cache: / { print $3 }' "$T/cache"); c2=$(awk '/^L2 cache: / { print $3 }' "$T/cache")
 	if between "${c1:-0}" $((L1 / 2)) $((L1 * 2)); then pass memory/cache-l1-vs-sysfs; else fail memory/cache-l1-vs-sysfs "measured '$c1' sysfs $L1"; fi
 	if between "${c2:-0}" $((L2 / 2)) $((L2 * 2)); then pass memory/cache-l2-vs-sysfs; else fail memory/cache-l2-vs-sysfs "measured '$c2' sysfs $L2"; fi
