@@ -248,9 +248,23 @@ uint64_t mem_default_bytes(unsigned divisor, char *how, size_t howlen)
 	return want;
 }
 
+/* The stripped vector lives until the next call or exit (tools keep pointers into it). */
+static char **longopts_vec;
+static void longopts_free(void)
+{
+	free(longopts_vec);
+	longopts_vec = NULL;
+}
+
 int mem_longopts(struct tool_ctx *c, int argc, char ***argvp, const char *const *names,
 		 const int *takes_arg, const char **values)
 {
+	static int registered;
+	if (!registered) {
+		atexit(longopts_free);
+		registered = 1;
+	}
+	longopts_free();
 	/* a new vector: the original stays as the JSON records it */
 	char **argv = *argvp, **nv = xcalloc((size_t)argc + 1, sizeof *nv);
 	int out = 1;
@@ -287,7 +301,7 @@ int mem_longopts(struct tool_ctx *c, int argc, char ***argvp, const char *const 
 			nv[out++] = argv[i];
 	}
 	nv[out] = NULL;
-	*argvp = nv; /* lives as long as the tool runs */
+	*argvp = longopts_vec = nv;
 	return out;
 }
 
