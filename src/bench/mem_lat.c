@@ -43,9 +43,9 @@ size_t lat_next_range(size_t r)
 
 static int lat_mem_rd(struct tool_ctx *c, int argc, char **argv)
 {
-	static const char *const names[] = { "pages", NULL };
-	static const int takes[] = { 1 };
-	const char *vals[1];
+	static const char *const names[] = { "pages", "mem", NULL };
+	static const int takes[] = { 1, 1 };
+	const char *vals[2];
 	argc = mem_longopts(c, argc, &argv, names, takes, vals);
 	int rnd = 0, ch;
 	while ((ch = tool_getopt(c, argc, argv, "t")) != -1)
@@ -60,7 +60,10 @@ static int lat_mem_rd(struct tool_ctx *c, int argc, char **argv)
 	}
 	size_t maxb;
 	char how[160] = "";
-	if (optind < argc) {
+	if (vals[1]) {
+		/* --mem SIZE (bytes, k/m/g): the largest size; every operand is then a stride */
+		maxb = (size_t)parse_size(vals[1], 512, 1ull << 44, "--mem");
+	} else if (optind < argc) {
 		char *end;
 		double mib = strtod(argv[optind], &end);
 		if (end == argv[optind] || *end || !(mib > 0) || mib > 1e7)
@@ -144,12 +147,13 @@ static int lat_mem_rd(struct tool_ctx *c, int argc, char **argv)
 }
 
 static const struct tool tools[] = {
-	TOOL("lat_mem_rd", lat_mem_rd, 0, "[-t] [--pages 4k|thp|huge] [SIZE_MiB [STRIDE...]]",
+	TOOL("lat_mem_rd", lat_mem_rd, 0, "[-t] [--pages 4k|thp|huge] [--mem SIZE] [SIZE_MiB [STRIDE...]]",
 	     "memory load latency by working-set size (sequential or -t random chain)",
 	     "Prints \"stride=N, then `MiB ns` lines from 512 bytes to SIZE_MiB in lmbench's steps.\n"
 	     "-t walks one random cycle through every slot (seed in the [Chain: ...] line; set\n"
 	     "PLUMB_SEED to repeat it). SIZE_MiB defaults to 4 x the last-level cache (sysfs, or\n"
-	     "measured), capped by available memory. --pages: 4k (default, THP off), thp, huge.\n"
+	     "measured), capped by available memory; --mem SIZE (bytes with k/m/g) sets it too, and\n"
+	     "then every operand is a stride. --pages: 4k (default, THP off), thp, huge.\n"
 	     "Statistic: minimum of 5 samples of 2 ms per size (-N, ENOUGH, --min-sample change it)."),
 	{ 0 },
 };

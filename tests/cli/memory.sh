@@ -71,6 +71,8 @@ drops=$(awk '/^[0-9]/ { s = $1 * 1048576; if (!(s in v) || $2 < v[s]) v[s] = $2 
 l1lat=$(awk '/^0\.00049 / { print $2 }' "$T/rand")
 if between "$l1lat" 0.2 20; then pass memory/l1-latency-plausible; else fail memory/l1-latency-plausible "$l1lat"; fi
 "$PLUMB" lat_mem_rd --json -N 2 0.01 >"$T/latj"
+"$PLUMB" lat_mem_rd -N 2 --mem 16k 128 >"$T/latm" 2>&1
+check memory/lat_mem_rd-mem-option grep -q '^0\.01562 ' "$T/latm"
 check memory/lat_mem_rd-json-page-size grep -q '"page_size": "4_KiB' "$T/latj"
 
 # ---- stream ------------------------------------------------------------------------------
@@ -151,6 +153,7 @@ expect_usage memory/usage-lat-abc "$PLUMB" lat_mem_rd abc
 expect_usage memory/usage-lat-stride "$PLUMB" lat_mem_rd 1 7
 expect_usage memory/usage-lat-stride0 "$PLUMB" lat_mem_rd 1 0
 expect_usage memory/usage-lat-opt "$PLUMB" lat_mem_rd -x 1
+expect_usage memory/usage-lat-mem "$PLUMB" lat_mem_rd --mem 1q
 expect_usage memory/usage-stream-v "$PLUMB" stream -v 3
 expect_usage memory/usage-stream-M "$PLUMB" stream -M abc
 expect_usage memory/usage-stream-threads "$PLUMB" stream --threads 0
