@@ -21,6 +21,10 @@ extern const struct family fam_netlat;
 extern const struct family fam_netbw;
 extern const struct family fam_http;
 extern const struct family fam_rpc;
+extern const struct family fam_mem_bw;
+extern const struct family fam_mem_lat;
+extern const struct family fam_stream;
+extern const struct family fam_mem_cache;
 
 const struct family *const families[] = {
 	&fam_syscall,
@@ -39,6 +43,10 @@ const struct family *const families[] = {
 	&fam_netbw,
 	&fam_http,
 	&fam_rpc,
+	&fam_mem_bw,
+	&fam_mem_lat,
+	&fam_stream,
+	&fam_mem_cache,
 	NULL,
 };
 

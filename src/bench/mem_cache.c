@@ -1,0 +1,630 @@
+/*
+ * mem_cache.c — what the memory hierarchy is made of, measured with pointer chases:
+ *   tlb      TLB entries: pages reachable before address translation starts to cost
+ *   par_mem  memory-level parallelism: how many independent misses overlap, by size
+ *   line     cache line size
+ *   cache    every cache level's size and latency (and main memory's), next to what sysfs says
+ * All of them take short samples (3 of 1 ms by default) so each finishes in seconds. Chains are
+ * random, so prefetchers cannot help; buffers are on 4 KiB pages unless --pages says otherwise.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "bench/mem_common.h"
+#include "bench/tool.h"
+#include "core/arch.h"
+#include "core/sysinfo.h"
+#include "core/timing.h"
+#include "core/util.h"
+
+static enum mem_pages pages_opt(struct tool_ctx *c, const char *v)
+{
+	if (!v)
+		return PAGES_4K;
+	int p = mem_pages_parse(v);
+	if (p < 0)
+		usage_error(c, "--pages: '%s' is not 4k, thp or huge", v);
+	return (enum mem_pages)p;
+}
+
+static int pow2(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+static size_t sysfs_line(void)
+{
+	struct cache_level cl[8];
+	int n = sys_caches(0, cl, 8);
+	return n > 0 && cl[0].line > 0 ? (size_t)cl[0].line : 0;
+}
+
+/* ---- line ---------------------------------------------------------------------------------- */
+
+/*
+ * A line is what the cache moves and drops as a whole. 512 blocks of 1 KiB (more than the L1,
+ * less than the L2) are read into the caches; then the first word of every block is flushed
+ * (clflush / dc civac) and a chain visits the word L bytes further in each block, in random
+ * order. While L is below the line size that word was flushed with the first one and every load
+ * goes to memory; from L = line on it is still cached and the load costs a few ns. The line size
+ * is the first L at which a load costs less than a third of what it costs at L = 8.
+ * (A chase that loads a block's first word and then the word L further was tried first: on this
+ * kind of CPU the adjacent-line prefetcher makes the 64-byte neighbour look like the same line.
+ * Two threads sharing a line falsely were tried too: on a busy machine the helper thread is
+ * descheduled too often for the bouncing to show.)
+ */
+#define LINE_BLOCKS 512
+#define LINE_BLOCK 1024
+struct lf {
+	char *base;
+	void **start;
+	void **p;
+};
+
+static void lf_before(uint64_t n, void *arg)
+{
+	struct lf *f = arg;
+	uint64_t s = 0;
+	for (size_t o = 0; o < (size_t)LINE_BLOCKS * LINE_BLOCK; o += 16)
+		s += *(volatile uint64_t *)(f->base + o);
+	sink_u64(s);
+	for (size_t i = 0; i < LINE_BLOCKS; i++)
+		arch_flush_line(f->base + i * LINE_BLOCK);
+	__sync_synchronize();
+	f->p = f->start;
+}
+
+static void lf_loop(uint64_t n, void *arg)
+{
+	struct lf *f = arg;
+	void **p = f->p;
+	for (uint64_t i = 0; i < n * LINE_BLOCKS; i++)
+		p = (void **)*p;
+	f->p = p;
+}
+
+/* Detected line size in bytes, 0 when no step was found; costs[] = ns per load for
+ * L = 8, 16, ... 512. */
+static size_t line_detect(double *costs, int *ncost)
+{
+	struct mem_buf b;
+	mem_alloc(&b, (size_t)LINE_BLOCKS * LINE_BLOCK, PAGES_4K);
+	void ***nodes = xmalloc(LINE_BLOCKS * sizeof *nodes);
+	int n = 0;
+	uint64_t rng = 0x1ead5eed;
+	for (size_t L = 8; L <= 512; L *= 2) {
+		for (size_t i = 0; i < LINE_BLOCKS; i++)
+			nodes[i] = (void **)(b.p + i * LINE_BLOCK + L);
+		struct lf f = { .base = b.p, .start = mem_link_random(nodes, LINE_BLOCKS, &rng) };
+		/* one pass per sample, right after the flush: never calibrated into many passes */
+		struct bench_op op = { .before = lf_before, .loop = lf_loop, .arg = &f,
+				       .fixed_iters = 1, .no_parallel = 1 };
+		struct measurement m;
+		if (measure(&op, &m) != 0)
+			break;
+		costs[n++] = measurement_stat(&m, 1) / LINE_BLOCKS;
+		measurement_free(&m);
+	}
+	free(nodes);
+	*ncost = n;
+	mem_free(&b);
+	for (int i = 1; i < n; i++)
+		if (costs[i] < costs[0] / 3)
+			return (size_t)8 << i;
+	return 0;
+}
+
+static int line_tool(struct tool_ctx *c, int argc, char **argv)
+{
+	int verbose = 0, ch;
+	while ((ch = tool_getopt(c, argc, argv, "vM:")) != -1) {
+		if (ch == 'v')
+			verbose = 1;
+		else if (ch == 'M')
+			(void)parse_size(optarg, 4096, 1ull << 40, "-M"); /* accepted as lmbench does */
+	}
+	if (optind < argc)
+		usage_error(c, "unexpected operand '%s'", argv[optind]);
+	mem_short_samples(3, 1000);
+	double costs[16];
+	int n = 0;
+	size_t line = line_detect(costs, &n);
+	size_t sl = sysfs_line();
+	if (!line) {
+		fprintf(stderr, "line: no line-size step found (flushing a cache line is not supported here?)\n");
+		return EXIT_MEASURE;
+	}
+	struct sample s = { .value = (double)line, .iters = 1 };
+	FILE *o = c->out;
+	c->out = NULL;
+	struct result *r = record_values(c, "line.bytes", "", NAN, &s, 1);
+	c->out = o;
+	char kv[200] = "";
+	for (int i = 0; i < n; i++)
+		snprintf(kv + strlen(kv), sizeof kv - strlen(kv), "%s%zu:%.2f", i ? "," : "",
+			 (size_t)8 << i, costs[i]);
+	mem_fact(c, r, "ns per load by distance", "ns_by_distance", 0, "%s", kv);
+	mem_fact(c, r, "sysfs line", "sysfs_line", 0, "%zu", sl);
+	if (verbose)
+		out_printf(c, "cache line size: %zu bytes\n", line);
+	else
+		emit_line(c, r);
+	return 0;
+}
+
+/* ---- tlb ----------------------------------------------------------------------------------- */
+
+struct tlb_bufs {
+	struct mem_buf pg, cmp;
+	size_t line, psz;
+	void ***nodes;
+};
+
+/* ns per load of a random chain over npages pages (one line each, at varying offsets), and of
+ * a compact random chain over the same number of lines. */
+static void tlb_point(struct tlb_bufs *t, size_t npages, double *pg_ns, double *cmp_ns)
+{
+	uint64_t rng = 0x7fb5d329728ea185ULL ^ npages;
+	size_t lines_per_page = t->psz / t->line;
+	for (size_t i = 0; i < npages; i++)
+		t->nodes[i] = (void **)(t->pg.p + i * t->psz + (i % lines_per_page) * t->line);
+	void **s1 = mem_link_random(t->nodes, npages, &rng);
+	*pg_ns = mem_chase_ns(t->pg.p, npages * t->psz, s1, 2 * npages);
+	for (size_t i = 0; i < npages; i++)
+		t->nodes[i] = (void **)(t->cmp.p + i * t->line);
+	void **s2 = mem_link_random(t->nodes, npages, &rng);
+	*cmp_ns = mem_chase_ns(t->cmp.p, npages * t->line, s2, 2 * npages);
+}
+
+static int tlb_tool(struct tool_ctx *c, int argc, char **argv)
+{
+	static const char *const names[] = { "pages", NULL };
+	static const int takes[] = { 1 };
+	const char *vals[1];
+	argc = mem_longopts(c, argc, &argv, names, takes, vals);
+	int cost = 0, ch;
+	size_t line = 64, maxpages = 16384;
+	while ((ch = tool_getopt(c, argc, argv, "cL:M:")) != -1) {
+		if (ch == 'c')
+			cost = 1;
+		else if (ch == 'L')
+			line = (size_t)parse_int(optarg, 8, 4096, "-L (line size)");
+		else if (ch == 'M') /* bytes, as lmbench's suite passes it (-M 128M) */
+			maxpages = (size_t)(parse_size(optarg, 16 * 4096, 1ull << 36, "-M (bytes)") /
+					    (uint64_t)sysconf(_SC_PAGESIZE));
+	}
+	if (optind < argc)
+		usage_error(c, "unexpected operand '%s'", argv[optind]);
+	if (!pow2(line))
+		usage_error(c, "-L %zu is not a power of two", line);
+	mem_short_samples(3, 1000);
+	struct tlb_bufs t = { .line = line, .psz = (size_t)sysconf(_SC_PAGESIZE) };
+	mem_check_fits(c, (uint64_t)maxpages * t.psz);
+	mem_alloc(&t.pg, maxpages * t.psz, pages_opt(c, vals[0]));
+	mem_alloc(&t.cmp, maxpages * line, PAGES_4K);
+	t.nodes = xmalloc(maxpages * sizeof *t.nodes);
+	mem_page_fact(c, &t.pg);
+	/* double until a page chain costs 15% more than the compact one, then bisect */
+	size_t lo = 0, hi = 0;
+	double pg, cm;
+	for (size_t n = 8; n <= maxpages; n *= 2) {
+		tlb_point(&t, n, &pg, &cm);
+		if (pg > 1.15 * cm) {
+			hi = n;
+			break;
+		}
+		lo = n;
+	}
+	int status = 0;
+	if (!hi || !lo) {
+		fprintf(stderr, "tlb: no TLB effect found up to %zu pages\n", maxpages);
+		status = EXIT_MEASURE;
+	} else {
+		while (hi - lo > 1) {
+			size_t mid = (lo + hi) / 2;
+			tlb_point(&t, mid, &pg, &cm);
+			if (pg > 1.15 * cm)
+				hi = mid;
+			else
+				lo = mid;
+		}
+		/* the extra cost of a miss, measured well past the reach */
+		size_t far = 4 * hi <= maxpages ? 4 * hi : maxpages;
+		tlb_point(&t, far, &pg, &cm);
+		struct sample s = { .value = (double)lo, .iters = 1 };
+		FILE *o = c->out;
+		c->out = NULL;
+		struct result *r = record_values(c, "tlb.pages", "", NAN, &s, 1);
+		c->out = o;
+		mem_fact(c, r, "TLB miss cost", "miss_ns", 0, "%.2f", pg - cm);
+		if (cost)
+			out_printf(c, "tlb: %zu pages %.5f nanoseconds\n", lo, pg - cm);
+		else
+			emit_line(c, r);
+	}
+	free(t.nodes);
+	mem_free(&t.pg);
+	mem_free(&t.cmp);
+	return status;
+}
+
+/* ---- par_mem ------------------------------------------------------------------------------- */
+
+#define PM_MAXK 16
+struct pm {
+	int k;
+	void **p[PM_MAXK];
+};
+
+/* k chains walked in one loop; one function per k so the pointers live in registers. */
+#define PM_LOOP(K)                                                                 \
+	static void pm_loop_##K(uint64_t n, void *arg)                             \
+	{                                                                          \
+		struct pm *s = arg;                                                \
+		void **p[K];                                                       \
+		for (int j = 0; j < K; j++)                                        \
+			p[j] = s->p[j];                                            \
+		for (uint64_t i = 0; i < n; i++) {                                 \
+			_Pragma("GCC unroll 16") for (int j = 0; j < K; j++)       \
+				p[j] = (void **)*p[j];                             \
+			_Pragma("GCC unroll 16") for (int j = 0; j < K; j++)       \
+				p[j] = (void **)*p[j];                             \
+		}                                                                  \
+		for (int j = 0; j < K; j++)                                        \
+			s->p[j] = p[j];                                            \
+	}
+PM_LOOP(1) PM_LOOP(2) PM_LOOP(3) PM_LOOP(4) PM_LOOP(5) PM_LOOP(6) PM_LOOP(7) PM_LOOP(8)
+PM_LOOP(9) PM_LOOP(10) PM_LOOP(11) PM_LOOP(12) PM_LOOP(13) PM_LOOP(14) PM_LOOP(15) PM_LOOP(16)
+static void (*const pm_loops[PM_MAXK + 1])(uint64_t, void *) = {
+	NULL, pm_loop_1, pm_loop_2, pm_loop_3, pm_loop_4, pm_loop_5, pm_loop_6, pm_loop_7,
+	pm_loop_8, pm_loop_9, pm_loop_10, pm_loop_11, pm_loop_12, pm_loop_13, pm_loop_14,
+	pm_loop_15, pm_loop_16,
+};
+
+/* Parallelism at one size: the chain through the first n slots is one random cycle; k walkers
+ * start at evenly spaced points of it (found by walking it once, which also warms it). Returns
+ * max over k of (ns per load with one walker) / (ns per load with k), and the one-walker ns. */
+static double pm_size(char *base, size_t line, size_t n, int maxk, double *lat1)
+{
+	/* positions j*n/k for every k and j, walked to in one pass */
+	size_t want[PM_MAXK * PM_MAXK];
+	void **at[PM_MAXK * PM_MAXK];
+	int nw = 0;
+	for (int k = 1; k <= maxk; k++)
+		for (int j = 0; j < k; j++)
+			want[nw++] = n * (size_t)j / (size_t)k;
+	void **p = (void **)base;
+	for (size_t step = 0; step < n; step++) {
+		for (int w = 0; w < nw; w++)
+			if (want[w] == step)
+				at[w] = p;
+		p = (void **)*p;
+	}
+	double base_ns = 0, best = 1;
+	int w = 0;
+	/* one chain is measured first and again last: on a busy machine the caches it relies on
+	 * may have been disturbed during one of them, and the better of the two is the baseline */
+	double ns_k[PM_MAXK + 1];
+	for (int kk = 1; kk <= maxk + 1; kk++) {
+		int k = kk > maxk ? 1 : kk;
+		struct pm s = { .k = k };
+		if (kk > maxk)
+			w = 0;
+		for (int j = 0; j < k; j++)
+			s.p[j] = at[w++];
+		struct bench_op op = { .loop = pm_loops[k], .arg = &s };
+		struct measurement m;
+		if (measure(&op, &m) != 0)
+			return NAN;
+		double ns = measurement_stat(&m, 1) / (2.0 * k); /* per load */
+		measurement_free(&m);
+		if (kk <= maxk)
+			ns_k[k] = ns;
+		else if (ns < ns_k[1])
+			ns_k[1] = ns;
+	}
+	base_ns = ns_k[1];
+	for (int k = 2; k <= maxk; k++)
+		if (ns_k[k] > 0 && base_ns / ns_k[k] > best)
+			best = base_ns / ns_k[k];
+	*lat1 = base_ns;
+	(void)line;
+	return best;
+}
+
+static int par_mem(struct tool_ctx *c, int argc, char **argv)
+{
+	static const char *const names[] = { "pages", NULL };
+	static const int takes[] = { 1 };
+	const char *vals[1];
+	argc = mem_longopts(c, argc, &argv, names, takes, vals);
+	int ch;
+	size_t line = sysfs_line() ? sysfs_line() : 64;
+	uint64_t max = 0;
+	while ((ch = tool_getopt(c, argc, argv, "cL:M:")) != -1) {
+		if (ch == 'L')
+			line = (size_t)parse_int(optarg, 8, 4096, "-L (line size)");
+		else if (ch == 'M')
+			max = parse_size(optarg, 4096, 1ull << 40, "-M (largest size)");
+	}
+	if (optind < argc)
+		usage_error(c, "unexpected operand '%s'", argv[optind]);
+	if (!pow2(line))
+		usage_error(c, "-L %zu is not a power of two", line);
+	char how[160] = "";
+	if (!max)
+		max = mem_default_bytes(1, how, sizeof how);
+	mem_check_fits(c, max);
+	mem_short_samples(3, 500);
+	struct mem_buf b;
+	mem_alloc(&b, max, pages_opt(c, vals[0]));
+	mem_page_fact(c, &b);
+	if (how[0])
+		mem_fact(c, NULL, "Largest size", "largest_size", 1, "%.0f MiB = %s",
+			 (double)max / 1048576.0, how);
+	uint64_t seed = mem_seed();
+	mem_fact(c, NULL, "Chain", "chain", 1, "one random cycle through every line, seed %#llx",
+		 (unsigned long long)seed);
+	struct chain_builder cb;
+	chain_begin(&cb, b.p, line, 0, seed);
+	int status = 0;
+	for (uint64_t size = 16 * line; size <= max; size *= 2) {
+		size_t n = (size_t)(size / line);
+		chain_grow(&cb, n);
+		double lat1, par = pm_size(b.p, line, n, PM_MAXK, &lat1);
+		if (isnan(par)) {
+			status = EXIT_MEASURE;
+			break;
+		}
+		struct sample s = { .value = par, .iters = 1 };
+		char params[64];
+		snprintf(params, sizeof params, "size=%llu line=%zu", (unsigned long long)size, line);
+		record_values(c, "par_mem.parallelism", params, (double)size / 1e6, &s, 1);
+	}
+	mem_free(&b);
+	return status;
+}
+
+/* ---- cache --------------------------------------------------------------------------------- */
+
+struct level {
+	uint64_t size;     /* last size of the plateau */
+	double ns;         /* latency on the plateau */
+	int first, last;   /* point indexes */
+};
+
+static double median_of(const double *v, int a, int b)
+{
+	double tmp[256];
+	int m = 0;
+	for (int k = a; k <= b && m < 256; k++)
+		tmp[m++] = v[k];
+	for (int x = 1; x < m; x++)
+		for (int y = x; y > 0 && tmp[y - 1] > tmp[y]; y--) {
+			double t = tmp[y];
+			tmp[y] = tmp[y - 1];
+			tmp[y - 1] = t;
+		}
+	return m ? tmp[m / 2] : NAN;
+}
+
+/*
+ * Split a latency curve into levels at its rises. A rise is a run of steps that each climb more
+ * than 12% (one flatter step is allowed inside when the climb goes on after it) and climb more
+ * than 1.5x in all. The level before a rise ends at the rise's first point: that size is the
+ * cache's, and the median of the level's points is its latency. The points after the last rise
+ * form the last level (main memory when the curve went far enough).
+ */
+static int find_levels(const uint64_t *sz, const double *ns, int n, struct level *lv, int max)
+{
+	int nl = 0, start = 0, i = 0;
+	while (i < n - 1 && nl < max - 1) {
+		if (!(ns[i + 1] > 1.12 * ns[i])) {
+			i++;
+			continue;
+		}
+		int s = i;
+		while (i < n - 1 && (ns[i + 1] > 1.12 * ns[i] ||
+				     (i + 2 < n && ns[i + 2] > 1.25 * ns[i] && ns[i + 2] > 1.12 * ns[i + 1])))
+			i++;
+		if (ns[i] > 1.5 * ns[s]) {
+			lv[nl].size = sz[s];
+			lv[nl].first = start;
+			lv[nl].last = s;
+			lv[nl].ns = median_of(ns, start, s);
+			nl++;
+			start = i;
+		}
+	}
+	lv[nl].size = sz[n - 1];
+	lv[nl].first = start;
+	lv[nl].last = n - 1;
+	lv[nl].ns = median_of(ns, start, n - 1);
+	return nl + 1;
+}
+
+static void fmt_bytes(uint64_t v, char *buf, size_t len)
+{
+	if (v >= (1u << 20) && v % (1u << 20) == 0)
+		snprintf(buf, len, "%llu MiB", (unsigned long long)(v >> 20));
+	else if (v >= (1u << 20))
+		snprintf(buf, len, "%.2f MiB", (double)v / 1048576.0);
+	else
+		snprintf(buf, len, "%llu KiB", (unsigned long long)(v >> 10));
+}
+
+static int cache_tool(struct tool_ctx *c, int argc, char **argv)
+{
+	static const char *const names[] = { "pages", NULL };
+	static const int takes[] = { 1 };
+	const char *vals[1];
+	argc = mem_longopts(c, argc, &argv, names, takes, vals);
+	int ch;
+	size_t line = sysfs_line() ? sysfs_line() : 64;
+	uint64_t max = 0;
+	while ((ch = tool_getopt(c, argc, argv, "cL:M:")) != -1) {
+		if (ch == 'L')
+			line = (size_t)parse_int(optarg, 8, 4096, "-L (line size)");
+		else if (ch == 'M')
+			max = parse_size(optarg, 64 << 10, 1ull << 40, "-M (largest size)");
+	}
+	if (optind < argc)
+		usage_error(c, "unexpected operand '%s'", argv[optind]);
+	if (!pow2(line))
+		usage_error(c, "-L %zu is not a power of two", line);
+	char how[160] = "";
+	if (!max)
+		max = mem_default_bytes(1, how, sizeof how);
+	mem_check_fits(c, max);
+	mem_short_samples(3, 1000);
+	struct mem_buf b;
+	mem_alloc(&b, max, pages_opt(c, vals[0]));
+	mem_page_fact(c, &b);
+	if (how[0])
+		mem_fact(c, NULL, "Largest size", "largest_size", 1, "%.0f MiB = %s",
+			 (double)max / 1048576.0, how);
+	/* the latency curve: random chase at 512 * (1, 1.25, 1.5, 1.75) * 2^k bytes */
+	uint64_t sz[256];
+	double ns[256];
+	int n = 0;
+	uint64_t seed = mem_seed();
+	struct chain_builder cb;
+	/* two sweeps, the lower of the two kept per size: other programs disturb the caches now
+	 * and then, which only ever makes a point slower */
+	for (int sweep = 0; sweep < 2; sweep++) {
+		chain_begin(&cb, b.p, line, 0, seed + (uint64_t)sweep);
+		int k = 0;
+		for (uint64_t p2 = 512; p2 <= max && k < 252; p2 *= 2)
+			for (int q = 4; q < 8; q++) {
+				uint64_t s = p2 * (uint64_t)q / 4;
+				if (s > max || s < line)
+					break;
+				size_t nlines = (size_t)(s / line);
+				chain_grow(&cb, nlines);
+				double v = mem_chase_ns(b.p, s, (void **)b.p, nlines < (1u << 20) ? nlines : (1u << 20));
+				if (isnan(v)) {
+					mem_free(&b);
+					return EXIT_MEASURE;
+				}
+				if (!sweep || v < ns[k])
+					ns[k] = v;
+				sz[k++] = s;
+			}
+		n = k;
+	}
+	struct level lv[8];
+	int nl = find_levels(sz, ns, n, lv, 8);
+	struct cache_level sc[8];
+	int ns_sys = sys_caches(0, sc, 8);
+	/* The last level is main memory when the sizes went past twice the largest cache sysfs
+	 * knows, or when it is far slower (3x, and over 40 ns) than the level before; otherwise
+	 * -M stopped inside a cache and the last level is that cache. */
+	uint64_t llc_sys = 0;
+	for (int k = 0; k < ns_sys; k++)
+		if (sc[k].size > llc_sys)
+			llc_sys = sc[k].size;
+	int last_is_mem = nl > 1 && ((llc_sys && max >= 2 * llc_sys) ||
+				     (lv[nl - 1].ns > 3 * lv[nl - 2].ns && lv[nl - 1].ns > 40));
+	int ncache = last_is_mem ? nl - 1 : nl;
+	char a[32], bb[32];
+	for (int i = 0; i < ncache; i++) {
+		const struct cache_level *s = NULL;
+		for (int k = 0; k < ns_sys; k++)
+			if (sc[k].level == i + 1)
+				s = &sc[k];
+		/* parallelism at the middle of the level's plateau */
+		uint64_t mid = sz[(lv[i].first + lv[i].last) / 2];
+		chain_begin(&cb, b.p, line, 0, seed ^ (uint64_t)(i + 1));
+		chain_grow(&cb, (size_t)(mid / line));
+		double l1ns, par = pm_size(b.p, line, (size_t)(mid / line), 8, &l1ns);
+		fmt_bytes(lv[i].size, a, sizeof a);
+		if (s) {
+			fmt_bytes(s->size, bb, sizeof bb);
+			double ratio = (double)lv[i].size / (double)s->size;
+			char key[32], jkey[32];
+			snprintf(key, sizeof key, "L%d", i + 1);
+			snprintf(jkey, sizeof jkey, "l%d_sysfs_vs_measured", i + 1);
+			int open_end = i == ncache - 1 && !last_is_mem; /* -M stopped inside it */
+			if (open_end)
+				mem_fact(c, NULL, key, jkey, 1, "sysfs %s, measured at least %s (sizes stop "
+					 "there: -M)", bb, a);
+			else
+				mem_fact(c, NULL, key, jkey, 1, "sysfs %s, measured %s%s", bb, a,
+					 ratio > 2 || ratio < 0.5 ? " -- they disagree (more than 2x apart)" : "");
+		} else {
+			char key[32], jkey[32];
+			snprintf(key, sizeof key, "L%d", i + 1);
+			snprintf(jkey, sizeof jkey, "l%d_sysfs_vs_measured", i + 1);
+			mem_fact(c, NULL, key, jkey, 1, "sysfs has no level %d, measured %s", i + 1, a);
+		}
+		char params[32];
+		snprintf(params, sizeof params, "level=%d", i + 1);
+		struct sample s1 = { .value = (double)lv[i].size, .iters = 1 };
+		struct sample s2 = { .value = lv[i].ns, .iters = 1 };
+		FILE *o = c->out;
+		c->out = NULL;
+		record_values(c, "cache.size", params, NAN, &s1, 1);
+		record_values(c, "cache.latency", params, NAN, &s2, 1);
+		c->out = o;
+		out_printf(c, "L%d cache: %llu bytes %.2f nanoseconds %zu linesize %.2f parallelism\n",
+			   i + 1, (unsigned long long)lv[i].size, lv[i].ns, line, isnan(par) ? 1.0 : par);
+	}
+	for (int k = 0; k < ns_sys; k++)
+		if (sc[k].level > ncache) {
+			fmt_bytes(sc[k].size, bb, sizeof bb);
+			char key[32], jkey[32];
+			snprintf(key, sizeof key, "L%d", sc[k].level);
+			snprintf(jkey, sizeof jkey, "l%d_sysfs_vs_measured", sc[k].level);
+			if (sc[k].size > max / 2)
+				mem_fact(c, NULL, key, jkey, 1, "sysfs %s, not measured (sizes stop at "
+					 "%.0f MiB)", bb, (double)max / 1048576.0);
+			else
+				mem_fact(c, NULL, key, jkey, 1, "sysfs %s, no separate plateau "
+					 "measured -- they disagree", bb);
+		}
+	if (last_is_mem) {
+		int i = nl - 1;
+		uint64_t mid = sz[lv[i].first];
+		chain_begin(&cb, b.p, line, 0, seed ^ 0x99);
+		chain_grow(&cb, (size_t)(mid / line));
+		double l1ns, par = pm_size(b.p, line, (size_t)(mid / line), 8, &l1ns);
+		struct sample s2 = { .value = lv[i].ns, .iters = 1 };
+		FILE *o = c->out;
+		c->out = NULL;
+		record_values(c, "cache.latency", "level=mem", NAN, &s2, 1);
+		c->out = o;
+		out_printf(c, "Memory latency: %.2f nanoseconds %.2f parallelism\n", lv[i].ns,
+			   isnan(par) ? 1.0 : par);
+	}
+	mem_free(&b);
+	return 0;
+}
+
+static const struct tool tools[] = {
+	TOOL("tlb", tlb_tool, 0, "[-c] [-L LINE] [-M BYTES] [--pages 4k|thp|huge]",
+	     "TLB entries: pages a chain can touch before translation misses cost",
+	     "Compares a random chain over N pages (one line each) with a compact chain over N\n"
+	     "lines; the first count where pages cost 15% more is bisected. -c adds the miss cost.\n"
+	     "-M: the most memory to spread pages over (default 64 MiB = 16 Ki pages).\n"
+	     "--pages: 4k (default; THP would hide the TLB), thp, huge."),
+	TOOL("par_mem", par_mem, 0, "[-L LINE] [-M MAX] [--pages 4k|thp|huge]",
+	     "memory-level parallelism by size: independent chains walked together",
+	     "Prints `MB parallelism` for sizes from 16 lines doubling to MAX (default 4 x LLC).\n"
+	     "Parallelism = ns per load with one chain / ns per load with k chains, max over\n"
+	     "k = 2..16."),
+	TOOL("line", line_tool, 1, "[-v] [-M LEN]",
+	     "cache line size",
+	     "Flushes the first word of cached 1 KiB blocks and loads the word L bytes further:\n"
+	     "the first L at which that load still hits is the line size. Prints the size\n"
+	     "(-v: a sentence)."),
+	TOOL("cache", cache_tool, 0, "[-L LINE] [-M LEN] [--pages 4k|thp|huge]",
+	     "each cache level's size and latency, next to sysfs",
+	     "Random-chase latency at 4 sizes per doubling up to LEN (default 4 x LLC), split into\n"
+	     "plateaus. Prints lmbench's `L%d cache: ...` and `Memory latency: ...` lines, and\n"
+	     "[Ln: sysfs X, measured Y] facts, saying so where they disagree."),
+	{ 0 },
+};
+
+const struct family fam_mem_cache = { "caches", SUBSET_HW, "TLB, parallelism, line, caches", tools };

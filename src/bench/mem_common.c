@@ -1,0 +1,434 @@
+/*
+ * mem_common.c — buffers on an explicit page size, default sizes, long options and random
+ * chains shared by the memory benchmarks (see mem_common.h).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "bench/mem_common.h"
+#include "core/arch.h"
+#include "core/clock.h"
+#include "core/opts.h"
+#include "core/sysinfo.h"
+#include "core/util.h"
+
+#define HUGE_2M (2u << 20)
+
+int mem_pages_parse(const char *s)
+{
+	if (strcmp(s, "4k") == 0 || strcmp(s, "4K") == 0)
+		return PAGES_4K;
+	if (strcmp(s, "thp") == 0)
+		return PAGES_THP;
+	if (strcmp(s, "huge") == 0 || strcmp(s, "hugetlb") == 0)
+		return PAGES_HUGE;
+	return -1;
+}
+
+const char *mem_pages_name(enum mem_pages p)
+{
+	return p == PAGES_THP ? "thp" : p == PAGES_HUGE ? "huge" : "4k";
+}
+
+void mem_alloc(struct mem_buf *b, size_t len, enum mem_pages pages)
+{
+	memset(b, 0, sizeof *b);
+	b->asked = pages;
+	if (len == 0)
+		len = 1;
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	len = (len + pg - 1) / pg * pg;
+	b->len = len;
+	if (pages == PAGES_HUGE) {
+		size_t ml = (len + HUGE_2M - 1) / HUGE_2M * HUGE_2M;
+#ifdef MAP_HUGETLB
+		void *m = mmap(NULL, ml, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+		if (m != MAP_FAILED) {
+			b->map = m;
+			b->map_len = ml;
+			b->p = m;
+			b->got = PAGES_HUGE;
+			memset(b->p, 0, len);
+			return;
+		}
+#endif
+		pages = PAGES_THP; /* no hugetlb pages reserved: the nearest thing, reported */
+	}
+	/* THP needs 2 MiB-aligned ranges: map one huge page more and align inside it. */
+	size_t extra = pages == PAGES_THP ? HUGE_2M : 0;
+	void *m = mmap(NULL, len + extra, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		die(EXIT_MEASURE, "cannot map %zu bytes: %s", len, strerror(errno));
+	b->map = m;
+	b->map_len = len + extra;
+	uintptr_t a = (uintptr_t)m;
+	if (extra)
+		a = (a + HUGE_2M - 1) & ~(uintptr_t)(HUGE_2M - 1);
+	b->p = (char *)a;
+	b->got = pages;
+#ifdef MADV_HUGEPAGE
+	if (pages == PAGES_THP)
+		madvise(b->p, len, MADV_HUGEPAGE);
+#endif
+#ifdef MADV_NOHUGEPAGE
+	if (pages == PAGES_4K)
+		madvise(b->p, len, MADV_NOHUGEPAGE);
+#endif
+	memset(b->p, 0, len); /* fault every page in now, never inside a timed loop */
+}
+
+void mem_free(struct mem_buf *b)
+{
+	if (b->map)
+		munmap(b->map, b->map_len);
+	memset(b, 0, sizeof *b);
+}
+
+/* AnonHugePages (bytes) of the mapping holding p, from /proc/self/smaps; -1 when unknown. */
+static long long thp_bytes(const void *p)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	if (!f)
+		return -1;
+	char line[512];
+	int in = 0;
+	long long v = -1;
+	while (fgets(line, sizeof line, f)) {
+		unsigned long lo, hi;
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' ')) {
+			in = (uintptr_t)p >= lo && (uintptr_t)p < hi;
+			continue;
+		}
+		if (in && strncmp(line, "AnonHugePages:", 14) == 0) {
+			v = strtoll(line + 14, NULL, 10) * 1024;
+			break;
+		}
+	}
+	fclose(f);
+	return v;
+}
+
+void mem_page_desc(const struct mem_buf *b, char *buf, size_t len)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	const char *fb = b->asked == PAGES_HUGE && b->got != PAGES_HUGE
+			 ? ", no hugetlb pages available: fell back to THP" : "";
+	if (b->got == PAGES_HUGE) {
+		snprintf(buf, len, "2 MiB (hugetlb)");
+	} else if (b->got == PAGES_THP) {
+		long long h = thp_bytes(b->p);
+		if (h < 0)
+			snprintf(buf, len, "THP asked, share unknown%s", fb);
+		else
+			snprintf(buf, len, "%s (THP, %.0f%% of %.3g MiB on 2 MiB pages%s)",
+				 h > 0 ? "2 MiB" : "4 KiB", 100.0 * (double)h / (double)b->len,
+				 (double)b->len / 1048576.0, fb);
+	} else {
+		snprintf(buf, len, "%ld KiB (THP off for the buffer)", pg / 1024);
+	}
+}
+
+void mem_fact(struct tool_ctx *c, struct result *r, const char *text_key, const char *json_key,
+	      int print, const char *fmt, ...)
+{
+	char val[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(val, sizeof val, fmt, ap);
+	va_end(ap);
+	if (print)
+		out_printf(c, "[%s: %s]\n", text_key, val);
+	FILE *o = c->out;
+	c->out = NULL; /* out_fact only stores it now */
+	out_fact(c, r, json_key, "%s", val);
+	c->out = o;
+}
+
+void mem_page_fact(struct tool_ctx *c, const struct mem_buf *b)
+{
+	char d[200];
+	mem_page_desc(b, d, sizeof d);
+	mem_fact(c, NULL, "Page size", "page_size", 1, "%s", d);
+}
+
+void mem_unshare(void *p, size_t len)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	for (size_t o = 0; o < len; o += pg) {
+		volatile char *q = (volatile char *)p + o;
+		*q = *q;
+	}
+}
+
+uint64_t mem_usable(void)
+{
+	uint64_t a = sys_mem_available();
+	if (a == 0)
+		a = 256ull << 20; /* nothing known: stay modest */
+	/* Leave a quarter (and at least 256 MiB) to the rest of the system. */
+	uint64_t keep = a / 4 > (256ull << 20) ? a / 4 : (256ull << 20);
+	return a > keep ? a - keep : a / 2;
+}
+
+void mem_check_fits(struct tool_ctx *c, uint64_t need)
+{
+	uint64_t u = mem_usable();
+	if (need > u)
+		die(EXIT_MEASURE, "needs %.0f MiB of memory but only %.0f MiB are available",
+		    (double)need / 1048576.0, (double)u / 1048576.0);
+	(void)c;
+}
+
+/* ns per load of a random cycle over bytes: a short probe for the measured fallback. */
+static double probe_ns(struct mem_buf *b, size_t bytes, uint64_t seed)
+{
+	struct chain_builder cb;
+	size_t n = bytes / 64;
+	chain_begin(&cb, b->p, 64, 0, seed);
+	chain_grow(&cb, n);
+	void **p = (void **)b->p;
+	for (size_t i = 0; i < n; i++)
+		p = *p; /* one lap warms the caches */
+	size_t loads = n < 200000 ? 200000 : n;
+	uint64_t t0 = now_ns();
+	for (size_t i = 0; i < loads; i++)
+		p = *p;
+	uint64_t t1 = now_ns();
+	KEEP(p);
+	sink_u64((uint64_t)(uintptr_t)p);
+	return (double)(t1 - t0) / (double)loads;
+}
+
+uint64_t mem_default_bytes(unsigned divisor, char *how, size_t howlen)
+{
+	uint64_t cap = mem_usable() / (divisor ? divisor : 1);
+	/* PLUMB_MEM_NO_SYSFS=1 pretends sysfs said nothing (to exercise the measured fallback) */
+	const char *nosys = getenv("PLUMB_MEM_NO_SYSFS");
+	uint64_t llc = nosys && *nosys && strcmp(nosys, "0") ? 0 : sys_llc_bytes(), want;
+	if (llc) {
+		want = 4 * llc;
+		snprintf(how, howlen, "4 x last-level cache %.0f MiB (sysfs)", (double)llc / 1048576.0);
+	} else {
+		/* sysfs says nothing: chase randomly over 256 KiB .. 256 MiB; the last cache ends at
+		 * the largest size still below half of the latency at the largest size (memory's:
+		 * page-walk costs keep rising a little beyond, so "the last rise" would overshoot). */
+		uint64_t top = 256ull << 20;
+		if (top > cap)
+			top = cap;
+		struct mem_buf b;
+		mem_alloc(&b, top, PAGES_4K);
+		double lat[16];
+		uint64_t sz[16];
+		int np = 0;
+		for (uint64_t s = 256 << 10; s <= top && np < 16; s *= 2, np++) {
+			sz[np] = s;
+			lat[np] = probe_ns(&b, s, 12345);
+		}
+		uint64_t knee = 8ull << 20;
+		for (int i = 0; i < np; i++)
+			if (lat[i] < 0.5 * lat[np - 1])
+				knee = sz[i];
+		mem_free(&b);
+		want = 4 * knee;
+		snprintf(how, howlen, "4 x last latency knee %.0f MiB (measured: sysfs has no caches)",
+			 (double)knee / 1048576.0);
+	}
+	if (want > cap) {
+		size_t l = strlen(how);
+		snprintf(how + l, howlen - l, ", capped to %.0f MiB by available memory",
+			 (double)cap / 1048576.0);
+		want = cap;
+	}
+	return want;
+}
+
+/* The stripped vector lives until the next call or exit (tools keep pointers into it). */
+static char **longopts_vec;
+static void longopts_free(void)
+{
+	free(longopts_vec);
+	longopts_vec = NULL;
+}
+
+int mem_longopts(struct tool_ctx *c, int argc, char ***argvp, const char *const *names,
+		 const int *takes_arg, const char **values)
+{
+	static int registered;
+	if (!registered) {
+		atexit(longopts_free);
+		registered = 1;
+	}
+	longopts_free();
+	/* a new vector: the original stays as the JSON records it */
+	char **argv = *argvp, **nv = xcalloc((size_t)argc + 1, sizeof *nv);
+	int out = 1;
+	nv[0] = argv[0];
+	for (int k = 0; names[k]; k++)
+		values[k] = NULL;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--") == 0) { /* the rest are operands: keep them untouched */
+			while (i < argc)
+				nv[out++] = argv[i++];
+			break;
+		}
+		int hit = 0;
+		for (int k = 0; names[k] && !hit; k++) {
+			size_t l = strlen(names[k]);
+			if (strncmp(a, "--", 2) != 0 || strncmp(a + 2, names[k], l) != 0)
+				continue;
+			const char *rest = a + 2 + l;
+			if (*rest == '=' && takes_arg[k]) {
+				values[k] = rest + 1;
+				hit = 1;
+			} else if (*rest == 0) {
+				hit = 1;
+				if (!takes_arg[k])
+					values[k] = "1";
+				else if (i + 1 < argc)
+					values[k] = argv[++i];
+				else
+					usage_error(c, "option --%s needs a value", names[k]);
+			}
+		}
+		if (!hit)
+			nv[out++] = argv[i];
+	}
+	nv[out] = NULL;
+	*argvp = longopts_vec = nv;
+	return out;
+}
+
+uint64_t mem_seed(void)
+{
+	const char *e = getenv("PLUMB_SEED");
+	if (e && *e) {
+		char *end;
+		unsigned long long v = strtoull(e, &end, 0);
+		if (*end == 0 && v)
+			return v;
+		die(EXIT_USAGE, "PLUMB_SEED: '%s' is not a nonzero integer", e);
+	}
+	uint64_t s = now_ns() ^ ((uint64_t)getpid() << 32);
+	return s ? s : 0x9e3779b97f4a7c15ULL;
+}
+
+/*
+ * Random chains that grow.  lmbench re-permutes the whole buffer for every size it measures,
+ * which costs more than the measurement at large sizes.  plumb builds ONE random cycle per
+ * stride, growing it as the sizes grow: slot i joins the cycle by being inserted after a slot j
+ * drawn uniformly from the i slots already there (next[i] = next[j]; next[j] = i).  Taking slot
+ * i out again gives back the previous cycle, so at every moment the chain is exactly the
+ * restriction of the final cycle to the first n slots — and each of the (n-1)! cyclic orders of
+ * n slots is equally likely (i positions for slot i times (i-1)! orders before = i!).  Measuring
+ * the sizes in increasing order therefore costs one insertion per slot of the largest size in
+ * total (O(N)), and every size is walked as one random cycle through all of its lines.
+ */
+static inline void **slot(struct chain_builder *cb, size_t i)
+{
+	return (void **)(cb->base + i * cb->stride + cb->off);
+}
+
+void chain_begin(struct chain_builder *cb, char *base, size_t stride, size_t off, uint64_t seed)
+{
+	cb->base = base;
+	cb->stride = stride;
+	cb->off = off;
+	cb->n = 1;
+	cb->rng = seed ? seed : 1;
+	*slot(cb, 0) = slot(cb, 0);
+}
+
+void chain_grow(struct chain_builder *cb, size_t n)
+{
+	for (size_t i = cb->n; i < n; i++) {
+		void **j = slot(cb, mem_rand_below(&cb->rng, i));
+		void **s = slot(cb, i);
+		*s = *j;
+		*j = s;
+	}
+	if (n > cb->n)
+		cb->n = n;
+}
+
+/* ---- pointer chases ------------------------------------------------------------------------ */
+
+struct chase {
+	char *base;
+	size_t len, warm;
+	void **p;          /* where the walk is: it continues across samples */
+};
+
+static void chase_loop(uint64_t n, void *arg)
+{
+	struct chase *ch = arg;
+	void **p = ch->p;
+	for (uint64_t i = 0; i < n; i++) {
+#define L1 p = (void **)*p;
+#define L10 L1 L1 L1 L1 L1 L1 L1 L1 L1 L1
+		L10 L10 L10 L10 L10 L10 L10 L10 L10 L10
+#undef L10
+#undef L1
+	}
+	ch->p = p;
+}
+
+static int chase_setup(void *arg)
+{
+	struct chase *ch = arg;
+	/* -P copies were forked after the chain was built: give each its own pages */
+	if (timing.parallel > 1)
+		mem_unshare(ch->base, ch->len);
+	size_t n = ch->warm < (4u << 20) ? ch->warm : (4u << 20);
+	void **p = ch->p;
+	for (size_t i = 0; i < n; i++)
+		p = (void **)*p;
+	ch->p = p;
+	sink_u64((uint64_t)(uintptr_t)p);
+	return 0;
+}
+
+int mem_chase_measure(char *base, size_t len, void **start, size_t warm, struct measurement *m)
+{
+	struct chase ch = { base, len, warm, start };
+	struct bench_op op = { .setup = chase_setup, .loop = chase_loop, .arg = &ch };
+	return measure(&op, m);
+}
+
+double mem_chase_ns(char *base, size_t len, void **start, size_t warm)
+{
+	struct measurement m;
+	if (mem_chase_measure(base, len, start, warm, &m) != 0)
+		return NAN;
+	double v = measurement_stat(&m, 1) / MEM_CHASE_LOADS;
+	measurement_free(&m);
+	return v;
+}
+
+void **mem_link_random(void ***nodes, size_t n, uint64_t *rng)
+{
+	for (size_t i = n - 1; i > 0; i--) {
+		size_t j = (size_t)mem_rand_below(rng, i + 1);
+		void **t = nodes[i];
+		nodes[i] = nodes[j];
+		nodes[j] = t;
+	}
+	for (size_t i = 0; i < n; i++)
+		*nodes[i] = nodes[(i + 1) % n];
+	return nodes[0];
+}
+
+void mem_short_samples(int reps, double us)
+{
+	if (!timing.repetitions)
+		timing.repetitions = reps;
+	const char *en = getenv("ENOUGH");
+	if (!timing.min_sample_ns && !(en && *en))
+		timing.min_sample_ns = us * 1e3;
+}

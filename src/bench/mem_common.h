@@ -1,0 +1,124 @@
+/*
+ * mem_common.h — what the memory benchmarks (bw_mem, lat_mem_rd, tlb, par_mem, line, cache,
+ * stream) share: buffers on an explicitly chosen page size, the "4 × last-level cache" default
+ * size rule, plumb's own long options, and a random generator whose seed is recorded.
+ *
+ * Page sizes (--pages):
+ *   4k    4 KiB pages; transparent huge pages refused with MADV_NOHUGEPAGE (the default: what
+ *         lmbench's valloc() gets on a stock kernel, and reproducible whatever the THP setting)
+ *   thp   transparent huge pages asked for with MADV_HUGEPAGE on a 2 MiB-aligned mapping; the
+ *         share the kernel really backed with huge pages is read back from /proc/self/smaps
+ *   huge  hugetlbfs pages (MAP_HUGETLB); when none are reserved plumb falls back to thp and says
+ *         so
+ * The page size actually used is reported as a [Page size: ...] fact, never inside a series.
+ */
+#ifndef PLUMB_MEM_COMMON_H
+#define PLUMB_MEM_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "core/out.h"
+#include "core/timing.h"
+
+enum mem_pages { PAGES_4K, PAGES_THP, PAGES_HUGE };
+
+struct mem_buf {
+	char *p;            /* start of the usable buffer */
+	size_t len;         /* usable bytes */
+	void *map;          /* the mapping (for munmap) */
+	size_t map_len;
+	enum mem_pages asked, got;
+};
+
+/* Parse "4k", "thp" or "huge"; -1 when it is none of them. */
+int mem_pages_parse(const char *s);
+const char *mem_pages_name(enum mem_pages p);
+
+/* Map len bytes (page-aligned, zero-filled, every page touched so no fault is timed) on pages of
+ * the kind asked. Exits 3 with one line when the memory cannot be had. */
+void mem_alloc(struct mem_buf *b, size_t len, enum mem_pages pages);
+void mem_free(struct mem_buf *b);
+/* "4 KiB", "2 MiB (THP, 100% of 64 MiB)", ... for the [Page size: ...] fact. */
+void mem_page_desc(const struct mem_buf *b, char *buf, size_t len);
+/* A fact: printed as "[text_key: value]" when print is set, stored under json_key (one word:
+ * the JSON facts and result info are "key=value" lists). r = NULL: a header fact. */
+void mem_fact(struct tool_ctx *c, struct result *r, const char *text_key, const char *json_key,
+	      int print, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* Print the page-size fact (header, and in the JSON facts). */
+void mem_page_fact(struct tool_ctx *c, const struct mem_buf *b);
+/* With -P the copies are forked after the parent filled the buffer: write one word of every
+ * page of [p, p+len) back to itself so this process gets private pages (copy-on-write broken),
+ * as separate lmbench processes would have. */
+void mem_unshare(void *p, size_t len);
+
+/* Bytes a memory benchmark may use: sys_mem_available() less a margin. */
+uint64_t mem_usable(void);
+/* Exit 3 with one line when need bytes are more than mem_usable(). */
+void mem_check_fits(struct tool_ctx *c, uint64_t need);
+/* The default working set that reaches main memory: 4 × the last-level cache sysfs reports,
+ * or 4 × the last latency knee measured with a quick random chase when sysfs says nothing;
+ * capped by mem_usable()/divisor. *how gets "sysfs L3 32 MiB" or "measured knee 8 MiB". */
+uint64_t mem_default_bytes(unsigned divisor, char *how, size_t howlen);
+
+/* Strip plumb's long options (--pages X, --threads N, --table ...) from argv before
+ * tool_getopt() sees them. specs: NULL-terminated names; takes_arg[i] says whether the option
+ * has a value. values[i] gets the value (or "1" for a flag, NULL when absent). Returns the new
+ * argc and points *argv to a new vector (the original is left as it was, for the JSON). A
+ * missing value is a usage error. */
+int mem_longopts(struct tool_ctx *c, int argc, char ***argv, const char *const *names,
+		 const int *takes_arg, const char **values);
+
+/* STREAM's validation (stream.c): how many of x[0..n) differ from want by more than McCalpin's
+ * relative 1e-13; *first = index of the first wrong one. */
+size_t stream_check(const double *x, size_t n, double want, size_t *first);
+
+/* Measure a pointer chase starting at start (measure(): calibrated samples of MEM_CHASE_LOADS
+ * dependent loads per iteration; the walk continues across samples). Before timing, each
+ * measuring process walks warm loads (capped at 4 M) to fill the caches and, with -P, first
+ * gives itself private pages for [base, base+len). 0 on success. */
+#define MEM_CHASE_LOADS 100
+int mem_chase_measure(char *base, size_t len, void **start, size_t warm, struct measurement *m);
+/* Minimum ns per load of such a chase (NAN when it could not be measured). */
+double mem_chase_ns(char *base, size_t len, void **start, size_t warm);
+/* Link the n addresses of nodes into one random cycle (Fisher-Yates on the array, then each
+ * node points to the next); returns the first node of the cycle. */
+void **mem_link_random(void ***nodes, size_t n, uint64_t *rng);
+/* Short samples for the derived tools (tlb, par_mem, line, cache) unless -N, ENOUGH or
+ * --min-sample say otherwise: reps samples of us microseconds. */
+void mem_short_samples(int reps, double us);
+
+/* lmbench's lat_mem_rd size steps: the size after r (mem_lat.c). */
+size_t lat_next_range(size_t r);
+
+/* A small fast generator (xorshift64*), seeded explicitly so a chain can be rebuilt. */
+static inline uint64_t mem_rand(uint64_t *s)
+{
+	uint64_t x = *s;
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*s = x;
+	return x * 2685821657736338717ULL;
+}
+/* Uniform in [0, n) (n > 0), with Lemire's multiply-shift (bias < n / 2^64: nil here). */
+static inline uint64_t mem_rand_below(uint64_t *s, uint64_t n)
+{
+	return (uint64_t)(((unsigned __int128)mem_rand(s) * n) >> 64);
+}
+/* A seed: PLUMB_SEED from the environment, else the clock. */
+uint64_t mem_seed(void);
+
+/* Random cyclic chains of pointers (lat_mem_rd -t, par_mem, cache, tlb): see mem_common.c. */
+struct chain_builder {
+	char *base;
+	size_t stride;      /* bytes between slots */
+	size_t off;         /* byte offset of the pointer inside its slot */
+	size_t n;           /* slots linked so far */
+	uint64_t rng;
+};
+/* Start a random cycle over slot 0 alone. */
+void chain_begin(struct chain_builder *cb, char *base, size_t stride, size_t off, uint64_t seed);
+/* Grow the cycle to the first n slots, keeping it a uniformly random cycle of them. */
+void chain_grow(struct chain_builder *cb, size_t n);
+
+#endif

@@ -1,0 +1,220 @@
+/* memory_test.c — the memory benchmarks' pieces: every kernel version does what it claims (copy
+ * moves the bytes, STREAM kernels compute the right values), STREAM's validation catches a
+ * corrupted array, random chains are single cycles through every slot at every size, lmbench's
+ * size steps, option stripping. */
+#include <stdlib.h>
+#include <string.h>
+#include "bench/mem_common.h"
+#include "bench/mem_kern.h"
+#include "test.h"
+
+static const struct mem_kernels *vers[4];
+static int nvers;
+
+static void load_versions(void)
+{
+	if (!nvers)
+		nvers = mem_kernels_all(vers, 4);
+}
+
+TEST(mem_kernels_copy_moves_bytes)
+{
+	load_versions();
+	size_t max = 1 << 17;
+	char *src = malloc(max), *dst = malloc(max + 4096);
+	for (size_t i = 0; i < max; i++)
+		src[i] = (char)(i * 131 + (i >> 8));
+	for (int v = 0; v < nvers; v++) {
+		static const size_t sizes[] = { 512, 1024, 4096, 65536 + 512, 1 << 17 };
+		for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+			for (size_t off = 0; off <= 1920; off += 1920) { /* bw_mem's conflict offset */
+				memset(dst, 0x5a, max + 4096);
+				vers[v]->fcp(dst + off, src, sizes[k]);
+				CHECK(memcmp(dst + off, src, sizes[k]) == 0);
+				/* and not a byte more */
+				CHECK((unsigned char)dst[off + sizes[k]] == 0x5a);
+			}
+		}
+		/* fwr stores every word, frd sums every word */
+		memset(dst, 0, max);
+		vers[v]->fwr(dst, 4096, 7);
+		uint64_t s = vers[v]->frd(dst, 4096);
+		CHECK(s == 7 * 512);
+		CHECK(vers[v]->frd(src, max) == mem_kernels_portable.frd(src, max));
+	}
+	free(src);
+	free(dst);
+}
+
+TEST(mem_kernels_stream_values)
+{
+	load_versions();
+	size_t n = 4099; /* odd: vector versions finish a tail in scalar code */
+	double *a = aligned_alloc(64, 4160 * 8), *b = aligned_alloc(64, 4160 * 8),
+	       *c = aligned_alloc(64, 4160 * 8);
+	for (int v = 0; v < nvers; v++)
+		for (int nt = 0; nt <= 1; nt++) {
+			for (size_t i = 0; i < n; i++) {
+				a[i] = 1.0 + (double)i;
+				b[i] = 2.0;
+				c[i] = 0.0;
+			}
+			const struct mem_kernels *k = vers[v];
+			k->s_copy(c, a, n, nt);
+			CHECK(c[0] == 1.0 && c[n - 1] == (double)n);
+			k->s_scale(b, c, 3.0, n, nt);
+			CHECK(b[5] == 18.0 && b[n - 1] == 3.0 * (double)n);
+			k->s_add(c, a, b, n, nt);
+			CHECK(c[5] == 24.0 && c[n - 1] == 4.0 * (double)n);
+			k->s_triad(a, b, c, 3.0, n, nt);
+			CHECK(a[5] == 18.0 + 72.0 && a[n - 1] == 15.0 * (double)n);
+			k->s_fill(a, 3.0, n, nt);
+			CHECK(stream_check(a, n, 3.0, NULL) == 0);
+			for (size_t i = 0; i < n; i++)
+				b[i] = 2.0;
+			k->s_daxpy(a, b, 3.0, n, nt);
+			CHECK(stream_check(a, n, 9.0, NULL) == 0);
+			CHECK_NEAR(k->s_sum(a, n), 9.0 * (double)n, 1e-6);
+		}
+	free(a);
+	free(b);
+	free(c);
+}
+
+TEST(stream_check_catches_corruption)
+{
+	double x[1000];
+	for (int i = 0; i < 1000; i++)
+		x[i] = 11.0;
+	size_t first = 99;
+	CHECK(stream_check(x, 1000, 11.0, &first) == 0);
+	x[500] = 11.0 + 1e-9;
+	CHECK(stream_check(x, 1000, 11.0, &first) == 1);
+	CHECK(first == 500);
+	x[7] = NAN;
+	CHECK(stream_check(x, 1000, 11.0, &first) == 2);
+	CHECK(first == 7);
+}
+
+/* Follow the chain from slot 0: it must come back after exactly n loads, visiting every slot. */
+static int is_single_cycle(char *base, size_t stride, size_t n)
+{
+	char *seen = calloc(n, 1);
+	void **p = (void **)base;
+	size_t steps = 0;
+	do {
+		size_t idx = (size_t)((char *)p - base) / stride;
+		if (idx >= n || seen[idx]) {
+			free(seen);
+			return 0;
+		}
+		seen[idx] = 1;
+		p = (void **)*p;
+		steps++;
+	} while ((char *)p != base && steps <= n);
+	free(seen);
+	return steps == n;
+}
+
+TEST(chain_grows_as_one_random_cycle)
+{
+	size_t stride = 64, max = 5000;
+	char *buf = aligned_alloc(64, max * stride);
+	struct chain_builder cb;
+	chain_begin(&cb, buf, stride, 0, 42);
+	static const size_t sizes[] = { 1, 2, 3, 17, 64, 100, 1000, 4096, 5000 };
+	for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+		chain_grow(&cb, sizes[k]);
+		CHECK(is_single_cycle(buf, stride, sizes[k]));
+	}
+	/* random: successive slots are rarely neighbours in address */
+	void **p = (void **)buf;
+	int adjacent = 0;
+	for (int i = 0; i < 1000; i++) {
+		void **q = (void **)*p;
+		if ((char *)q - (char *)p == (long)stride)
+			adjacent++;
+		p = q;
+	}
+	CHECK(adjacent < 20);
+	/* the same seed gives the same chain */
+	char *buf2 = aligned_alloc(64, max * stride);
+	struct chain_builder cb2;
+	chain_begin(&cb2, buf2, stride, 0, 42);
+	chain_grow(&cb2, max);
+	int same = 1;
+	for (size_t i = 0; i < max; i++)
+		same &= (char *)*(void **)(buf + i * stride) - buf ==
+			(char *)*(void **)(buf2 + i * stride) - buf2;
+	CHECK(same);
+	free(buf);
+	free(buf2);
+}
+
+TEST(link_random_is_one_cycle)
+{
+	size_t n = 777;
+	char *buf = aligned_alloc(64, n * 64);
+	void ***nodes = malloc(n * sizeof *nodes);
+	for (size_t i = 0; i < n; i++)
+		nodes[i] = (void **)(buf + i * 64);
+	uint64_t rng = 9;
+	mem_link_random(nodes, n, &rng);
+	CHECK(is_single_cycle(buf, 64, n));
+	free(nodes);
+	free(buf);
+}
+
+TEST(lat_mem_rd_size_steps)
+{
+	/* lmbench: x2 below 1K, +1K below 4K, then 8 steps per doubling */
+	static const size_t want[] = { 512, 1024, 2048, 3072, 4096, 6144, 8192, 10240, 12288,
+				       14336, 16384, 18432, 20480, 22528, 24576, 26624, 28672,
+				       30720, 32768, 36864, 40960 };
+	size_t r = 512;
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		CHECK(r == want[i]);
+		r = lat_next_range(r);
+	}
+	CHECK(lat_next_range(1 << 20) == (1 << 20) + (1 << 17));
+}
+
+TEST(mem_pages_and_longopts)
+{
+	CHECK(mem_pages_parse("4k") == PAGES_4K);
+	CHECK(mem_pages_parse("thp") == PAGES_THP);
+	CHECK(mem_pages_parse("huge") == PAGES_HUGE);
+	CHECK(mem_pages_parse("2m") == -1);
+	char *args[] = { "stream", "-v", "2", "--threads", "all", "--table", "--pages=thp", "--", "--table", NULL };
+	char **av = args;
+	static const char *const names[] = { "pages", "threads", "table", NULL };
+	static const int takes[] = { 1, 1, 0 };
+	const char *vals[3];
+	struct tool_ctx c = { .tool = "stream" };
+	int ac = mem_longopts(&c, 9, &av, names, takes, vals);
+	CHECK(ac == 5);
+	CHECK_STR(vals[0], "thp");
+	CHECK_STR(vals[1], "all");
+	CHECK_STR(vals[2], "1");
+	CHECK_STR(av[1], "-v");
+	CHECK_STR(av[3], "--");
+	CHECK_STR(av[4], "--table");
+	CHECK_STR(args[3], "--threads"); /* the original vector is left alone */
+}
+
+TEST(mem_alloc_pages)
+{
+	struct mem_buf b;
+	mem_alloc(&b, 3 << 20, PAGES_THP);
+	CHECK(((uintptr_t)b.p & ((2u << 20) - 1)) == 0); /* THP wants 2 MiB alignment */
+	CHECK(b.p[0] == 0 && b.p[(3 << 20) - 1] == 0);
+	char d[200];
+	mem_page_desc(&b, d, sizeof d);
+	CHECK(strstr(d, "THP") != NULL);
+	mem_free(&b);
+	mem_alloc(&b, 10000, PAGES_4K);
+	CHECK(b.len >= 10000);
+	mem_page_desc(&b, d, sizeof d);
+	CHECK(strstr(d, "KiB") != NULL);
+	mem_free(&b);
+}
