@@ -268,27 +268,6 @@ static void st_teardown(void *arg)
 	st_validate(s);
 }
 
-/*
- * STREAM's figure is the best rate (McCalpin's minimum time). The registry marks these metrics
- * MIN, and the core's result_update_value() takes the minimum of the sample values — for a rate
- * that is the slowest pass. Until the core picks the maximum for HIGHER-better MIN metrics,
- * set the value to the best sample here and print the line ourselves.
- */
-static void record_best_bw(struct tool_ctx *c, const char *metric, const char *params,
-			   const struct measurement *m, double bytes)
-{
-	FILE *o = c->out;
-	c->out = NULL;
-	struct result *r = record_bandwidth(c, metric, params, NAN, m, bytes);
-	c->out = o;
-	double best = 0;
-	for (size_t i = 0; i < r->nsamples; i++)
-		if (r->samples[i].value > best)
-			best = r->samples[i].value;
-	r->value = best;
-	emit_line(c, r);
-}
-
 static void table_line(struct tool_ctx *c, const char *label, const struct measurement *m,
 		       double bytes)
 {
@@ -418,7 +397,7 @@ static int stream(struct tool_ctx *c, int argc, char **argv)
 			snprintf(lat, sizeof lat, "%s_latency", met);
 			double bytes = (double)sk_info[ks[i]].words * 8.0 * (double)n;
 			record_latency(c, lat, params, NAN, &m[i], (double)n);
-			record_best_bw(c, met, params, &m[i], bytes);
+			record_bandwidth(c, met, params, NAN, &m[i], bytes); /* BEST: the fastest pass */
 			if (table) {
 				c->out = o;
 				table_line(c, sk_info[ks[i]].table, &m[i], bytes);

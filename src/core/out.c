@@ -99,6 +99,9 @@ void out_fact(struct tool_ctx *c, struct result *r, const char *key, const char 
 		if (*p == ' ')
 			*p = '_';
 	snprintf(kv, sizeof kv, "%s=%s", key, val);
+	for (char *p = kv; *p && *p != '='; p++)
+		if (*p == ' ')
+			*p = '_';
 	if (r)
 		append_info(&r->info, kv);
 	else
