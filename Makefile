@@ -24,7 +24,7 @@ ifeq ($(WERROR),1)
 WARN     += -Werror
 endif
 BASE_CFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE -Isrc -Ibuild
-LDLIBS   := -lm -lpthread
+LDLIBS   :=
 ifeq ($(STATIC),1)
 LDFLAGS  += -static
 endif
@@ -40,7 +40,7 @@ HAVE_SQLITE   := $(call PROBE,sqlite,$(SQLITE_CFLAGS),$(SQLITE_LIBS) $(if $(filt
 endif
 ifeq ($(HAVE_SQLITE),yes)
 BASE_CFLAGS += -DHAVE_SQLITE=1 $(SQLITE_CFLAGS)
-LDLIBS      += $(SQLITE_LIBS) $(if $(filter 1,$(STATIC)),-ldl)
+LDLIBS      += $(SQLITE_LIBS)
 endif
 
 ifneq ($(NO_TIRPC),1)
@@ -55,6 +55,8 @@ BASE_CFLAGS += -DHAVE_TIRPC=1 $(TIRPC_CFLAGS)
 LDLIBS      += $(TIRPC_LIBS)
 endif
 
+# libc's own libraries last: a static link resolves left to right.
+LDLIBS     += -lm -lpthread $(if $(filter 1,$(STATIC)),-ldl)
 ALL_CFLAGS := $(BASE_CFLAGS) $(CFLAGS) $(CPPFLAGS)
 
 # ---- sources ------------------------------------------------------------------------------

@@ -100,10 +100,15 @@ static inline uint64_t mem_rand(uint64_t *s)
 	*s = x;
 	return x * 2685821657736338717ULL;
 }
-/* Uniform in [0, n) (n > 0), with Lemire's multiply-shift (bias < n / 2^64: nil here). */
+/* Uniform in [0, n) (n > 0), with Lemire's multiply-shift (bias < n / 2^64: nil here). 32-bit
+ * targets have no 128-bit type: the modulo there has the same negligible bias for n << 2^64. */
 static inline uint64_t mem_rand_below(uint64_t *s, uint64_t n)
 {
+#ifdef __SIZEOF_INT128__
 	return (uint64_t)(((unsigned __int128)mem_rand(s) * n) >> 64);
+#else
+	return mem_rand(s) % n;
+#endif
 }
 /* A seed: PLUMB_SEED from the environment, else the clock. */
 uint64_t mem_seed(void);

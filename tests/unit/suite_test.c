@@ -159,7 +159,8 @@ TEST(suite_step_crash_hang_die)
 	struct step_outcome o;
 	CHECK(run1(&fake[0], NULL, 30, run, &o, 0) != 0);
 	CHECK(o.status >= 0 && WIFSIGNALED(o.status) && WTERMSIG(o.status) == SIGSEGV);
-	CHECK(o.nlines == 1 && strcmp(o.lines[0], "about to crash") == 0);
+	/* qemu-user adds its own line about the signal: the tool's line comes first */
+	CHECK(o.nlines >= 1 && strcmp(o.lines[0], "about to crash") == 0);
 	step_outcome_free(&o);
 
 	CHECK(run1(&fake[1], NULL, 0.3, run, &o, 0) != 0);
