@@ -157,7 +157,7 @@ size_t cmp_round_values(struct run *const *runs, size_t nruns, const char *metri
 static void fill_cell(struct cmp_cell *c, const struct side *s, const struct cmp_row *row)
 {
 	memset(c, 0, sizeof *c);
-	c->center = c->lo = c->hi = c->spread = c->smin = c->smax = NAN;
+	c->center = c->lo = c->hi = c->spread = c->smin = c->smax = c->noise = NAN;
 	c->version = 0;
 	c->nrounds = cmp_round_values(s->runs, s->nruns, row->metric, row->params, row->x,
 				      &c->rounds);
@@ -179,6 +179,9 @@ static void fill_cell(struct cmp_cell *c, const struct side *s, const struct cmp
 		else if (c->version != r->version)
 			c->version = -1;
 		first = 0;
+		double nz = result_noise_pct(r);
+		if (!isnan(nz) && (isnan(c->noise) || nz > c->noise))
+			c->noise = nz;
 		if (r->nsamples == 0) {
 			c->smin = isnan(c->smin) ? r->value : fmin(c->smin, r->value);
 			c->smax = isnan(c->smax) ? r->value : fmax(c->smax, r->value);

@@ -42,6 +42,7 @@ struct cmp_cell {
 	double *rounds;    /* one value per round: the metric's statistic over its samples */
 	size_t nrounds;
 	int version;       /* method version; -1 when the side's runs disagree */
+	double noise;      /* largest result_noise_pct() of the side's results for the point */
 };
 
 /* A non-baseline side against the baseline (index 0 is unused). */

@@ -22,6 +22,8 @@
 #include "core/result.h"
 
 struct row {
+	const struct result *used[160]; /* the results the row's cells came from (noise notes) */
+	int nused;
 	char host[128], os[128], desc[128];
 	double mhz, tlb, line, mempar, load;
 	double syscall, read, write, stat, openclose, tcpsel, siginst, sigcatch, fork, exec, sh;
@@ -72,6 +74,16 @@ static int info_has(const char *info, const char *kv)
 static double ok(double v) { return isnan(v) ? -1 : v; }
 
 /* The first result of metric matching query (file order: what lmbench's reader keeps). */
+static struct row *cur_row; /* the row being reduced: take() notes what its cells read */
+
+/* The value of p for a cell, remembering p so that noisy cells can be named under the tables. */
+static double take(const struct result *p)
+{
+	if (cur_row && cur_row->nused < (int)(sizeof cur_row->used / sizeof cur_row->used[0]))
+		cur_row->used[cur_row->nused++] = p;
+	return ok(p->value);
+}
+
 static const struct result *find(const struct run *r, const char *metric, const char *query)
 {
 	for (size_t i = 0; i < r->results.n; i++) {
@@ -85,7 +97,7 @@ static const struct result *find(const struct run *r, const char *metric, const 
 static double val(const struct run *r, const char *metric, const char *query)
 {
 	const struct result *p = find(r, metric, query);
-	return p ? ok(p->value) : -1;
+	return p ? take(p) : -1;
 }
 
 /* A series' point at the largest x (lmbench's "last line of the block"). */
@@ -98,7 +110,7 @@ static double last(const struct run *r, const char *metric, const char *query)
 		    (!best || p->x >= best->x))
 			best = p;
 	}
-	return best ? ok(best->value) : -1;
+	return best ? take(best) : -1;
 }
 
 /* The point of a series at x (MiB sizes printed with 5 decimals by lmbench: compare so). */
@@ -108,7 +120,7 @@ static double at(const struct run *r, const char *metric, const char *query, dou
 		const struct result *p = &r->results.v[i];
 		if (!strcmp(p->metric, metric) && params_match(p->params, query) &&
 		    fabs(p->x - x) < 5e-6)
-			return ok(p->value);
+			return take(p);
 	}
 	return -1;
 }
@@ -125,7 +137,7 @@ static double past(const struct run *r, const char *metric, const char *query, d
 		if (!best || p->x < best->x)
 			best = p;
 	}
-	return best ? ok(best->value) : last(r, metric, query);
+	return best ? take(best) : last(r, metric, query);
 }
 
 /* The stride of lat_mem_rd series to read: want if measured, else the nearest one. */
@@ -234,7 +246,7 @@ static void reduce(const struct run *r, struct row *w)
 			if (!strcmp(r->results.v[k].metric, m) &&
 			    (!lm || info_has(r->results.v[k].info, "lmbench_label=uint64")))
 				p = &r->results.v[k];
-		w->i64[i] = p ? ok(p->value) : -1;
+		w->i64[i] = p ? take(p) : -1;
 	}
 	for (int i = 0; i < 4; i++) {
 		snprintf(m, sizeof m, "lat_ops.float_%s", fops[i]);
@@ -635,13 +647,42 @@ static const struct table tables[] = {
 	{ h_fs, g_fs, p_fs },          { h_bw, g_bw, p_bw },       { h_mem, g_mem, p_mem },
 };
 
+/* Under the tables, the cells whose samples spread too much to trust (issue: say when a number
+ * cannot be trusted). Runs with one sample per metric (imported lmbench files) print nothing, so
+ * lmbench's own layout is untouched for them. */
+static void noisy_notes(FILE *f, const struct row *rows, size_t n)
+{
+	int any = 0;
+	for (size_t i = 0; i < n; i++)
+		for (int k = 0; k < rows[i].nused; k++) {
+			const struct result *p = rows[i].used[k];
+			int dup = 0;
+			for (int j = 0; j < k; j++)
+				dup |= rows[i].used[j] == p;
+			double nz = result_noise_pct(p);
+			if (dup || !(nz > NOISY_PCT))
+				continue;
+			if (!any++)
+				fprintf(f, "\nNoisy cells (95%% confidence interval of the median wider than "
+					   "+-%.0f%%; rerun or use --repeat):\n", NOISY_PCT);
+			fprintf(f, "  %-9.9s %s%s%s", rows[i].host, p->metric, *p->params ? " " : "",
+				p->params);
+			if (!isnan(p->x))
+				fprintf(f, " x=%g", p->x);
+			fprintf(f, "  +-%.0f%% (%zu samples)\n", nz, p->nsamples);
+		}
+}
+
 void summary_print(FILE *f, struct run *const *runs, size_t n)
 {
 	struct row *rows = calloc(n ? n : 1, sizeof *rows);
 	if (!rows)
 		return;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		cur_row = &rows[i];
 		reduce(runs[i], &rows[i]);
+	}
+	cur_row = NULL;
 	fprintf(f, "\n%17s%s\n%17s%s\n\t\t %s\n\n", "", "L M B E N C H  3 . 0   S U M M A R Y",
 		"", "------------------------------------", "(Alpha software, do not distribute)");
 	for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
@@ -654,5 +695,6 @@ void summary_print(FILE *f, struct run *const *runs, size_t n)
 			tables[t].print(f, &rows[i]);
 		}
 	}
+	noisy_notes(f, rows, n);
 	free(rows);
 }

@@ -25,6 +25,7 @@
 #include "cmd/commands.h"
 #include "cmd/progress.h"
 #include "cmd/run_opts.h"
+#include "cmd/run_noise.h"
 #include "cmd/run_plan.h"
 #include "cmd/run_step.h"
 #include "core/cleanup.h"
@@ -458,6 +459,7 @@ static void record_start(struct suite *S)
 		fact_num(run, "target_ci", "%g", timing.target_ci);
 	}
 	kv_set(&run->facts, "placement", cpu_policy_desc());
+	run_noise_check(run, run_warn);
 	if (S->o.remote)
 		kv_set(&run->facts, "remote", S->o.remote);
 	if (S->o.cold) {

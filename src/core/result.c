@@ -85,6 +85,24 @@ void result_add_info(struct result *r, const char *fmt, ...)
 	r->info = n;
 }
 
+double result_noise_pct(const struct result *r)
+{
+	if (r->nsamples < 2)
+		return NAN;
+	double *v = xmalloc(r->nsamples * sizeof *v);
+	for (size_t i = 0; i < r->nsamples; i++)
+		v[i] = r->samples[i].value;
+	double med = stats_median(v, r->nsamples), lo, hi;
+	if (stats_median_ci(v, r->nsamples, &lo, &hi) != 0) {
+		lo = stats_min(v, r->nsamples);
+		hi = stats_max(v, r->nsamples);
+	}
+	free(v);
+	if (med == 0 || isnan(med))
+		return NAN;
+	return (hi - lo) / 2 / fabs(med) * 100;
+}
+
 void result_update_value(struct result *r, int stat_dir)
 {
 	double *v = xmalloc((r->nsamples + 1) * sizeof *v);

@@ -42,6 +42,12 @@ void result_free(struct result *r);
 char *param_get(const char *params, const char *key, char *buf, size_t len);
 /* Append "key=value" facts (printf format) to r->info. */
 void result_add_info(struct result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* How far the reported value can be trusted: the half-width of the 95 % confidence interval of
+ * the samples' median in % of the median (order statistics, n >= 6), or half the range in % for
+ * 2..5 samples; NAN for fewer than 2 samples or a zero median. */
+double result_noise_pct(const struct result *r);
+/* A result is flagged noisy (summary, compare, run warnings) above this many percent. */
+#define NOISY_PCT 5.0
 /* Recompute r->value from the samples: stat_dir 0 = median, -1 = minimum, 1 = maximum
  * (metric_stat_dir() gives it for a metric). */
 void result_update_value(struct result *r, int stat_dir);
