@@ -1,4 +1,5 @@
 /* core_test.c — the timing core: statistics, size parsing, overhead subtraction, calibration. */
+#include <stdlib.h>
 #include <string.h>
 #include "core/clock.h"
 #include "core/metrics.h"
@@ -171,4 +172,23 @@ TEST(parallel_copies)
 	CHECK(m.parallel == 2);
 	measurement_free(&m);
 	timing = saved;
+}
+
+TEST(noise_flag)
+{
+	/* a steady metric is not noisy, a scattered one is, one sample says nothing */
+	struct result r = { 0 };
+	for (int i = 0; i < 11; i++)
+		result_add_sample(&r, (struct sample){ .value = 100 + (i % 2) * 0.5, .iters = 1 });
+	CHECK(result_noise_pct(&r) < 1);
+	struct result q = { 0 };
+	for (int i = 0; i < 11; i++)
+		result_add_sample(&q, (struct sample){ .value = 100 + i * 10, .iters = 1 });
+	CHECK(result_noise_pct(&q) > NOISY_PCT);
+	struct result one = { 0 };
+	result_add_sample(&one, (struct sample){ .value = 5, .iters = 1 });
+	CHECK(isnan(result_noise_pct(&one)));
+	free(r.samples);
+	free(q.samples);
+	free(one.samples);
 }
