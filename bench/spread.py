@@ -1,39 +1,42 @@
 #!/usr/bin/env python3
-"""spread.py RUN.json... — repeatability of metrics across runs of plumb.
+"""spread.py RUN.json... — repeatability of lmbench's summary cells across runs of plumb.
 
-For every single-value metric and the largest point of every series (the points lmbench's
-summary reads), the spread (max - min) / median of the run values; then the share of metrics
-within 1 %, 2 % and 5 %, and the ten worst by name. Reads plumb's run JSON (docs/json-schema.md).
+The cells are the stored results the summary tables read (`plumb summary --cells`: the same
+choice of sizes, strides and process counts as the tables). For each, the spread
+(max - min) / median across the runs; then the share within 1 %, 2 %, 5 % and 10 %, the ten worst
+by name, and whether each of those was flagged noisy inside its own runs (95 % CI of the median
+wider than +-5 %, the flag summary and compare print).
 """
-import json, sys, statistics
+import statistics, subprocess, sys
 
-def points(path):
-    doc = json.load(open(path))
-    best = {}
-    for r in doc.get("results", []):
-        params = " ".join(f"{k}={v}" for k, v in sorted(r.get("params", {}).items()))
-        key = (r["metric"], params)
-        x = r.get("x")
-        if x is None:
-            best[key] = (None, r["value"])
-        elif key not in best or (best[key][0] is not None and x > best[key][0]):
-            best[key] = (x, r["value"])
-    return {k: v[1] for k, v in best.items() if v[1] is not None}
-
-runs = [points(p) for p in sys.argv[1:]]
-keys = set.intersection(*(set(r) for r in runs)) if runs else set()
+plumb = "bin/plumb"
+out = subprocess.run([plumb, "summary", "--cells", *sys.argv[1:]], capture_output=True,
+                     text=True, check=True).stdout
+cells = {}
+for line in out.splitlines():
+    i, metric, params, x, value, n, noise = line.split("\t")
+    key = (metric, params, x)
+    cells.setdefault(key, {})[int(i)] = (float(value), float(noise))
+nruns = len(sys.argv) - 1
 rows = []
-for k in sorted(keys):
-    vals = [r[k] for r in runs]
+for key, per in cells.items():
+    if len(per) != nruns:
+        continue
+    vals = [v for v, _ in per.values()]
     med = statistics.median(vals)
     if med:
-        rows.append(((max(vals) - min(vals)) / abs(med), k, vals))
+        flagged = any(nz > 5 for _, nz in per.values() if nz == nz)
+        rows.append(((max(vals) - min(vals)) / abs(med), key, flagged))
 n = len(rows)
 if not n:
-    print("no common metrics"); sys.exit(1)
-for lim in (0.01, 0.02, 0.05):
+    print("no common cells"); sys.exit(1)
+print(f"{n} summary cells measured in all {nruns} runs")
+for lim in (0.01, 0.02, 0.05, 0.10):
     c = sum(1 for s, _, _ in rows if s <= lim)
-    print(f"within {lim*100:.0f} %: {c}/{n} ({100*c/n:.0f} %)")
+    print(f"  within {lim*100:4.0f} %: {c:3d}/{n} ({100*c/n:.0f} %)")
+over = [r for r in rows if r[0] > 0.10]
+print(f"  beyond 10 %: {len(over)}, of which flagged noisy in their runs: {sum(1 for r in over if r[2])}")
 print("worst ten:")
-for s, (m, p), vals in sorted(rows, reverse=True)[:10]:
-    print(f"  {s*100:6.1f} %  {m} {p}")
+for s, (m, p, x), fl in sorted(rows, reverse=True)[:10]:
+    xs = "" if x == "nan" else f" x={float(x):g}"
+    print(f"  {s*100:6.1f} %  {m} {p}{xs}{'  (flagged noisy)' if fl else ''}")

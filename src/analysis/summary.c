@@ -698,3 +698,25 @@ void summary_print(FILE *f, struct run *const *runs, size_t n)
 	noisy_notes(f, rows, n);
 	free(rows);
 }
+
+void summary_cells(FILE *f, struct run *const *runs, size_t n)
+{
+	struct row *rows = calloc(n ? n : 1, sizeof *rows);
+	if (!rows)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		cur_row = &rows[i];
+		reduce(runs[i], &rows[i]);
+		for (int k = 0; k < rows[i].nused; k++) {
+			const struct result *p = rows[i].used[k];
+			int dup = 0;
+			for (int j = 0; j < k; j++)
+				dup |= rows[i].used[j] == p;
+			if (!dup)
+				fprintf(f, "%zu\t%s\t%s\t%.17g\t%.17g\t%zu\t%.3f\n", i, p->metric, p->params,
+					p->x, p->value, p->nsamples, result_noise_pct(p));
+		}
+	}
+	cur_row = NULL;
+	free(rows);
+}

@@ -138,20 +138,6 @@ char *fs_make_file(const char *dir, const char *name, uint64_t size)
 	return f;
 }
 
-/* Append "k=v" facts to a result's info (no line printed: used inside lmbench series). */
-static void info_add(struct result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void info_add(struct result *r, const char *fmt, ...)
-{
-	char kv[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(kv, sizeof kv, fmt, ap);
-	va_end(ap);
-	char *n = r->info && *r->info ? xasprintf("%s %s", r->info, kv) : xstrdup(kv);
-	free(r->info);
-	r->info = n;
-}
-
 /* The directory a FILE operand (or our own file) lives in, for its file system type. */
 static char *dir_of(const char *file)
 {
@@ -186,7 +172,7 @@ static uint64_t user_file_size(struct tool_ctx *c, const char *f)
  * with record_values (rates computed here). */
 static void meas_info(struct result *r, const struct measurement *m)
 {
-	info_add(r, "cpu=%d copies=%d iters=%llu min_sample_ns=%.0f", m->cpu, m->parallel,
+	result_add_info(r, "cpu=%d copies=%d iters=%llu min_sample_ns=%.0f", m->cpu, m->parallel,
 		 (unsigned long long)m->iters, m->min_sample_ns);
 }
 
@@ -575,7 +561,7 @@ static int bw_rd(struct tool_ctx *c, int argc, char **argv, int is_mmap)
 	const char *metric = is_mmap ? (o2c ? "bw_mmap_rd.open2close" : "bw_mmap_rd.mmap_only")
 				     : (o2c ? "bw_file_rd.open2close" : "bw_file_rd.io_only");
 	struct result *res = record_bandwidth(c, metric, "", (double)r.size / 1e6, &m, (double)r.size);
-	info_add(res, "fstype=%s file=%s bytes_per_pass=%llu checksum=verified sum=%llx", fstype,
+	result_add_info(res, "fstype=%s file=%s bytes_per_pass=%llu checksum=verified sum=%llx", fstype,
 		 own ? "own" : r.file, (unsigned long long)r.size, (unsigned long long)want);
 	measurement_free(&m);
 	free(own);
@@ -644,7 +630,7 @@ static int lat_mmap(struct tool_ctx *c, int argc, char **argv)
 	char *d = dir_of(m.file);
 	struct result *r = record_latency(c, "lat_mmap.latency", rnd ? "touch=spread" : "",
 					  (double)m.size / 1e6, &ms, 1);
-	info_add(r, "fstype=%s file=%s", fs_type_name(d), own ? "own" : m.file);
+	result_add_info(r, "fstype=%s file=%s", fs_type_name(d), own ? "own" : m.file);
 	free(d);
 	measurement_free(&ms);
 	close(m.fd);
@@ -808,7 +794,7 @@ static int lat_pagefault(struct tool_ctx *c, int argc, char **argv)
 	struct result *r = record_latency(c, "lat_pagefault.latency", params, NAN, &m,
 					  (double)p.npages);
 	double passes = (double)m.n;
-	info_add(r, "path=%s fstype=%s pages=%zu page_size=%zu evicted=%s resident_before_pass_max=%zu "
+	result_add_info(r, "path=%s fstype=%s pages=%zu page_size=%zu evicted=%s resident_before_pass_max=%zu "
 		 "majflt_per_page=%.3f minflt_per_page=%.3f", p.file, fstype, p.npages, p.pg,
 		 p.evict ? "yes" : "no", p.resident_max, p.majflt / passes / (double)p.npages,
 		 p.minflt / passes / (double)p.npages);

@@ -12,7 +12,7 @@ const struct command commands[] = {
 	{ "sysinfo", cmd_sysinfo, "[--json]", "the system facts a run records" },
 	{ "serve", cmd_serve, "[--bind ADDR] [--port BASE] [--idle SECONDS] [-v]",
 	  "run the server end of every network benchmark for remote clients" },
-	{ "summary", cmd_summary, "[--db FILE] [RUN|FILE ...]", "lmbench's summary tables for runs and results files" },
+	{ "summary", cmd_summary, "[--db FILE] [--cells] [RUN|FILE ...]", "lmbench's summary tables for runs and results files" },
 	{ "import", cmd_import, "[--db FILE] [--label TEXT] FILE...", "store plumb JSON and lmbench 3 results files" },
 	{ "export", cmd_export, "RUN [--format json|lmbench] [-o FILE] [--db FILE]", "write a run as plumb JSON or an lmbench results file" },
 	{ "runs", cmd_runs, "[--db FILE] [--delete RUN | --relabel RUN TEXT | --check]", "list, delete, relabel or check stored runs" },

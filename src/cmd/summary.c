@@ -14,14 +14,16 @@ int cmd_summary(int argc, char **argv)
 	struct run **runs = NULL;
 	size_t n = 0;
 	char err[512];
-	int named = 0;
+	int named = 0, cells = 0;
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--db") && i + 1 < argc) {
+		if (!strcmp(argv[i], "--cells")) {
+			cells = 1;
+		} else if (!strcmp(argv[i], "--db") && i + 1 < argc) {
 			db = argv[++i];
 		} else if (!strncmp(argv[i], "--db=", 5)) {
 			db = argv[i] + 5;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
-			die(EXIT_USAGE, "unknown option '%s' (usage: plumb summary [--db FILE] [RUN|FILE ...])",
+			die(EXIT_USAGE, "unknown option '%s' (usage: plumb summary [--db FILE] [--cells] [RUN|FILE ...])",
 			    argv[i]);
 		}
 	}
@@ -30,7 +32,7 @@ int cmd_summary(int argc, char **argv)
 			i++;
 			continue;
 		}
-		if (!strncmp(argv[i], "--db=", 5))
+		if (!strncmp(argv[i], "--db=", 5) || !strcmp(argv[i], "--cells"))
 			continue;
 		named++;
 		if (runs_resolve(argv[i], db, &runs, &n, err, sizeof err))
@@ -55,7 +57,10 @@ int cmd_summary(int argc, char **argv)
 		free(list);
 		store_close(s);
 	}
-	summary_print(stdout, runs, n);
+	if (cells)
+		summary_cells(stdout, runs, n);
+	else
+		summary_print(stdout, runs, n);
 	for (size_t i = 0; i < n; i++)
 		run_free(runs[i]);
 	free(runs);

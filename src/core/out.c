@@ -191,32 +191,21 @@ struct result *record_values(struct tool_ctx *c, const char *metric, const char 
 	return r;
 }
 
-static void json_kv_object(struct json *j, const char *key, const char *kvs)
+void json_kv_object(struct json *j, const char *key, const char *kvs)
 {
 	json_obj_begin(j, key);
-	const char *p = kvs;
-	while (p && *p) {
-		while (*p == ' ')
-			p++;
-		if (!*p)
-			break;
-		const char *end = strchr(p, ' ');
-		size_t tl = end ? (size_t)(end - p) : strlen(p);
-		const char *eq = memchr(p, '=', tl);
+	char *copy = xstrdup(kvs ? kvs : "");
+	char *save = NULL;
+	for (char *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(t, '=');
 		if (eq) {
-			char k[128], v[512];
-			size_t kl = (size_t)(eq - p) < sizeof k - 1 ? (size_t)(eq - p) : sizeof k - 1;
-			size_t vl = tl - (size_t)(eq - p) - 1;
-			if (vl > sizeof v - 1)
-				vl = sizeof v - 1;
-			memcpy(k, p, kl);
-			k[kl] = 0;
-			memcpy(v, eq + 1, vl);
-			v[vl] = 0;
-			json_str(j, k, v);
+			*eq = 0;
+			json_str(j, t, eq + 1);
+		} else {
+			json_null(j, t);
 		}
-		p = end;
 	}
+	free(copy);
 	json_obj_end(j);
 }
 
@@ -228,12 +217,12 @@ void json_result(struct json *j, const struct result *r)
 	json_kv_object(j, "params", r->params);
 	json_num(j, "x", r->x);
 	json_num(j, "value", r->value);
-	json_str(j, "unit", r->unit);
+	json_str(j, "unit", r->unit ? r->unit : d ? d->unit : "");
 	json_str(j, "statistic", d ? stat_name(d->stat) : "median");
 	json_str(j, "better", d ? better_name(d->better) : "neutral");
 	json_int(j, "method_version", r->version);
 	char line[512];
-	if (format_line(d, r, line, sizeof line) == 0)
+	if (d && !isnan(r->value) && format_line(d, r, line, sizeof line) == 0)
 		json_str(j, "lmbench", line);
 	json_kv_object(j, "info", r->info);
 	json_arr_begin(j, "samples");

@@ -55,6 +55,8 @@ int format_line(const struct metric_def *d, const struct result *r, char *buf, s
 /* Format v with an lmbench value format ("%.4f", "bw", "micromb"). */
 void format_value(const char *fmt, double v, char *buf, size_t len);
 
+/* "k=v k2=v2 bare" as a JSON object {"k": "v", "k2": "v2", "bare": null} under key. */
+void json_kv_object(struct json *j, const char *key, const char *kvs);
 /* Write r as a JSON object (schema in docs/json-schema.md). */
 void json_result(struct json *j, const struct result *r);
 /* End of a tool: in JSON mode print the document. Returns the exit status to use. */

@@ -13,55 +13,6 @@
 #include "results/io.h"
 #include "buildinfo.h"
 
-/* "k=v k2=v2 bare" as a JSON object: {"k": "v", "k2": "v2", "bare": null}. */
-static void kv_object(struct json *j, const char *key, const char *kvs)
-{
-	json_obj_begin(j, key);
-	char *copy = strdup(kvs ? kvs : "");
-	char *save = NULL;
-	for (char *t = copy ? strtok_r(copy, " ", &save) : NULL; t; t = strtok_r(NULL, " ", &save)) {
-		char *eq = strchr(t, '=');
-		if (eq) {
-			*eq = 0;
-			json_str(j, t, eq + 1);
-		} else {
-			json_null(j, t);
-		}
-	}
-	free(copy);
-	json_obj_end(j);
-}
-
-static void write_result(struct json *j, const struct result *r)
-{
-	const struct metric_def *d = metric_find(r->metric);
-	json_obj_begin(j, NULL);
-	json_str(j, "metric", r->metric);
-	kv_object(j, "params", r->params);
-	json_num(j, "x", r->x);
-	json_num(j, "value", r->value);
-	json_str(j, "unit", r->unit ? r->unit : d ? d->unit : "");
-	json_str(j, "statistic", d ? stat_name(d->stat) : "median");
-	json_str(j, "better", d ? better_name(d->better) : "neutral");
-	json_int(j, "method_version", r->version);
-	char line[512];
-	if (d && !isnan(r->value) && format_line(d, r, line, sizeof line) == 0)
-		json_str(j, "lmbench", line);
-	kv_object(j, "info", r->info);
-	json_arr_begin(j, "samples");
-	for (size_t i = 0; i < r->nsamples; i++) {
-		const struct sample *s = &r->samples[i];
-		json_obj_begin(j, NULL);
-		json_num(j, "value", s->value);
-		json_u64(j, "iters", s->iters);
-		json_num(j, "elapsed_ns", s->elapsed_ns);
-		json_int(j, "round", s->round);
-		json_obj_end(j);
-	}
-	json_arr_end(j);
-	json_obj_end(j);
-}
-
 int run_write_json(const struct run *r, FILE *f)
 {
 	struct json j;
@@ -96,7 +47,7 @@ int run_write_json(const struct run *r, FILE *f)
 	json_obj_end(&j);
 	json_arr_begin(&j, "results");
 	for (size_t i = 0; i < r->results.n; i++)
-		write_result(&j, &r->results.v[i]);
+		json_result(&j, &r->results.v[i]);
 	json_arr_end(&j);
 	json_obj_end(&j);
 	fflush(f);
