@@ -439,7 +439,15 @@ static void facts_section(FILE *f, const struct side *sides, size_t n)
 			fputs("</th>", f);
 			for (size_t s = 0; s < n; s++) {
 				fputs("<td class=\"val\">", f);
-				esc(f, v[s] ? v[s] : "");
+				/* Long facts (per-step timings) would swamp the table: show their start. */
+				size_t len = v[s] ? strlen(v[s]) : 0;
+				if (len > 160) {
+					v[s][150] = 0;
+					esc(f, v[s]);
+					fprintf(f, " &hellip; (%zu characters; all of it in the run's JSON)", len);
+				} else {
+					esc(f, v[s] ? v[s] : "");
+				}
 				fputs("</td>", f);
 			}
 			fputs("</tr>\n", f);

@@ -787,7 +787,8 @@ static int lat_pagefault(struct tool_ctx *c, int argc, char **argv)
 	if (own) {
 		const char *base = c->fsdir && *c->fsdir ? c->fsdir
 				 : getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-		snprintf(params, sizeof params, "file=%s/XXX", base);
+		char sp[512];
+		snprintf(params, sizeof params, "file=%s/XXX", stable_path(base, sp, sizeof sp));
 	} else {
 		snprintf(params, sizeof params, "file=%s", p.file);
 	}

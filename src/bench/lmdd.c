@@ -24,6 +24,7 @@
 #include <unistd.h>
 #include "bench/files.h"
 #include "bench/tool.h"
+#include "core/cleanup.h"
 #include "core/arch.h"
 #include "core/util.h"
 
@@ -277,13 +278,13 @@ static int lmdd(struct tool_ctx *c, int argc, char **argv)
 		FILE *save = c->out;
 		c->out = NULL;
 		char params[600];
-		snprintf(params, sizeof params, "file=%s", d.out);
+		char sp[512];
+		snprintf(params, sizeof params, "file=%s", stable_path(d.out, sp, sizeof sp));
 		struct result *r = record_bandwidth(c, "lmdd.write_bw", params, NAN, &m, (double)d.moved);
 		c->out = save;
-		char kv[160];
-		snprintf(kv, sizeof kv, "bytes=%llu bs=%llu fsync=%d fstype=%s",
-			 (unsigned long long)d.moved, (unsigned long long)d.bs, d.fsync_, fstype);
-		r->info = r->info ? xasprintf("%s %s", r->info, kv) : xstrdup(kv);
+		result_add_info(r, "bytes=%llu bs=%llu fsync=%d fstype=%s path=%s",
+				(unsigned long long)d.moved, (unsigned long long)d.bs, d.fsync_, fstype,
+				d.out);
 	}
 	if (stdio_out)
 		fflush(stdout);

@@ -123,6 +123,32 @@ int remove_tree(const char *path)
 	return rm_at(AT_FDCWD, path, 0);
 }
 
+char *stable_path(const char *path, char *buf, size_t len)
+{
+	size_t o = 0;
+	for (const char *p = path; *p && o + 1 < len;) {
+		const char *slash = strchr(p, '/');
+		size_t cl = slash ? (size_t)(slash - p) : strlen(p);
+		const char *comp = p;
+		size_t use = cl;
+		if (cl == 12 && strncmp(p, "plumb.", 6) == 0) {
+			comp = "plumb.*";
+			use = 7;
+		}
+		if (o + use >= len)
+			use = len - o - 1;
+		memcpy(buf + o, comp, use);
+		o += use;
+		p += cl;
+		if (*p == '/' && o + 1 < len) {
+			buf[o++] = '/';
+			p++;
+		}
+	}
+	buf[o] = 0;
+	return buf;
+}
+
 void path_register(const char *path, int is_dir)
 {
 	cleanup_init();

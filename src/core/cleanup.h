@@ -25,6 +25,9 @@ void path_forget(const char *path);
 /* Create a private directory "plumb.XXXXXX" under base (NULL: $TMPDIR or /tmp), registered.
  * Returns a malloc'd path or NULL (errno set). */
 char *private_dir(const char *base);
+/* path with every private_dir() component ("plumb.XXXXXX") written "plumb.*", so a parameter
+ * naming a file in a private directory is the same in every run (results compare by params). */
+char *stable_path(const char *path, char *buf, size_t len);
 /* Remove a tree we created (no symlink following). 0 on success. */
 int remove_tree(const char *path);
 /* Do all cleanup now (children, then paths). Safe to call more than once. */

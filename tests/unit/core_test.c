@@ -1,6 +1,7 @@
 /* core_test.c — the timing core: statistics, size parsing, overhead subtraction, calibration. */
 #include <stdlib.h>
 #include <string.h>
+#include "core/cleanup.h"
 #include "core/clock.h"
 #include "core/metrics.h"
 #include "core/out.h"
@@ -191,4 +192,13 @@ TEST(noise_flag)
 	free(r.samples);
 	free(q.samples);
 	free(one.samples);
+}
+
+TEST(stable_path)
+{
+	char b[128];
+	CHECK_STR(stable_path("/tmp/plumb.AbC123/XXX", b, sizeof b), "/tmp/plumb.*/XXX");
+	CHECK_STR(stable_path("/tmp/plumb.AbC123/plumb.zzzzzz", b, sizeof b), "/tmp/plumb.*/plumb.*");
+	CHECK_STR(stable_path("/data/plumbing/x", b, sizeof b), "/data/plumbing/x");
+	CHECK_STR(stable_path("rel/file", b, sizeof b), "rel/file");
 }
