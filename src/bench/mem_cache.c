@@ -34,6 +34,27 @@ static int pow2(uint64_t v)
 	return v && !(v & (v - 1));
 }
 
+/* par_mem and cache: check the line size, size the largest buffer (4 x LLC by default, capped
+ * by what the machine can give), set short samples and allocate it; says how it was sized. */
+static uint64_t chase_buffer(struct tool_ctx *c, size_t line, uint64_t max, const char *pages,
+			     int min_us, struct mem_buf *b)
+{
+	if (!pow2(line))
+		usage_error(c, "-L %zu is not a power of two", line);
+	char how[160] = "";
+	if (!max)
+		max = mem_default_bytes(1, how, sizeof how);
+	mem_check_fits(c, max);
+	mem_short_samples(3, min_us);
+	mem_alloc(b, max, pages_opt(c, pages));
+	mem_page_fact(c, b);
+	if (how[0])
+		mem_fact(c, NULL, "Largest size", "largest_size", 1, "%.0f MiB = %s",
+			 (double)max / 1048576.0, how);
+	return max;
+}
+
+
 static size_t sysfs_line(void)
 {
 	struct cache_level cl[8];
@@ -351,19 +372,8 @@ static int par_mem(struct tool_ctx *c, int argc, char **argv)
 	}
 	if (optind < argc)
 		usage_error(c, "unexpected operand '%s'", argv[optind]);
-	if (!pow2(line))
-		usage_error(c, "-L %zu is not a power of two", line);
-	char how[160] = "";
-	if (!max)
-		max = mem_default_bytes(1, how, sizeof how);
-	mem_check_fits(c, max);
-	mem_short_samples(3, 500);
 	struct mem_buf b;
-	mem_alloc(&b, max, pages_opt(c, vals[0]));
-	mem_page_fact(c, &b);
-	if (how[0])
-		mem_fact(c, NULL, "Largest size", "largest_size", 1, "%.0f MiB = %s",
-			 (double)max / 1048576.0, how);
+	max = chase_buffer(c, line, max, vals[0], 500, &b);
 	uint64_t seed = mem_seed();
 	mem_fact(c, NULL, "Chain", "chain", 1, "one random cycle through every line, seed %#llx",
 		 (unsigned long long)seed);
@@ -472,19 +482,8 @@ static int cache_tool(struct tool_ctx *c, int argc, char **argv)
 	}
 	if (optind < argc)
 		usage_error(c, "unexpected operand '%s'", argv[optind]);
-	if (!pow2(line))
-		usage_error(c, "-L %zu is not a power of two", line);
-	char how[160] = "";
-	if (!max)
-		max = mem_default_bytes(1, how, sizeof how);
-	mem_check_fits(c, max);
-	mem_short_samples(3, 1000);
 	struct mem_buf b;
-	mem_alloc(&b, max, pages_opt(c, vals[0]));
-	mem_page_fact(c, &b);
-	if (how[0])
-		mem_fact(c, NULL, "Largest size", "largest_size", 1, "%.0f MiB = %s",
-			 (double)max / 1048576.0, how);
+	max = chase_buffer(c, line, max, vals[0], 1000, &b);
 	/* the latency curve: random chase at 512 * (1, 1.25, 1.5, 1.75) * 2^k bytes */
 	uint64_t sz[256];
 	double ns[256];
