@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "bench/mem_common.h"
+#include "bench/mem_levels.h"
 #include "bench/tool.h"
 #include "core/arch.h"
 #include "core/sysinfo.h"
@@ -399,62 +400,6 @@ static int par_mem(struct tool_ctx *c, int argc, char **argv)
 
 /* ---- cache --------------------------------------------------------------------------------- */
 
-struct level {
-	uint64_t size;     /* last size of the plateau */
-	double ns;         /* latency on the plateau */
-	int first, last;   /* point indexes */
-};
-
-static double median_of(const double *v, int a, int b)
-{
-	double tmp[256];
-	int m = 0;
-	for (int k = a; k <= b && m < 256; k++)
-		tmp[m++] = v[k];
-	for (int x = 1; x < m; x++)
-		for (int y = x; y > 0 && tmp[y - 1] > tmp[y]; y--) {
-			double t = tmp[y];
-			tmp[y] = tmp[y - 1];
-			tmp[y - 1] = t;
-		}
-	return m ? tmp[m / 2] : NAN;
-}
-
-/*
- * Split a latency curve into levels at its rises. A rise is a run of steps that each climb more
- * than 12% (one flatter step is allowed inside when the climb goes on after it) and climb more
- * than 1.5x in all. The level before a rise ends at the rise's first point: that size is the
- * cache's, and the median of the level's points is its latency. The points after the last rise
- * form the last level (main memory when the curve went far enough).
- */
-static int find_levels(const uint64_t *sz, const double *ns, int n, struct level *lv, int max)
-{
-	int nl = 0, start = 0, i = 0;
-	while (i < n - 1 && nl < max - 1) {
-		if (!(ns[i + 1] > 1.12 * ns[i])) {
-			i++;
-			continue;
-		}
-		int s = i;
-		while (i < n - 1 && (ns[i + 1] > 1.12 * ns[i] ||
-				     (i + 2 < n && ns[i + 2] > 1.25 * ns[i] && ns[i + 2] > 1.12 * ns[i + 1])))
-			i++;
-		if (ns[i] > 1.5 * ns[s]) {
-			lv[nl].size = sz[s];
-			lv[nl].first = start;
-			lv[nl].last = s;
-			lv[nl].ns = median_of(ns, start, s);
-			nl++;
-			start = i;
-		}
-	}
-	lv[nl].size = sz[n - 1];
-	lv[nl].first = start;
-	lv[nl].last = n - 1;
-	lv[nl].ns = median_of(ns, start, n - 1);
-	return nl + 1;
-}
-
 static void fmt_bytes(uint64_t v, char *buf, size_t len)
 {
 	if (v >= (1u << 20) && v % (1u << 20) == 0)
@@ -471,14 +416,16 @@ static int cache_tool(struct tool_ctx *c, int argc, char **argv)
 	static const int takes[] = { 1 };
 	const char *vals[1];
 	argc = mem_longopts(c, argc, &argv, names, takes, vals);
-	int ch;
+	int ch, verbose = 0;
 	size_t line = sysfs_line() ? sysfs_line() : 64;
 	uint64_t max = 0;
-	while ((ch = tool_getopt(c, argc, argv, "cL:M:")) != -1) {
+	while ((ch = tool_getopt(c, argc, argv, "cvL:M:")) != -1) {
 		if (ch == 'L')
 			line = (size_t)parse_int(optarg, 8, 4096, "-L (line size)");
 		else if (ch == 'M')
 			max = parse_size(optarg, 64 << 10, 1ull << 40, "-M (largest size)");
+		else if (ch == 'v')
+			verbose = 1;
 	}
 	if (optind < argc)
 		usage_error(c, "unexpected operand '%s'", argv[optind]);
@@ -513,8 +460,11 @@ static int cache_tool(struct tool_ctx *c, int argc, char **argv)
 			}
 		n = k;
 	}
+	if (verbose)
+		for (int k = 0; k < n; k++)
+			out_printf(c, "[Point: %llu bytes %.3f ns]\n", (unsigned long long)sz[k], ns[k]);
 	struct level lv[8];
-	int nl = find_levels(sz, ns, n, lv, 8);
+	int nl = mem_find_levels(sz, ns, n, lv, 8);
 	struct cache_level sc[8];
 	int ns_sys = sys_caches(0, sc, 8);
 	/* The last level is main memory when the sizes went past twice the largest cache sysfs
@@ -585,7 +535,7 @@ static int cache_tool(struct tool_ctx *c, int argc, char **argv)
 		}
 	if (last_is_mem) {
 		int i = nl - 1;
-		uint64_t mid = sz[lv[i].first];
+		uint64_t mid = sz[(lv[i].first + lv[i].last) / 2];
 		chain_begin(&cb, b.p, line, 0, seed ^ 0x99);
 		chain_grow(&cb, (size_t)(mid / line));
 		double l1ns, par = pm_size(b.p, line, (size_t)(mid / line), 8, &l1ns);
@@ -618,11 +568,12 @@ static const struct tool tools[] = {
 	     "Flushes the first word of cached 1 KiB blocks and loads the word L bytes further:\n"
 	     "the first L at which that load still hits is the line size. Prints the size\n"
 	     "(-v: a sentence)."),
-	TOOL("cache", cache_tool, 0, "[-L LINE] [-M LEN] [--pages 4k|thp|huge]",
+	TOOL("cache", cache_tool, 0, "[-v] [-L LINE] [-M LEN] [--pages 4k|thp|huge]",
 	     "each cache level's size and latency, next to sysfs",
 	     "Random-chase latency at 4 sizes per doubling up to LEN (default 4 x LLC), split into\n"
 	     "plateaus. Prints lmbench's `L%d cache: ...` and `Memory latency: ...` lines, and\n"
-	     "[Ln: sysfs X, measured Y] facts, saying so where they disagree."),
+	     "[Ln: sysfs X, measured Y] facts, saying so where they disagree. -v also prints\n"
+	     "the curve it split, one [Point: BYTES bytes NS ns] line a size."),
 	{ 0 },
 };
 

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "bench/mem_common.h"
 #include "bench/mem_kern.h"
+#include "bench/mem_levels.h"
 #include "test.h"
 
 static const struct mem_kernels *vers[4];
@@ -177,6 +178,73 @@ TEST(lat_mem_rd_size_steps)
 		r = lat_next_range(r);
 	}
 	CHECK(lat_next_range(1 << 20) == (1 << 20) + (1 << 17));
+}
+
+/* cache's curve sizes: 512 * (1, 1.25, 1.5, 1.75) * 2^k, n of them */
+static int curve_sizes(uint64_t *sz, int n)
+{
+	int k = 0;
+	for (uint64_t p2 = 512; k < n; p2 *= 2)
+		for (int q = 4; q < 8 && k < n; q++)
+			sz[k++] = p2 * (uint64_t)q / 4;
+	return k;
+}
+
+/* A curve measured on the CI machine (sysfs: L1d 48 KiB, L2 1 MiB; main memory from ~4 MiB). */
+static const double idle_curve[] = {
+	0.998, 1.009, 1.019, 1.003, 1.017, 1.002, 1.004, 0.994, 0.993, 1.003, 1.020, 1.019, 1.013,
+	1.025, 1.007, 1.002, 1.004, 1.008, 1.018, 1.019, 1.022, 1.027, 1.027, 1.024, 1.019, 1.016,
+	1.047, 3.596, 3.568, 3.575, 3.584, 3.578, 3.561, 3.579, 3.543, 3.559, 3.564, 3.554, 3.543,
+	3.809, 4.000, 4.262, 4.677, 6.074, 6.934, 10.100, 11.981, 12.585, 14.964, 22.557, 27.862,
+	30.005, 136.659, 136.698, 143.220, 146.924, 140.284, 136.330, 131.320, 139.819, 138.785,
+	141.746, 153.563, 153.472, 156.916, 163.018, 164.177, 163.411, 171.630,
+};
+
+TEST(cache_levels_from_a_measured_curve)
+{
+	enum { N = sizeof idle_curve / sizeof idle_curve[0] };
+	uint64_t sz[N];
+	curve_sizes(sz, N);
+	struct level lv[8];
+	int nl = mem_find_levels(sz, idle_curve, N, lv, 8);
+	CHECK(nl == 4);
+	CHECK(lv[0].size == 48 << 10);
+	CHECK(lv[0].ns > 0.99 && lv[0].ns < 1.03);
+	/* the gradual L2 rise (TLB reach, then capacity), read at its middle */
+	CHECK(lv[1].size >= 768 << 10 && lv[1].size <= 1 << 20);
+	CHECK(lv[1].ns > 3.5 && lv[1].ns < 3.7);
+	CHECK(lv[2].size >= 3 << 20 && lv[2].size < 4 << 20);
+	CHECK(lv[3].ns > 130 && lv[3].ns < 175);
+}
+
+TEST(cache_levels_ignore_a_spike_and_read_a_gradual_rise)
+{
+	enum { N = 40 };
+	uint64_t sz[N];
+	double ns[N];
+	curve_sizes(sz, N);
+	for (int k = 0; k < N; k++)
+		ns[k] = sz[k] <= (48 << 10) ? 1.0 : 3.6;
+	/* a disturbed point in the plateau: one point 1.8x, then back */
+	ns[10] = 1.8;
+	struct level lv[8];
+	int nl = mem_find_levels(sz, ns, N, lv, 8);
+	CHECK(nl == 2);
+	CHECK(lv[0].size == 48 << 10);
+	/* L1 shared with a busy SMT sibling: misses start at 16 KiB and climb to the next level */
+	ns[10] = 1.0;
+	for (int k = 0; k < N; k++)
+		if (sz[k] > (16 << 10) && sz[k] <= (48 << 10))
+			ns[k] = 1.0 + 0.4 * (double)(k - 20);
+	nl = mem_find_levels(sz, ns, N, lv, 8);
+	CHECK(nl == 2);
+	CHECK(lv[0].size >= 24 << 10 && lv[0].size <= 48 << 10);
+	CHECK(lv[0].ns < 1.3 && lv[1].ns > 3.5);
+	/* a flat curve is one level */
+	for (int k = 0; k < N; k++)
+		ns[k] = 2.0;
+	CHECK(mem_find_levels(sz, ns, N, lv, 8) == 1);
+	CHECK(lv[0].size == sz[N - 1]);
 }
 
 TEST(mem_pages_and_longopts)
