@@ -182,6 +182,9 @@ static void fill_cell(struct cmp_cell *c, const struct side *s, const struct cmp
 		double nz = result_noise_pct(r);
 		if (!isnan(nz) && (isnan(c->noise) || nz > c->noise))
 			c->noise = nz;
+		char cv[32];
+		if (result_caveat(r, cv, sizeof cv))
+			snprintf(c->caveat, sizeof c->caveat, "%s", cv);
 		if (r->nsamples == 0) {
 			c->smin = isnan(c->smin) ? r->value : fmin(c->smin, r->value);
 			c->smax = isnan(c->smax) ? r->value : fmax(c->smax, r->value);

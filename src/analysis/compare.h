@@ -43,6 +43,7 @@ struct cmp_cell {
 	size_t nrounds;
 	int version;       /* method version; -1 when the side's runs disagree */
 	double noise;      /* largest result_noise_pct() of the side's results for the point */
+	char caveat[32];   /* a caveat of one of the side's results ("" when none) */
 };
 
 /* A non-baseline side against the baseline (index 0 is unused). */

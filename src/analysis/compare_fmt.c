@@ -55,11 +55,12 @@ static void cell_text(const struct cmp_cell *c, char *buf, size_t len)
 	if (!c->present)
 		snprintf(buf, len, "-");
 	else if (isnan(c->spread))
-		snprintf(buf, len, "%s (%zu)%s", cmp_fmt_num(c->center, v, sizeof v), c->nrounds,
-			 c->noise > NOISY_PCT ? " noisy" : "");
+		snprintf(buf, len, "%s (%zu)%s%s%s", cmp_fmt_num(c->center, v, sizeof v), c->nrounds,
+			 c->noise > NOISY_PCT ? " noisy" : "", *c->caveat ? " caveat:" : "", c->caveat);
 	else
-		snprintf(buf, len, "%s ±%.1f%% (%zu)%s", cmp_fmt_num(c->center, v, sizeof v),
-			 c->spread, c->nrounds, c->noise > NOISY_PCT ? " noisy" : "");
+		snprintf(buf, len, "%s ±%.1f%% (%zu)%s%s%s", cmp_fmt_num(c->center, v, sizeof v),
+			 c->spread, c->nrounds, c->noise > NOISY_PCT ? " noisy" : "",
+			 *c->caveat ? " caveat:" : "", c->caveat);
 }
 
 static void change_text(const struct cmp_test *t, char *buf, size_t len)
@@ -317,6 +318,7 @@ static void print_json(FILE *f, const struct cmp_table *t)
 			json_int(&j, "method_version", c->version);
 			json_num(&j, "sample_noise_pct", c->noise);
 			json_bool(&j, "noisy", c->noise > NOISY_PCT);
+			json_str(&j, "caveat", *c->caveat ? c->caveat : NULL);
 			if (s > 0) {
 				json_num(&j, "change_pct", r->test[s].change);
 				json_num(&j, "p", r->test[s].p);

@@ -647,12 +647,14 @@ static const struct table tables[] = {
 	{ h_fs, g_fs, p_fs },          { h_bw, g_bw, p_bw },       { h_mem, g_mem, p_mem },
 };
 
-/* Under the tables, the cells whose samples spread too much to trust (issue: say when a number
- * cannot be trusted). Runs with one sample per metric (imported lmbench files) print nothing, so
- * lmbench's own layout is untouched for them. */
+/* Under the tables, the cells whose samples spread too much to trust, and those with a caveat
+ * (issue: say when a number cannot be trusted). Runs with one sample per metric and no caveats
+ * (imported lmbench files) print nothing, so lmbench's own layout is untouched for them. */
 static void noisy_notes(FILE *f, const struct row *rows, size_t n)
 {
 	int any = 0;
+	const char *seen[8];
+	int nseen = 0;
 	for (size_t i = 0; i < n; i++)
 		for (int k = 0; k < rows[i].nused; k++) {
 			const struct result *p = rows[i].used[k];
@@ -660,17 +662,33 @@ static void noisy_notes(FILE *f, const struct row *rows, size_t n)
 			for (int j = 0; j < k; j++)
 				dup |= rows[i].used[j] == p;
 			double nz = result_noise_pct(p);
-			if (dup || !(nz > NOISY_PCT))
+			char cv[32];
+			const char *caveat = result_caveat(p, cv, sizeof cv);
+			if (dup || (!(nz > NOISY_PCT) && !caveat))
 				continue;
 			if (!any++)
 				fprintf(f, "\nNoisy cells (95%% confidence interval of the median wider than "
-					   "+-%.0f%%; rerun or use --repeat):\n", NOISY_PCT);
+					   "+-%.0f%%; rerun or use --repeat) and cells with a caveat:\n",
+					NOISY_PCT);
 			fprintf(f, "  %-9.9s %s%s%s", rows[i].host, p->metric, *p->params ? " " : "",
 				p->params);
 			if (!isnan(p->x))
 				fprintf(f, " x=%g", p->x);
-			fprintf(f, "  +-%.0f%% (%zu samples)\n", nz, p->nsamples);
+			if (!isnan(nz))
+				fprintf(f, "  +-%.0f%% (%zu samples)", nz, p->nsamples);
+			if (caveat)
+				fprintf(f, "  caveat: %s", caveat);
+			fputc('\n', f);
+			if (caveat && nseen < 8) {
+				int known = 0;
+				for (int j = 0; j < nseen; j++)
+					known |= !strcmp(seen[j], caveat_text(caveat));
+				if (!known)
+					seen[nseen++] = caveat_text(caveat);
+			}
 		}
+	for (int j = 0; j < nseen; j++)
+		fprintf(f, "  caveat: %s.\n", seen[j]);
 }
 
 void summary_print(FILE *f, struct run *const *runs, size_t n)

@@ -16,7 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/mman.h>
+#include <sys/sysmacros.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
@@ -93,6 +95,36 @@ int fs_in_memory(const char *path)
 {
 	const char *n = fs_type_name(path);
 	return !strcmp(n, "tmpfs") || !strcmp(n, "ramfs");
+}
+
+int fs_ext4_nojournal(const char *path)
+{
+	const char *force = getenv("PLUMB_FS_NOJOURNAL");
+	if (force && *force)
+		return strcmp(force, "0") != 0;
+	struct stat st;
+	if (strcmp(fs_type_name(path), "ext4") || stat(path, &st) != 0)
+		return 0;
+	/* the device's name as /proc/fs/ext4 and /proc/fs/jbd2 spell it ("vda", "sda1") */
+	char link[64], target[256];
+	snprintf(link, sizeof link, "/sys/dev/block/%u:%u", major(st.st_dev), minor(st.st_dev));
+	ssize_t n = readlink(link, target, sizeof target - 1);
+	if (n <= 0)
+		return 0;
+	target[n] = 0;
+	const char *name = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
+	char p[320];
+	snprintf(p, sizeof p, "/proc/fs/ext4/%s", name);
+	if (access(p, F_OK) != 0)
+		return 0; /* cannot tell */
+	DIR *d = opendir("/proc/fs/jbd2");
+	int journal = 0;
+	size_t nl = strlen(name);
+	for (struct dirent *e; d && (e = readdir(d));)
+		journal |= !strncmp(e->d_name, name, nl) && e->d_name[nl] == '-';
+	if (d)
+		closedir(d);
+	return !journal;
 }
 
 void fs_fact(struct tool_ctx *c, const char *dir)
@@ -298,6 +330,14 @@ static int lat_fs(struct tool_ctx *c, int argc, char **argv)
 	struct fsb f = { 0 };
 	f.base = fs_private_dir(c);
 	fs_fact(c, f.base);
+	int history = fs_ext4_nojournal(f.base);
+	if (history) { /* the sentence on screen, the word in the facts */
+		out_printf(c, "[FS caveat: %s]\n", caveat_text(CAVEAT_FS_HISTORY));
+		FILE *o = c->out;
+		c->out = NULL;
+		out_fact(c, NULL, "FS_caveat", "%s", CAVEAT_FS_HISTORY);
+		c->out = o;
+	}
 	static const long long defaults[] = { 0, 1024, 4096, 10240 };
 	int nsizes = one_size >= 0 ? 1 : 4;
 	for (int k = 0; k < nsizes; k++) {
@@ -315,6 +355,8 @@ static int lat_fs(struct tool_ctx *c, int argc, char **argv)
 			return EXIT_MEASURE;
 		struct result *rc = record_rate(c, "lat_fs.create", params, &mc);
 		struct result *rd = record_rate(c, "lat_fs.delete", params, &md);
+		if (history)
+			result_add_info(rc, "caveat=%s", CAVEAT_FS_HISTORY);
 		out_printf(c, "%zuk\t%llu\t%.0f\t%.0f\n", f.size >> 10, (unsigned long long)mc.iters,
 			   rc->value, rd->value);
 		measurement_free(&mc);

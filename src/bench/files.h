@@ -21,6 +21,11 @@ uint64_t fs_sum_ref(const unsigned char *p, size_t len);
 const char *fs_type_name(const char *path);
 /* 1 when path is on a file system that keeps every page in memory (tmpfs, ramfs). */
 int fs_in_memory(const char *path);
+/* 1 when path is on ext4 mounted without a journal (no /proc/fs/jbd2 entry for its device):
+ * there, creating a file skips every inode deleted in the last 60-300 s (ext4's
+ * recently_deleted()), so create rates depend on earlier deletes. PLUMB_FS_NOJOURNAL=0/1
+ * overrides the answer (tests). */
+int fs_ext4_nojournal(const char *path);
 /* Print and record the file system type of dir as [FSTYPE: name]; on tmpfs/ramfs also a line
  * saying that cold reads and real page faults cannot happen there. */
 void fs_fact(struct tool_ctx *c, const char *dir);

@@ -103,6 +103,24 @@ double result_noise_pct(const struct result *r)
 	return (hi - lo) / 2 / fabs(med) * 100;
 }
 
+const char *result_caveat(const struct result *r, char *buf, size_t len)
+{
+	return r->info ? param_get(r->info, "caveat", buf, len) : NULL;
+}
+
+const char *caveat_text(const char *word)
+{
+	static const struct { const char *word, *text; } known[] = {
+		{ CAVEAT_FS_HISTORY, "ext4 without a journal skips inodes deleted in the last 60-300 s "
+				     "when it creates a file: the rate follows what was deleted before "
+				     "(earlier runs, other programs), not only the file system's code" },
+	};
+	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+		if (!strcmp(word, known[i].word))
+			return known[i].text;
+	return word;
+}
+
 void result_update_value(struct result *r, int stat_dir)
 {
 	double *v = xmalloc((r->nsamples + 1) * sizeof *v);

@@ -48,6 +48,15 @@ void result_add_info(struct result *r, const char *fmt, ...) __attribute__((form
 double result_noise_pct(const struct result *r);
 /* A result is flagged noisy (summary, compare, run warnings) above this many percent. */
 #define NOISY_PCT 5.0
+/* A caveat is a reason, other than spread, not to read a result at face value: its samples can
+ * be tight while the number still depends on something outside the benchmark. A benchmark
+ * adds "caveat=WORD" to the result's info; summary and compare flag such cells as they flag
+ * noisy ones. result_caveat() copies WORD into buf and returns it, or NULL when there is none;
+ * caveat_text() says in one line what WORD means (WORD itself when plumb does not know it). */
+const char *result_caveat(const struct result *r, char *buf, size_t len);
+const char *caveat_text(const char *word);
+#define CAVEAT_FS_HISTORY "fs-history"
+
 /* Recompute r->value from the samples: stat_dir 0 = median, -1 = minimum, 1 = maximum
  * (metric_stat_dir() gives it for a metric). */
 void result_update_value(struct result *r, int stat_dir);

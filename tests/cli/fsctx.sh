@@ -104,6 +104,22 @@ cr=$(awk -F'\t' '/^0k/ { print $3 }' "$T/fs"); de=$(awk -F'\t' '/^0k/ { print $4
 if grep -Eq '^0k	20	[0-9]+	[0-9]+$' "$T/fs" && lt 0 "$cr" && lt 0 "$de"; then pass fsctx/lat-fs
 else fail fsctx/lat-fs "$(cat "$T/fs")"; fi
 check fsctx/lat-fs-fstype grep -q '^\[FSTYPE: ' "$T/fs"
+# ext4 without a journal: creates depend on earlier deletes; plumb must say so (caveat), and only
+# there. The shell's own reading: ext4, and no /proc/fs/jbd2 entry for the device.
+dev=$(readlink "/sys/dev/block/$(stat -c '%Hd:%Ld' "$FSD" 2>/dev/null)" 2>/dev/null); dev=${dev##*/}
+if [ "$(stat -f -c %T "$FSD")" = ext2/ext3 ] && [ -n "$dev" ] && [ -d "/proc/fs/ext4/$dev" ]; then
+	if ls /proc/fs/jbd2 2>/dev/null | grep -q "^$dev-"; then want=no; else want=yes; fi
+	if grep -q '^\[FS caveat: ext4 without a journal' "$T/fs"; then got=yes; else got=no; fi
+	[ "$want" = "$got" ] && pass fsctx/lat-fs-nojournal-detected || fail fsctx/lat-fs-nojournal-detected "want $want got $got ($dev)"
+else
+	skip fsctx/lat-fs-nojournal-detected "$FSD is not on an ext4 device this test can name"
+fi
+PLUMB_FS_NOJOURNAL=1 "$PLUMB" lat_fs -N 3 -s 0 -n 20 --fsdir "$FSD" --json >"$T/fsj"
+check fsctx/lat-fs-caveat-json grep -q '"caveat": "fs-history"' "$T/fsj"
+"$PLUMB" summary "$T/fsj" >"$T/fsjs" 2>&1
+check fsctx/lat-fs-caveat-summary grep -Eq '^  .* lat_fs\.create size=0 .* caveat: fs-history$' "$T/fsjs"
+PLUMB_FS_NOJOURNAL=0 "$PLUMB" lat_fs -N 3 -s 0 -n 20 --fsdir "$FSD" --json >"$T/fsj0"
+check fsctx/lat-fs-no-caveat-with-journal sh -c "! grep -q caveat '$T/fsj0'"
 empty_after lat_fs
 
 # lat_pagefault: on a disk file system the kernel must count one major fault per page
