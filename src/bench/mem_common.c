@@ -379,13 +379,33 @@ static void chase_loop(uint64_t n, void *arg)
 	ch->p = p;
 }
 
+/*
+ * How many loads the warm-up walk takes at most. Its job is to leave the caches holding chain
+ * lines, as they will in the timed loop; once the chain is far larger than the last-level cache
+ * nearly every load brings in a new line, so twice the LLC's lines (64-byte lines assumed:
+ * smaller counts fewer loads than needed only with bigger lines) put every cache in its steady
+ * state and a longer walk changes nothing but the run time (it was 90 % of lat_mem_rd -t 128's
+ * time with a fixed 4 Mi loads). Without sysfs, the old 4 Mi.
+ */
+static size_t warm_cap(void)
+{
+	static size_t cap;
+	if (!cap) {
+		uint64_t llc = sys_llc_bytes();
+		cap = 4u << 20;
+		if (llc && 2 * llc / 64 < cap)
+			cap = 2 * llc / 64 > (64u << 10) ? (size_t)(2 * llc / 64) : (64u << 10);
+	}
+	return cap;
+}
+
 static int chase_setup(void *arg)
 {
 	struct chase *ch = arg;
 	/* -P copies were forked after the chain was built: give each its own pages */
 	if (timing.parallel > 1)
 		mem_unshare(ch->base, ch->len);
-	size_t n = ch->warm < (4u << 20) ? ch->warm : (4u << 20);
+	size_t n = ch->warm < warm_cap() ? ch->warm : warm_cap();
 	void **p = ch->p;
 	for (size_t i = 0; i < n; i++)
 		p = (void **)*p;

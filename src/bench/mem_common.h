@@ -74,7 +74,7 @@ size_t stream_check(const double *x, size_t n, double want, size_t *first);
 
 /* Measure a pointer chase starting at start (measure(): calibrated samples of MEM_CHASE_LOADS
  * dependent loads per iteration; the walk continues across samples). Before timing, each
- * measuring process walks warm loads (capped at 4 M) to fill the caches and, with -P, first
+ * measuring process walks warm loads (capped at twice the LLC's lines, 4 Mi without sysfs) to fill the caches and, with -P, first
  * gives itself private pages for [base, base+len). 0 on success. */
 #define MEM_CHASE_LOADS 100
 int mem_chase_measure(char *base, size_t len, void **start, size_t warm, struct measurement *m);
