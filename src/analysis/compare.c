@@ -377,6 +377,52 @@ static const char *const fact_keys[] = {
 	"build_cc", "build_cflags", "profile", NULL,
 };
 
+/* The median CPU clock a side's runs read while they ran (the clock_mhz fact of plumb run);
+ * NAN when none recorded it. */
+static double side_clock(const struct side *s)
+{
+	double v[64];
+	size_t n = 0;
+	for (size_t i = 0; i < s->nruns && n < 64; i++) {
+		const char *c = kv_get(&s->runs[i]->facts, "clock_mhz");
+		if (c && atof(c) > 0)
+			v[n++] = atof(c);
+	}
+	return n ? stats_median(v, n) : NAN;
+}
+
+/* A clock that differs between sides moves every CPU-bound number with it: on a shared host
+ * it differs from run to run by itself, so say by how much before anyone reads a verdict. */
+static void clock_warning(struct cmp_table *t)
+{
+	double base = side_clock(&t->sides[0]);
+	if (isnan(base))
+		return;
+	int differ = 0;
+	for (size_t s = 1; s < t->nsides; s++) {
+		double c = side_clock(&t->sides[s]);
+		differ |= !isnan(c) && fabs(c / base - 1) * 100 > CLOCK_DIFFERS_PCT;
+	}
+	if (!differ)
+		return;
+	char *w = xasprintf("CPU clock during the runs differs by more than %.0f%%, and CPU-bound "
+			    "numbers with it:", CLOCK_DIFFERS_PCT);
+	for (size_t s = 0; s < t->nsides; s++) {
+		double c = side_clock(&t->sides[s]);
+		char val[64];
+		if (isnan(c))
+			snprintf(val, sizeof val, "?");
+		else if (s == 0)
+			snprintf(val, sizeof val, "%.0f MHz", c);
+		else
+			snprintf(val, sizeof val, "%.0f MHz (%+.1f%%)", c, (c / base - 1) * 100);
+		char *n = xasprintf("%s %s=%s%s", w, t->sides[s].name, val, s + 1 < t->nsides ? ";" : "");
+		free(w);
+		w = n;
+	}
+	add_warning(t, w);
+}
+
 static void fact_warnings(struct cmp_table *t)
 {
 	for (int k = 0; fact_keys[k]; k++) {
@@ -406,6 +452,7 @@ static void fact_warnings(struct cmp_table *t)
 			free(v[s]);
 		free(v);
 	}
+	clock_warning(t);
 	size_t method = 0;
 	for (size_t i = 0; i < t->nrows; i++)
 		for (size_t s = 1; s < t->nsides; s++)

@@ -16,6 +16,9 @@
 /* Fewer rounds than this on either side: the change is shown, the verdict is "no test". */
 #define CMP_MIN_ROUNDS 3
 
+/* compare warns when the sides' median CPU clocks (clock_mhz) differ by more than this. */
+#define CLOCK_DIFFERS_PCT 1.0
+
 struct side {
 	char *name;          /* the argument as given: file, id or label */
 	struct run **runs;   /* borrowed: the caller frees them */

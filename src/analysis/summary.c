@@ -730,9 +730,12 @@ void summary_cells(FILE *f, struct run *const *runs, size_t n)
 			int dup = 0;
 			for (int j = 0; j < k; j++)
 				dup |= rows[i].used[j] == p;
+			char cv[32];
+			const char *caveat = result_caveat(p, cv, sizeof cv);
 			if (!dup)
-				fprintf(f, "%zu\t%s\t%s\t%.17g\t%.17g\t%zu\t%.3f\n", i, p->metric, p->params,
-					p->x, p->value, p->nsamples, result_noise_pct(p));
+				fprintf(f, "%zu\t%s\t%s\t%.17g\t%.17g\t%zu\t%.3f\t%s\n", i, p->metric,
+					p->params, p->x, p->value, p->nsamples, result_noise_pct(p),
+					caveat ? caveat : "-");
 		}
 	}
 	cur_row = NULL;

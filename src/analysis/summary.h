@@ -11,7 +11,8 @@
 
 void summary_print(FILE *f, struct run *const *runs, size_t n);
 /* The stored results the tables' cells come from, one line each, tab-separated:
- * run index, metric, params, x, value, samples, noise % (for scripts: bench/spread.py). */
+ * run index, metric, params, x, value, samples, noise %, caveat or "-" (for scripts:
+ * bench/spread.py). */
 void summary_cells(FILE *f, struct run *const *runs, size_t n);
 
 #endif

@@ -25,6 +25,7 @@
 #include "cmd/commands.h"
 #include "cmd/progress.h"
 #include "cmd/run_opts.h"
+#include "cmd/run_clock.h"
 #include "cmd/run_noise.h"
 #include "cmd/run_plan.h"
 #include "cmd/run_step.h"
@@ -283,6 +284,7 @@ struct suite {
 	struct progress prog;
 	struct costs costs;
 	struct sbuf failed, warnings, skipped, times;
+	struct clock_watch clock;
 	uint64_t t_start;
 	char where[1200];        /* where the run was kept, for the last line */
 	int kept, save_failed;
@@ -466,6 +468,7 @@ static void record_start(struct suite *S)
 	}
 	kv_set(&run->facts, "placement", cpu_policy_desc());
 	run_noise_check(run, run_warn);
+	clock_watch_start(&S->clock, run, 8, run_warn);
 	if (S->o.remote)
 		kv_set(&run->facts, "remote", S->o.remote);
 	if (S->o.cold) {
@@ -498,6 +501,7 @@ static int run_one(struct suite *S, int round, size_t i)
 	for (int r2 = round; r2 < S->o.repeat; r2++)
 		for (size_t k = r2 == round ? i + 1 : 0; k < S->nsel; k++)
 			rest += S->sel[k].s->est_s * cost_scale(&S->costs, S->sel[k].t);
+	clock_watch_probe(&S->clock); /* the clock this step starts on (run_clock.h) */
 	progress_start(&S->prog, label, s->est_s * cost_scale(&S->costs, x->t), rest);
 
 	/* argv copy: the tool's getopt permutes it. */
@@ -577,6 +581,7 @@ static void record_end(struct suite *S)
 	for (size_t i = 0; i < run->results.n; i++)
 		if (!strcmp(run->results.v[i].metric, "mhz.mhz") && !isnan(run->results.v[i].value))
 			fact_num(run, "mhz", "%.0f", run->results.v[i].value);
+	clock_watch_end(&S->clock, run, run_warn);
 	char steps[160];
 	snprintf(steps, sizeof steps, "%d ok, %d failed, %d not built in", S->nok, S->nfailed,
 		 S->nabsent);

@@ -15,11 +15,11 @@ expect_usage "compare: bad format" "$PLUMB" compare --format xml a b
 expect_usage "compare: unknown option" "$PLUMB" compare --frobnicate a b
 expect_usage "compare: missing file" "$PLUMB" compare "$T/nope.json" "$T/nope2.json"
 
-# gen_run FILE SEED SCALE GOVERNOR: a plumb JSON run, 8 rounds of 3 samples per point.
+# gen_run FILE SEED SCALE GOVERNOR [CLOCK_MHZ]: a plumb JSON run, 8 rounds of 3 samples per point.
 # lat_syscall.null and lat_mem_rd.rand (lower is better) are multiplied by SCALE, bw_mem.frd
 # (higher is better) too, so SCALE 1.2 = latency worse, bandwidth better.
 gen_run() {
-	awk -v seed="$2" -v scale="$3" -v gov="$4" '
+	awk -v seed="$2" -v scale="$3" -v gov="$4" -v clk="${5:-}" '
 	function point(metric, params, x, center, unit, stat, better,   r, s, v, first) {
 		printf "%s    {\"metric\": \"%s\", \"params\": {%s}, \"x\": %s, \"value\": %.6g, \"unit\": \"%s\", \"statistic\": \"%s\", \"better\": \"%s\", \"method_version\": 1, \"info\": {\"placement\": \"single:1\"}, \"samples\": [", sep, metric, params, x, center, unit, stat, better
 		first = 1
@@ -38,7 +38,7 @@ gen_run() {
 		srand(seed)
 		printf "{\n  \"schema\": \"plumb/1\", \"kind\": \"run\", \"plumb_version\": \"0.1.0\",\n"
 		printf "  \"run\": {\"id\": null, \"label\": \"t%s\", \"host\": \"vm\", \"profile\": \"quick\", \"started\": \"2026-11-30T04:00:00Z\", \"ended\": \"2026-11-30T04:05:00Z\", \"incomplete\": false, \"rounds\": 8, \"options\": {}},\n", seed
-		printf "  \"system\": {\"hostname\": \"vm\", \"cpu_model\": \"Test CPU\", \"governor\": \"%s\", \"smt\": \"0\", \"cache_l1d\": \"49152\", \"cache_l2\": \"1048576\", \"cache_l3\": \"33554432\"},\n", gov
+		printf "  \"system\": {\"hostname\": \"vm\", \"cpu_model\": \"Test CPU\", \"governor\": \"%s\", \"smt\": \"0\", \"cache_l1d\": \"49152\", \"cache_l2\": \"1048576\", \"cache_l3\": \"33554432\"%s},\n", gov, clk == "" ? "" : ", \"clock_mhz\": \"" clk "\""
 		printf "  \"facts\": {},\n  \"results\": [\n"
 		sep = ""
 		point("lat_syscall.null", "", "null", 0.13 * scale, "us", "median", "lower")
@@ -97,6 +97,17 @@ then pass "compare: markdown"; else fail "compare: markdown" "$(head -n5 "$T/c.m
 
 if grep -q 'warning: governor differs' "$T/shift.err" && [ "$(grep -c warning "$T/shift.err")" -eq 1 ]
 then pass "compare: warning"; else fail "compare: warning" "$(cat "$T/shift.err")"; fi
+
+# the CPU clock each side's runs read (plumb run's clock_mhz fact): a difference over 1 % is
+# said, because every CPU-bound number moves with it; equal clocks say nothing
+gen_run "$T/k1.json" 1 1 performance 4000
+gen_run "$T/k2.json" 2 1 performance 4200
+gen_run "$T/k3.json" 3 1 performance 4020
+"$PLUMB" compare "$T/k1.json" "$T/k2.json" >/dev/null 2>"$T/k12.err"
+"$PLUMB" compare "$T/k1.json" "$T/k3.json" >/dev/null 2>"$T/k13.err"
+if grep -q 'CPU clock during the runs differs .*k1.json=4000 MHz; .*k2.json=4200 MHz (+5.0%)' "$T/k12.err" &&
+   ! grep -q 'CPU clock' "$T/k13.err"
+then pass "compare: clock warning"; else fail "compare: clock warning" "$(cat "$T/k12.err" "$T/k13.err")"; fi
 
 # an lmbench raw results file has one value per metric: change shown, "no test"
 cat >"$T/lm.txt" <<'LM'

@@ -37,6 +37,20 @@ else
 	fi
 fi
 check suite/quick-no-tmp-left no_tmp_left
+# the clock watched through the run: 8 readings at the start and one per step, the median
+# between min and max, and the same clock the mhz tool measures (within 30 %: a shared host
+# moves it between the two readings)
+fact() { sed -n "s/.*\"$1\": \"\([^\"]*\)\".*/\1/p" "$T/q.json" | head -n1; }
+nsteps=$(fact steps | awk '{ print $1 }')
+ck=$(fact clock_mhz); ckmin=$(fact clock_mhz_min); ckmax=$(fact clock_mhz_max)
+mz=$("$PLUMB" mhz | awk '{ print $1 }')
+if isnum "$ck" && isnum "$mz" && [ "$(fact clock_readings)" -eq $((nsteps + 8)) ] &&
+   ! lt "$ck" "$ckmin" && ! lt "$ckmax" "$ck" && between "$ck" "$(awk -v m="$mz" 'BEGIN { print 0.7 * m }')" \
+	"$(awk -v m="$mz" 'BEGIN { print 1.3 * m }')" && isnum "$(fact clock_start_spread_pct)"; then
+	pass suite/clock-watched
+else
+	fail suite/clock-watched "clock $ck [$ckmin, $ckmax], readings $(fact clock_readings) for $nsteps steps, mhz $mz"
+fi
 # Off a terminal: no progress line (no carriage returns, no "elapsed").
 if grep -q 'elapsed' "$T/q.err" || grep -q "$(printf '\r')" "$T/q.err"; then
 	fail suite/no-progress-off-terminal "$(head -c 200 "$T/q.err")"
