@@ -55,8 +55,11 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: plumb COMMAND [ARGS]   or   plumb TOOL [ARGS]   or   TOOL [ARGS] via a symlink\n\n"
 		   "Commands:\n");
-	for (int i = 0; commands[i].name; i++)
-		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	for (int i = 0; commands[i].name; i++) { /* the summary's first line; NAME --help has all */
+		const char *nl = strchr(commands[i].summary, '\n');
+		int len = nl ? (int)(nl - commands[i].summary) : (int)strlen(commands[i].summary);
+		fprintf(f, "  %-10s %.*s\n", commands[i].name, len, commands[i].summary);
+	}
 	fprintf(f, "  %-10s %s\n", "help NAME", "help on a command or tool (same as NAME --help)");
 	fprintf(f, "\nTools (lmbench's names, arguments and output lines; `plumb list` says more):\n ");
 	int col = 1;

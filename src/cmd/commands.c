@@ -8,7 +8,9 @@ const struct command commands[] = {
 	  "       [--mem SIZE] [--fsdir DIR] [--remote HOST[:BASE]] [--disk DEV] [--copies N] [--cold]\n"
 	  "       [--repeat N] [--cpu LIST|none] [--samples N] [--max-samples N] [--timeout SEC]\n"
 	  "       [-o FILE] [--format text|json|lmbench] [--json] [--db FILE] [--no-store] [--dry-run]",
-	  "run the suite, record every sample, store the run, print the summary (docs/suite.md)" },
+	  "run the suite, record every sample, store the run, print the summary (docs/suite.md)\n"
+	  "Profiles: --quick (one round, about 40 s), default (3 interleaved rounds of 3 samples,\n"
+	  "about 2-3 min; --repeat 1 for one round), --full (lmbench's full size lists)" },
 	{ "sysinfo", cmd_sysinfo, "[--json]", "the system facts a run records" },
 	{ "serve", cmd_serve, "[--bind ADDR] [--port BASE] [--idle SECONDS] [-v]",
 	  "run the server end of every network benchmark for remote clients" },

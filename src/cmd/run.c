@@ -331,9 +331,13 @@ static void set_sizes_and_timing(struct suite *S)
 	} else if (o->profile == PROF_FULL) {
 		timing.max_samples = 51;
 		timing.target_ci = 0.01;
+	} else if (o->profile == PROF_DEFAULT && !o->samples && o->repeat > 1) {
+		/* Rounds spread each metric's samples over the run (run_opts.h). */
+		timing.repetitions = DEFAULT_ROUND_SAMPLES;
 	} else if (o->profile == PROF_DEFAULT && !o->samples) {
-		/* Spend the budget where the noise is: 7 samples for a steady metric, up to 21 until
-		 * the median's 95 % CI is within +-2 % for a noisy one (the count is in each result). */
+		/* One round (--repeat 1): spend the budget where the noise is: 7 samples for a
+		 * steady metric, up to 21 until the median's 95 % CI is within +-2 % for a noisy one
+		 * (the count is in each result). */
 		timing.repetitions = 7;
 		timing.max_samples = 21;
 		timing.target_ci = 0.02;

@@ -18,7 +18,7 @@ struct clock_watch {
 	size_t nstart;     /* the first nstart readings were taken back to back at the start */
 };
 
-/* The clock moved "too much" above this spread, (max - min) / median in percent. */
+/* The clock moved "too much" above this spread, (P95 - P5) / median in percent. */
 #define CLOCK_SPREAD_WARN 3.0
 
 /* One reading now; returns it (MHz) or -1. */
@@ -27,11 +27,11 @@ double clock_watch_probe(struct clock_watch *w);
  * more than CLOCK_SPREAD_WARN. */
 void clock_watch_start(struct clock_watch *w, struct run *run, int k,
 		       void (*warn)(const char *fmt, ...) __attribute__((format(printf, 1, 2))));
-/* The end: clock_mhz (median of every reading), clock_mhz_min/max, clock_spread_pct,
+/* The end: clock_mhz (median of every reading), clock_mhz_p5/p95/min/max, clock_spread_pct,
  * clock_readings; warns like the start. Frees the readings. */
 void clock_watch_end(struct clock_watch *w, struct run *run,
 		     void (*warn)(const char *fmt, ...) __attribute__((format(printf, 1, 2))));
-/* (max - min) / median of v[0..n) in percent; NAN for n < 2. */
+/* (P95 - P5) / median of v[0..n) in percent (*lo = P5, *hi = P95); NAN for n < 2. */
 double clock_spread_pct(const double *v, size_t n, double *min, double *med, double *max);
 
 #endif

@@ -25,7 +25,8 @@ static void help(void)
 	       "                 [--dry-run]\n\n"
 	       "Runs the benchmark suite unattended, records every sample with the system facts,\n"
 	       "stores the run and prints lmbench's summary. Profiles: --quick (about 40 s), default\n"
-	       "(about 3 min), --full (lmbench's full size lists). --dry-run prints the plan.\n"
+	       "(about 3 min: 3 interleaved rounds of 3 samples, --repeat 1 for one round), --full\n"
+	       "(lmbench's full size lists). --dry-run prints the plan.\n"
 	       "Families: ");
 	int first = 1;
 	for (int f = 0; families[f]; f++) {
@@ -137,8 +138,9 @@ void run_opts_parse(int argc, char **argv, struct run_opts *o, struct run *run)
 	o->profile = quick ? PROF_QUICK : full ? PROF_FULL : PROF_DEFAULT;
 	if (!o->copies)
 		o->copies = 1;
+	/* The default profile measures in 3 interleaved rounds: see set_sizes_and_timing(). */
 	if (!o->repeat)
-		o->repeat = 1;
+		o->repeat = o->profile == PROF_DEFAULT ? DEFAULT_ROUNDS : 1;
 
 	/* What goes to stdout, and the file's format. */
 	o->fmt = OUT_TEXT;

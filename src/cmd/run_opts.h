@@ -13,6 +13,13 @@
 
 enum outfmt { OUT_TEXT, OUT_JSON, OUT_LMBENCH };
 
+/* The default profile's rounds and samples per round. On a shared host the clock and the
+ * caches change within seconds; all of one benchmark's samples taken back to back sit in one
+ * such moment, so 3 rounds of 3 samples, a minute apart, give a median that moves less from
+ * run to run than 7-21 samples taken at once (bench/README.md: 5 runs each way). */
+#define DEFAULT_ROUNDS 3
+#define DEFAULT_ROUND_SAMPLES 3
+
 struct run_opts {
 	enum profile profile;
 	int subset;              /* 0 = all, else SUBSET_HW / SUBSET_OS */

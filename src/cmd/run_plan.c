@@ -3,7 +3,7 @@
  * lmbench's run order; each step carries the family its tool is expected in, flags, and an
  * estimated cost in seconds (refined at run time by what steps really take) for the progress
  * line's time-left estimate. The estimates are for 11 samples per point, from a merged build on
- * this 2-core machine (lat_mem_rd -t about 0.15 s per point at 5 samples, lat_fs about 5 s per
+ * this 2-core machine (lat_mem_rd -t about 0.05 s per point at 3 samples, lat_fs about 5 s per
  * size whatever the sample count).
  *
  * Profiles:
@@ -397,7 +397,7 @@ static void mem_lat(struct plan *p, const struct plan_cfg *c)
 		arg(&a, "%s", st[i]);
 	push(p, c, F_MEM, HW, STEP_COPIES, 0.5 + pts * 0.045 * nst, &a);
 	/* "Random load latency". */
-	add(p, c, F_MEM, HW, STEP_COPIES, 0.5 + pts * 0.25, "lat_mem_rd", "-t", mbn, "16", NULL);
+	add(p, c, F_MEM, HW, STEP_COPIES, 0.5 + pts * 0.1, "lat_mem_rd", "-t", mbn, "16", NULL);
 }
 
 void plan_build(struct plan *p, const struct plan_cfg *c)
