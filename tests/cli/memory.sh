@@ -61,11 +61,18 @@ if lt "$smain" "$rmain"; then pass memory/random-above-sequential-main; else fai
 # latency never falls by more than noise when the working set doubles. Other programs on the
 # machine evict the shared last-level cache now and then (on this VM its usable part changes
 # from 4 to 16 MiB over seconds), which only ever slows a point: the lowest of three sweeps is
-# kept per size, and a fall to less than half is what counts as more than noise.
+# kept per size, and a fall to less than half is what counts as more than noise. The check is
+# made where the answer does not depend on the neighbours: pairs inside the private caches (up
+# to sysfs L2) and pairs in main memory (from twice the LLC). In between, the shared cache's
+# share changes from second to second: CI once read 125 ns at 5 MiB in all three sweeps and
+# 55 ns at 10 MiB in one.
 "$PLUMB" lat_mem_rd -t -N 3 "$((MAIN_MB / 2))" >"$T/rand2" 2>&1
 "$PLUMB" lat_mem_rd -t -N 3 "$((MAIN_MB / 2))" >"$T/rand3" 2>&1
-drops=$(awk '/^[0-9]/ { s = $1 * 1048576; if (!(s in v) || $2 < v[s]) v[s] = $2 }
-	END { for (s in v) if ((s / 2) in v && v[s] < 0.5 * v[s / 2]) print s ":" v[s] "<" v[s / 2] }' "$T/rand" "$T/rand2" "$T/rand3")
+# (sizes are printed in MB with 5 decimals, so "half" is matched within 2 %)
+drops=$(awk -v l2="${L2:-262144}" -v llc="$LLC" '/^[0-9]/ { s = $1 * 1048576; if (!(s in v) || $2 < v[s]) v[s] = $2 }
+	END { for (s in v) for (h in v) if (h + 0 >= 0.49 * s && h + 0 <= 0.51 * s &&
+					      (s + 0 <= 1.02 * l2 || h + 0 >= 2 * llc) && v[s] < 0.5 * v[h])
+			print s ":" v[s] "<" v[h] }' "$T/rand" "$T/rand2" "$T/rand3")
 [ -z "$drops" ] && pass memory/latency-monotone || fail memory/latency-monotone "$drops"
 # L1 latency is a latency, not zero and not memory's
 l1lat=$(awk '/^0\.00049 / { print $2 }' "$T/rand")
