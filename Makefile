@@ -137,6 +137,7 @@ SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sa
 check-asan:
 	$(MAKE) CC=$(or $(ASAN_CC),clang) CFLAGS="$(SAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" all bin/unit-tests
 	ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 sh tests/run.sh
+	sh tests/leaks.sh
 	@if bin/plumb help run >/dev/null 2>&1; then \
 	  ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1 bin/plumb run --quick --no-store -o build/asan-run.json && echo "PASS asan/run-quick" || { echo "FAIL asan/run-quick"; exit 1; }; fi
 

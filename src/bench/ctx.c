@@ -238,9 +238,7 @@ static int lat_ctx(struct tool_ctx *c, int argc, char **argv)
 		for (size_t k = 0; k < m.n; k++)
 			m.s[k].value -= ovr_ns * ns[i];
 		struct result *rr = record_latency(c, "lat_ctx.switch", params, ns[i], &m, ns[i]);
-		char kv[96];
-		snprintf(kv, sizeof kv, "procs=%d overhead_us=%.4f", ns[i], ovr_ns / 1e3);
-		rr->info = rr->info ? xasprintf("%s %s", rr->info, kv) : xstrdup(kv);
+		result_add_info(rr, "procs=%d overhead_us=%.4f", ns[i], ovr_ns / 1e3);
 		measurement_free(&m);
 	}
 	free(ns);

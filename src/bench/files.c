@@ -363,6 +363,7 @@ static int lat_fs(struct tool_ctx *c, int argc, char **argv)
 		measurement_free(&md);
 		free(f.buf);
 	}
+	free(f.base); /* the directory itself goes at exit (cleanup.h) */
 	return 0;
 }
 

@@ -200,12 +200,8 @@ static int memsize_tool(struct tool_ctx *c, int argc, char **argv)
 	struct sample s = { .value = (double)got, .iters = got * MIB / (uint64_t)sysconf(_SC_PAGESIZE), .elapsed_ns = el,
 			    .round = timing.round };
 	struct result *r = record_values(c, "memsize.mib", "", NAN, &s, 1);
-	char *kv = xasprintf("requested_mib=%llu available_mib=%llu limit=%s",
-			     (unsigned long long)req, (unsigned long long)(avail / MIB), limit);
-	char *ni = r->info && *r->info ? xasprintf("%s %s", r->info, kv) : xstrdup(kv);
-	free(kv);
-	free(r->info);
-	r->info = ni;
+	result_add_info(r, "requested_mib=%llu available_mib=%llu limit=%s",
+			(unsigned long long)req, (unsigned long long)(avail / MIB), limit);
 	return 0;
 }
 

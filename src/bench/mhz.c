@@ -224,12 +224,8 @@ static int mhz_tool(struct tool_ctx *c, int argc, char **argv)
 		s[i] = (struct sample){ .value = e.round_mhz[i], .iters = e.round_iters[i],
 					.elapsed_ns = e.round_elapsed_ns[i], .round = timing.round };
 	struct result *r = record_values(c, "mhz.mhz", "", NAN, s, (size_t)e.rounds_ok);
-	char *kv = xasprintf("method=%s mul_cycles=%d rounds_ok=%d rounds=%d", e.method,
-			     e.mul_cycles, e.rounds_ok, e.rounds);
-	char *ni = r->info && *r->info ? xasprintf("%s %s", r->info, kv) : xstrdup(kv);
-	free(kv);
-	free(r->info);
-	r->info = ni;
+	result_add_info(r, "method=%s mul_cycles=%d rounds_ok=%d rounds=%d", e.method, e.mul_cycles,
+			e.rounds_ok, e.rounds);
 	/* lmbench prints the rounded MHz and the clock period of that whole number. */
 	int m = (int)lround(r->value);
 	if (only_clock)

@@ -131,9 +131,7 @@ static int bw_tcp(struct tool_ctx *c, int argc, char **argv)
 	char *params = xasprintf("host=%s", net_client_hostname(&b.nc));
 	struct result *r = record_bandwidth(c, "bw_tcp.bandwidth", params, (double)o.msize / 1e6, &m,
 					    (double)o.move);
-	char kv[64];
-	snprintf(kv, sizeof kv, "move=%llu", (unsigned long long)o.move);
-	r->info = r->info ? xasprintf("%s %s", r->info, kv) : xstrdup(kv);
+	result_add_info(r, "move=%llu", (unsigned long long)o.move);
 	free(params);
 	measurement_free(&m);
 	return 0;
@@ -352,9 +350,7 @@ static int bw_local(struct tool_ctx *c, int argc, char **argv, int is_pipe)
 		return EXIT_MEASURE;
 	struct result *r = record_bandwidth(c, is_pipe ? "bw_pipe.bandwidth" : "bw_unix.bandwidth", "",
 					    NAN, &m, (double)b.bytes);
-	char kv[96];
-	snprintf(kv, sizeof kv, "xfer=%zu bytes=%llu", b.xfer, (unsigned long long)b.bytes);
-	r->info = r->info ? xasprintf("%s %s", r->info, kv) : xstrdup(kv);
+	result_add_info(r, "xfer=%zu bytes=%llu", b.xfer, (unsigned long long)b.bytes);
 	measurement_free(&m);
 	return 0;
 }

@@ -236,9 +236,7 @@ static int lat_http(struct tool_ctx *c, int argc, char **argv)
 	out_printf(c, "Avg xfer: %.1fKB, %.1fKB in ", kb / h.nurls, kb);
 	out_printf(c, ms > 100 ? "%.0f millisecs, " : "%.4f millisecs, ", ms);
 	out_printf(c, mbs > 1 ? "%.2f MB/sec\n" : "%.2f KB/sec\n", mbs > 1 ? mbs : mbs * 1e3);
-	char kv[96];
-	snprintf(kv, sizeof kv, "urls=%d bytes=%llu", h.nurls, (unsigned long long)h.bytes);
-	r->info = r->info ? xasprintf("%s %s", r->info, kv) : xstrdup(kv);
+	result_add_info(r, "urls=%d bytes=%llu", h.nurls, (unsigned long long)h.bytes);
 	free(params);
 	measurement_free(&m);
 	return 0;

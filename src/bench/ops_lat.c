@@ -124,13 +124,6 @@ void ops_short_samples(double min_ns, int reps)
 
 /* ---- the tool --------------------------------------------------------------------------- */
 
-static void info_add(struct result *r, const char *kv)
-{
-	char *n = r->info && *r->info ? xasprintf("%s %s", r->info, kv) : xstrdup(kv);
-	free(r->info);
-	r->info = n;
-}
-
 /* Measure and record chain type t; -1 when the measurement failed. bit_ns[0/1] carries the
  * 32/64-bit bit-op latency to the mod correction. */
 static int lat_one(struct tool_ctx *c, int t, struct ops_args *a, double bit_ns[2])
@@ -162,7 +155,7 @@ static int lat_one(struct tool_ctx *c, int t, struct ops_args *a, double bit_ns[
 			snprintf(kv, sizeof kv, "correction_ns=-%.4f", corr);
 		else
 			snprintf(kv, sizeof kv, "correction=skipped");
-		info_add(r, kv);
+		result_add_info(r, "%s", kv);
 	} else {
 		r = record_latency(c, metric, "", NAN, &m, ops);
 		if (strcmp(kind, "bit") == 0)

@@ -132,12 +132,8 @@ static int par_type(struct tool_ctx *c, int t, struct ops_args *a)
 	char metric[64];
 	snprintf(metric, sizeof metric, "par_ops.%s", ops_types[t].name);
 	struct result *r = record_values(c, metric, "", NAN, s, (size_t)ng);
-	char *kv = xasprintf("chains=%d chains_tried=%d single_ns=%.4f best_of_minima=%.4f", best_k,
-			     k - 1, one.min, best);
-	char *n = r->info && *r->info ? xasprintf("%s %s", r->info, kv) : xstrdup(kv);
-	free(r->info);
-	free(kv);
-	r->info = n;
+	result_add_info(r, "chains=%d chains_tried=%d single_ns=%.4f best_of_minima=%.4f", best_k,
+			k - 1, one.min, best);
 	return 0;
 }
 

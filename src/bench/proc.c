@@ -196,9 +196,7 @@ static int lat_proc(struct tool_ctx *c, int argc, char **argv)
 		for (char *q = kv; *q; q++)
 			if (*q == ' ')
 				*q = '_'; /* info is "key=value ..." */
-		char *n = r->info ? xasprintf("%s %s", r->info, kv) : xstrdup(kv);
-		free(r->info);
-		r->info = n;
+		result_add_info(r, "%s", kv);
 		free(kv);
 	}
 	measurement_free(&m);

@@ -176,14 +176,10 @@ static void add_info(struct result *r, const char *fmt, double v, const struct m
 {
 	char kv[64];
 	snprintf(kv, sizeof kv, fmt, v);
-	char *extra = xasprintf("%s cpu=%d placement=%s copies=%d iters=%llu min_sample_ns=%.0f "
-				"loop_overhead_ns=%.4f clock_overhead_ns=%.2f", kv, m->cpu,
-				cpu_policy_desc(), m->parallel, (unsigned long long)m->iters,
-				m->min_sample_ns, m->loop_overhead_ns, m->clock_overhead_ns);
-	char *n = r->info ? xasprintf("%s %s", r->info, extra) : xstrdup(extra);
-	free(extra);
-	free(r->info);
-	r->info = n;
+	result_add_info(r, "%s cpu=%d placement=%s copies=%d iters=%llu min_sample_ns=%.0f "
+			"loop_overhead_ns=%.4f clock_overhead_ns=%.2f", kv, m->cpu, cpu_policy_desc(),
+			m->parallel, (unsigned long long)m->iters, m->min_sample_ns,
+			m->loop_overhead_ns, m->clock_overhead_ns);
 }
 
 /* Samples of m (ns per iteration) minus sub_ns, in microseconds. */
