@@ -691,6 +691,25 @@ static void noisy_notes(FILE *f, const struct row *rows, size_t n)
 		fprintf(f, "  caveat: %s.\n", seen[j]);
 }
 
+/* Under the tables, what the CPU clock did during each plumb run that watched it (run_clock.h):
+ * on a shared host it moves every CPU-bound cell with it. Imported files have no such facts. */
+static void clock_notes(FILE *f, struct run *const *runs, const struct row *rows, size_t n)
+{
+	int any = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *med = kv_get(&runs[i]->facts, "clock_mhz");
+		const char *lo = kv_get(&runs[i]->facts, "clock_mhz_p5");
+		const char *hi = kv_get(&runs[i]->facts, "clock_mhz_p95");
+		const char *sp = kv_get(&runs[i]->facts, "clock_spread_pct");
+		if (!med || !lo || !hi || !sp)
+			continue;
+		if (!any++)
+			fprintf(f, "\nCPU clock during the run (read before every step; 5th-95th percentile):\n");
+		fprintf(f, "  %-9.9s %s MHz median, %s-%s MHz (%s%%)%s\n", rows[i].host, med, lo, hi, sp,
+			atof(sp) > CLOCK_SPREAD_WARN ? ": CPU-bound cells move with it from run to run" : "");
+	}
+}
+
 void summary_print(FILE *f, struct run *const *runs, size_t n)
 {
 	struct row *rows = calloc(n ? n : 1, sizeof *rows);
@@ -714,6 +733,7 @@ void summary_print(FILE *f, struct run *const *runs, size_t n)
 		}
 	}
 	noisy_notes(f, rows, n);
+	clock_notes(f, runs, rows, n);
 	free(rows);
 }
 

@@ -10,6 +10,7 @@
 #define PLUMB_RUN_CLOCK_H
 
 #include <stddef.h>
+#include "core/result.h" /* CLOCK_SPREAD_WARN */
 #include "results/run.h"
 
 struct clock_watch {
@@ -17,9 +18,6 @@ struct clock_watch {
 	size_t n, cap;
 	size_t nstart;     /* the first nstart readings were taken back to back at the start */
 };
-
-/* The clock moved "too much" above this spread, (P95 - P5) / median in percent. */
-#define CLOCK_SPREAD_WARN 3.0
 
 /* One reading now; returns it (MHz) or -1. */
 double clock_watch_probe(struct clock_watch *w);

@@ -51,6 +51,9 @@ if isnum "$ck" && isnum "$mz" && [ "$(fact clock_readings)" -eq $((nsteps + 8)) 
 else
 	fail suite/clock-watched "clock $ck [$ckmin, $ckmax], readings $(fact clock_readings) for $nsteps steps, mhz $mz"
 fi
+# ... and the summary says it under the tables, with the run's own median
+"$PLUMB" summary "$T/q.json" >"$T/qs" 2>&1
+check suite/summary-clock-line grep -Eq "^  .* $ck MHz median, [0-9]+-[0-9]+ MHz \([0-9.]+%\)" "$T/qs"
 # Off a terminal: no progress line (no carriage returns, no "elapsed").
 if grep -q 'elapsed' "$T/q.err" || grep -q "$(printf '\r')" "$T/q.err"; then
 	fail suite/no-progress-off-terminal "$(head -c 200 "$T/q.err")"
