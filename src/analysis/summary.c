@@ -650,6 +650,27 @@ static const struct table tables[] = {
 /* Under the tables, the cells whose samples spread too much to trust, and those with a caveat
  * (issue: say when a number cannot be trusted). Runs with one sample per metric and no caveats
  * (imported lmbench files) print nothing, so lmbench's own layout is untouched for them. */
+/* Whether cell k of a row reads a result an earlier cell of the row already read. */
+static int used_before(const struct row *r, int k)
+{
+	for (int j = 0; j < k; j++)
+		if (r->used[j] == r->used[k])
+			return 1;
+	return 0;
+}
+
+/* Every run reduced to its row (the cells and the results they read); NULL when out of memory. */
+static struct row *reduce_all(struct run *const *runs, size_t n)
+{
+	struct row *rows = calloc(n ? n : 1, sizeof *rows);
+	for (size_t i = 0; rows && i < n; i++) {
+		cur_row = &rows[i];
+		reduce(runs[i], &rows[i]);
+	}
+	cur_row = NULL;
+	return rows;
+}
+
 static void noisy_notes(FILE *f, const struct row *rows, size_t n)
 {
 	int any = 0;
@@ -658,13 +679,12 @@ static void noisy_notes(FILE *f, const struct row *rows, size_t n)
 	for (size_t i = 0; i < n; i++)
 		for (int k = 0; k < rows[i].nused; k++) {
 			const struct result *p = rows[i].used[k];
-			int dup = 0;
-			for (int j = 0; j < k; j++)
-				dup |= rows[i].used[j] == p;
+			if (used_before(&rows[i], k))
+				continue;
 			double nz = result_noise_pct(p);
 			char cv[32];
 			const char *caveat = result_caveat(p, cv, sizeof cv);
-			if (dup || (!(nz > NOISY_PCT) && !caveat))
+			if (!(nz > NOISY_PCT) && !caveat)
 				continue;
 			if (!any++)
 				fprintf(f, "\nNoisy cells (95%% confidence interval of the median wider than "
@@ -712,14 +732,9 @@ static void clock_notes(FILE *f, struct run *const *runs, const struct row *rows
 
 void summary_print(FILE *f, struct run *const *runs, size_t n)
 {
-	struct row *rows = calloc(n ? n : 1, sizeof *rows);
+	struct row *rows = reduce_all(runs, n);
 	if (!rows)
 		return;
-	for (size_t i = 0; i < n; i++) {
-		cur_row = &rows[i];
-		reduce(runs[i], &rows[i]);
-	}
-	cur_row = NULL;
 	fprintf(f, "\n%17s%s\n%17s%s\n\t\t %s\n\n", "", "L M B E N C H  3 . 0   S U M M A R Y",
 		"", "------------------------------------", "(Alpha software, do not distribute)");
 	for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
@@ -739,25 +754,18 @@ void summary_print(FILE *f, struct run *const *runs, size_t n)
 
 void summary_cells(FILE *f, struct run *const *runs, size_t n)
 {
-	struct row *rows = calloc(n ? n : 1, sizeof *rows);
+	struct row *rows = reduce_all(runs, n);
 	if (!rows)
 		return;
-	for (size_t i = 0; i < n; i++) {
-		cur_row = &rows[i];
-		reduce(runs[i], &rows[i]);
+	for (size_t i = 0; i < n; i++)
 		for (int k = 0; k < rows[i].nused; k++) {
 			const struct result *p = rows[i].used[k];
-			int dup = 0;
-			for (int j = 0; j < k; j++)
-				dup |= rows[i].used[j] == p;
 			char cv[32];
 			const char *caveat = result_caveat(p, cv, sizeof cv);
-			if (!dup)
+			if (!used_before(&rows[i], k))
 				fprintf(f, "%zu\t%s\t%s\t%.17g\t%.17g\t%zu\t%.3f\t%s\n", i, p->metric,
 					p->params, p->x, p->value, p->nsamples, result_noise_pct(p),
 					caveat ? caveat : "-");
 		}
-	}
-	cur_row = NULL;
 	free(rows);
 }

@@ -109,21 +109,30 @@ static double chain_ns(void (*fn)(uint64_t, void *), uint64_t *iters, double *el
 	return v;
 }
 
-int mhz_estimate(struct mhz_estimate *e)
+/* The chains to time: inline assembly where there is some, C when not or with PLUMB_PORTABLE=1.
+ * Returns "asm" or "c". */
+static const char *pick_chains(void (**add)(uint64_t, void *), void (**mul)(uint64_t, void *))
 {
-	memset(e, 0, sizeof *e);
-	void (*add)(uint64_t, void *) = add_c, (*mul)(uint64_t, void *) = mul_c;
+	*add = add_c;
+	*mul = mul_c;
 	const char *pe = getenv("PLUMB_PORTABLE");
-	e->method = "c";
 #ifdef ADD_ASM
 	if (!(pe && *pe && strcmp(pe, "0") != 0)) {
-		add = add_asm;
-		mul = mul_asm;
-		e->method = "asm";
+		*add = add_asm;
+		*mul = mul_asm;
+		return "asm";
 	}
 #else
 	(void)pe;
 #endif
+	return "c";
+}
+
+int mhz_estimate(struct mhz_estimate *e)
+{
+	memset(e, 0, sizeof *e);
+	void (*add)(uint64_t, void *), (*mul)(uint64_t, void *);
+	e->method = pick_chains(&add, &mul);
 	/* Own sampling: short samples, a fixed count, no adaptive stopping, one process. */
 	struct timing_opts saved = timing;
 	timing.min_sample_ns = 2e5;
@@ -184,14 +193,8 @@ double mhz_quick(void)
 	timing.repetitions = 5;
 	timing.max_samples = 0;
 	timing.warmup_us = 0;
-	const char *pe = getenv("PLUMB_PORTABLE");
-	void (*add)(uint64_t, void *) = add_c;
-#ifdef ADD_ASM
-	if (!(pe && *pe && strcmp(pe, "0") != 0))
-		add = add_asm;
-#else
-	(void)pe;
-#endif
+	void (*add)(uint64_t, void *), (*mul)(uint64_t, void *);
+	(void)pick_chains(&add, &mul);
 	uint64_t it;
 	double el, ta = chain_ns(add, &it, &el);
 	timing = saved;
