@@ -11,7 +11,8 @@
  * plumb did first) reads a level short whenever the rise is gradual: a cache shared with an
  * SMT sibling or with the TLB's reach starts to miss well before it is full, and a machine
  * under a noisy neighbour once gave an L1 of 20 KiB for a 48 KiB cache that way. For a sharp
- * step (L1 here: 1.0 ns up to 48 KiB, 3.6 ns at 56 KiB) both rules give the same size.
+ * step (L1 here: 1.0 ns up to 48 KiB, 3.6 ns at 56 KiB) both rules give the same size. The
+ * crossing is capped at 2.5x the level's latency, for when a level in between went unseen.
  */
 #include <math.h>
 #include "bench/mem_levels.h"
@@ -79,7 +80,10 @@ int mem_find_levels(const uint64_t *sz, const double *ns, int n, struct level *l
 		lv[i].size = sz[lv[i].last];
 		if (i == nl - 1)
 			continue;
-		double mid = sqrt(lv[i].ns * lv[i + 1].ns);
+		/* capped at 2.5x the level's own latency: when the next level seen is far slower (a
+		 * short shared-cache plateau the host squeezed out, leaving L2 -> memory), the mean
+		 * would fall inside the missing level and read L2 as 4 MiB (CI, once) */
+		double mid = fmin(sqrt(lv[i].ns * lv[i + 1].ns), 2.5 * lv[i].ns);
 		for (int k = lv[i].first; k < lv[i + 1].first; k++)
 			if (ns[k] < mid)
 				lv[i].size = sz[k];

@@ -247,6 +247,26 @@ TEST(cache_levels_ignore_a_spike_and_read_a_gradual_rise)
 	CHECK(lv[0].size == sz[N - 1]);
 }
 
+TEST(cache_levels_when_the_shared_cache_is_squeezed_out)
+{
+	/* other guests took the shared cache: L2's rise (from 896 KiB) runs on to main memory with
+	 * no plateau in between; L2 must not take the missing level's sizes (CI once read 4 MiB) */
+	enum { N = 60 };
+	static const double rise[] = { 6.0, 6.9, 10.1, 12.0, 13.5, 15.2, 22.5, 27.8, 30.0 };
+	uint64_t sz[N];
+	double ns[N];
+	curve_sizes(sz, N);
+	for (int k = 0; k < N; k++)
+		ns[k] = k <= 26 ? 1.0 : k <= 42 ? 3.5 : k <= 51 ? rise[k - 43] : 140;
+	CHECK(sz[26] == 48 << 10 && sz[42] == 768 << 10 && sz[52] == 4 << 20);
+	struct level lv[8];
+	int nl = mem_find_levels(sz, ns, N, lv, 8);
+	CHECK(nl == 3);
+	CHECK(lv[0].size == 48 << 10);
+	CHECK(lv[1].size >= 768 << 10 && lv[1].size <= 1280 << 10);
+	CHECK(lv[2].ns > 130);
+}
+
 TEST(mem_pages_and_longopts)
 {
 	CHECK(mem_pages_parse("4k") == PAGES_4K);
