@@ -52,7 +52,7 @@ static double largest_x(const struct run *run, const struct result *r)
 	for (size_t i = 0; i < run->results.n; i++) {
 		const struct result *q = &run->results.v[i];
 		if (!isnan(q->x) && q->x > m && strcmp(q->metric, r->metric) == 0 &&
-		    strcmp(q->params, r->params) == 0)
+		    params_same(q->params, r->params))
 			m = q->x;
 	}
 	return m;
@@ -79,7 +79,7 @@ static double last_x(const struct cmp_table *t, const struct run *run, const str
 	for (size_t i = 0; i < run->results.n; i++) {
 		const struct result *q = &run->results.v[i];
 		if (isnan(q->x) || (!isnan(best) && q->x <= best) || strcmp(q->metric, r->metric) ||
-		    strcmp(q->params, r->params))
+		    !params_same(q->params, r->params))
 			continue;
 		int all = 1;
 		for (size_t s = 0; s < t->nsides && all; s++)
@@ -95,7 +95,7 @@ static const struct result *find_point(const struct run *run, const char *metric
 {
 	for (size_t i = 0; i < run->results.n; i++) {
 		const struct result *q = &run->results.v[i];
-		if (strcmp(q->metric, metric) == 0 && strcmp(q->params, params) == 0 &&
+		if (strcmp(q->metric, metric) == 0 && params_same(q->params, params) &&
 		    same_x(q->x, x))
 			return q;
 	}
@@ -211,7 +211,7 @@ static void collect_rows(struct cmp_table *t)
 				int dup = 0;
 				for (size_t j = 0; j < t->nrows && !dup; j++)
 					dup = strcmp(t->rows[j].metric, r->metric) == 0 &&
-					      strcmp(t->rows[j].params, r->params) == 0 &&
+					      params_same(t->rows[j].params, r->params) &&
 					      same_x(t->rows[j].x, r->x);
 				if (dup)
 					continue;

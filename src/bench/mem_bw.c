@@ -195,8 +195,8 @@ static int bw_mem(struct tool_ctx *c, int argc, char **argv)
 		return EXIT_MEASURE;
 	char metric[32], params[64];
 	snprintf(metric, sizeof metric, "bw_mem.%s", mode);
-	snprintf(params, sizeof params, "size=%llu%s", (unsigned long long)size,
-		 w.conflict ? " conflict=1" : "");
+	/* the size is the series' abscissa (x), not part of its identity */
+	snprintf(params, sizeof params, "%s", w.conflict ? "conflict=1" : "");
 	record_bandwidth(c, metric, params, (double)size / 1e6, &meas,
 					    (double)w.size);
 	measurement_free(&meas);

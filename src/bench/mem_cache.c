@@ -391,7 +391,7 @@ static int par_mem(struct tool_ctx *c, int argc, char **argv)
 		}
 		struct sample s = { .value = par, .iters = 1 };
 		char params[64];
-		snprintf(params, sizeof params, "size=%llu line=%zu", (unsigned long long)size, line);
+		snprintf(params, sizeof params, "line=%zu", line); /* size: the abscissa */
 		record_values(c, "par_mem.parallelism", params, (double)size / 1e6, &s, 1);
 	}
 	mem_free(&b);

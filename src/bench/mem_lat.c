@@ -179,7 +179,7 @@ static int lat_mem_rd(struct tool_ctx *c, int argc, char **argv)
 				break;
 			}
 			char params[64];
-			snprintf(params, sizeof params, "stride=%zu size=%zu", stride, range);
+			snprintf(params, sizeof params, "stride=%zu", stride); /* size is the abscissa */
 			record_latency(c, rnd ? "lat_mem_rd.rand" : "lat_mem_rd.seq", params,
 				       (double)range / 1048576.0, &m, MEM_CHASE_LOADS);
 			measurement_free(&m);

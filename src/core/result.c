@@ -8,6 +8,39 @@
 #include "core/stats.h"
 #include "core/util.h"
 
+/* Metrics whose series abscissa is the working-set size. Files written before plumb/2 (and
+ * lmbench imports of that time) also carried the size as "size=N" in the parameters, which
+ * made every point its own series; it is dropped wherever a result is made, so old files,
+ * old stores and new runs agree on what a series is. */
+static int size_is_abscissa(const char *metric)
+{
+	return !strncmp(metric, "lat_mem_rd.", 11) || !strncmp(metric, "bw_mem.", 7) ||
+	       !strncmp(metric, "par_mem.", 8);
+}
+
+/* params without the word "key=..." (a fresh string). */
+static char *params_without(const char *params, const char *key)
+{
+	size_t kl = strlen(key), o = 0;
+	char *out = xmalloc(strlen(params) + 1);
+	for (const char *p = params; *p;) {
+		while (*p == ' ')
+			p++;
+		size_t wl = strcspn(p, " ");
+		if (!wl)
+			break;
+		if (!(wl > kl && !strncmp(p, key, kl) && p[kl] == '=')) {
+			if (o)
+				out[o++] = ' ';
+			memcpy(out + o, p, wl);
+			o += wl;
+		}
+		p += wl;
+	}
+	out[o] = 0;
+	return out;
+}
+
 struct result *result_list_add(struct result_list *l, const char *metric, const char *params,
 			       double x)
 {
@@ -18,10 +51,52 @@ struct result *result_list_add(struct result_list *l, const char *metric, const 
 	struct result *r = &l->v[l->n++];
 	memset(r, 0, sizeof *r);
 	r->metric = xstrdup(metric);
-	r->params = xstrdup(params ? params : "");
+	r->params = !isnan(x) && size_is_abscissa(metric) ? params_without(params ? params : "", "size")
+							  : xstrdup(params ? params : "");
 	r->x = x;
 	r->value = NAN;
 	return r;
+}
+
+/* A word "key=/path" whose path is a scratch file: its key part length, else 0. */
+static size_t scratch_word(const char *w, size_t wl)
+{
+	const char *eq = memchr(w, '=', wl);
+	if (!eq || eq + 1 >= w + wl || eq[1] != '/')
+		return 0;
+	const char *last = w + wl;
+	while (last > eq && last[-1] != '/')
+		last--;
+	if (w + wl - last == 3 && !memcmp(last, "XXX", 3))
+		return (size_t)(eq - w);
+	for (const char *p = eq + 1; p + 7 <= w + wl; p++)
+		if (p[-1] == '/' && !memcmp(p, "plumb.", 6))
+			return (size_t)(eq - w);
+	return 0;
+}
+
+int params_same(const char *a, const char *b)
+{
+	a = a ? a : "";
+	b = b ? b : "";
+	if (!strcmp(a, b))
+		return 1;
+	/* word by word: equal, or both scratch paths under the same key */
+	for (;;) {
+		while (*a == ' ')
+			a++;
+		while (*b == ' ')
+			b++;
+		size_t al = strcspn(a, " "), bl = strcspn(b, " ");
+		if (!al || !bl)
+			return !al && !bl;
+		size_t ak = scratch_word(a, al), bk = scratch_word(b, bl);
+		if (!(al == bl && !memcmp(a, b, al)) &&
+		    !(ak && ak == bk && !memcmp(a, b, ak)))
+			return 0;
+		a += al;
+		b += bl;
+	}
 }
 
 void result_add_sample(struct result *r, struct sample s)

@@ -40,6 +40,11 @@ void result_list_free(struct result_list *l);
 void result_free(struct result *r);
 /* Copy of value of key in a "k=v k=v" string into buf; returns buf, or NULL when absent. */
 char *param_get(const char *params, const char *key, char *buf, size_t len);
+/* 1 when two parameter strings name the same point. Equal strings are; beyond that a value
+ * naming a scratch file (one plumb or lmbench creates and removes: a path whose last
+ * component is lmbench's "XXX" or with a "plumb.*" private directory) is the same whatever
+ * the temporary directory was: file=/var/tmp/XXX (lmbench) = file=/tmp/plumb.ID/XXX. */
+int params_same(const char *a, const char *b);
 /* Append "key=value" facts (printf format) to r->info. */
 void result_add_info(struct result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* How far the reported value can be trusted: the half-width of the 95 % confidence interval of

@@ -293,21 +293,22 @@ static double series_bytes(enum x_kind k, double x)
 	return b;
 }
 
-/* The series' params with its size: "stride=128 size=1024" as lat_mem_rd writes them,
- * "size=N conflict=1" as bw_mem does, "size=N line=L" as par_mem does. */
-static void size_params(struct lmp *P, double bytes, char *out, size_t len)
+/* The series' params for a point. The size is the abscissa (x), never part of a series'
+ * identity: "stride=128" as lat_mem_rd's header says, "conflict=1" for bw_mem's aligned bcopy,
+ * "line=L" for par_mem. */
+static void size_params(struct lmp *P, char *out, size_t len)
 {
 	char conflict[8];
 	const char *line = kv_get(&P->cur->facts, "lmbench.LINE_SIZE");
 	if (P->xkind == X_MIB)
-		snprintf(out, len, "%.200s size=%.0f", P->sparams, bytes);
+		snprintf(out, len, "%.200s", P->sparams);
 	else if (!strncmp(P->smetric, "bw_mem.", 7))
-		snprintf(out, len, "size=%.0f%s", bytes,
-			 param_get(P->sparams, "conflict", conflict, sizeof conflict) ? " conflict=1" : "");
+		snprintf(out, len, "%s",
+			 param_get(P->sparams, "conflict", conflict, sizeof conflict) ? "conflict=1" : "");
 	else if (P->xkind == X_MB6 && line && atoi(line) > 0)
-		snprintf(out, len, "size=%.0f line=%d", bytes, atoi(line));
+		snprintf(out, len, "line=%d", atoi(line));
 	else if (P->xkind == X_MB6)
-		snprintf(out, len, "size=%.0f", bytes);
+		out[0] = 0;
 	else
 		snprintf(out, len, "%s", P->sparams); /* bw_file_rd, bw_mmap_rd: x only */
 }
@@ -327,7 +328,7 @@ static int series_line(struct lmp *P, const char *line)
 		if (P->xkind != X_RAW && x > 0 && x < 1e9) {
 			double bytes = series_bytes(P->xkind, x);
 			x = bytes / (P->xkind == X_MIB ? 1048576.0 : 1e6);
-			size_params(P, bytes, params, sizeof params);
+			size_params(P, params, sizeof params);
 			add_value(P, P->smetric, params, x, y, NULL, 0);
 		} else {
 			add_value(P, P->smetric, P->sparams, x, y, NULL, 0);
