@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/report.h"
+#include "analysis/summary.h"
 #include "analysis/svg.h"
 #include "core/stats.h"
 #include "core/util.h"
@@ -369,6 +370,9 @@ static const char css[] =
 	"tr.diff td{background:#fff4d6}td.worse{background:#f6cdc8;font-weight:bold}"
 	"td.better{background:#cdeed4;font-weight:bold}td.method{background:#e7e1f5}\n"
 	"ul.warn{color:#8a4b00;margin:6px 0}\n"
+	"details{margin:8px 0}summary{cursor:pointer;color:#1a4d8f}\n"
+	"pre.summary{font-size:11.5px;overflow-x:auto;background:#f7f7f7;padding:8px;"
+	"border:1px solid #dddddd}\n"
 	".charts{display:flex;flex-wrap:wrap;gap:16px}\n"
 	".chart{flex:1 1 580px;max-width:100%}.chart.wide{flex-basis:100%}\n"
 	"svg{max-width:100%;height:auto;display:block}\n"
@@ -379,6 +383,36 @@ static const char css[] =
 	".charts{display:block}.chart{margin-bottom:12px}table{font-size:10px}}\n";
 
 static void esc(FILE *f, const char *s) { xml_escape(f, s ? s : ""); }
+
+/* A fact as a reader wants it: byte counts in KiB/MiB/GiB (the exact count after it when
+ * rounded), clock rates with their unit. Other values as they are. */
+static char *humanize(const char *key, const char *v)
+{
+	char *end;
+	double d = strtod(v, &end);
+	if (end == v || *end || !(d >= 0))
+		return xstrdup(v);
+	static const char *const bytes[] = { "cache_", "mem_", "page_size", "hugepage", NULL };
+	int is_bytes = 0;
+	for (int i = 0; bytes[i]; i++)
+		is_bytes |= !strncmp(key, bytes[i], strlen(bytes[i]));
+	if (is_bytes) {
+		static const char *const units[] = { "bytes", "KiB", "MiB", "GiB", "TiB" };
+		int u = 0;
+		double x = d;
+		while (x >= 1024 && u < 4) {
+			x /= 1024;
+			u++;
+		}
+		if (u == 0 || x == floor(x))
+			return xasprintf("%.0f %s", x, units[u]);
+		return xasprintf("%.1f %s (%s bytes)", x, units[u], v);
+	}
+	size_t kl = strlen(key);
+	if (kl >= 3 && !strcmp(key + kl - 3, "mhz"))
+		return xasprintf("%s MHz", v);
+	return xstrdup(v);
+}
 
 static void facts_section(FILE *f, const struct side *sides, size_t n)
 {
@@ -426,7 +460,7 @@ static void facts_section(FILE *f, const struct side *sides, size_t n)
 				v[s] = xasprintf("%d", r->rounds);
 			else {
 				const char *x = kv_get(&r->facts, key);
-				v[s] = x ? xstrdup(x) : NULL;
+				v[s] = x ? humanize(key, x) : NULL;
 			}
 			any |= v[s] != NULL;
 			if (s > 0 && ((v[s] == NULL) != (v[0] == NULL) ||
@@ -465,17 +499,76 @@ static const char *verdict_class(enum verdict v)
 	return v == V_WORSE ? " worse" : v == V_BETTER ? " better" : v == V_METHOD ? " method" : "";
 }
 
+static void compare_row(FILE *f, const struct cmp_row *r, size_t n)
+{
+	char buf[256], num[32];
+	fputs("<tr><td>", f);
+	esc(f, cmp_row_name(r, buf, sizeof buf));
+	fputs("</td><td>", f);
+	esc(f, r->unit);
+	fputs("</td>", f);
+	for (size_t s = 0; s < n; s++) {
+		const struct cmp_cell *c = &r->cell[s];
+		fputs("<td class=\"num\">", f);
+		if (!c->present)
+			fputs("-", f);
+		else if (isnan(c->spread))
+			fprintf(f, "%s (%zu)", cmp_fmt_num(c->center, num, sizeof num), c->nrounds);
+		else
+			fprintf(f, "%s &plusmn;%.1f%% (%zu)", cmp_fmt_num(c->center, num, sizeof num),
+				c->spread, c->nrounds);
+		fputs("</td>", f);
+		if (s == 0)
+			continue;
+		const struct cmp_test *ts = &r->test[s];
+		if (isnan(ts->change))
+			fputs("<td class=\"num\">-</td>", f);
+		else
+			fprintf(f, "<td class=\"num\">%+.1f%%</td>", ts->change);
+		fprintf(f, "<td class=\"v%s\">%s", verdict_class(ts->v), verdict_name(ts->v));
+		if (!isnan(ts->p_adj))
+			fprintf(f, " (p=%.2g)", ts->p_adj);
+		fputs("</td>", f);
+	}
+	fputs("</tr>\n", f);
+}
+
+static void compare_head(FILE *f, const struct side *sides, size_t n)
+{
+	fputs("<table>\n<tr><th>metric</th><th>unit</th>", f);
+	for (size_t s = 0; s < n; s++) {
+		fputs("<th>", f);
+		esc(f, sides[s].name);
+		fputs(s ? "</th><th>change</th><th>verdict</th>" : " (base)</th>", f);
+	}
+	fputs("</tr>\n", f);
+}
+
+static int row_changed(const struct cmp_row *r, size_t n)
+{
+	for (size_t s = 1; s < n; s++)
+		if (r->test[s].v == V_WORSE || r->test[s].v == V_BETTER)
+			return 1;
+	return 0;
+}
+
+/* The verdicts first: the points that changed significantly (worse first, largest change
+ * first, as compare sorts them), then every compared point folded away in a <details>. */
 static void compare_section(FILE *f, const struct side *sides, size_t n, const struct cmp_opts *o)
 {
 	struct cmp_table *t = cmp_build(sides, n, o);
-	fprintf(f, "<h2 id=\"compare\">Compare</h2>\n<p class=\"note\">Baseline: ");
+	size_t changed = 0;
+	for (size_t i = 0; i < t->nrows; i++)
+		changed += row_changed(&t->rows[i], n);
+	fprintf(f, "<h2 id=\"verdicts\">Verdicts</h2>\n<p class=\"note\">Baseline: ");
 	esc(f, sides[0].name);
-	fprintf(f, ". Values: median of the rounds ±half their range (number of rounds). Verdict: "
-		   "two-sided Mann&ndash;Whitney U on rounds, &alpha; = %g, %s over %zu tests, and a "
-		   "change of at least %g %%. %zu significantly worse.</p>\n",
-		t->o.alpha, t->o.corr == CORR_HOLM ? "Holm" : t->o.corr == CORR_BH ?
+	fprintf(f, ". %zu of %zu compared points changed significantly (%zu worse). Values: median "
+		   "of the rounds &plusmn;half their range (number of rounds). Verdict: two-sided "
+		   "Mann&ndash;Whitney U on rounds, &alpha; = %g, %s over %zu tests, and a change of "
+		   "at least %g %%.</p>\n", changed, t->nrows, cmp_regressions(t), t->o.alpha,
+		t->o.corr == CORR_HOLM ? "Holm" : t->o.corr == CORR_BH ?
 			"Benjamini&ndash;Hochberg" : "no correction",
-		t->ntests, t->o.min_effect, cmp_regressions(t));
+		t->ntests, t->o.min_effect);
 	if (t->nwarnings) {
 		fputs("<ul class=\"warn\">\n", f);
 		for (size_t i = 0; i < t->nwarnings; i++) {
@@ -485,48 +578,46 @@ static void compare_section(FILE *f, const struct side *sides, size_t n, const s
 		}
 		fputs("</ul>\n", f);
 	}
-	fputs("<table>\n<tr><th>metric</th><th>unit</th>", f);
-	for (size_t s = 0; s < n; s++) {
-		fputs("<th>", f);
-		esc(f, sides[s].name);
-		fputs(s ? "</th><th>change</th><th>verdict</th>" : " (base)</th>", f);
+	if (changed) {
+		compare_head(f, sides, n);
+		for (size_t i = 0; i < t->nrows; i++)
+			if (row_changed(&t->rows[i], n))
+				compare_row(f, &t->rows[i], n);
+		fputs("</table>\n", f);
 	}
-	fputs("</tr>\n", f);
-	for (size_t i = 0; i < t->nrows; i++) {
-		const struct cmp_row *r = &t->rows[i];
-		char buf[256], num[32];
-		fputs("<tr><td>", f);
-		esc(f, cmp_row_name(r, buf, sizeof buf));
-		fputs("</td><td>", f);
-		esc(f, r->unit);
-		fputs("</td>", f);
-		for (size_t s = 0; s < n; s++) {
-			const struct cmp_cell *c = &r->cell[s];
-			fputs("<td class=\"num\">", f);
-			if (!c->present)
-				fputs("-", f);
-			else if (isnan(c->spread))
-				fprintf(f, "%s (%zu)", cmp_fmt_num(c->center, num, sizeof num), c->nrounds);
-			else
-				fprintf(f, "%s &plusmn;%.1f%% (%zu)",
-					cmp_fmt_num(c->center, num, sizeof num), c->spread, c->nrounds);
-			fputs("</td>", f);
-			if (s == 0)
-				continue;
-			const struct cmp_test *ts = &r->test[s];
-			if (isnan(ts->change))
-				fputs("<td class=\"num\">-</td>", f);
-			else
-				fprintf(f, "<td class=\"num\">%+.1f%%</td>", ts->change);
-			fprintf(f, "<td class=\"v%s\">%s", verdict_class(ts->v), verdict_name(ts->v));
-			if (!isnan(ts->p_adj))
-				fprintf(f, " (p=%.2g)", ts->p_adj);
-			fputs("</td>", f);
-		}
-		fputs("</tr>\n", f);
-	}
-	fputs("</table>\n", f);
+	fprintf(f, "<details id=\"compare\"><summary>Every compared point (%zu rows; "
+		   "<code>plumb compare --all</code> lists every point of every series)</summary>\n",
+		t->nrows);
+	compare_head(f, sides, n);
+	for (size_t i = 0; i < t->nrows; i++)
+		compare_row(f, &t->rows[i], n);
+	fputs("</table>\n</details>\n", f);
 	cmp_free(t);
+}
+
+/* lmbench's summary tables (what forum users paste), for every run of every side. */
+static void summary_section(FILE *f, const struct side *sides, size_t n)
+{
+	size_t nr = 0;
+	for (size_t s = 0; s < n; s++)
+		nr += sides[s].nruns;
+	struct run **runs = xmalloc((nr ? nr : 1) * sizeof *runs);
+	nr = 0;
+	for (size_t s = 0; s < n; s++)
+		for (size_t i = 0; i < sides[s].nruns; i++)
+			runs[nr++] = sides[s].runs[i];
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	summary_print(m, runs, nr);
+	fclose(m);
+	fputs("<h2 id=\"summary\">lmbench summary</h2>\n<p class=\"note\">The tables of lmbench's "
+	      "<code>make see</code>, one row per run (<code>plumb summary</code> prints the "
+	      "same).</p>\n<pre class=\"summary\">", f);
+	esc(f, buf);
+	fputs("</pre>\n", f);
+	free(buf);
+	free(runs);
 }
 
 static void chart_block(FILE *f, const struct report_chart *c)
@@ -551,9 +642,8 @@ void report_html(FILE *f, const struct side *sides, size_t n, const struct cmp_o
 			fputs(")", f);
 		}
 	}
-	fputs(". Series show the median of the rounds at each point; dashes tell runs apart.</p>\n",
-	      f);
-	facts_section(f, sides, n);
+	fputs(". Verdicts first, then the charts (the median of the rounds at each point; dashes "
+	      "tell runs apart), lmbench's summary tables, and the system facts.</p>\n", f);
 	if (n >= 2)
 		compare_section(f, sides, n, o);
 	struct report_chart *c;
@@ -583,6 +673,8 @@ void report_html(FILE *f, const struct side *sides, size_t n, const struct cmp_o
 	}
 	if (nc == 0)
 		fputs("<p>No results to chart.</p>\n", f);
+	summary_section(f, sides, n);
+	facts_section(f, sides, n);
 	fputs("</body>\n</html>\n", f);
 	report_charts_free(c, nc);
 }

@@ -20,17 +20,7 @@ void svg_set_standalone(int on) { standalone = on; }
 
 const char *svg_color(int i) { return palette[i % (int)(sizeof palette / sizeof *palette)]; }
 
-void xml_escape(FILE *f, const char *s)
-{
-	for (; s && *s; s++)
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
-		}
-}
+void xml_escape(FILE *f, const char *s) { utf8_fputs(f, s, 1); }
 
 static void open_svg(FILE *f, int w, int h, const char *title)
 {

@@ -1,6 +1,10 @@
-/* json.c — streaming JSON writer: exact numbers (%.17g), escaped strings, null for NaN. */
+/* json.c — streaming JSON writer: shortest round-trip numbers, strings as valid UTF-8 (invalid
+ * bytes as U+FFFD), null for NaN. */
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 #include "core/json.h"
+#include "core/util.h"
 
 void json_init(struct json *j, FILE *f, int pretty)
 {
@@ -14,6 +18,16 @@ void json_write_string(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		size_t n = utf8_seq(p);
+		if (n == 0) { /* JSON is UTF-8: a byte that is not becomes U+FFFD */
+			fputs("\\ufffd", f);
+			continue;
+		}
+		if (n > 1) {
+			fwrite(p, 1, n, f);
+			p += n - 1;
+			continue;
+		}
 		switch (*p) {
 		case '"': fputs("\\\"", f); break;
 		case '\\': fputs("\\\\", f); break;
@@ -90,10 +104,35 @@ void json_str(struct json *j, const char *key, const char *v)
 void json_num(struct json *j, const char *key, double v)
 {
 	item(j, key);
+	char buf[32];
 	if (isnan(v) || isinf(v))
 		fputs("null", j->f);
 	else
-		fprintf(j->f, "%.17g", v);
+		fputs(json_fmt_num(v, buf, sizeof buf), j->f);
+}
+
+char *json_fmt_num(double v, char *buf, size_t len)
+{
+	/* %.17g always round-trips but prints 0.05 as 0.050000000000000003: take the fewest
+	 * digits that read back as the same double */
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	return buf;
+}
+
+void json_scalar(struct json *j, const char *key, const char *text)
+{
+	char *end, buf[32];
+	double v = text && *text ? strtod(text, &end) : NAN;
+	if (isfinite(v) && !*end && !strcmp(json_fmt_num(v, buf, sizeof buf), text)) {
+		item(j, key);
+		fputs(text, j->f);
+	} else {
+		json_str(j, key, text);
+	}
 }
 
 void json_int(struct json *j, const char *key, long long v)

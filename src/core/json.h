@@ -21,11 +21,17 @@ void json_obj_end(struct json *j);
 void json_arr_begin(struct json *j, const char *key);
 void json_arr_end(struct json *j);
 void json_str(struct json *j, const char *key, const char *v);   /* v NULL → null */
-void json_num(struct json *j, const char *key, double v);        /* NaN/inf → null */
+void json_num(struct json *j, const char *key, double v);        /* shortest; NaN/inf → null */
+/* A text value that may be a number (a fact, a parameter): written as a JSON number when it is
+ * one exactly as json_num would print it (so reading it back gives the same text: "2", "0.05"),
+ * else as a string ("0.050", "2,4", "1e3"). */
+void json_scalar(struct json *j, const char *key, const char *text);
 void json_int(struct json *j, const char *key, long long v);
 void json_u64(struct json *j, const char *key, uint64_t v);
 void json_bool(struct json *j, const char *key, int v);
 void json_null(struct json *j, const char *key);
+/* v with the fewest significant digits (1..17) that read back as exactly v ("0.05", "47427"). */
+char *json_fmt_num(double v, char *buf, size_t len);
 /* Write s as a JSON string literal (quotes included). */
 void json_write_string(FILE *f, const char *s);
 

@@ -200,7 +200,7 @@ void json_kv_object(struct json *j, const char *key, const char *kvs)
 		char *eq = strchr(t, '=');
 		if (eq) {
 			*eq = 0;
-			json_str(j, t, eq + 1);
+			json_scalar(j, t, eq + 1);
 		} else {
 			json_null(j, t);
 		}
@@ -246,7 +246,7 @@ int tool_finish(struct tool_ctx *c, int status)
 	struct json j;
 	json_init(&j, stdout, 1);
 	json_obj_begin(&j, NULL);
-	json_str(&j, "schema", "plumb/1");
+	json_str(&j, "schema", "plumb/2");
 	json_str(&j, "kind", "tool");
 	json_str(&j, "plumb_version", PLUMB_VERSION);
 	json_str(&j, "tool", c->tool);

@@ -320,6 +320,6 @@ void sysinfo_json(struct json *j, const char *key)
 	int n = sysinfo_facts(f, 64);
 	json_obj_begin(j, key);
 	for (int i = 0; i < n; i++)
-		json_str(j, f[i].key, f[i].val);
+		json_scalar(j, f[i].key, f[i].val);
 	json_obj_end(j);
 }

@@ -430,6 +430,15 @@ static struct run *doc_to_run(const struct jnode *doc, char *why, size_t wl)
 		snprintf(why, wl, "not a plumb JSON document (no \"schema\": \"plumb/N\")");
 		return NULL;
 	}
+	/* plumb/1 (facts as strings) and plumb/2 read the same way; "plumb/2.1" would be a
+	 * compatible addition to 2. A major version this reader does not know may mean anything. */
+	char *end;
+	long major = strtol(schema + 6, &end, 10);
+	if (end == schema + 6 || (*end && *end != '.') || major < 1 || major > 2) {
+		snprintf(why, wl, "schema \"%.40s\" is not one this plumb reads (plumb/1, plumb/2): "
+			 "a newer plumb wrote it", schema);
+		return NULL;
+	}
 	const char *kind = get_str(doc, "kind");
 	if (!kind || (strcmp(kind, "run") && strcmp(kind, "tool"))) {
 		snprintf(why, wl, "plumb JSON of kind \"%.40s\", not a run or a tool's output",

@@ -18,7 +18,7 @@ int run_write_json(const struct run *r, FILE *f)
 	struct json j;
 	json_init(&j, f, 1);
 	json_obj_begin(&j, NULL);
-	json_str(&j, "schema", "plumb/1");
+	json_str(&j, "schema", "plumb/2");
 	json_str(&j, "kind", "run");
 	json_str(&j, "plumb_version", PLUMB_VERSION);
 	json_obj_begin(&j, "run");
@@ -37,13 +37,13 @@ int run_write_json(const struct run *r, FILE *f)
 	json_obj_begin(&j, "options");
 	for (size_t i = 0; i < r->facts.n; i++)
 		if (!strncmp(r->facts.v[i].key, "opt.", 4))
-			json_str(&j, r->facts.v[i].key + 4, r->facts.v[i].val);
+			json_scalar(&j, r->facts.v[i].key + 4, r->facts.v[i].val);
 	json_obj_end(&j);
 	json_obj_end(&j);
 	json_obj_begin(&j, "system");
 	for (size_t i = 0; i < r->facts.n; i++)
 		if (strncmp(r->facts.v[i].key, "opt.", 4))
-			json_str(&j, r->facts.v[i].key, r->facts.v[i].val);
+			json_scalar(&j, r->facts.v[i].key, r->facts.v[i].val);
 	json_obj_end(&j);
 	json_arr_begin(&j, "results");
 	for (size_t i = 0; i < r->results.n; i++)
