@@ -137,7 +137,23 @@ static void free_series(struct svg_series *s, size_t n)
 	free(s);
 }
 
-/* Cache sizes from the runs' facts (cache_l1d, cache_l2, cache_l3, bytes) as markers in MB. */
+static void add_marker(struct svg_marker **out, size_t *nm, const char *name, double bytes)
+{
+	double mb = bytes / 1048576;
+	for (size_t j = 0; j < *nm; j++)
+		if ((*out)[j].x == mb)
+			return;
+	if (*nm >= 6)
+		return; /* two machines' three levels at most: the chart's text stays bounded */
+	*out = xrealloc(*out, (*nm + 1) * sizeof **out);
+	(*out)[*nm].x = mb;
+	(*out)[*nm].label = bytes >= 1048576 ? xasprintf("%s %gM", name, mb) :
+					      xasprintf("%s %gK", name, bytes / 1024);
+	(*nm)++;
+}
+
+/* Cache sizes as markers in MB: from the runs' facts (cache_l1d, cache_l2, cache_l3, bytes),
+ * else from measured cache.size results (plumb's cache tool, lmbench's "L1 cache:" lines). */
 static size_t cache_markers(const struct side *sides, size_t n, struct svg_marker **out)
 {
 	static const char *const keys[] = { "cache_l1d", "cache_l2", "cache_l3" };
@@ -145,24 +161,27 @@ static size_t cache_markers(const struct side *sides, size_t n, struct svg_marke
 	size_t nm = 0;
 	*out = NULL;
 	for (size_t s = 0; s < n; s++)
-		for (size_t i = 0; i < sides[s].nruns; i++)
+		for (size_t i = 0; i < sides[s].nruns; i++) {
+			const struct run *r = sides[s].runs[i];
+			int found = 0;
 			for (int k = 0; k < 3; k++) {
-				const char *v = kv_get(&sides[s].runs[i]->facts, keys[k]);
+				const char *v = kv_get(&r->facts, keys[k]);
 				double b = v ? strtod(v, NULL) : 0;
-				if (!(b > 0))
-					continue;
-				double mb = b / 1048576;
-				int dup = 0;
-				for (size_t j = 0; j < nm && !dup; j++)
-					dup = (*out)[j].x == mb;
-				if (dup)
-					continue;
-				*out = xrealloc(*out, (nm + 1) * sizeof **out);
-				(*out)[nm].x = mb;
-				(*out)[nm].label = b >= 1048576 ? xasprintf("%s %gM", names[k], mb) :
-								  xasprintf("%s %gK", names[k], b / 1024);
-				nm++;
+				if (b > 0) {
+					add_marker(out, &nm, names[k], b);
+					found = 1;
+				}
 			}
+			for (size_t k = 0; k < r->results.n && !found; k++) {
+				const struct result *c = &r->results.v[k];
+				char lv[16], name[24];
+				if (strcmp(c->metric, "cache.size") || !(c->value > 0) ||
+				    !param_get(c->params, "level", lv, sizeof lv) || !strcmp(lv, "mem"))
+					continue;
+				snprintf(name, sizeof name, "L%s", lv);
+				add_marker(out, &nm, name, c->value);
+			}
+		}
 	return nm;
 }
 
@@ -234,14 +253,21 @@ static void bar_charts(struct charts *out, const struct side *sides, size_t n)
 	char **names = xmalloc(n * sizeof *names);
 	for (size_t s = 0; s < n; s++)
 		names[s] = sides[s].name;
-	for (size_t i = 0; i < nr;) {
+	for (size_t i = 0, first = 0; i < nr;) {
 		/* a group: consecutive rows of one tool (the id before the dot) */
 		size_t tl = strcspn(rows[i]->metric, "."), j = i;
+		if (i == 0 || strncmp(rows[i - 1]->metric, rows[i]->metric, tl + 1) != 0)
+			first = i;
 		while (j < nr && strncmp(rows[j]->metric, rows[i]->metric, tl) == 0 &&
 		       rows[j]->metric[tl] == '.')
 			j++;
 		if (j == i)
 			j = i + 1;
+		/* a chart holds at most SVG_TEXT_MAX texts: title, a legend entry per side, and per
+		 * bar group its name and a value per side; a longer group is split */
+		size_t per = (SVG_TEXT_MAX - 1 - n) / (1 + n), part = (i - first) / (per ? per : 1);
+		if (per && j - i > per)
+			j = i + per;
 		struct svg_bar_group *g = xcalloc(j - i, sizeof *g);
 		for (size_t k = i; k < j; k++) {
 			struct svg_bar_group *b = &g[k - i];
@@ -261,8 +287,12 @@ static void bar_charts(struct charts *out, const struct side *sides, size_t n)
 		}
 		char tool[64], title[128], slug[80];
 		snprintf(tool, sizeof tool, "%.*s", (int)(tl < 60 ? tl : 60), rows[i]->metric);
-		snprintf(title, sizeof title, "%s (bars: median, whiskers: min–max)", tool);
-		snprintf(slug, sizeof slug, "bars-%s", tool);
+		snprintf(title, sizeof title, "%s%s (bars: median, whiskers: min–max)", tool,
+			 part ? " (continued)" : "");
+		if (part)
+			snprintf(slug, sizeof slug, "bars-%s-%zu", tool, part + 1);
+		else
+			snprintf(slug, sizeof slug, "bars-%s", tool);
 		char *buf = NULL;
 		size_t len = 0;
 		FILE *m = open_memstream(&buf, &len);

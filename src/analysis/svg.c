@@ -152,6 +152,8 @@ static void draw_axes(FILE *f, const struct axes *a, const struct svg_chart *c)
 	if (a->logy) {
 		for (int e = (int)a->y0; e <= (int)a->y1; e++)
 			for (int m = 1; m <= 5; m += (m == 1 ? 1 : 3)) { /* 1, 2, 5 */
+				if (m > 1 && a->y1 - a->y0 > 4)
+					break; /* many decades: one tick each, the text stays bounded */
 				double v = m * pow(10, e), py;
 				if (log10(v) > a->y1 + 1e-9)
 					break;
@@ -159,7 +161,7 @@ static void draw_axes(FILE *f, const struct axes *a, const struct svg_chart *c)
 				fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 					   "stroke=\"#e4e4e4\"/>\n", a->px0, py, a->px1, py);
 				fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
-					a->px0 - 5, py + 4, v);
+					a->px0 - 5, fmax(py + 4, a->py1 + 9), v);
 			}
 	} else {
 		double st = nice_step(a->y1 - a->y0, 6);
@@ -167,8 +169,9 @@ static void draw_axes(FILE *f, const struct axes *a, const struct svg_chart *c)
 			double py = ty(a, v);
 			fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>\n",
 				a->px0, py, a->px1, py);
+			/* the top label is kept inside the frame, clear of the title */
 			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n", a->px0 - 5,
-				py + 4, v);
+				fmax(py + 4, a->py1 + 9), v);
 		}
 	}
 	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
@@ -214,16 +217,24 @@ static void draw_series(FILE *f, const struct axes *a, const struct svg_series *
 	free(p);
 }
 
+/* How many series the legend names: all of them up to SVG_LEGEND_MAX, else one slot fewer
+ * for the "+ N more lines" note. */
+static size_t legend_entries(size_t ns)
+{
+	return ns <= SVG_LEGEND_MAX ? ns : SVG_LEGEND_MAX - 1;
+}
+
 void svg_line_chart(FILE *f, const struct svg_chart *c)
 {
 	int w = c->width ? c->width : 600;
 	/* legend columns as wide as the longest name (about 6.6 px per character at 12 px) */
-	size_t longest = 1;
-	for (size_t i = 0; i < c->ns; i++)
+	size_t longest = 1, shown = legend_entries(c->ns);
+	for (size_t i = 0; i < shown; i++)
 		if (strlen(c->s[i].name) > longest)
 			longest = strlen(c->s[i].name);
 	int colw = 40 + (int)(longest * 6.6), cols = (w - 64) / colw > 0 ? (w - 64) / colw : 1;
-	int legend_rows = (int)((c->ns + (size_t)cols - 1) / (size_t)cols);
+	size_t slots = shown + (shown < c->ns); /* "+ N more" takes a slot */
+	int legend_rows = (int)((slots + (size_t)cols - 1) / (size_t)cols);
 	int plot_h = 300, h = 40 + plot_h + 44 + legend_rows * 18 + 8;
 	struct axes a = { .xk = c->xk, .logy = c->logy };
 	a.px0 = 64;
@@ -247,8 +258,8 @@ void svg_line_chart(FILE *f, const struct svg_chart *c)
 	}
 	for (size_t i = 0; i < c->ns; i++)
 		draw_series(f, &a, &c->s[i]);
-	/* legend below the plot */
-	for (size_t i = 0; i < c->ns; i++) {
+	/* legend below the plot, at most SVG_LEGEND_MAX entries */
+	for (size_t i = 0; i < shown; i++) {
 		double lx = 64 + (double)(i % (size_t)cols) * colw;
 		double ly = a.py0 + 52 + (double)(i / (size_t)cols) * 18;
 		const char *d = dashes[c->s[i].dash % 4];
@@ -259,6 +270,10 @@ void svg_line_chart(FILE *f, const struct svg_chart *c)
 		xml_escape(f, c->s[i].name);
 		fputs("</text>\n", f);
 	}
+	if (shown < c->ns)
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#555555\">+ %zu more lines</text>\n",
+			64 + (double)(shown % (size_t)cols) * colw,
+			a.py0 + 52 + (double)(shown / (size_t)cols) * 18, c->ns - shown);
 	fputs("</svg>\n", f);
 }
 

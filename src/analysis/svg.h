@@ -37,6 +37,11 @@ struct svg_chart {
 	int width;       /* 0: 600 */
 };
 
+/* A line chart has at most SVG_TEXT_MAX text elements: the title, axis labels, ticks (at most
+ * 14 on x, 13 on y), up to 3 cache markers and a legend of at most SVG_LEGEND_MAX entries (more
+ * series are drawn but summed up as "+ N more lines"). */
+#define SVG_LEGEND_MAX 16
+#define SVG_TEXT_MAX 80
 void svg_line_chart(FILE *f, const struct svg_chart *c);
 
 struct svg_bar_group {

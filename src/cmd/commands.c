@@ -3,7 +3,7 @@
 #include "cmd/commands.h"
 
 const struct command commands[] = {
-	{ "list", cmd_list, "[--names]", "every benchmark: name, family, what it measures" },
+	{ "list", cmd_list, "[--names|--json]", "every benchmark: name, family, what it measures (--json: also every metric)" },
 	{ "run", cmd_run, "[--quick|--full] [--subset hardware|os] [--only|--skip FAM,...] [--label TEXT]\n"
 	  "       [--mem SIZE] [--fsdir DIR] [--remote HOST[:BASE]] [--disk DEV] [--copies N] [--cold]\n"
 	  "       [--repeat N] [--cpu LIST|none] [--samples N] [--max-samples N] [--timeout SEC]\n"
@@ -16,7 +16,7 @@ const struct command commands[] = {
 	  "run the server end of every network benchmark for remote clients" },
 	{ "summary", cmd_summary, "[--db FILE] [--cells] [RUN|FILE ...]", "lmbench's summary tables for runs and results files" },
 	{ "import", cmd_import, "[--db FILE] [--label TEXT] FILE...", "store plumb JSON and lmbench 3 results files" },
-	{ "export", cmd_export, "RUN [--format json|lmbench] [-o FILE] [--db FILE]", "write a run as plumb JSON or an lmbench results file" },
+	{ "export", cmd_export, "RUN [--format json|lmbench|csv] [-o FILE] [--db FILE]", "write a run as plumb JSON, an lmbench results file or CSV (one row per sample)" },
 	{ "runs", cmd_runs, "[--db FILE] [--delete RUN | --relabel RUN TEXT | --check]", "list, delete, relabel or check stored runs" },
 	{ "compare", cmd_compare,
 	  "RUN RUN [RUN...] [--all] [--alpha A] [--min-effect PCT] [--correction holm|bh|none]\n"

@@ -1,6 +1,8 @@
-/* export.c — `plumb export RUN [--format json|lmbench] [-o FILE]`: a stored run (or a results
- * file) as plumb JSON or an lmbench 3 results file, on stdout or written atomically to FILE (the
- * format then defaults from its extension: .json JSON, .txt lmbench). */
+/* export.c — `plumb export RUN [--format json|lmbench|csv] [-o FILE]`: a stored run (or a results
+ * file) as plumb JSON, an lmbench 3 results file or CSV (one row per sample), on stdout or
+ * written atomically to FILE (the format then defaults from its extension: .json JSON, .txt
+ * lmbench, .csv CSV). A file that cannot be written is a usage error (exit 2): exit 3 is for
+ * measurements. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +11,7 @@
 #include "results/io.h"
 #include "results/store.h"
 
-#define USAGE "usage: plumb export RUN [--format json|lmbench] [-o FILE] [--db FILE]"
+#define USAGE "usage: plumb export RUN [--format json|lmbench|csv] [-o FILE] [--db FILE]"
 
 int cmd_export(int argc, char **argv)
 {
@@ -48,8 +50,10 @@ int cmd_export(int argc, char **argv)
 		f = FMT_JSON;
 	else if (!strcmp(fmt, "lmbench") || !strcmp(fmt, "text"))
 		f = FMT_LMBENCH;
+	else if (!strcmp(fmt, "csv"))
+		f = FMT_CSV;
 	else
-		die(EXIT_USAGE, "unknown format '%s' (json or lmbench)", fmt);
+		die(EXIT_USAGE, "unknown format '%s' (json, lmbench or csv)", fmt);
 	struct run **runs = NULL;
 	size_t n = 0;
 	char err[512];
@@ -61,9 +65,9 @@ int cmd_export(int argc, char **argv)
 	if (out)
 		rc = run_save_file(runs[0], out, f, err, sizeof err);
 	else
-		rc = f == FMT_JSON ? run_write_json(runs[0], stdout) : run_write_lmbench(runs[0], stdout);
+		rc = run_write(runs[0], stdout, f);
 	if (rc)
-		die(EXIT_MEASURE, "%s", out ? err : "cannot write to stdout");
+		die(EXIT_USAGE, "%s", out ? err : "cannot write to stdout");
 	run_free(runs[0]);
 	free(runs);
 	return 0;

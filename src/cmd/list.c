@@ -1,15 +1,61 @@
-/* list.c — `plumb list`: every benchmark with its family and one line of what it measures. */
+/* list.c — `plumb list [--names|--json]`: every benchmark with its family and one line of what
+ * it measures; --names the bare names (for scripts), --json the tools and the metric registry
+ * (id, unit, better direction, statistic, method version) as one plumb/2 document. */
 #include <stdio.h>
 #include <string.h>
 #include "bench/tool.h"
 #include "cmd/commands.h"
+#include "core/json.h"
+#include "core/metrics.h"
 #include "core/util.h"
+#include "buildinfo.h"
+
+static void list_json(void)
+{
+	struct json j;
+	json_init(&j, stdout, 1);
+	json_obj_begin(&j, NULL);
+	json_str(&j, "schema", "plumb/2");
+	json_str(&j, "kind", "list");
+	json_str(&j, "plumb_version", PLUMB_VERSION);
+	json_arr_begin(&j, "tools");
+	for (int f = 0; families[f]; f++)
+		for (const struct tool *t = families[f]->tools; t->name; t++) {
+			json_obj_begin(&j, NULL);
+			json_str(&j, "name", t->name);
+			json_str(&j, "family", families[f]->name);
+			json_str(&j, "subset", families[f]->subset == SUBSET_HW ? "hardware" : "os");
+			json_str(&j, "measures", t->summary);
+			json_str(&j, "usage", t->usage);
+			json_obj_end(&j);
+		}
+	json_arr_end(&j);
+	json_arr_begin(&j, "metrics");
+	for (int i = 0; i < metric_count; i++) {
+		const struct metric_def *d = &metric_table[i];
+		json_obj_begin(&j, NULL);
+		json_str(&j, "id", d->id);
+		json_str(&j, "unit", d->unit);
+		json_str(&j, "better", better_name(d->better));
+		json_str(&j, "statistic", stat_name(d->stat));
+		json_int(&j, "method_version", d->version);
+		json_str(&j, "description", d->desc);
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
+	json_obj_end(&j);
+}
 
 int cmd_list(int argc, char **argv)
 {
 	int names = argc > 1 && strcmp(argv[1], "--names") == 0;
-	if (argc > 1 && !names)
-		die(EXIT_USAGE, "list: unknown argument '%s' (only --names)", argv[1]);
+	int json = argc > 1 && strcmp(argv[1], "--json") == 0;
+	if (argc > 2 || (argc > 1 && !names && !json))
+		die(EXIT_USAGE, "unknown argument '%s' (plumb list [--names|--json])", argv[argc > 2 ? 2 : 1]);
+	if (json) {
+		list_json();
+		return ferror(stdout) ? EXIT_USAGE : 0;
+	}
 	if (!names)
 		printf("%-18s %-10s %-8s %s\n", "NAME", "FAMILY", "SUBSET", "MEASURES");
 	for (int f = 0; families[f]; f++)

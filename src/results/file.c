@@ -136,7 +136,15 @@ enum run_format run_format_for_path(const char *path, enum run_format dflt)
 		return FMT_JSON;
 	if (dot && (!strcmp(dot, ".txt") || !strcmp(dot, ".lmbench")))
 		return FMT_LMBENCH;
+	if (dot && !strcmp(dot, ".csv"))
+		return FMT_CSV;
 	return dflt;
+}
+
+int run_write(const struct run *r, FILE *f, enum run_format fmt)
+{
+	return fmt == FMT_JSON ? run_write_json(r, f) : fmt == FMT_CSV ? run_write_csv(r, f)
+								     : run_write_lmbench(r, f);
 }
 
 int run_save_file(const struct run *r, const char *path, enum run_format fmt, char *err,
@@ -151,7 +159,7 @@ int run_save_file(const struct run *r, const char *path, enum run_format fmt, ch
 	}
 	fchmod(fd, 0644); /* mkstemp makes 0600; a results file is meant to be shared */
 	FILE *f = fdopen(fd, "w");
-	int rc = f ? (fmt == FMT_JSON ? run_write_json(r, f) : run_write_lmbench(r, f)) : -1;
+	int rc = f ? run_write(r, f, fmt) : -1;
 	if (f && fflush(f) != 0)
 		rc = -1;
 	if (f && rc == 0 && fsync(fileno(f)) != 0)

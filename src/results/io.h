@@ -12,10 +12,14 @@
 #include <stdio.h>
 #include "results/run.h"
 
-enum run_format { FMT_JSON, FMT_LMBENCH };
+enum run_format { FMT_JSON, FMT_LMBENCH, FMT_CSV };
 
 int run_write_json(const struct run *r, FILE *f);
 int run_write_lmbench(const struct run *r, FILE *f);
+/* One row per sample, for data tools (results/csv_write.c). */
+int run_write_csv(const struct run *r, FILE *f);
+/* The writer of a format. */
+int run_write(const struct run *r, FILE *f, enum run_format fmt);
 /* Write r to path atomically (temp + rename). 0, or -1 with err set. */
 int run_save_file(const struct run *r, const char *path, enum run_format fmt, char *err,
 		  size_t errlen);
@@ -30,7 +34,7 @@ struct run *run_read_file(const char *path, char *err, size_t errlen);
 int runs_parse(const char *buf, size_t len, const char *name, struct run ***runs, size_t *n,
 	       char *err, size_t errlen);
 int runs_read_file(const char *path, struct run ***runs, size_t *n, char *err, size_t errlen);
-/* The format a path's extension asks for (".json" JSON, ".txt" lmbench), else dflt. */
+/* The format a path's extension asks for (".json" JSON, ".txt" lmbench, ".csv" CSV), else dflt. */
 enum run_format run_format_for_path(const char *path, enum run_format dflt);
 
 #endif
