@@ -25,6 +25,15 @@ static void tool_help(struct tool_ctx *c)
 	       t->name, (int)strlen(t->name), "", t->usage, t->summary);
 	if (t->help)
 		printf("\n%s\n", t->help);
+	printf("\nOptions of every tool:\n"
+	       "  -P copies        run that many copies at once (lmbench's parallelism)\n"
+	       "  -W warmup_us     run the operation this long before timing it\n"
+	       "  -N samples       number of timed samples (lmbench's repetitions)\n"
+	       "  --cpu LIST|none  CPUs to pin the processes to (default one fixed CPU), none: unpinned\n"
+	       "  --json           one JSON document with every sample instead of lmbench's lines\n"
+	       "  --fsdir DIR      where file benchmarks create their private directory\n"
+	       "  --min-sample US  shortest time a sample may take (the loop runs more iterations)\n"
+	       "  -h, --help       this help\n");
 	printf("\nResults print on %s as lmbench's lines (on %s when run through the lmbench name);\n"
 	       "--json prints one JSON document with every sample instead. Exit status: 0 ok,\n"
 	       "2 bad arguments, 3 the measurement could not be made.\n",
@@ -116,7 +125,7 @@ int main(int argc, char **argv)
 	if (cmd) {
 		prog_name = cmd->name;
 		if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
-			printf("usage: plumb %s %s\n\n%s\n", cmd->name, cmd->usage, cmd->summary);
+			command_help(cmd);
 			return 0;
 		}
 		return cmd->fn(argc - 1, argv + 1);

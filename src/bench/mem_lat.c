@@ -107,8 +107,10 @@ static int lat_mem_rd(struct tool_ctx *c, int argc, char **argv)
 	} else if (optind < argc) {
 		char *end;
 		double mib = strtod(argv[optind], &end);
-		if (end == argv[optind] || *end || !(mib > 0) || mib > 1e7)
+		if (end == argv[optind] || *end || !(mib > 0))
 			usage_error(c, "size '%s' is not a positive number of MiB", argv[optind]);
+		if (mib > 1e7) /* 10 TiB: beyond any machine, and beyond size_t's exact range */
+			usage_error(c, "size %s MiB is too large (at most 10000000 MiB)", argv[optind]);
 		maxb = (size_t)(mib * 1048576.0);
 		if (maxb < 512)
 			usage_error(c, "size '%s' MiB is below 512 bytes", argv[optind]);

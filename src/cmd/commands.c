@@ -1,34 +1,105 @@
 /* commands.c — the table of plumb's own commands. Adding one: a file with cmd_NAME, a line here. */
+#include <stdio.h>
 #include <string.h>
 #include "cmd/commands.h"
 
 const struct command commands[] = {
-	{ "list", cmd_list, "[--names|--json]", "every benchmark: name, family, what it measures (--json: also every metric)" },
+	{ "list", cmd_list, "[--names|--json]", "every benchmark: name, family, what it measures (--json: also every metric)",
+	  "  --names          the bare tool names, one a line (for scripts)\n"
+	  "  --json           the tools and every metric of the registry as one JSON document" },
 	{ "run", cmd_run, "[--quick|--full] [--subset hardware|os] [--only|--skip FAM,...] [--label TEXT]\n"
 	  "       [--mem SIZE] [--fsdir DIR] [--remote HOST[:BASE]] [--disk DEV] [--copies N] [--cold]\n"
 	  "       [--repeat N] [--cpu LIST|none] [--samples N] [--max-samples N] [--timeout SEC]\n"
 	  "       [-o FILE] [--format text|json|lmbench] [--json] [--db FILE] [--no-store] [--dry-run]",
 	  "run the suite, record every sample, store the run, print the summary (docs/suite.md)\n"
 	  "Profiles: --quick (one round, about 40 s), default (3 interleaved rounds of 3 samples,\n"
-	  "about 2-3 min; --repeat 1 for one round), --full (lmbench's full size lists)" },
-	{ "sysinfo", cmd_sysinfo, "[--json]", "the system facts a run records" },
+	  "about 2-3 min; --repeat 1 for one round), --full (lmbench's full size lists)",
+	  "  --quick          one round of 5 samples per point, small sizes (about 40 s)\n"
+	  "  --full           lmbench's full size lists, 11 samples going on up to 51 (long)\n"
+	  "  --subset S       only the hardware or the os benchmarks\n"
+	  "  --only FAM,...   only these families (plumb run --dry-run lists them)\n"
+	  "  --skip FAM,...   every family but these\n"
+	  "  --label TEXT     a label stored with the run; compare/report take it for every run with it\n"
+	  "  --mem SIZE       largest working set of the memory series (k/m/g suffixes)\n"
+	  "  --fsdir DIR      where the file benchmarks create their private directory\n"
+	  "  --remote H[:B]   also measure the network against `plumb serve` on host H (ports from B)\n"
+	  "  --disk DEV       also measure this block device (seek times, zone bandwidth; read only)\n"
+	  "  --copies N       run N copies of each benchmark at once (lmbench's SYNC_MAX)\n"
+	  "  --cold           drop the page cache before each file benchmark (needs root)\n"
+	  "  --repeat N       N interleaved rounds of the suite (default profile: 3)\n"
+	  "  --cpu LIST|none  CPUs the benchmarks are pinned to (default: one fixed CPU), none: not pinned\n"
+	  "  --samples N      samples per point (default 3 per round; quick 5; full 11)\n"
+	  "  --max-samples N  go on sampling up to N until the median's 95 % interval is within 1 %\n"
+	  "  --timeout SEC    kill a step that runs longer (default 30 s + 10 x its estimate; full 60 + 20 x)\n"
+	  "  -o FILE          also write the run to FILE (.json or .txt, or say --format)\n"
+	  "  --format F       stdout (or -o FILE): text summary, json or lmbench results text\n"
+	  "  --json           the same as --format json\n"
+	  "  --db FILE        the store (default $PLUMB_DB, else ~/.local/share/plumb/results.db)\n"
+	  "  --no-store       do not store the run\n"
+	  "  --dry-run        print the plan (steps, sizes, estimated time) and exit\n"
+	  "  -h, --help       this help" },
+	{ "sysinfo", cmd_sysinfo, "[--json]", "the system facts a run records",
+	  "  --json           the facts as a JSON object" },
 	{ "serve", cmd_serve, "[--bind ADDR] [--port BASE] [--idle SECONDS] [-v]",
-	  "run the server end of every network benchmark for remote clients" },
-	{ "summary", cmd_summary, "[--db FILE] [--cells] [RUN|FILE ...]", "lmbench's summary tables for runs and results files" },
-	{ "import", cmd_import, "[--db FILE] [--label TEXT] FILE...", "store plumb JSON and lmbench 3 results files" },
-	{ "export", cmd_export, "RUN [--format json|lmbench|csv] [-o FILE] [--db FILE]", "write a run as plumb JSON, an lmbench results file or CSV (one row per sample)" },
-	{ "runs", cmd_runs, "[--db FILE] [--delete RUN | --relabel RUN TEXT | --check]", "list, delete, relabel or check stored runs" },
+	  "run the server end of every network benchmark for remote clients",
+	  "  --bind ADDR      address to listen on (default 127.0.0.1)\n"
+	  "  --port BASE      listen on BASE and the 6 ports after it (default: lmbench's ports)\n"
+	  "  --idle SECONDS   exit when no client came for this long (default: run until Ctrl-C)\n"
+	  "  -v               log each connection on stderr" },
+	{ "summary", cmd_summary, "[--db FILE] [--cells] [RUN|FILE ...]", "lmbench's summary tables for runs and results files",
+	  "  --db FILE        the store to read runs from\n"
+	  "  --cells          the stored results behind every cell, one a line, tab-separated" },
+	{ "import", cmd_import, "[--db FILE] [--label TEXT] FILE...", "store plumb JSON and lmbench 3 results files",
+	  "  --db FILE        the store to import into\n"
+	  "  --label TEXT     label every imported run" },
+	{ "export", cmd_export, "RUN [--format json|lmbench|csv] [-o FILE] [--db FILE]", "write a run as plumb JSON, an lmbench results file or CSV (one row per sample)",
+	  "  --format F       json (default), lmbench (results text) or csv (one row per sample)\n"
+	  "  --json           the same as --format json\n"
+	  "  -o FILE          write FILE atomically; the format follows .json/.txt/.csv\n"
+	  "  --db FILE        the store to read RUN from" },
+	{ "runs", cmd_runs, "[--db FILE] [--delete RUN | --relabel RUN TEXT | --check]", "list, delete, relabel or check stored runs",
+	  "  --db FILE        the store\n"
+	  "  --delete RUN     delete a run and its samples\n"
+	  "  --relabel RUN T  set a run's label to T\n"
+	  "  --check          check the store's integrity" },
 	{ "compare", cmd_compare,
 	  "RUN RUN [RUN...] [--all] [--alpha A] [--min-effect PCT] [--correction holm|bh|none]\n"
 	  "       [--format text|markdown|csv|json] [--fail-on-regression] [--db PATH] [-o FILE]",
-	  "runs side by side per metric, with a verdict judged on rounds (docs/compare.md)" },
+	  "runs side by side per metric, with a verdict judged on rounds (docs/compare.md)",
+	  "  --all            every point of every series (default: the summary-level points)\n"
+	  "  --alpha A        significance level before correction (default 0.05)\n"
+	  "  --min-effect P   smallest change in percent called worse/better (default 3)\n"
+	  "  --correction C   multiple-test correction: holm (default), bh or none\n"
+	  "  --format F       text (default), markdown, csv or json\n"
+	  "  --json           the same as --format json\n"
+	  "  --fail-on-regression  exit 1 when a point is significantly worse\n"
+	  "  --db PATH        the store RUN ids and labels refer to\n"
+	  "  -o FILE          write to FILE instead of stdout" },
 	{ "report", cmd_report,
 	  "[RUN...] -o FILE.html [--svg-dir DIR] [--db PATH]",
-	  "one self-contained HTML page with charts, facts and the compare table" },
+	  "one self-contained HTML page with charts, facts and the compare table",
+	  "  -o FILE.html     the page (- for stdout)\n"
+	  "  --svg-dir DIR    also write every chart as DIR/NN-NAME.svg\n"
+	  "  --db PATH        the store RUN ids and labels refer to\n"
+	  "  --alpha A        compare's significance level (default 0.05)\n"
+	  "  --min-effect P   compare's smallest change in percent (default 3)\n"
+	  "  --correction C   holm (default), bh or none" },
 	{ "plot", cmd_plot, "[RUN...] -d DIR [--db PATH]",
-	  "each chart of the report as its own SVG file" },
-	{ NULL, NULL, NULL, NULL },
+	  "each chart of the report as its own SVG file",
+	  "  -d, --dir DIR    the directory for the .svg files (made if missing)\n"
+	  "  --db PATH        the store RUN ids and labels refer to" },
+	{ NULL, NULL, NULL, NULL, NULL },
 };
+
+void command_help(const struct command *c)
+{
+	printf("usage: plumb %s %s\n\n%s\n", c->name, c->usage, c->summary);
+	if (c->options)
+		printf("\nOptions:\n%s\n", c->options);
+	printf("\nExit status: 0 ok, 2 bad arguments or input; run and the tools: 3 when a "
+	       "measurement\ncould not be made; compare --fail-on-regression: 1 on a regression. "
+	       "See plumb(1).\n");
+}
 
 const struct command *command_find(const char *name)
 {

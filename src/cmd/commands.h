@@ -10,10 +10,13 @@ struct command {
 	int (*fn)(int argc, char **argv);
 	const char *usage;
 	const char *summary;
+	const char *options;  /* one line per option: "  --name ARG    what it does" */
 };
 
 extern const struct command commands[];
 const struct command *command_find(const char *name);
+/* `plumb NAME --help`: usage, summary, then every option on its own line. */
+void command_help(const struct command *c);
 
 int cmd_list(int argc, char **argv);
 int cmd_sysinfo(int argc, char **argv);

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "bench/tool.h"
+#include "cmd/commands.h"
 #include "cmd/run_opts.h"
 #include "core/cpu.h"
 #include "core/sysinfo.h"
@@ -17,17 +18,8 @@
 
 static void help(void)
 {
-	printf("usage: plumb run [--quick|--full] [--subset hardware|os] [--only FAM,...] [--skip FAM,...]\n"
-	       "                 [--label TEXT] [--mem SIZE] [--fsdir DIR] [--remote HOST[:BASE]]\n"
-	       "                 [--disk DEV] [--copies N] [--cold] [--repeat N] [--cpu LIST|none]\n"
-	       "                 [--samples N] [--max-samples N] [--timeout SEC]\n"
-	       "                 [-o FILE] [--format text|json|lmbench] [--json] [--db FILE] [--no-store]\n"
-	       "                 [--dry-run]\n\n"
-	       "Runs the benchmark suite unattended, records every sample with the system facts,\n"
-	       "stores the run and prints lmbench's summary. Profiles: --quick (about 40 s), default\n"
-	       "(about 3 min: 3 interleaved rounds of 3 samples, --repeat 1 for one round), --full\n"
-	       "(lmbench's full size lists). --dry-run prints the plan.\n"
-	       "Families: ");
+	command_help(command_find("run"));
+	printf("\nFamilies: ");
 	int first = 1;
 	for (int f = 0; families[f]; f++) {
 		printf("%s%s", first ? "" : ", ", families[f]->name);
