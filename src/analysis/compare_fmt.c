@@ -212,20 +212,7 @@ static void print_footer(FILE *f, const struct cmp_table *t)
 	fprintf(f, "\n");
 }
 
-static void csv_field(FILE *f, const char *s)
-{
-	if (strpbrk(s, ",\"\n")) {
-		fputc('"', f);
-		for (; *s; s++) {
-			if (*s == '"')
-				fputc('"', f);
-			fputc(*s, f);
-		}
-		fputc('"', f);
-	} else {
-		fputs(s, f);
-	}
-}
+static void csv_field(FILE *f, const char *s) { csv_fputs(f, s); }
 
 static void csv_num(FILE *f, double v)
 {

@@ -96,9 +96,8 @@ void command_help(const struct command *c)
 	printf("usage: plumb %s %s\n\n%s\n", c->name, c->usage, c->summary);
 	if (c->options)
 		printf("\nOptions:\n%s\n", c->options);
-	printf("\nExit status: 0 ok, 2 bad arguments or input; run and the tools: 3 when a "
-	       "measurement\ncould not be made; compare --fail-on-regression: 1 on a regression. "
-	       "See plumb(1).\n");
+	printf("\nExit status: 0 ok, 2 bad arguments or input, 3 (run and the tools) a measurement "
+	       "could\nnot be made, 1 (compare, when asked to fail on one) a regression. See plumb(1).\n");
 }
 
 const struct command *command_find(const char *name)

@@ -20,7 +20,7 @@ void json_write_string(FILE *f, const char *s)
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		size_t n = utf8_seq(p);
 		if (n == 0) { /* JSON is UTF-8: a byte that is not becomes U+FFFD */
-			fputs("\\ufffd", f);
+			fputs(UTF8_REPLACEMENT, f);
 			continue;
 		}
 		if (n > 1) {

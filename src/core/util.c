@@ -167,3 +167,25 @@ void utf8_fputs(FILE *f, const char *s, int xml)
 		p += n;
 	}
 }
+
+void csv_fputs(FILE *f, const char *s)
+{
+	s = s ? s : "";
+	if (!strpbrk(s, ",\"\r\n")) {
+		utf8_fputs(f, s, 0);
+		return;
+	}
+	fputc('"', f);
+	for (const char *p = s; *p;) {
+		size_t n = strcspn(p, "\"");
+		char *part = xasprintf("%.*s", (int)n, p);
+		utf8_fputs(f, part, 0);
+		free(part);
+		p += n;
+		if (*p == '"') {
+			fputs("\"\"", f);
+			p++;
+		}
+	}
+	fputc('"', f);
+}

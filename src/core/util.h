@@ -42,5 +42,8 @@ int try_parse_size(const char *s, uint64_t *out);
 #define UTF8_REPLACEMENT "\xef\xbf\xbd"
 size_t utf8_seq(const unsigned char *p);
 void utf8_fputs(FILE *f, const char *s, int xml);
+/* s as one CSV field (RFC 4180: quoted when it holds a comma, quote, CR or LF; quotes
+ * doubled), valid UTF-8 as utf8_fputs writes it. */
+void csv_fputs(FILE *f, const char *s);
 
 #endif

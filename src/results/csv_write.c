@@ -17,28 +17,7 @@
 #include "core/util.h"
 #include "results/io.h"
 
-static void field(FILE *f, const char *s)
-{
-	s = s ? s : "";
-	if (strpbrk(s, ",\"\r\n")) {
-		fputc('"', f);
-		for (const char *p = s; *p; p++) {
-			const char *q = strchr(p, '"');
-			if (!q) {
-				utf8_fputs(f, p, 0);
-				break;
-			}
-			char *part = xasprintf("%.*s", (int)(q - p), p);
-			utf8_fputs(f, part, 0);
-			free(part);
-			fputs("\"\"", f);
-			p = q;
-		}
-		fputc('"', f);
-	} else {
-		utf8_fputs(f, s, 0);
-	}
-}
+static void field(FILE *f, const char *s) { csv_fputs(f, s); }
 
 static void num(FILE *f, double v)
 {

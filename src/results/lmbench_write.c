@@ -179,7 +179,7 @@ static void headers(FILE *f, const struct run *r)
 		date_line(f, r->started);
 }
 
-int run_write_lmbench(const struct run *r, FILE *f)
+static void write_text(const struct run *r, FILE *f)
 {
 	headers(f, r);
 	int mode = -1, fs_done = 0; /* lat_mem_rd: no mode line written yet */
@@ -210,6 +210,24 @@ int run_write_lmbench(const struct run *r, FILE *f)
 		fputc('\n', f);
 		date_line(f, r->ended);
 	}
+}
+
+int run_write_lmbench(const struct run *r, FILE *f)
+{
+	/* Written whole, then as valid UTF-8: labels, host names and imported headers are kept as
+	 * given (a Latin-1 forum paste), and invalid bytes go out as U+FFFD. */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	if (!m)
+		return -1;
+	write_text(r, m);
+	if (fclose(m) != 0) {
+		free(buf);
+		return -1;
+	}
+	utf8_fputs(f, buf, 0);
+	free(buf);
 	fflush(f);
 	return ferror(f) ? -1 : 0;
 }
