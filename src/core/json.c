@@ -115,6 +115,10 @@ char *json_fmt_num(double v, char *buf, size_t len)
 {
 	/* %.17g always round-trips but prints 0.05 as 0.050000000000000003: take the fewest
 	 * digits that read back as the same double */
+	if (v == floor(v) && fabs(v) < 1e17) {
+		snprintf(buf, len, "%.0f", v); /* whole numbers as integers: 20, not 2e+01 */
+		return buf;
+	}
 	for (int prec = 1; prec <= 17; prec++) {
 		snprintf(buf, len, "%.*g", prec, v);
 		if (strtod(buf, NULL) == v)
