@@ -3,7 +3,7 @@
 #   make                 bin/plumb, bin/plumb-hello and one symlink per lmbench tool name
 #   make test            build and run every test; the last line is "N passed, N failed"
 #   make run             build and run the whole suite (plumb run)
-#   make install PREFIX=/usr/local DESTDIR=
+#   make install PREFIX=/usr/local DESTDIR=   (also the man page and share/doc/plumb)
 #   make CC=aarch64-linux-gnu-gcc     cross build: optional libraries are probed with $(CC)
 #   make NO_SQLITE=1 NO_TIRPC=1       switch optional libraries off by hand
 #   make STATIC=1        static binary (optional libraries off when no static form exists)
@@ -164,6 +164,9 @@ install: all
 	install -m 755 bin/plumb-hello $(DESTDIR)$(PREFIX)/lib/plumb/plumb-hello
 	for t in $(TOOLS); do ln -sf ../../../bin/plumb $(DESTDIR)$(PREFIX)/lib/plumb/bin/$$t; done
 	install -m 644 docs/plumb.1 $(DESTDIR)$(PREFIX)/share/man/man1/plumb.1
+	install -d $(DESTDIR)$(PREFIX)/share/doc/plumb/docs
+	install -m 644 README.md $(DESTDIR)$(PREFIX)/share/doc/plumb/README.md
+	install -m 644 docs/*.md $(DESTDIR)$(PREFIX)/share/doc/plumb/docs/
 
 clean:
 	rm -rf build bin
