@@ -1,9 +1,10 @@
 /*
  * report.h — `plumb report`: one self-contained HTML page (inline SVG and CSS, no script, no
- * font or URL from outside) with the runs' system facts, the compare table when there are
- * several runs, memory latency and bandwidth versus working-set size, context switch versus
- * processes, every other series, and bar charts of the summary metrics with min–max whiskers.
- * The same charts can be written as separate .svg files (`plumb plot`, `report --svg-dir`).
+ * font or URL from outside): the verdicts when there are several runs, memory latency and
+ * bandwidth versus working-set size, context switch versus processes, every other series, bar
+ * charts of the summary metrics with min–max whiskers, lmbench's summary tables, and the runs'
+ * system facts. The same charts can be written as separate .svg files (`plumb plot`,
+ * `report --svg-dir`); each chart is well-formed XML on its own.
  */
 #ifndef PLUMB_REPORT_H
 #define PLUMB_REPORT_H

@@ -117,7 +117,16 @@ elif kind == 'html':
     svgs = re.findall(r'<svg.*?</svg>', text, re.S)
     assert svgs, 'no inline svg'
     for s in svgs:
-        ET.fromstring(s)  # each chart is XML on its own: no HTML entities, no control bytes
+        root = ET.fromstring(s)  # each chart is XML on its own: no HTML entities, no control bytes
+        texts = [t for t in root.iter() if t.tag.endswith('text')]
+        pts = [len(p.get('points', '').split()) for p in root.iter() if p.tag.endswith('polyline')]
+        assert len(texts) <= 80, 'a chart with %d texts' % len(texts)
+        assert not pts or min(pts) >= 2, 'a chart line without 2 points'
+    for sec in ('id="verdicts"', 'id="latency"', 'id="summary"', 'id="facts"'):
+        assert sec in text, sec
+    order = [text.index(x) for x in ('id="verdicts"', 'id="latency"', 'id="summary"', 'id="facts"')]
+    assert order == sorted(order), 'sections out of order: verdicts, charts, summary, facts'
+    assert 'L M B E N C H' in text, 'no lmbench summary tables' 
 elif kind == 'text':
     assert 'Cl\ufffdss\x01' in text, 'the host name is not kept, with U+FFFD for its Latin-1 byte'
 print('ok')
@@ -135,6 +144,9 @@ for f in "$T"/svg3/*.svg; do
 done
 check present/utf8-plot-svgs sh -c "test ! -s '$T/badsvg' && ls '$T'/svg3/*.svg >/dev/null"
 strict report-html html "$T/h.html"
+"$PLUMB" report "$A" -o "$T/one.html" 2>>"$T/err"
+check present/one-run-report-has-summary-tables grep -q 'L M B E N C H' "$T/one.html"
+check present/report-facts-humanized sh -c "'$PLUMB' report '$T/seq.json' -o '$T/seq.html' && grep -q '[0-9] [KMGT]iB' '$T/seq.html'"
 # the bytes are stored as given: the store keeps them, only the writers replace them
 "$PLUMB" export "$T/h.json" -o "$T/h2.json" 2>>"$T/err"
 check present/reimport-same cmp -s "$T/h.json" "$T/h2.json"
