@@ -87,7 +87,7 @@ if isnum "$v" && lt 0 "$v"; then pass fsctx/reread-bw; else fail fsctx/reread-bw
 # the loop's sum of one pass equals the file's (the tool exits 3 otherwise); bytes per pass
 "$PLUMB" bw_file_rd -N 3 1m open2close "$T/f1m" --json >"$T/rdj"
 check fsctx/reread-checksum grep -q '"checksum": "verified"' "$T/rdj"
-check fsctx/reread-bytes grep -q '"bytes_per_pass": "1048576"' "$T/rdj"
+check fsctx/reread-bytes grep -q '"bytes_per_pass": 1048576' "$T/rdj"
 "$PLUMB" bw_file_rd -N 3 100k io_only --fsdir "$FSD" >"$T/rd2" 2>&1
 check fsctx/reread-own-file grep -Eq '^0\.102400 [0-9.]+$' "$T/rd2"
 empty_after bw_file_rd

@@ -83,7 +83,7 @@ u1=$(field "$T/unix1" 'AF_UNIX' 5); u8=$(field "$T/unix8" 'AF_UNIX' 5)
 r=$(awk -v a="$u1" -v b="$u8" 'BEGIN { print (a > b ? a / b : b / a) }')
 if lt "$r" 4; then pass net/bw_unix-honours-M; else fail net/bw_unix-honours-M "1m=$u1 8m=$u8"; fi
 "$PLUMB" bw_unix -M 1m --json -N 3 >"$T/unixj"
-check net/bw_unix-json-bytes grep -q '"bytes": "1048576"' "$T/unixj"
+check net/bw_unix-json-bytes grep -q '"bytes": 1048576' "$T/unixj"
 
 # ---- HTTP ------------------------------------------------------------------------------------
 "$PLUMB" lat_http >"$T/http" 2>&1

@@ -40,7 +40,8 @@ check suite/quick-no-tmp-left no_tmp_left
 # the clock watched through the run: 8 readings at the start and one per step, the median
 # between min and max, and the same clock the mhz tool measures (within 30 %: a shared host
 # moves it between the two readings)
-fact() { sed -n "s/.*\"$1\": \"\([^\"]*\)\".*/\1/p" "$T/q.json" | head -n1; }
+# a fact as text: a string, or a number (plumb/2 writes numbers as numbers)
+fact() { sed -n -e "s/.*\"$1\": \"\([^\"]*\)\".*/\1/p" -e "s/.*\"$1\": \([-0-9.e+]*\),\{0,1\}\$/\1/p" "$T/q.json" | head -n1; }
 nsteps=$(fact steps | awk '{ print $1 }')
 ck=$(fact clock_mhz); ckmin=$(fact clock_mhz_min); ckmax=$(fact clock_mhz_max)
 mz=$("$PLUMB" mhz | awk '{ print $1 }')
