@@ -65,6 +65,7 @@ par_mem -M 1m
 line
 cache -M 1m
 list
+list --json
 sysinfo
 run --quick --only syscall,memory --no-store -o $T/q.json
 summary $T/q.json
@@ -72,6 +73,7 @@ compare $T/q.json $T/q.json
 report $T/q.json -o $T/r.html
 plot $T/q.json -d $T/svg
 export $T/q.json --format lmbench -o $T/q.txt
+export $T/q.json --format csv -o $T/q.csv
 import --db $T/db $T/q.json
 runs --db $T/db
 LIST
