@@ -57,10 +57,19 @@ int cmd_summary(int argc, char **argv)
 		free(list);
 		store_close(s);
 	}
+	/* host names and OS strings come from the runs as given: print them as valid UTF-8 */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	if (!m)
+		die(EXIT_MEASURE, "out of memory");
 	if (cells)
-		summary_cells(stdout, runs, n);
+		summary_cells(m, runs, n);
 	else
-		summary_print(stdout, runs, n);
+		summary_print(m, runs, n);
+	fclose(m);
+	utf8_fputs(stdout, buf, 0);
+	free(buf);
 	for (size_t i = 0; i < n; i++)
 		run_free(runs[i]);
 	free(runs);

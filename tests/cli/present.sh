@@ -136,6 +136,8 @@ strict() {
 }
 strict json-export json "$T/h.json"
 strict lmbench-export text "$T/h.txt"
+"$PLUMB" summary "$H/run.txt" >"$T/h.sum" 2>>"$T/err"
+check present/utf8-summary python3 -c "import sys; t=open(sys.argv[1],'rb').read().decode('utf-8'); assert 'Cl\ufffdss' in t" "$T/h.sum"
 strict csv-export csv "$T/h.csv"
 strict compare-csv csv "$T/hc.csv"
 strict compare-json json "$T/hc.json"
