@@ -64,6 +64,28 @@ static int has_series(const struct side *sides, size_t n, const char *metric)
 	return 0;
 }
 
+/* 1 when some run holds a curve of metric: two points of one series (same params) at different
+ * x. A metric measured at one size only (bw_mem in a quick run) is a bar, not a chart. */
+static int is_curve(const struct side *sides, size_t n, const char *metric)
+{
+	for (size_t s = 0; s < n; s++)
+		for (size_t i = 0; i < sides[s].nruns; i++) {
+			const struct result_list *l = &sides[s].runs[i]->results;
+			for (size_t k = 0; k < l->n; k++) {
+				const struct result *a = &l->v[k];
+				if (isnan(a->x) || strcmp(a->metric, metric))
+					continue;
+				for (size_t j = k + 1; j < l->n; j++) {
+					const struct result *b = &l->v[j];
+					if (!isnan(b->x) && b->x != a->x && !strcmp(b->metric, metric) &&
+					    params_same(a->params, b->params))
+						return 1;
+				}
+			}
+		}
+	return 0;
+}
+
 static int cmp_dbl(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -210,6 +232,8 @@ static void series_chart(struct charts *out, const struct side *sides, size_t n,
 			 const char *metric, const char *slug, const char *title,
 			 const char *xlabel, enum x_kind xk, int markers)
 {
+	if (!is_curve(sides, n, metric))
+		return; /* its points are among the bars */
 	struct svg_series *s;
 	size_t ns = build_series(sides, n, metric, &s);
 	if (ns == 0)
@@ -246,7 +270,7 @@ static void bar_charts(struct charts *out, const struct side *sides, size_t n)
 	const struct cmp_row **rows = xmalloc((t->nrows ? t->nrows : 1) * sizeof *rows);
 	size_t nr = 0;
 	for (size_t i = 0; i < t->nrows; i++)
-		if (isnan(t->rows[i].x))
+		if (isnan(t->rows[i].x) || !is_curve(sides, n, t->rows[i].metric))
 			rows[nr++] = &t->rows[i];
 	qsort(rows, nr, sizeof *rows, cmp_order);
 	char **names = xmalloc(n * sizeof *names);

@@ -349,8 +349,10 @@ void report_html(FILE *f, const struct side *sides, size_t n, const struct cmp_o
 			fputs(")", f);
 		}
 	}
-	fputs(". Verdicts first, then the charts (the median of the rounds at each point; dashes "
-	      "tell runs apart), lmbench's summary tables, and the system facts.</p>\n", f);
+	fputs(n >= 2 ? ". Verdicts first, then the charts (the median of the rounds at each point; "
+		       "dashes tell runs apart), lmbench's summary tables, and the system facts.</p>\n"
+		     : ". The charts (the median of the rounds at each point), lmbench's summary "
+		       "tables, and the system facts.</p>\n", f);
 	if (n >= 2)
 		compare_section(f, sides, n, o);
 	struct report_chart *c;

@@ -33,7 +33,19 @@ static void open_svg(FILE *f, int w, int h, const char *title)
 	fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", w, h);
 	fprintf(f, "<text x=\"%d\" y=\"20\" font-size=\"15\" font-weight=\"bold\" "
 		   "text-anchor=\"middle\">", w / 2);
-	xml_escape(f, title);
+	/* the visible title fits the width (about 8.5 px a character in 15 px bold); the whole
+	 * of it stays in <title> */
+	size_t max = (size_t)(w - 20) / 17 * 2, len = strlen(title ? title : "");
+	if (len > max) {
+		max--; /* room for the ellipsis */
+		while (max > 0 && ((unsigned char)title[max] & 0xc0) == 0x80)
+			max--; /* not inside a UTF-8 sequence */
+		char *cut = xasprintf("%.*s\xe2\x80\xa6", (int)max, title);
+		xml_escape(f, cut);
+		free(cut);
+	} else {
+		xml_escape(f, title);
+	}
 	fputs("</text>\n", f);
 }
 
@@ -205,11 +217,13 @@ static void draw_series(FILE *f, const struct axes *a, const struct svg_series *
 			p[n++] = (struct pt){ s->x[k], s->y[k] };
 	qsort(p, n, sizeof *p, cmp_pt);
 	const char *col = svg_color(s->color), *d = dashes[s->dash % 4];
-	fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\"%s%s%s points=\"", col,
-		*d ? " stroke-dasharray=\"" : "", d, *d ? "\"" : "");
-	for (size_t k = 0; k < n; k++)
-		fprintf(f, "%s%.1f,%.1f", k ? " " : "", tx(a, p[k].x), ty(a, p[k].y));
-	fputs("\"/>\n", f);
+	if (n >= 2) { /* one point is no line: its dot below shows it */
+		fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\"%s%s%s points=\"",
+			col, *d ? " stroke-dasharray=\"" : "", d, *d ? "\"" : "");
+		for (size_t k = 0; k < n; k++)
+			fprintf(f, "%s%.1f,%.1f", k ? " " : "", tx(a, p[k].x), ty(a, p[k].y));
+		fputs("\"/>\n", f);
+	}
 	if (n <= 48)
 		for (size_t k = 0; k < n; k++)
 			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.2\" fill=\"%s\"/>\n",

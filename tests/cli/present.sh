@@ -23,7 +23,7 @@ check present/lat_mem_rd-params-without-size \
 	sh -c "! grep -q '\"size\"' '$T/seq.json' && grep -q '\"stride\": 128' '$T/seq.json'"
 "$PLUMB" plot "$T/seq.json" "$T/rand.json" -d "$T/svg1" 2>>"$T/err"
 # svgcheck FILE...: every chart well-formed XML on its own, at most 80 text elements, a legend
-# of at most 16 entries, every line of a line chart with at least 2 points; prints
+# of at most 16 entries, every line chart with a line, every line with at least 2 points; prints
 # "FILE lines legend points-of-shortest-line" for the caller's own checks
 cat >"$T/svgcheck.py" <<'EOF'
 import re, sys, xml.etree.ElementTree as ET
@@ -38,7 +38,9 @@ for path in sys.argv[1:]:
               or '.json' in (t.text or '')]
     npts = [len(p.get('points', '').split()) for p in lines]
     print(path.split('/')[-1], len(lines), len(legend), min(npts) if npts else 0)
-    if len(texts) > 80 or len(legend) > 16 or (lines and min(npts) < 2):
+    is_line_chart = '-bars-' not in path
+    if len(texts) > 80 or len(legend) > 16 or (lines and min(npts) < 2) or \
+            (is_line_chart and not lines):
         print('BAD', path, 'texts', len(texts), 'legend', len(legend), 'points', npts)
         bad = 1
 sys.exit(bad)
@@ -52,7 +54,15 @@ seq=$(grep 'mem-latency-seq' "$T/svg1.out")
 # two strides → two lines of a dozen points each, two legend entries (before: one per point)
 check present/lat_mem_rd-one-line-per-stride test "$(echo "$seq" | awk '{print $2 "," $3}')" = "2,2"
 check present/lat_mem_rd-lines-not-dots test "$(echo "$seq" | awk '{print $4}')" -ge 10
-check present/cache-level-marked grep -q 'L1d' "$T"/svg1/*mem-latency-seq.svg
+check present/cache-level-marked grep -q 'L1d\|L1 \|L2 ' "$T"/svg1/*mem-latency-seq.svg
+# a metric measured at one size (bw_mem in a quick run) is a bar, not a chart without a line
+"$PLUMB" bw_mem --json -N 2 1m frd >"$T/bw.json" 2>>"$T/err"
+"$PLUMB" plot "$T/seq.json" "$T/bw.json" -d "$T/svg4" 2>>"$T/err"
+if python3 "$T/svgcheck.py" "$T"/svg4/*.svg >"$T/svg4.out" 2>&1 && ls "$T"/svg4 | grep -q 'bars-bw_mem'; then
+	pass present/single-point-metric-is-a-bar
+else
+	fail present/single-point-metric-is-a-bar "$(ls "$T/svg4" | tr '\n' ' ') $(grep -m2 'BAD' "$T/svg4.out")"
+fi
 
 # two lmbench runs with every lmbench series: bounded legends, no chart without a line
 "$PLUMB" plot "$A" "$B" -d "$T/svg2" 2>>"$T/err"
