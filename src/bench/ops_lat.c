@@ -128,8 +128,7 @@ void ops_short_samples(double min_ns, int reps)
  * 32/64-bit bit-op latency to the mod correction. */
 static int lat_one(struct tool_ctx *c, int t, struct ops_args *a, double bit_ns[2])
 {
-	struct bench_op op = { .loop = lat_fns[t], .arg = a, .no_parallel = 1,
-			       .keep_loop_overhead = 1 };
+	struct bench_op op = { .loop = lat_fns[t], .arg = a, .no_parallel = 1 };
 	struct measurement m;
 	if (measure(&op, &m) != 0)
 		return -1;

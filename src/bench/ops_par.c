@@ -75,8 +75,7 @@ struct variant {
 
 static int run_variant(int t, int k, struct ops_args *a, struct variant *v)
 {
-	struct bench_op op = { .loop = par_fns[t][k - 1], .arg = a, .no_parallel = 1,
-			       .keep_loop_overhead = 1 };
+	struct bench_op op = { .loop = par_fns[t][k - 1], .arg = a, .no_parallel = 1 };
 	struct measurement m;
 	if (measure(&op, &m) != 0)
 		return -1;
