@@ -62,3 +62,28 @@ else fail honesty/mmap-faults-per-op "faults_per_op='$fpo' touches_per_op='$tpo'
 if isnum "$upf" && isnum "$upt" && awk -v f="$upf" -v t="$upt" -v a="$fpo" -v b="$tpo" 'BEGIN { exit !(a < b ? f > t : f >= t) }'
 then pass honesty/mmap-per-fault-above-per-touch
 else fail honesty/mmap-per-fault-above-per-touch "us_per_fault='$upf' us_per_touch='$upt'"; fi
+
+# ---- the summary says what Main mem and Rand mem are, with the run's random figures -----------
+"$PLUMB" lat_mem_rd -N 1 --json 8 128 >"$T/seq.json" 2>/dev/null
+"$PLUMB" lat_mem_rd -t -N 1 --json 8 16 >"$T/rnd.json" 2>/dev/null
+"$PLUMB" summary "$T/seq.json" "$T/rnd.json" >"$T/mem.sum" 2>&1
+check honesty/summary-main-mem-line grep -q '^Main mem: .*stride 128.*prefetched' "$T/mem.sum"
+check honesty/summary-rand-mem-line grep -q '^Rand mem: .*random walk.*TLB misses included' "$T/mem.sum"
+check honesty/summary-random-figures grep -Eq '^  [^ ]+ +random [0-9.]+ ns at 8 MiB, pages .*KiB.*; block-random [0-9.]+ ns' "$T/mem.sum"
+# an lmbench file's summary stays lmbench's: none of these lines
+f=$(ls tests/data/lmbench/*.txt | grep -v getsummary | head -n1)
+"$PLUMB" summary "$f" >"$T/lm.sum" 2>&1
+check honesty/summary-lmbench-untouched sh -c "! grep -Eq '^(Main|Rand) mem:' '$T/lm.sum'"
+# the Page Fault cell of a plumb run is the time per fault really taken: on tmpfs (large folios:
+# far fewer faults than touches) it differs from the time per touch
+pfcell() { "$PLUMB" summary "$1" 2>&1 | awk '/^Host .*0K File/ { t = 1 } t && /^--------- / { getline; print $(NF); exit }'; }
+SHM=$(mktemp -d /dev/shm/plumb-test.XXXXXX 2>/dev/null) || SHM=
+if [ -n "$SHM" ]; then
+	"$PLUMB" lat_pagefault -N 3 --fsdir "$SHM" --json >"$T/pfs" 2>/dev/null
+	rmdir "$SHM"
+	upf=$(jinfo "$T/pfs" us_per_fault); fpp=$(jinfo "$T/pfs" faults_per_page); cell=$(pfcell "$T/pfs")
+	if isnum "$upf" && within "$cell" "$upf" 0.01; then pass honesty/summary-page-fault-per-fault
+	else fail honesty/summary-page-fault-per-fault "cell '$cell' us_per_fault '$upf' faults_per_page '$fpp' per touch $(jval "$T/pfs")"; fi
+else
+	skip honesty/summary-page-fault-per-fault "no writable tmpfs at /dev/shm"
+fi
