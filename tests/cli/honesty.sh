@@ -14,7 +14,7 @@ jval() { sed -n 's/^ *"value": \([-0-9.e+]*\),\{0,1\}$/\1/p' "$1" | head -n1; }
 jinfo() { sed -n "s/^ *\"$2\": \"\\([^\"]*\\)\",\\{0,1\\}\$/\\1/p" "$1" | head -n1; }
 within() { awk -v a="$1" -v b="$2" -v f="$3" 'BEGIN { r = a / b; exit !(b > 0 && r >= 1 - f && r <= 1 + f) }'; }
 
-# ---- procedure and fork against the reference loops: 7 interleaved rounds, medians, 15 % ----
+# ---- procedure and fork against the reference loops: 9 interleaved rounds, medians, 15 % ----
 # Both on the same CPU (the last online one) when taskset exists, else both unpinned.
 CPU=none; PIN=
 if command -v taskset >/dev/null 2>&1; then
@@ -27,10 +27,11 @@ else
 	for mode in procedure fork; do
 		: >"$T/p.$mode"; : >"$T/r.$mode"
 		rmode=call; [ $mode = fork ] && rmode=fork
-		for i in 1 2 3 4 5 6 7; do
-			"$PLUMB" lat_proc --cpu $CPU -N 5 --json $mode >"$T/pj" 2>/dev/null
+		for i in 1 2 3 4 5 6 7 8 9; do
+			# the same sample length as refloop's (5 ms; fork's are 60 ms on both sides)
+			ENOUGH=5000 "$PLUMB" lat_proc --cpu $CPU -N 7 --json $mode >"$T/pj" 2>/dev/null
 			jval "$T/pj" | awk '{ print $1 * 1000 }' >>"$T/p.$mode" # us -> ns
-			$PIN "$REF" $rmode 5 >>"$T/r.$mode"
+			$PIN "$REF" $rmode 7 >>"$T/r.$mode"
 		done
 		# the median of the per-round ratios: a round's two figures share the machine's state
 		ratio=$(paste "$T/p.$mode" "$T/r.$mode" | awk '$2 > 0 { print $1 / $2 }' | median)
@@ -87,3 +88,20 @@ if [ -n "$SHM" ]; then
 else
 	skip honesty/summary-page-fault-per-fault "no writable tmpfs at /dev/shm"
 fi
+
+# ---- STREAM: --no-nt recorded and versioned; a skipped pass is caught -----------------------
+"$PLUMB" stream --no-nt -N 1 -M 3m --json >"$T/st" 2>"$T/st.err"
+ver=$(awk '/"metric": "stream.copy"/ { t = 1 } t && /"method_version"/ { gsub(/[^0-9]/, ""); print; exit }' "$T/st")
+if grep -q '"streaming_stores": "none_.*--no-nt' "$T/st" && [ "$ver" = 3 ]; then pass honesty/stream-no-nt-recorded
+else fail honesty/stream-no-nt-recorded "version '$ver' $(grep streaming_stores "$T/st")"; fi
+# a kernel that skips every second pass: copy alone is idempotent, the sequence is not
+PLUMB_STREAM_SKIP=copy "$PLUMB" stream -N 1 -M 3m >"$T/sk" 2>"$T/sk.err"; rc=$?
+if [ $rc -eq 3 ] && grep -q 'in sequence failed validation' "$T/sk.err" && ! grep -q 'bandwidth' "$T/sk"; then pass honesty/stream-skipped-pass-caught
+else fail honesty/stream-skipped-pass-caught "rc=$rc $(head -c 200 "$T/sk.err")"; fi
+# fill starts each round afresh: checked after every round, whichever round it skips
+for i in 1 2 3; do
+	PLUMB_STREAM_SKIP=fill "$PLUMB" stream -v 2 -N 1 -M 3m >"$T/sk2" 2>"$T/sk2.err"; rc=$?
+	[ $rc -eq 3 ] && grep -q 'in sequence' "$T/sk2.err" || break
+done
+if [ $rc -eq 3 ] && grep -q 'in sequence' "$T/sk2.err"; then pass honesty/stream2-skipped-pass-caught
+else fail honesty/stream2-skipped-pass-caught "rc=$rc $(head -c 200 "$T/sk2.err")"; fi
