@@ -70,7 +70,7 @@ TOOLS := $(shell sed -n 's/^[[:space:]]*TOOL."\([a-z0-9_]*\)".*/\1/p' src/bench/
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_OBJS := $(patsubst tests/unit/%.c,build/tests/%.o,$(UNIT_SRCS))
 
-.PHONY: all test run install clean check-asan symlinks config fuzz FORCE
+.PHONY: all test run install clean check-asan symlinks config fuzz metrics-doc FORCE
 all: bin/plumb bin/plumb-hello bin/plumb-spawn symlinks
 
 config:
@@ -140,6 +140,10 @@ test: all bin/unit-tests bin/refloop
 
 run: all
 	bin/plumb run
+
+# docs/metrics.md is generated from the registry (tests/cli/honesty.sh checks it is current).
+metrics-doc: bin/plumb
+	bin/plumb list --metrics >docs/metrics.md
 
 # ASan + UBSan: rebuild everything sanitized (clang by default), run the tests and a quick run.
 # The next plain `make` rebuilds the normal binaries (build/flags.stamp changes).

@@ -3,7 +3,7 @@
 #include "cmd/commands.h"
 
 const struct command commands[] = {
-	{ "list", cmd_list, "[--names]", "every benchmark: name, family, what it measures" },
+	{ "list", cmd_list, "[--names|--metrics]", "every benchmark: name, family, what it measures" },
 	{ "run", cmd_run, "[--quick|--full] [--subset hardware|os] [--only|--skip FAM,...] [--label TEXT]\n"
 	  "       [--mem SIZE] [--fsdir DIR] [--remote HOST[:BASE]] [--disk DEV] [--copies N] [--cold]\n"
 	  "       [--repeat N] [--cpu LIST|none] [--samples N] [--max-samples N] [--timeout SEC]\n"

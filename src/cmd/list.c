@@ -1,15 +1,22 @@
-/* list.c — `plumb list`: every benchmark with its family and one line of what it measures. */
+/* list.c — `plumb list`: every benchmark with its family and one line of what it measures;
+ * `plumb list --metrics`: docs/metrics.md, every metric's method, from the registry. */
 #include <stdio.h>
 #include <string.h>
 #include "bench/tool.h"
 #include "cmd/commands.h"
+#include "core/metrics.h"
 #include "core/util.h"
 
 int cmd_list(int argc, char **argv)
 {
+	if (argc == 2 && strcmp(argv[1], "--metrics") == 0) {
+		if (metrics_doc(stdout) != 0)
+			die(EXIT_MEASURE, "list: a metric has no description in metrics_method.def");
+		return 0;
+	}
 	int names = argc > 1 && strcmp(argv[1], "--names") == 0;
-	if (argc > 1 && !names)
-		die(EXIT_USAGE, "list: unknown argument '%s' (only --names)", argv[1]);
+	if (argc > 2 || (argc > 1 && !names))
+		die(EXIT_USAGE, "list: unknown argument '%s' (--names or --metrics)", argv[argc - 1]);
 	if (!names)
 		printf("%-18s %-10s %-8s %s\n", "NAME", "FAMILY", "SUBSET", "MEASURES");
 	for (int f = 0; families[f]; f++)

@@ -105,3 +105,12 @@ for i in 1 2 3; do
 done
 if [ $rc -eq 3 ] && grep -q 'in sequence' "$T/sk2.err"; then pass honesty/stream2-skipped-pass-caught
 else fail honesty/stream2-skipped-pass-caught "rc=$rc $(head -c 200 "$T/sk2.err")"; fi
+
+# ---- docs/metrics.md is what the registry generates ------------------------------------------
+"$PLUMB" list --metrics >"$T/metrics.md" 2>"$T/metrics.err"; rc=$?
+if [ $rc -eq 0 ] && cmp -s "$T/metrics.md" docs/metrics.md; then pass honesty/metrics-doc-current
+else fail honesty/metrics-doc-current "rc=$rc; run make metrics-doc ($(diff "$T/metrics.md" docs/metrics.md | head -c 200))"; fi
+n=$(grep -c '^| [a-z]' docs/metrics.md)
+m=$("$PLUMB" list --metrics | grep -c '^| [a-z0-9_]*\.[a-z0-9_]* |')
+if [ "$n" -gt 100 ] && [ "$n" -eq "$m" ]; then pass honesty/metrics-doc-every-metric; else fail honesty/metrics-doc-every-metric "rows $n / $m"; fi
+expect_usage honesty/list-usage "$PLUMB" list --bogus
