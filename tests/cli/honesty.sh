@@ -114,3 +114,9 @@ n=$(grep -c '^| [a-z]' docs/metrics.md)
 m=$("$PLUMB" list --metrics | grep -c '^| [a-z0-9_]*\.[a-z0-9_]* |')
 if [ "$n" -gt 100 ] && [ "$n" -eq "$m" ]; then pass honesty/metrics-doc-every-metric; else fail honesty/metrics-doc-every-metric "rows $n / $m"; fi
 expect_usage honesty/list-usage "$PLUMB" list --bogus
+
+# ---- bw_mem's page size is the timed buffer's (a probe mapping was capped at 4 MiB) ---------
+"$PLUMB" bw_mem -N 1 --pages thp 16m rd >"$T/bwp" 2>&1
+if grep -q '^\[Page size: .*THP, .*% of 16 MiB' "$T/bwp"; then pass honesty/bw-mem-page-size-of-timed-buffer
+elif grep -q '^\[Page size: THP asked, share unknown' "$T/bwp"; then skip honesty/bw-mem-page-size-of-timed-buffer "THP share not readable here (no smaps)"
+else fail honesty/bw-mem-page-size-of-timed-buffer "$(head -c 200 "$T/bwp")"; fi
