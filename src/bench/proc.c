@@ -93,8 +93,10 @@ static int spawn_setup(void *a)
 	if (pid < 0)
 		die(EXIT_MEASURE, "fork: %s", strerror(errno));
 	if (pid == 0) {
-		dup2(to[0], 0);
-		dup2(from[1], 1);
+		/* dup2 onto itself (stdin or stdout were closed) keeps close-on-exec: clear it */
+		if (dup2(to[0], 0) < 0 || dup2(from[1], 1) < 0 || fcntl(0, F_SETFD, 0) < 0 ||
+		    fcntl(1, F_SETFD, 0) < 0)
+			_exit(127);
 		char *argv[] = { p->spawn, p->hello, p->shell_cmd, NULL };
 		execve(p->spawn, argv, empty_env);
 		_exit(127);
