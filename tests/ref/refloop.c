@@ -9,7 +9,7 @@
  *         call and its loop, nothing subtracted)
  *   fork  fork(), the child _exit(0)s, the parent waits: ns per iteration, from a process as
  *         small as this one
- * Each sample runs a count calibrated to last at least 5 ms (60 ms for fork); the median and the
+ * Each sample runs a count calibrated to last at least 1 ms (60 ms for fork); the median and the
  * minimum of the samples (default 11) are printed, in nanoseconds, on one line.
  */
 #include <stdint.h>
@@ -75,7 +75,7 @@ int main(int argc, char **argv)
 	if (samples < 1 || samples > 1000)
 		samples = 11;
 	void (*fn)(uint64_t) = is_fork ? forks : calls;
-	double target = is_fork ? 60e6 : 5e6;
+	double target = is_fork ? 60e6 : 1e6;
 	uint64_t n = 1;
 	for (;;) {
 		uint64_t t0 = now_ns();
