@@ -1,6 +1,6 @@
 # plumb — build, test and install.
 #
-#   make                 bin/plumb, bin/plumb-hello and one symlink per lmbench tool name
+#   make                 bin/plumb, bin/plumb-hello, bin/plumb-spawn and one symlink per lmbench tool name
 #   make test            build and run every test; the last line is "N passed, N failed"
 #   make run             build and run the whole suite (plumb run)
 #   make install PREFIX=/usr/local DESTDIR=   (also the man page and share/doc/plumb)
@@ -70,8 +70,8 @@ TOOLS := $(shell sed -n 's/^[[:space:]]*TOOL."\([a-z0-9_]*\)".*/\1/p' src/bench/
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_OBJS := $(patsubst tests/unit/%.c,build/tests/%.o,$(UNIT_SRCS))
 
-.PHONY: all test run install clean check-asan symlinks config fuzz FORCE
-all: bin/plumb bin/plumb-hello symlinks
+.PHONY: all test run install clean check-asan symlinks config fuzz metrics-doc FORCE
+all: bin/plumb bin/plumb-hello bin/plumb-spawn symlinks
 
 config:
 	@echo "CC=$(CC) sqlite=$(or $(HAVE_SQLITE),no) tirpc=$(or $(HAVE_TIRPC),no) static=$(or $(STATIC),0)"
@@ -114,6 +114,11 @@ bin/plumb-hello: src/hello/hello.c build/flags.stamp
 	@mkdir -p bin
 	$(CC) $(CFLAGS) -std=gnu11 $(WARN) $(LDFLAGS) -o $@ $<
 
+# The small process lat_proc fork/exec/shell fork from (plumb's own image would be timed too).
+bin/plumb-spawn: src/hello/spawn.c build/flags.stamp
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -std=gnu11 $(WARN) -D_GNU_SOURCE $(LDFLAGS) -o $@ $<
+
 symlinks: bin/plumb
 	@for t in $(TOOLS); do [ -L bin/$$t ] || ln -sf plumb bin/$$t; done
 
@@ -125,17 +130,26 @@ build/tests/%.o: tests/unit/%.c build/buildinfo.h build/flags.stamp
 bin/unit-tests: $(UNIT_OBJS) $(LIB)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(UNIT_OBJS) $(LIB) $(LDLIBS)
 
-test: all bin/unit-tests
+# Independent reference loops the tests hold plumb's figures against (no plumb code in them).
+bin/refloop: tests/ref/refloop.c build/flags.stamp
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -std=gnu11 $(WARN) -D_GNU_SOURCE $(LDFLAGS) -o $@ $<
+
+test: all bin/unit-tests bin/refloop
 	@sh tests/run.sh
 
 run: all
 	bin/plumb run
 
+# docs/metrics.md is generated from the registry (tests/cli/honesty.sh checks it is current).
+metrics-doc: bin/plumb
+	bin/plumb list --metrics >docs/metrics.md
+
 # ASan + UBSan: rebuild everything sanitized (clang by default), run the tests and a quick run.
 # The next plain `make` rebuilds the normal binaries (build/flags.stamp changes).
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 check-asan:
-	$(MAKE) CC=$(or $(ASAN_CC),clang) CFLAGS="$(SAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" all bin/unit-tests
+	$(MAKE) CC=$(or $(ASAN_CC),clang) CFLAGS="$(SAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" all bin/unit-tests bin/refloop
 	ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 sh tests/run.sh
 	sh tests/leaks.sh
 	@if bin/plumb help run >/dev/null 2>&1; then \
@@ -162,6 +176,7 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/plumb/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 bin/plumb $(DESTDIR)$(PREFIX)/bin/plumb
 	install -m 755 bin/plumb-hello $(DESTDIR)$(PREFIX)/lib/plumb/plumb-hello
+	install -m 755 bin/plumb-spawn $(DESTDIR)$(PREFIX)/lib/plumb/plumb-spawn
 	for t in $(TOOLS); do ln -sf ../../../bin/plumb $(DESTDIR)$(PREFIX)/lib/plumb/bin/$$t; done
 	install -m 644 docs/plumb.1 $(DESTDIR)$(PREFIX)/share/man/man1/plumb.1
 	install -d $(DESTDIR)$(PREFIX)/share/doc/plumb/docs

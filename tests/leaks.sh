@@ -33,6 +33,7 @@ lat_select -N 2 -n 10 file
 lat_select -N 2 -n 10 tcp
 lat_sig -N 2 prot
 lat_proc -N 2 fork
+lat_proc -N 2 exec
 lat_pipe -N 2
 lat_unix -N 2
 lat_fifo -N 2
@@ -60,12 +61,14 @@ lat_rpc -N 2 -p udp
 bw_mem -N 2 1m rd
 lat_mem_rd -N 2 1
 stream -N 2 -M 2m
+stream -N 2 -M 2m -v 2 --no-nt
 tlb -M 16m
 par_mem -M 1m
 line
 cache -M 1m
 list
 list --json
+list --metrics
 sysinfo
 run --quick --only syscall,memory --no-store -o $T/q.json
 summary $T/q.json

@@ -9,8 +9,13 @@
  * only from "uint64" lines, Mhz/cache line/copies from the [MHZ:], [LINE_SIZE:], [SYNC_MAX:]
  * headers, "Main mem" at the largest size), so the row equals lmbench's own. plumb's runs fill
  * every column from plumb's metrics: the int64 table from lat_ops.int64_*, Mhz from the measured
- * `mhz` fact, the line size measured by `line`, and "Main mem" / "Rand mem" at the first size of
- * at least four times the last-level cache (so the figure really is DRAM), else the largest.
+ * `mhz` fact, the line size measured by `line`, "Page Fault" as the time per fault really taken
+ * (lat_pagefault's us_per_fault: a touch is not always a fault), and "Main mem" / "Rand mem" at
+ * the first size of at least four times the last-level cache, else the largest. Those two are
+ * what lmbench's columns are, not a DRAM latency each: "Main mem" is the sequential stride-128
+ * walk, which prefetchers follow; "Rand mem" is a random walk that on small pages also pays TLB
+ * misses. For plumb runs, lines under the memory table say so and give the random and
+ * block-random figures of the run (mem_notes); lmbench files get lmbench's tables alone.
  * Differences from lmbench, on purpose: values below 0.001 in columns narrower than 6 print as a
  * short exponent instead of lmbench's literal "%4.-2e", and a duplicated line in one file does not
  * shift the rows of later files.
@@ -34,6 +39,7 @@ struct row {
 	double fs_c0, fs_d0, fs_c10, fs_d10, mmap, prot, pagefault, fdsel;
 	double bw_pipe, bw_unix, bw_tcp, reread, mmapread, bcopy_libc, bcopy_hand, memrd, memwr;
 	double l1, l2, mem, rnd;
+	const struct result *mem_res, *rnd_res; /* the Main mem / Rand mem cells of a plumb run */
 };
 
 /* ---- finding figures in a run ------------------------------------------------------------- */
@@ -296,6 +302,16 @@ static void reduce(const struct run *r, struct row *w)
 	w->mmap = last(r, "lat_mmap.latency", "");
 	w->prot = val(r, "lat_sig.prot", "");
 	w->pagefault = val(r, "lat_pagefault.latency", "");
+	if (!lm && w->pagefault > 0) {
+		/* the cost of a fault really taken (files.c: us_per_fault), when the run has it */
+		char buf[32], *end;
+		const struct result *p = find(r, "lat_pagefault.latency", "");
+		if (p && param_get(p->info, "us_per_fault", buf, sizeof buf)) {
+			double v = strtod(buf, &end);
+			if (end != buf && !*end && v > 0)
+				w->pagefault = v;
+		}
+	}
 	w->fdsel = val(r, "lat_select.file", "n=100");
 
 	w->bw_pipe = val(r, "bw_pipe.bandwidth", "");
@@ -324,8 +340,12 @@ static void reduce(const struct run *r, struct row *w)
 			w->l2 = at(r, "lat_mem_rd.seq", q, 0.125);
 		double llc = llc_mib(r);
 		w->mem = past(r, "lat_mem_rd.seq", q, llc > 0 ? 4 * llc : INFINITY);
+		if (w->mem > 0)
+			w->mem_res = cur_row->used[cur_row->nused - 1];
 		stride_query(r, "lat_mem_rd.rand", 16, q, sizeof q);
 		w->rnd = past(r, "lat_mem_rd.rand", q, llc > 0 ? 4 * llc : INFINITY);
+		if (w->rnd > 0)
+			w->rnd_res = cur_row->used[cur_row->nused - 1];
 	}
 }
 
@@ -711,6 +731,52 @@ static void noisy_notes(FILE *f, const struct row *rows, size_t n)
 		fprintf(f, "  caveat: %s.\n", seen[j]);
 }
 
+/* A fact of a result: from its info (a run's step facts join each result), else the run's. The
+ * blanks the info format replaced with '_' come back. */
+static int res_fact(const struct run *r, const struct result *p, const char *key, char *buf,
+		    size_t len)
+{
+	const char *v = NULL;
+	if (!(p && param_get(p->info, key, buf, len))) {
+		if (!(v = kv_get(&r->facts, key)))
+			return 0;
+		snprintf(buf, len, "%s", v);
+	}
+	for (char *c = buf; *c; c++)
+		if (*c == '_')
+			*c = ' ';
+	return 1;
+}
+
+/* Under the memory table (plumb runs only: an lmbench file's summary stays lmbench's), one line
+ * each saying what "Main mem" and "Rand mem" are, then each run's random and block-random
+ * figures: the columns are lmbench's, neither is simply "the DRAM latency". */
+static void mem_notes(FILE *f, struct run *const *runs, const struct row *rows, size_t n)
+{
+	int any = 0;
+	for (size_t i = 0; i < n; i++)
+		any |= (rows[i].mem_res || rows[i].rnd_res) && g_mem(&rows[i]);
+	if (!any)
+		return;
+	fprintf(f, "\nMain mem: lat_mem_rd's sequential walk, stride 128, in address order: "
+		   "prefetched, nearer a bandwidth than a load's latency.\n");
+	fprintf(f, "Rand mem: lat_mem_rd -t, a random walk through every line of the size: on "
+		   "small pages (below) TLB misses included.\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct result *p = rows[i].rnd_res;
+		char pg[96] = "", blk[160] = "";
+		if (!p)
+			continue;
+		if (!res_fact(runs[i], p, "page_size", pg, sizeof pg))
+			snprintf(pg, sizeof pg, "unknown");
+		fprintf(f, "  %-9.9s random %.1f ns at %g MiB, pages %s", rows[i].host, p->value, p->x,
+			pg);
+		if (res_fact(runs[i], p, "block_chase_ns", blk, sizeof blk))
+			fprintf(f, "; block-random %s", blk);
+		fputc('\n', f);
+	}
+}
+
 /* Under the tables, what the CPU clock did during each plumb run that watched it (run_clock.h):
  * on a shared host it moves every CPU-bound cell with it. Imported files have no such facts. */
 static void clock_notes(FILE *f, struct run *const *runs, const struct row *rows, size_t n)
@@ -747,6 +813,7 @@ void summary_print(FILE *f, struct run *const *runs, size_t n)
 			tables[t].print(f, &rows[i]);
 		}
 	}
+	mem_notes(f, runs, rows, n);
 	noisy_notes(f, rows, n);
 	clock_notes(f, runs, rows, n);
 	free(rows);

@@ -58,8 +58,7 @@ static int one_read(struct dk *d, uint64_t off, size_t len, struct measurement *
 {
 	d->off = off;
 	d->len = len;
-	struct bench_op op = { .loop = dk_read, .arg = d, .fixed_iters = 1, .no_parallel = 1,
-			       .keep_loop_overhead = 1 };
+	struct bench_op op = { .loop = dk_read, .arg = d, .fixed_iters = 1, .no_parallel = 1 };
 	return measure(&op, m);
 }
 

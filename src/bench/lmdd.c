@@ -268,7 +268,7 @@ static int lmdd(struct tool_ctx *c, int argc, char **argv)
 		free(dir);
 	}
 	struct bench_op op = { .before = dd_rewind, .loop = dd_loop, .arg = &d, .fixed_iters = 1,
-			       .no_parallel = 1, .keep_loop_overhead = 1 };
+			       .no_parallel = 1 };
 	struct measurement m;
 	if (measure(&op, &m) != 0)
 		return EXIT_MEASURE;

@@ -12,10 +12,12 @@
  * bytes counted once for copies); with -P N the copies run at once and the figure is their sum.
  *
  * Through the lmbench name only that line is printed (scripts read it with awk '{print $2}');
- * the page size and kernel version used are in the JSON and, with `plumb bw_mem`, printed as
- * [KEY: value] lines.
+ * the page size of the timed buffers (read while they are mapped) and the kernel version used are
+ * in the JSON and, with `plumb bw_mem`, printed as [KEY: value] lines.
  */
+#include <errno.h>
 #include <math.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +48,14 @@ struct bw {
 	struct mem_buf a, b;
 	char *src, *dst;
 	const struct mem_kernels *k;
+	struct bw_pages *pages_seen; /* shared with -P copies */
+};
+
+/* The page size of the buffers really timed, described by the first measuring process to
+ * finish (a shared page, so -P copies can tell the parent). */
+struct bw_pages {
+	int taken;
+	char desc[200];
 };
 
 /* lmbench's "partial" loops: one int every 16 bytes of each 512-byte block. */
@@ -134,6 +144,8 @@ static int bw_setup(void *arg)
 static void bw_teardown(void *arg)
 {
 	struct bw *w = arg;
+	if (__sync_bool_compare_and_swap(&w->pages_seen->taken, 0, 1))
+		mem_page_desc(&w->a, w->pages_seen->desc, sizeof w->pages_seen->desc);
 	mem_free(&w->a);
 	mem_free(&w->b);
 }
@@ -178,21 +190,23 @@ static int bw_mem(struct tool_ctx *c, int argc, char **argv)
 	w.k = mem_kernels_best();
 	if (!timing.repetitions)
 		timing.repetitions = 5; /* lmbench's TRIES-like count; -N overrides */
-	/* Facts first (header lines, JSON facts). The copies map their own buffers: a fresh
-	 * mapping of the same kind shows the page size they get. */
-	struct mem_buf probe;
-	mem_alloc(&probe, size < (4u << 20) ? size : (4u << 20), w.pages);
-	char d[200];
-	mem_page_desc(&probe, d, sizeof d);
-	mem_free(&probe);
-	mem_fact(c, NULL, "Page size", "page_size", !c->via_symlink, "%s", d);
-	mem_fact(c, NULL, "Kernel", "kernel", !c->via_symlink, "%s", m == M_FRD || m == M_FWR || m == M_FCP ? w.k->name
-		   : m == M_BZERO || m == M_BCOPY ? "libc" : "scalar (lmbench's loop)");
+	w.pages_seen = mmap(NULL, sizeof *w.pages_seen, PROT_READ | PROT_WRITE,
+			    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (w.pages_seen == MAP_FAILED)
+		die(EXIT_MEASURE, "mmap: %s", strerror(errno));
+	memset(w.pages_seen, 0, sizeof *w.pages_seen);
 	struct bench_op op = { .setup = bw_setup, .loop = bw_loop, .teardown = bw_teardown,
 			       .arg = &w };
 	struct measurement meas;
 	if (measure(&op, &meas) != 0)
 		return EXIT_MEASURE;
+	/* Facts before the result line: the page size of the buffers that were timed (read in
+	 * teardown, while they were still mapped), not of a probe mapping. */
+	mem_fact(c, NULL, "Page size", "page_size", !c->via_symlink, "%s",
+		 w.pages_seen->taken ? w.pages_seen->desc : "unknown");
+	munmap(w.pages_seen, sizeof *w.pages_seen);
+	mem_fact(c, NULL, "Kernel", "kernel", !c->via_symlink, "%s", m == M_FRD || m == M_FWR || m == M_FCP ? w.k->name
+		   : m == M_BZERO || m == M_BCOPY ? "libc" : "scalar (lmbench's loop)");
 	char metric[32], params[64];
 	snprintf(metric, sizeof metric, "bw_mem.%s", mode);
 	/* the size is the series' abscissa (x), not part of its identity */

@@ -94,7 +94,7 @@ static void mul_c(uint64_t n, void *arg)
 /* Minimum time per instruction of a chain over one measure() (ns); -1 on failure. */
 static double chain_ns(void (*fn)(uint64_t, void *), uint64_t *iters, double *elapsed)
 {
-	struct bench_op op = { .loop = fn, .no_parallel = 1, .keep_loop_overhead = 1 };
+	struct bench_op op = { .loop = fn, .no_parallel = 1 };
 	struct measurement m;
 	if (measure(&op, &m) != 0 || m.n == 0)
 		return -1;

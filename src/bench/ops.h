@@ -16,10 +16,20 @@
  *   div   x = s / x        (x oscillates between x0 and s/x0, both ~sqrt(s): a quotient of half
  *                           the word, and for int64 a dividend above 2^32, so the CPU really
  *                           does a 64-bit division)
- *   mod   x = (x % m) | h  (x stays in [h, h+m): the same quotient size as div; the OR is part
+ *   mod   x = (x % m) + h  (x stays in [h, h+m): the same quotient size as div; the add is part
  *                           of the chain and its measured latency is subtracted by lat_ops)
  *   fadd  x += g; x -= g   fmul  x *= g; x *= 1/g   fdiv  x = d / x  (all stay near x0)
- * A "unit" is the smallest repeated piece: 2 operations, except mod (1 modulo + 1 OR).
+ * A "unit" is the smallest repeated piece: 2 operations, except mod (1 modulo + 1 add).
+ * Register moves on x86 (checked with objdump at -O2 and -O3, gcc and clang): div takes the
+ * dividend in (e/r)dx:(e/r)ax and leaves the quotient in ax, the remainder in dx.
+ *   mod: the add that keeps the chain in range takes the remainder from dx and writes ax, the
+ *        next dividend, in one lea (an OR needed a mov first): no move on the chain with gcc,
+ *        and with clang for 32 bits; clang's int64 chain still emits mov + add.
+ *   div: the quotient in ax is the next divisor, which cannot be ax: one mov per divide on the
+ *        chain, whatever the compiler. Cores with move elimination (Intel since Ivy Bridge,
+ *        AMD since Zen) do it in the renamer at no latency; elsewhere it adds about a cycle.
+ *        A chain on the dividend would have to shrink or take another operation. AArch64 and
+ *        ARM divides take any registers: no move there. docs/metrics.md says so.
  */
 #ifndef PLUMB_BENCH_OPS_H
 #define PLUMB_BENCH_OPS_H
@@ -82,7 +92,7 @@ void ops_args_init(struct ops_args *a);
 #define U_ADD_(x, K) x += p; K(x); x -= q; K(x);
 #define U_MUL_(x, K) x *= p; K(x); x *= q; K(x);
 #define U_DIV_(x, K) x = s / x; K(x); x = s / x; K(x);
-#define U_MOD_(x, K) x = (x % m) | h; K(x);
+#define U_MOD_(x, K) x = (x % m) + h; K(x);
 #define U_BIT32(x) U_BIT_(x, KEEP)
 #define U_ADD32(x) U_ADD_(x, KEEP)
 #define U_MUL32(x) U_MUL_(x, KEEP)

@@ -9,10 +9,10 @@
  * (it would be subtracted from time the chain never spent).
  *
  * Corrections (lmbench subtracts an add from its mul and mod chains): plumb's mul chain is pure,
- * so nothing is subtracted; the mod chain needs an OR to stay in range, so the measured bit-op
- * latency of the same width is subtracted from every sample — unless that would leave a sample
- * at or below zero, in which case nothing is subtracted and the result says so
- * (info correction=skipped).
+ * so nothing is subtracted; the mod chain needs an add to stay in range (one lea with the
+ * remainder, so no register move sits on the chain: ops.h), so the measured add latency of the
+ * same width is subtracted from every sample — unless that would leave a sample at or below
+ * zero, in which case nothing is subtracted and the result says so (info correction=skipped).
  *
  * bogomflops is lmbench's throughput test: y = (1+x)(1.5-x)/x over a 1000-element array,
  * reported per element, kept scalar (not vectorised) so it means the same at -O2 and -O3.
@@ -124,12 +124,11 @@ void ops_short_samples(double min_ns, int reps)
 
 /* ---- the tool --------------------------------------------------------------------------- */
 
-/* Measure and record chain type t; -1 when the measurement failed. bit_ns[0/1] carries the
- * 32/64-bit bit-op latency to the mod correction. */
-static int lat_one(struct tool_ctx *c, int t, struct ops_args *a, double bit_ns[2])
+/* Measure and record chain type t; -1 when the measurement failed. add_ns[0/1] carries the
+ * 32/64-bit add latency to the mod correction. */
+static int lat_one(struct tool_ctx *c, int t, struct ops_args *a, double add_ns[2])
 {
-	struct bench_op op = { .loop = lat_fns[t], .arg = a, .no_parallel = 1,
-			       .keep_loop_overhead = 1 };
+	struct bench_op op = { .loop = lat_fns[t], .arg = a, .no_parallel = 1 };
 	struct measurement m;
 	if (measure(&op, &m) != 0)
 		return -1;
@@ -140,8 +139,8 @@ static int lat_one(struct tool_ctx *c, int t, struct ops_args *a, double bit_ns[
 	const char *kind = strchr(ops_types[t].name, '_') + 1;
 	struct result *r;
 	if (strcmp(kind, "mod") == 0) {
-		/* Subtract the OR that keeps the chain in range (one per modulo). */
-		double corr = bit_ns[is64];
+		/* Subtract the add that keeps the chain in range (one per modulo). */
+		double corr = add_ns[is64];
 		int ok = corr > 0 && !isnan(corr);
 		for (size_t i = 0; ok && i < m.n; i++)
 			if (m.s[i].value / ops - corr <= 0)
@@ -158,8 +157,8 @@ static int lat_one(struct tool_ctx *c, int t, struct ops_args *a, double bit_ns[
 		result_add_info(r, "%s", kv);
 	} else {
 		r = record_latency(c, metric, "", NAN, &m, ops);
-		if (strcmp(kind, "bit") == 0)
-			bit_ns[is64] = r->value;
+		if (strcmp(kind, "add") == 0)
+			add_ns[is64] = r->value;
 	}
 	measurement_free(&m);
 	return 0;
@@ -190,10 +189,10 @@ static int lat_ops(struct tool_ctx *c, int argc, char **argv)
 	ops_short_samples(1e6, 0);
 	struct ops_args a;
 	ops_args_init(&a);
-	double bit_ns[2] = { NAN, NAN };
+	double add_ns[2] = { NAN, NAN };
 	/* The chains are single-process latencies; only bogomflops runs -P copies (lmbench). */
 	for (int t = 0; t < OPS_NTYPES; t++)
-		if (lat_one(c, t, &a, bit_ns) != 0) {
+		if (lat_one(c, t, &a, add_ns) != 0) {
 			timing = saved;
 			return EXIT_MEASURE;
 		}

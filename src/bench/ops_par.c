@@ -11,8 +11,10 @@
  *
  * Samples: the samples of every variant are split into three consecutive groups; each group
  * yields lmbench's figure computed from that group's minima, and those (up to) three figures are
- * the result's samples. The line prints the registry statistic (the smallest of them), so one
- * lucky or unlucky stretch cannot make the figure.
+ * the result's samples, so their spread shows how much a stretch of the run moved the figure.
+ * The line prints the registry statistic, BEST: for a higher-is-better figure the largest of
+ * the group figures, as lmbench's figure comes from minimum times (the best case). The figure
+ * from the minima of all samples (lmbench's own computation) is recorded as best_of_minima.
  *
  * Sample length defaults to 1 ms and 6 samples per variant (ENOUGH, --min-sample and -N
  * override), so the whole tool takes a few seconds.
@@ -75,8 +77,7 @@ struct variant {
 
 static int run_variant(int t, int k, struct ops_args *a, struct variant *v)
 {
-	struct bench_op op = { .loop = par_fns[t][k - 1], .arg = a, .no_parallel = 1,
-			       .keep_loop_overhead = 1 };
+	struct bench_op op = { .loop = par_fns[t][k - 1], .arg = a, .no_parallel = 1 };
 	struct measurement m;
 	if (measure(&op, &m) != 0)
 		return -1;

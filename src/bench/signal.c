@@ -273,7 +273,7 @@ static int lat_sig(struct tool_ctx *c, int argc, char **argv)
 		{ .setup = setup_catch, .loop = loop_send, .arg = &s },
 		{ .setup = setup_catch, .loop = loop_catch, .arg = &s },
 		{ .setup = setup_prot, .before = before_prot, .loop = loop_prot,
-		  .teardown = teardown_prot, .arg = &s, .keep_loop_overhead = 1 /* one store */ },
+		  .teardown = teardown_prot, .arg = &s },
 	};
 	struct measurement ms[3];
 	int k = mode[0] == 'c' ? 2 : 3;

@@ -2,7 +2,7 @@
  * stream.c — STREAM (McCalpin's kernels, lmbench's `stream` lines): sustained memory bandwidth
  * of simple vector loops over arrays larger than the caches.
  *
- *   stream [-v 1|2] [-M BYTES] [-P N -W US -N N] [--threads N|all] [--table]
+ *   stream [-v 1|2] [-M BYTES] [-P N -W US -N N] [--threads N|all] [--table] [--no-nt]
  *          [--pages 4k|thp|huge]
  *
  *   -v 1   copy c=a, scale b=s*c, add c=a+b (a real add: lmbench 3 ran its sum loop here),
@@ -17,10 +17,17 @@
  * Each kernel is measured on its own (calibrated passes, minimum time = McCalpin's best rate),
  * on arrays reset to a=1 b=2 c=3 first, so the expected contents after any number of passes are
  * known exactly and are checked on every element afterwards (daxpy's count of passes is kept).
+ * A kernel run alone is mostly idempotent (copy twice = copy once), so that check cannot see a
+ * skipped pass; after timing, the four kernels therefore also run in sequence on the same arrays,
+ * as McCalpin's loop does (a=1 b=2 c=0, STREAM_SEQ_ROUNDS rounds), and every element is checked
+ * against the values the same sequence gives on scalars: a pass skipped anywhere changes them.
  * A wrong answer — a kernel that did not do its work — is an error (exit 3), never a number.
  * Streaming (non-temporal) stores are used when an array is larger than the last-level cache,
- * where they avoid reading the destination before writing it; a [Streaming stores: ...] fact
- * says which kernels used them.
+ * where they avoid reading the destination before writing it (allowed by McCalpin's rules, but
+ * not what lmbench's stream or a portable build does); a [Streaming stores: ...] fact says which
+ * kernels used them. --no-nt turns them off for a like-for-like run against lmbench's stream.
+ * The metrics of a kernel that stored without them get method version + 1 (metrics.def), so
+ * compare never takes the difference for a regression.
  */
 #include <errno.h>
 #include <math.h>
@@ -42,6 +49,7 @@
 #include "core/util.h"
 
 #define SCALAR 3.0
+#define STREAM_SEQ_ROUNDS 3
 
 enum sk { K_COPY, K_SCALE, K_ADD, K_TRIAD, K_FILL, K_COPY2, K_DAXPY, K_SUM };
 static const struct {
@@ -79,7 +87,15 @@ struct st {
 	double *psum;           /* per-thread partial sums */
 	struct shared_flag *flag;
 	const char *corrupt;    /* test hook: PLUMB_STREAM_CORRUPT=<kernel> */
+	const char *skip;       /* test hook: PLUMB_STREAM_SKIP=<kernel> skips every 2nd pass */
+	uint64_t calls;
 };
+
+/* The test hook's broken kernel: every second pass of the named kernel does nothing. */
+static int skipped(struct st *s)
+{
+	return s->skip && strcmp(s->skip, sk_info[s->k].name) == 0 && (s->calls++ & 1);
+}
 
 struct worker_arg {
 	struct st *s;
@@ -130,6 +146,8 @@ static void st_loop(uint64_t iters, void *arg)
 {
 	struct st *s = arg;
 	for (uint64_t i = 0; i < iters; i++) {
+		if (skipped(s))
+			continue;
 		if (s->nthreads > 1) {
 			pthread_barrier_wait(&s->go);
 			run_chunk(s, 0);
@@ -268,6 +286,55 @@ static void st_teardown(void *arg)
 	st_validate(s);
 }
 
+/* McCalpin's sequence: the version's four kernels in turn on the same arrays, STREAM_SEQ_ROUNDS
+ * times, in this thread with the timed kernels' versions and stores; every element is then
+ * checked against the same sequence done on scalars. 0, or -1 with the reason in s->flag. */
+static int st_sequence(struct st *s, const enum sk *ks)
+{
+	int nth = s->nthreads;
+	s->nthreads = 1; /* the worker threads are gone; run_chunk does the whole array */
+	for (size_t i = 0; i < s->n; i++) {
+		s->a[i] = 1.0;
+		s->b[i] = 2.0;
+		s->c[i] = 0.0;
+	}
+	double a = 1.0, b = 2.0, c = 0.0, sum = 0;
+	/* checked after every round: fill starts v2's rounds afresh, so only the last round
+	 * would show in the end state */
+	for (int r = 0; r < STREAM_SEQ_ROUNDS && !s->flag->bad; r++) {
+		for (int i = 0; i < 4; i++) {
+			s->k = ks[i];
+			if (!skipped(s))
+				run_chunk(s, 0);
+			switch (ks[i]) {
+			case K_COPY: case K_COPY2: c = a; break;
+			case K_SCALE: b = SCALAR * c; break;
+			case K_ADD: c = a + b; break;
+			case K_TRIAD: a = b + SCALAR * c; break;
+			case K_FILL: a = SCALAR; break;
+			case K_DAXPY: a = a + SCALAR * b; break;
+			case K_SUM: sum = (double)s->n * a; break;
+			}
+		}
+		if (ks[3] == K_SUM && !(fabs(s->psum[0] - sum) <= 1e-9 * sum))
+			fail(s, "STREAM kernels in sequence, round %d: sum is %.17g, expected %.17g (a "
+			     "pass was skipped or wrong)", r + 1, s->psum[0], sum);
+		const struct { const char *name; double *x; double want; } arr[] = {
+			{ "a", s->a, a }, { "b", s->b, b }, { "c", s->c, c },
+		};
+		for (int i = 0; i < 3; i++) {
+			size_t first = 0, bad = stream_check(arr[i].x, s->n, arr[i].want, &first);
+			if (bad)
+				fail(s, "STREAM kernels in sequence failed validation in round %d: %zu of "
+				     "%zu elements of %s wrong (%s[%zu] = %.17g, expected %.17g): a pass "
+				     "was skipped or wrong", r + 1, bad, s->n, arr[i].name, arr[i].name,
+				     first, arr[i].x[first], arr[i].want);
+		}
+	}
+	s->nthreads = nth;
+	return s->flag->bad ? -1 : 0;
+}
+
 static void table_line(struct tool_ctx *c, const char *label, const struct measurement *m,
 		       double bytes)
 {
@@ -285,9 +352,9 @@ static void table_line(struct tool_ctx *c, const char *label, const struct measu
 
 static int stream(struct tool_ctx *c, int argc, char **argv)
 {
-	static const char *const names[] = { "pages", "threads", "table", NULL };
-	static const int takes[] = { 1, 1, 0 };
-	const char *vals[3];
+	static const char *const names[] = { "pages", "threads", "table", "no-nt", NULL };
+	static const int takes[] = { 1, 1, 0, 0 };
+	const char *vals[4];
 	argc = mem_longopts(c, argc, &argv, names, takes, vals);
 	int version = 1, ch;
 	uint64_t total = 0;
@@ -342,9 +409,10 @@ static int stream(struct tool_ctx *c, int argc, char **argv)
 		.n = n, .a = (double *)buf.p, .b = (double *)(buf.p + stride),
 		.c = (double *)(buf.p + 2 * stride), .kern = mem_kernels_best(),
 		.nthreads = nthreads, .psum = psum, .flag = flag,
-		.corrupt = getenv("PLUMB_STREAM_CORRUPT"),
+		.corrupt = getenv("PLUMB_STREAM_CORRUPT"), .skip = getenv("PLUMB_STREAM_SKIP"),
 	};
-	s.nt = s.kern->has_nt && n * 8 > llc;
+	int no_nt = vals[3] != NULL;
+	s.nt = !no_nt && s.kern->has_nt && n * 8 > llc;
 	memset(psum, 0, sizeof psum);
 
 	/* facts first */
@@ -365,6 +433,7 @@ static int stream(struct tool_ctx *c, int argc, char **argv)
 	mem_fact(c, NULL, "Streaming stores", "streaming_stores", 1, "%s (%s kernels; %s)",
 		 ntk[0] ? ntk : "none", s.kern->name,
 		 s.nt ? "arrays larger than the last-level cache"
+		      : no_nt ? "--no-nt: plain stores, as lmbench's stream"
 		      : s.kern->has_nt ? "arrays fit in the last-level cache" : "not available");
 
 	struct measurement m[4];
@@ -380,6 +449,8 @@ static int stream(struct tool_ctx *c, int argc, char **argv)
 		if (flag->bad)
 			status = EXIT_MEASURE;
 	}
+	if (!status && st_sequence(&s, ks) != 0)
+		status = EXIT_MEASURE;
 	if (flag->bad)
 		warnx_("%s", flag->msg);
 	if (!status) {
@@ -396,8 +467,13 @@ static int stream(struct tool_ctx *c, int argc, char **argv)
 			char lat[48];
 			snprintf(lat, sizeof lat, "%s_latency", met);
 			double bytes = (double)sk_info[ks[i]].words * 8.0 * (double)n;
-			record_latency(c, lat, params, NAN, &m[i], (double)n);
-			record_bandwidth(c, met, params, NAN, &m[i], bytes); /* BEST: the fastest pass */
+			struct result *rl = record_latency(c, lat, params, NAN, &m[i], (double)n);
+			struct result *rb = record_bandwidth(c, met, params, NAN, &m[i], bytes); /* BEST */
+			if (sk_info[ks[i]].stores && !s.nt) {
+				/* plain stores: another operation than the registry's (streaming) one */
+				rl->version++;
+				rb->version++;
+			}
 			if (table) {
 				c->out = o;
 				table_line(c, sk_info[ks[i]].table, &m[i], bytes);
@@ -419,13 +495,14 @@ static int stream(struct tool_ctx *c, int argc, char **argv)
 }
 
 static const struct tool tools[] = {
-	TOOL("stream", stream, 0, "[-v 1|2] [-M BYTES] [--threads N|all] [--table] [--pages 4k|thp|huge]",
+	TOOL("stream", stream, 0, "[-v 1|2] [-M BYTES] [--threads N|all] [--table] [--no-nt] [--pages 4k|thp|huge]",
 	     "STREAM memory bandwidth: copy scale add triad (-v 1), fill copy daxpy sum (-v 2)",
 	     "Arrays default to 4 x the last-level cache each (-M: total bytes of the three).\n"
 	     "--threads N|all: N threads, one per CPU (default 1); -P N: N processes (aggregate).\n"
 	     "--table: McCalpin's table (best rate, avg/min/max seconds per pass).\n"
 	     "Every kernel's result is checked on every element; a wrong answer exits 3.\n"
-	     "Streaming stores are used for arrays larger than the last-level cache (fact line).\n"
+	     "Streaming stores are used for arrays larger than the last-level cache (fact line);\n"
+	     "--no-nt uses plain stores, as lmbench's stream (method version + 1).\n"
 	     "--pages: 4k (default, THP off), thp, or huge (hugetlb, THP when none reserved)."),
 	{ 0 },
 };

@@ -4,9 +4,10 @@
 #include "cmd/commands.h"
 
 const struct command commands[] = {
-	{ "list", cmd_list, "[--names|--json]", "every benchmark: name, family, what it measures (--json: also every metric)",
+	{ "list", cmd_list, "[--names|--json|--metrics]", "every benchmark: name, family, what it measures (--json: also every metric)",
 	  "  --names          the bare tool names, one a line (for scripts)\n"
-	  "  --json           the tools and every metric of the registry as one JSON document" },
+	  "  --json           the tools and every metric of the registry as one JSON document\n"
+	  "  --metrics        docs/metrics.md: what each metric times, subtracts, and how it differs from lmbench" },
 	{ "run", cmd_run, "[--quick|--full] [--subset hardware|os] [--only|--skip FAM,...] [--label TEXT]\n"
 	  "       [--mem SIZE] [--fsdir DIR] [--remote HOST[:BASE]] [--disk DEV] [--copies N] [--cold]\n"
 	  "       [--repeat N] [--cpu LIST|none] [--samples N] [--max-samples N] [--timeout SEC]\n"

@@ -1,6 +1,7 @@
-/* list.c — `plumb list [--names|--json]`: every benchmark with its family and one line of what
- * it measures; --names the bare names (for scripts), --json the tools and the metric registry
- * (id, unit, better direction, statistic, method version) as one plumb/2 document. */
+/* list.c — `plumb list [--names|--json|--metrics]`: every benchmark with its family and one line
+ * of what it measures; --names the bare names (for scripts), --json the tools and the metric
+ * registry (id, unit, better direction, statistic, method version) as one plumb/2 document;
+ * --metrics docs/metrics.md, every metric's method, from the registry. */
 #include <stdio.h>
 #include <string.h>
 #include "bench/tool.h"
@@ -48,10 +49,15 @@ static void list_json(void)
 
 int cmd_list(int argc, char **argv)
 {
+	if (argc == 2 && strcmp(argv[1], "--metrics") == 0) {
+		if (metrics_doc(stdout) != 0)
+			die(EXIT_MEASURE, "list: a metric has no description in metrics_method.def");
+		return 0;
+	}
 	int names = argc > 1 && strcmp(argv[1], "--names") == 0;
 	int json = argc > 1 && strcmp(argv[1], "--json") == 0;
 	if (argc > 2 || (argc > 1 && !names && !json))
-		die(EXIT_USAGE, "unknown argument '%s' (plumb list [--names|--json])", argv[argc > 2 ? 2 : 1]);
+		die(EXIT_USAGE, "unknown argument '%s' (plumb list [--names|--json|--metrics])", argv[argc > 2 ? 2 : 1]);
 	if (json) {
 		list_json();
 		return ferror(stdout) ? EXIT_USAGE : 0;

@@ -8,9 +8,9 @@
  *      (the calibration doubles as warm-up), then runs -W microseconds more warm-up,
  *   3. takes -N samples of that fixed count (more, up to a cap, when adaptive stopping is on
  *      and the median's confidence interval is still wide),
- *   4. subtracts the clock's read cost (per sample) and the empty loop's cost (per iteration)
- *      where lmbench does, and keeps every sample: value (ns per iteration), iterations, and
- *      the raw elapsed time,
+ *   4. subtracts the clock's read cost (per sample; never the empty loop's cost, which overlaps
+ *      the body on an out-of-order core), and keeps every sample: value (ns per iteration,
+ *      the operation and its loop), iterations, and the raw elapsed time,
  *   5. with -P N runs N copies in separate processes, started together after all are
  *      calibrated, and merges their samples (lmbench's benchmp).
  * The benchmark then converts ns/iteration to its metric with record_latency(),
@@ -57,15 +57,14 @@ struct bench_op {
 	uint64_t fixed_iters;  /* nonzero: never calibrate, always this many iterations */
 	int helpers;           /* helper processes per copy (for placement) */
 	int no_parallel;       /* ignore -P (the operation cannot run as copies) */
-	int keep_loop_overhead;/* do not subtract the empty loop's cost */
 };
 
 struct measurement {
-	struct sample *s;      /* value = ns per iteration, after overhead subtraction */
+	struct sample *s;      /* value = ns per iteration, the clock's read cost subtracted */
 	size_t n;
 	uint64_t iters;        /* iterations per sample */
 	int parallel;          /* copies that ran */
-	double loop_overhead_ns;   /* subtracted per iteration */
+	double loop_overhead_ns;   /* subtracted per iteration: always 0 (kept for the record) */
 	double clock_overhead_ns;  /* subtracted per sample */
 	double min_sample_ns;      /* the minimum sample length in force */
 	int cpu;               /* CPU the measuring process ran on (-1: not pinned) */
@@ -82,9 +81,8 @@ int timing_place_helper(int proc);
 /* The minimum sample length in force (ns): ENOUGH, the option, or the default; never below
  * 1000 clock resolutions. */
 double timing_min_sample_ns(double op_min);
-/* Measured per-iteration cost of an empty timed loop (ns). */
-double timing_loop_overhead_ns(void);
-/* Read ENOUGH / TIMING_O / LOOP_O from the environment once. */
+/* Read ENOUGH / TIMING_O from the environment once (LOOP_O is ignored: nothing is subtracted
+ * per iteration). */
 void timing_env_init(void);
 
 #endif

@@ -4,16 +4,18 @@
 . tests/lib.sh
 REAL=$(readlink -f "$PLUMB")
 HELLO=$(readlink -f "$BIN/plumb-hello")
+SPAWN=$(readlink -f "$BIN/plumb-spawn")
 # Temp dirs the tools make must land here, and be gone when they exit.
 TT="$T/tmp"
 mkdir -p "$TT"
 export TMPDIR="$TT"
 
-# Processes running our plumb binary or plumb-hello (echo children are forks of plumb).
+# Processes running our plumb binary, plumb-hello or plumb-spawn (echo children are forks of
+# plumb).
 ours() {
 	for p in /proc/[0-9]*; do
 		e=$(readlink "$p/exe" 2>/dev/null) || continue
-		if [ "$e" = "$REAL" ] || [ "$e" = "$HELLO" ]; then echo "${p#/proc/}"; fi
+		if [ "$e" = "$REAL" ] || [ "$e" = "$HELLO" ] || [ "$e" = "$SPAWN" ]; then echo "${p#/proc/}"; fi
 	done
 }
 nsem() { ipcs -s 2>/dev/null | grep -c '^0x'; }
@@ -135,11 +137,22 @@ cp "$PLUMB" "$T/lonely/plumb"
 if [ $rc -eq 3 ] && [ "$(wc -l <"$T/lonely.out")" -eq 1 ] && grep -q plumb-hello "$T/lonely.out"; then pass procipc/proc-no-hello
 else fail procipc/proc-no-hello "rc=$rc $(head -c 200 "$T/lonely.out")"; fi
 
-# installed layout: PREFIX/bin/plumb finds PREFIX/lib/plumb/plumb-hello (a blank in the path
-# must survive sh -c)
+# without plumb-spawn beside the binary: fork cannot be measured from a small process: exit 3
+mkdir -p "$T/nospawn"
+cp "$PLUMB" "$BIN/plumb-hello" "$T/nospawn/"
+"$T/nospawn/plumb" lat_proc fork >"$T/nospawn.out" 2>&1; rc=$?
+if [ $rc -eq 3 ] && [ "$(wc -l <"$T/nospawn.out")" -eq 1 ] && grep -q plumb-spawn "$T/nospawn.out"; then pass procipc/proc-no-spawn
+else fail procipc/proc-no-spawn "rc=$rc $(head -c 200 "$T/nospawn.out")"; fi
+# fork, exec and shell are forked from plumb-spawn, and the result says so
+if grep -q '"forked_from": "[^"]*plumb-spawn"' "$T/proc_fork.json" && grep -q '"forked_from": "[^"]*plumb-spawn"' "$T/proc_shell.json"
+then pass procipc/proc-forked-from-spawn; else fail procipc/proc-forked-from-spawn "$(grep forked "$T/proc_fork.json")"; fi
+
+# installed layout: PREFIX/bin/plumb finds PREFIX/lib/plumb/plumb-hello and plumb-spawn (a
+# blank in the path must survive sh -c)
 mkdir -p "$T/in st/bin" "$T/in st/lib/plumb/bin"
 cp "$PLUMB" "$T/in st/bin/plumb"
 cp "$BIN/plumb-hello" "$T/in st/lib/plumb/plumb-hello"
+cp "$BIN/plumb-spawn" "$T/in st/lib/plumb/plumb-spawn"
 ln -s ../../../bin/plumb "$T/in st/lib/plumb/bin/lat_proc"
 "$T/in st/lib/plumb/bin/lat_proc" -N 3 exec 2>"$T/inst_exec" >/dev/null
 "$T/in st/bin/plumb" lat_proc -N 3 shell >"$T/inst_shell" 2>&1
