@@ -11,7 +11,7 @@ median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]
 # value (the statistic) of the first result in a JSON document
 jval() { sed -n 's/^ *"value": \([-0-9.e+]*\),\{0,1\}$/\1/p' "$1" | head -n1; }
 # info value of KEY in a JSON document (first result)
-jinfo() { sed -n "s/^ *\"$2\": \"\\([^\"]*\\)\",\\{0,1\\}\$/\\1/p" "$1" | head -n1; }
+jinfo() { sed -n "s/^ *\"$2\": \"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}\$/\1/p" "$1" | head -n1; }
 within() { awk -v a="$1" -v b="$2" -v f="$3" 'BEGIN { r = a / b; exit !(b > 0 && r >= 1 - f && r <= 1 + f) }'; }
 
 # ---- procedure and fork against the reference loops: 9 interleaved rounds, 15 % ----------
