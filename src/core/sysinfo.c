@@ -9,6 +9,7 @@
 #include "core/arch.h"
 #include "core/cpu.h"
 #include "core/sysinfo.h"
+#include "core/util.h"
 #include "buildinfo.h"
 
 char *read_line_file(const char *path, char *buf, int len)
@@ -80,7 +81,34 @@ int sys_caches(int cpu, struct cache_level *c, int max)
 		if (l->size)
 			n++;
 	}
+	uint64_t fake = sys_llc_override();
+	if (fake) {
+		/* the last level reported at the size asked for (one made up when sysfs has none) */
+		int top = 0;
+		for (int i = 0; i < n; i++)
+			if (c[i].level > top)
+				top = c[i].level;
+		if (!n && max > 0) {
+			memset(&c[0], 0, sizeof c[0]);
+			snprintf(c[0].type, sizeof c[0].type, "Unified");
+			c[0].level = top = 3;
+			c[0].line = 64;
+			c[0].shared_cpus = 1;
+			n = 1;
+		}
+		for (int i = 0; i < n; i++)
+			if (c[i].level == top)
+				c[i].size = fake;
+	}
 	return n;
+}
+
+uint64_t sys_llc_override(void)
+{
+	const char *e = getenv("PLUMB_LLC");
+	if (!e || !*e)
+		return 0;
+	return parse_size(e, 4096, 1ull << 44, "PLUMB_LLC (the last-level cache size to assume)");
 }
 
 uint64_t sys_llc_bytes(void)
@@ -285,6 +313,10 @@ int sysinfo_facts(struct fact *f, int max)
 			snprintf(buf, sizeof buf, "%d", c[i].line);
 			n = add(f, n, max, "cache_line", buf);
 		}
+	}
+	if (sys_llc_override()) {
+		/* the cache sizes above are not what sysfs says: on record, never silently */
+		n = add(f, n, max, "llc_override", getenv("PLUMB_LLC"));
 	}
 	snprintf(buf, sizeof buf, "%llu", (unsigned long long)sys_mem_total());
 	n = add(f, n, max, "mem_total", buf);

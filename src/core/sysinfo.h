@@ -30,6 +30,11 @@ void sysinfo_json(struct json *j, const char *key);
 int sys_caches(int cpu, struct cache_level *c, int max);
 /* Size of the last-level cache in bytes, 0 when sysfs says nothing. */
 uint64_t sys_llc_bytes(void);
+/* PLUMB_LLC=SIZE (e.g. 300M) in the environment: the last-level cache size sys_caches() and
+ * sys_llc_bytes() report instead of sysfs's, so a machine showing a huge LLC can be planned for
+ * anywhere (tests, estimates); recorded as the llc_override fact. 0 when unset; a bad value is a
+ * usage error (exit 2). */
+uint64_t sys_llc_override(void);
 /* Bytes this process can use without swapping or meeting the OOM killer: MemAvailable capped
  * by the cgroup's memory limit minus its usage. */
 uint64_t sys_mem_available(void);
