@@ -185,17 +185,62 @@ void mem_check_fits(struct tool_ctx *c, uint64_t need)
 	(void)c;
 }
 
-/* ns per load of a random cycle over bytes: a short probe for the measured fallback. */
-static double probe_ns(struct mem_buf *b, size_t bytes, uint64_t seed)
+/*
+ * The default largest working set. Main memory needs a working set well past the *effective*
+ * last level: 4 x the last-level cache, when sysfs's size is believable. A guest is often shown
+ * its host's whole L3 (300 MiB, 1 GiB) while the cache it really gets ends at a few MiB, and 4 x
+ * that reported size made the memory series cost minutes; so when 4 x the reported size would
+ * pass MEM_DEFAULT_CAP (or sysfs says nothing) a short random chase finds the knee, and the size
+ * is 4 x the knee. MEM_DEFAULT_CAP bounds it whatever the machine; --mem / -M / SIZE go further.
+ */
+uint64_t mem_size_rule(uint64_t llc, uint64_t knee, uint64_t usable, char *how, size_t howlen)
 {
-	struct chain_builder cb;
-	size_t n = bytes / 64;
-	chain_begin(&cb, b->p, 64, 0, seed);
-	chain_grow(&cb, n);
-	void **p = (void **)b->p;
-	for (size_t i = 0; i < n; i++)
-		p = *p; /* one lap warms the caches */
-	size_t loads = n < 200000 ? 200000 : n;
+	uint64_t want;
+	const double M = 1048576.0;
+	if (knee) {
+		want = 4 * knee;
+		if (llc)
+			snprintf(how, howlen, "4 x measured latency knee %.0f MiB (last-level cache "
+				 "reported: %.0f MiB)", (double)knee / M, (double)llc / M);
+		else
+			snprintf(how, howlen, "4 x measured latency knee %.0f MiB (sysfs has no caches)",
+				 (double)knee / M);
+	} else if (llc) {
+		want = 4 * llc;
+		snprintf(how, howlen, "4 x last-level cache %.0f MiB", (double)llc / M);
+	} else {
+		want = 32ull << 20;
+		snprintf(how, howlen, "32 MiB (no cache size known, no knee measured)");
+	}
+	if (want > MEM_DEFAULT_CAP) {
+		size_t l = strlen(how);
+		snprintf(how + l, howlen - l, ", capped at the default cap %.0f MiB (--mem goes further)",
+			 (double)MEM_DEFAULT_CAP / M);
+		want = MEM_DEFAULT_CAP;
+	}
+	if (usable && want > usable) {
+		size_t l = strlen(how);
+		snprintf(how + l, howlen - l, ", capped to %.0f MiB by available memory",
+			 (double)usable / M);
+		want = usable;
+	}
+	return want;
+}
+
+int mem_needs_knee(uint64_t llc)
+{
+	return !llc || 4 * llc > MEM_DEFAULT_CAP;
+}
+
+/* ns per load of the random cycle cb holds over its first n lines: a lap to warm (capped: past
+ * 64 MiB nearly every load misses whatever the caches held), then 200 000 timed loads. */
+static double probe_ns(struct chain_builder *cb, size_t n)
+{
+	void **p = (void **)cb->base;
+	size_t warm = n < (1u << 20) ? n : (1u << 20);
+	for (size_t i = 0; i < warm; i++)
+		p = *p;
+	size_t loads = 200000;
 	uint64_t t0 = now_ns();
 	for (size_t i = 0; i < loads; i++)
 		p = *p;
@@ -205,47 +250,68 @@ static double probe_ns(struct mem_buf *b, size_t bytes, uint64_t seed)
 	return (double)(t1 - t0) / (double)loads;
 }
 
-uint64_t mem_default_bytes(unsigned divisor, char *how, size_t howlen)
+/* The knee: the largest size whose random-chase latency is under half the latency at top, the
+ * sizes starting above the level before the last (whose own knee is not the one wanted); 0 when
+ * no size is (top is still in a cache: the reported size is believed). About 0.5 s at 256 MiB. */
+static uint64_t probe_knee(uint64_t top)
+{
+	struct cache_level cl[8];
+	int nc = sys_caches(0, cl, 8), lastlvl = 0;
+	uint64_t below = 0;
+	for (int i = 0; i < nc; i++)
+		if (cl[i].level > lastlvl)
+			lastlvl = cl[i].level;
+	for (int i = 0; i < nc; i++)
+		if (cl[i].level < lastlvl && cl[i].size > below)
+			below = cl[i].size;
+	uint64_t from = below ? 2 * below : 1ull << 20;
+	if (from < (256u << 10))
+		from = 256u << 10;
+	struct mem_buf b;
+	mem_alloc(&b, top, PAGES_4K);
+	struct chain_builder cb;
+	chain_begin(&cb, b.p, 64, 0, 12345);
+	double lat[40];
+	uint64_t sz[40];
+	int np = 0;
+	for (uint64_t s = from; s <= top && np < 40; s *= 2, np++) {
+		chain_grow(&cb, (size_t)(s / 64));
+		sz[np] = s;
+		lat[np] = probe_ns(&cb, (size_t)(s / 64));
+	}
+	uint64_t knee = 0;
+	for (int i = 0; i + 1 < np; i++)
+		if (lat[i] < 0.5 * lat[np - 1])
+			knee = sz[i];
+	mem_free(&b);
+	return knee;
+}
+
+uint64_t mem_knee(uint64_t llc)
+{
+	/* plumb run measures it once and hands it to its steps (0: none found) */
+	const char *e = getenv("PLUMB_MEM_KNEE");
+	uint64_t v;
+	if (e && *e && try_parse_size(e, &v) == 0)
+		return v;
+	uint64_t top = llc && 4 * llc < MEM_DEFAULT_CAP ? 4 * llc : MEM_DEFAULT_CAP;
+	uint64_t u = mem_usable();
+	if (top > u / 2)
+		top = u / 2;
+	if (top < (2u << 20))
+		return 0;
+	return probe_knee(top);
+}
+
+uint64_t mem_default_bytes(unsigned divisor, unsigned llcs, char *how, size_t howlen)
 {
 	uint64_t cap = mem_usable() / (divisor ? divisor : 1);
 	/* PLUMB_MEM_NO_SYSFS=1 pretends sysfs said nothing (to exercise the measured fallback) */
 	const char *nosys = getenv("PLUMB_MEM_NO_SYSFS");
-	uint64_t llc = nosys && *nosys && strcmp(nosys, "0") ? 0 : sys_llc_bytes(), want;
-	if (llc) {
-		want = 4 * llc;
-		snprintf(how, howlen, "4 x last-level cache %.0f MiB (sysfs)", (double)llc / 1048576.0);
-	} else {
-		/* sysfs says nothing: chase randomly over 256 KiB .. 256 MiB; the last cache ends at
-		 * the largest size still below half of the latency at the largest size (memory's:
-		 * page-walk costs keep rising a little beyond, so "the last rise" would overshoot). */
-		uint64_t top = 256ull << 20;
-		if (top > cap)
-			top = cap;
-		struct mem_buf b;
-		mem_alloc(&b, top, PAGES_4K);
-		double lat[16];
-		uint64_t sz[16];
-		int np = 0;
-		for (uint64_t s = 256 << 10; s <= top && np < 16; s *= 2, np++) {
-			sz[np] = s;
-			lat[np] = probe_ns(&b, s, 12345);
-		}
-		uint64_t knee = 8ull << 20;
-		for (int i = 0; i < np; i++)
-			if (lat[i] < 0.5 * lat[np - 1])
-				knee = sz[i];
-		mem_free(&b);
-		want = 4 * knee;
-		snprintf(how, howlen, "4 x last latency knee %.0f MiB (measured: sysfs has no caches)",
-			 (double)knee / 1048576.0);
-	}
-	if (want > cap) {
-		size_t l = strlen(how);
-		snprintf(how + l, howlen - l, ", capped to %.0f MiB by available memory",
-			 (double)cap / 1048576.0);
-		want = cap;
-	}
-	return want;
+	uint64_t llc = nosys && *nosys && strcmp(nosys, "0") ? 0 : sys_llc_bytes();
+	llc *= llcs ? llcs : 1;
+	uint64_t knee = mem_needs_knee(llc) ? mem_knee(llc) : 0;
+	return mem_size_rule(llc, knee, cap, how, howlen);
 }
 
 /* The stripped vector lives until the next call or exit (tools keep pointers into it). */
@@ -405,6 +471,19 @@ static int chase_setup(void *arg)
 	/* -P copies were forked after the chain was built: give each its own pages */
 	if (timing.parallel > 1)
 		mem_unshare(ch->base, ch->len);
+	if (ch->warm == MEM_WARM_SWEEP) {
+		/* read the chain's memory in address order, one load a line: the prefetchers make
+		 * that a few ms where a walk of the chain took n dependent misses (beyond twice the
+		 * LLC nothing stays cached, so the sweep stops there) */
+		size_t len = ch->len, cap = 64 * warm_cap();
+		if (len > cap)
+			len = cap;
+		uint64_t sum = 0;
+		for (size_t o = 0; o < len; o += 64)
+			sum += *(volatile const unsigned char *)(ch->base + o);
+		sink_u64(sum);
+		return 0;
+	}
 	size_t n = ch->warm < warm_cap() ? ch->warm : warm_cap();
 	void **p = ch->p;
 	for (size_t i = 0; i < n; i++)

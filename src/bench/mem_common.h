@@ -55,10 +55,20 @@ void mem_unshare(void *p, size_t len);
 uint64_t mem_usable(void);
 /* Exit 3 with one line when need bytes are more than mem_usable(). */
 void mem_check_fits(struct tool_ctx *c, uint64_t need);
-/* The default working set that reaches main memory: 4 × the last-level cache sysfs reports,
- * or 4 × the last latency knee measured with a quick random chase when sysfs says nothing;
- * capped by mem_usable()/divisor. *how gets "sysfs L3 32 MiB" or "measured knee 8 MiB". */
-uint64_t mem_default_bytes(unsigned divisor, char *how, size_t howlen);
+/* The default largest working set (mem_common.c explains the rule): 4 x the last-level cache
+ * (llc bytes, all instances in use summed; 0 unknown), or 4 x the measured latency knee when
+ * one was measured (knee != 0), at most MEM_DEFAULT_CAP and usable. *how says why, naming the
+ * cap when it won. Pure: run_plan.c and the unit tests use it. */
+#define MEM_DEFAULT_CAP (256ull << 20)
+uint64_t mem_size_rule(uint64_t llc, uint64_t knee, uint64_t usable, char *how, size_t howlen);
+/* 1 when the rule wants the knee measured: nothing known, or 4 x llc above the cap. */
+int mem_needs_knee(uint64_t llc);
+/* The knee (bytes; 0 = none below the largest size probed): PLUMB_MEM_KNEE from the
+ * environment (plumb run measures once for its steps), else a random chase of about 0.5 s. */
+uint64_t mem_knee(uint64_t llc);
+/* mem_size_rule() for this machine: sysfs's (or PLUMB_LLC's) last level times llcs instances,
+ * the knee measured when needed, capped by mem_usable()/divisor. */
+uint64_t mem_default_bytes(unsigned divisor, unsigned llcs, char *how, size_t howlen);
 
 /* Strip plumb's long options (--pages X, --threads N, --table ...) from argv before
  * tool_getopt() sees them. specs: NULL-terminated names; takes_arg[i] says whether the option
@@ -77,6 +87,10 @@ size_t stream_check(const double *x, size_t n, double want, size_t *first);
  * measuring process walks warm loads (capped at twice the LLC's lines, 4 Mi without sysfs) to fill the caches and, with -P, first
  * gives itself private pages for [base, base+len). 0 on success. */
 #define MEM_CHASE_LOADS 100
+/* warm = MEM_WARM_SWEEP: instead of walking the chain, read [base, base+len) in address order
+ * (one load per 64 bytes, up to twice the LLC): the same lines cached for a fraction of the
+ * time, where a random chain's walk is one dependent miss per line (lat_mem_rd -t). */
+#define MEM_WARM_SWEEP ((size_t)-1)
 int mem_chase_measure(char *base, size_t len, void **start, size_t warm, struct measurement *m);
 /* Minimum ns per load of such a chase (NAN when it could not be measured). */
 double mem_chase_ns(char *base, size_t len, void **start, size_t warm);

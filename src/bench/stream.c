@@ -8,8 +8,10 @@
  *   -v 1   copy c=a, scale b=s*c, add c=a+b (a real add: lmbench 3 ran its sum loop here),
  *          triad a=b+s*c — bytes counted 2, 2, 3, 3 x 8 per element, as McCalpin counts them
  *   -v 2   fill a=q, copy c=a, daxpy a=a+q*b, sum s+=a — 1, 2, 3, 1 x 8 per element
- * Arrays: each array 4 x the last-level cache (McCalpin's rule; sysfs, or measured), capped by
- * available memory, unless -M gives the total of the three arrays (lmbench's meaning).
+ * Arrays: each array 4 x the sum of the last-level caches the threads and copies use (McCalpin's
+ * rule; sysfs, or the measured knee when sysfs's size is not believable: mem_common.c), at most
+ * MEM_DEFAULT_CAP (the [Array size] fact says when the cap won) and what memory is available,
+ * unless -M gives the total of the three arrays (lmbench's meaning).
  * --threads N|all splits every kernel over N threads pinned one per CPU (default 1, lmbench);
  * -P N runs N processes as lmbench does. --table prints McCalpin's table instead of lmbench's
  * lines.
@@ -350,6 +352,24 @@ static void table_line(struct tool_ctx *c, const char *label, const struct measu
 		   sum / (double)m->n, mn, mx);
 }
 
+/* How many last-level cache instances `used` CPUs (the first online ones, as the threads are
+ * pinned) span: McCalpin's rule sizes the arrays by the sum of the caches the run uses. */
+static unsigned llcs_in_use(int used, int ncpu)
+{
+	struct cache_level cl[8];
+	int nc = sys_caches(0, cl, 8), share = 0, lvl = 0;
+	for (int i = 0; i < nc; i++)
+		if (cl[i].level >= lvl) {
+			lvl = cl[i].level;
+			share = cl[i].shared_cpus;
+		}
+	if (used > ncpu)
+		used = ncpu;
+	if (share < 1 || used < 1)
+		return 1;
+	return (unsigned)((used + share - 1) / share);
+}
+
 static int stream(struct tool_ctx *c, int argc, char **argv)
 {
 	static const char *const names[] = { "pages", "threads", "table", "no-nt", NULL };
@@ -385,7 +405,8 @@ static int stream(struct tool_ctx *c, int argc, char **argv)
 		arr_bytes = total / 3;
 		snprintf(how, sizeof how, "-M %llu bytes for three arrays", (unsigned long long)total);
 	} else {
-		arr_bytes = mem_default_bytes(3u * (unsigned)P, how, sizeof how);
+		arr_bytes = mem_default_bytes(3u * (unsigned)P, llcs_in_use(nthreads * P, ncpu),
+					      how, sizeof how);
 	}
 	size_t n = arr_bytes / 8 / 8 * 8;
 	if (n < 64)
