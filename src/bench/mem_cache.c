@@ -44,7 +44,7 @@ static uint64_t chase_buffer(struct tool_ctx *c, size_t line, uint64_t max, cons
 		usage_error(c, "-L %zu is not a power of two", line);
 	char how[160] = "";
 	if (!max)
-		max = mem_default_bytes(1, how, sizeof how);
+		max = mem_default_bytes(1, 1, how, sizeof how);
 	mem_check_fits(c, max);
 	mem_short_samples(3, min_us);
 	mem_alloc(b, max, pages_opt(c, pages));
@@ -305,25 +305,64 @@ static void (*const pm_loops[PM_MAXK + 1])(uint64_t, void *) = {
 	pm_loop_15, pm_loop_16,
 };
 
-/* Parallelism at one size: the chain through the first n slots is one random cycle; k walkers
- * start at evenly spaced points of it (found by walking it once, which also warms it). Returns
- * max over k of (ns per load with one walker) / (ns per load with k), and the one-walker ns. */
-static double pm_size(char *base, size_t line, size_t n, int maxk, double *lat1)
+/*
+ * The order of par_mem's cycles: one random permutation of every line of the buffer, made once
+ * per run. The cycle at size n visits the lines below n in the permutation's order — a uniformly
+ * random cyclic order of them, and the restriction of the next size's cycle, as chain_grow()'s
+ * would be — and, since that order is known, the k walkers start at evenly spaced points of it
+ * without walking the cycle to find them (lmbench walks it with ~136 comparisons a step; that
+ * was most of par_mem's time at large sizes). Linking n lines is n independent stores.
+ */
+struct pm_order {
+	uint32_t *perm, *ord;    /* all lines in random order; this size's lines in that order */
+	size_t nall;
+};
+
+static void pm_order_init(struct pm_order *o, size_t nall, uint64_t seed)
 {
-	/* positions j*n/k for every k and j, walked to in one pass */
-	size_t want[PM_MAXK * PM_MAXK];
+	o->nall = nall;
+	o->perm = xmalloc(nall * sizeof *o->perm);
+	o->ord = xmalloc(nall * sizeof *o->ord);
+	uint64_t rng = seed ? seed : 1;
+	for (size_t i = 0; i < nall; i++)
+		o->perm[i] = (uint32_t)i;
+	for (size_t i = nall - 1; i > 0; i--) {
+		size_t j = (size_t)mem_rand_below(&rng, i + 1);
+		uint32_t t = o->perm[i];
+		o->perm[i] = o->perm[j];
+		o->perm[j] = t;
+	}
+}
+
+/* Link the cycle through lines [0, n) of base; o->ord[0..n) gets their order. */
+static void pm_order_link(struct pm_order *o, char *base, size_t line, size_t n)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < o->nall && m < n; i++)
+		if (o->perm[i] < n)
+			o->ord[m++] = o->perm[i];
+	for (size_t i = 0; i < n; i++)
+		*(void **)(base + (size_t)o->ord[i] * line) = base + (size_t)o->ord[(i + 1) % n] * line;
+}
+
+static void pm_order_free(struct pm_order *o)
+{
+	free(o->perm);
+	free(o->ord);
+}
+
+/* Parallelism at one size: the chain through the first n lines is one random cycle (linked by
+ * pm_order_link); k walkers start at evenly spaced points of it. Returns max over k of (ns per
+ * load with one walker) / (ns per load with k), and the one-walker ns. */
+static double pm_size(char *base, size_t line, const struct pm_order *o, size_t n, int maxk,
+		      double *lat1)
+{
+	/* the walkers' starts: position j*n/k of the cycle for every k and j */
 	void **at[PM_MAXK * PM_MAXK];
 	int nw = 0;
 	for (int k = 1; k <= maxk; k++)
 		for (int j = 0; j < k; j++)
-			want[nw++] = n * (size_t)j / (size_t)k;
-	void **p = (void **)base;
-	for (size_t step = 0; step < n; step++) {
-		for (int w = 0; w < nw; w++)
-			if (want[w] == step)
-				at[w] = p;
-		p = (void **)*p;
-	}
+			at[nw++] = (void **)(base + (size_t)o->ord[n * (size_t)j / (size_t)k] * line);
 	double base_ns = 0, best = 1;
 	int w = 0;
 	/* one chain is measured first and again last: on a busy machine the caches it relies on
@@ -352,7 +391,6 @@ static double pm_size(char *base, size_t line, size_t n, int maxk, double *lat1)
 		if (ns_k[k] > 0 && base_ns / ns_k[k] > best)
 			best = base_ns / ns_k[k];
 	*lat1 = base_ns;
-	(void)line;
 	return best;
 }
 
@@ -378,13 +416,15 @@ static int par_mem(struct tool_ctx *c, int argc, char **argv)
 	uint64_t seed = mem_seed();
 	mem_fact(c, NULL, "Chain", "chain", 1, "one random cycle through every line, seed %#llx",
 		 (unsigned long long)seed);
-	struct chain_builder cb;
-	chain_begin(&cb, b.p, line, 0, seed);
+	if (max / line > UINT32_MAX)
+		usage_error(c, "-M: more than 2^32 lines of %zu bytes", line);
+	struct pm_order ord;
+	pm_order_init(&ord, (size_t)(max / line), seed);
 	int status = 0;
 	for (uint64_t size = 16 * line; size <= max; size *= 2) {
 		size_t n = (size_t)(size / line);
-		chain_grow(&cb, n);
-		double lat1, par = pm_size(b.p, line, n, PM_MAXK, &lat1);
+		pm_order_link(&ord, b.p, line, n);
+		double lat1, par = pm_size(b.p, line, &ord, n, PM_MAXK, &lat1);
 		if (isnan(par)) {
 			status = EXIT_MEASURE;
 			break;
@@ -394,6 +434,7 @@ static int par_mem(struct tool_ctx *c, int argc, char **argv)
 		snprintf(params, sizeof params, "line=%zu", line); /* size: the abscissa */
 		record_values(c, "par_mem.parallelism", params, (double)size / 1e6, &s, 1);
 	}
+	pm_order_free(&ord);
 	mem_free(&b);
 	return status;
 }
@@ -449,7 +490,8 @@ static int cache_tool(struct tool_ctx *c, int argc, char **argv)
 					break;
 				size_t nlines = (size_t)(s / line);
 				chain_grow(&cb, nlines);
-				double v = mem_chase_ns(b.p, s, (void **)b.p, nlines < (1u << 20) ? nlines : (1u << 20));
+				/* warmed by a sweep in address order, not a walk of nlines misses */
+				double v = mem_chase_ns(b.p, s, (void **)b.p, MEM_WARM_SWEEP);
 				if (isnan(v)) {
 					mem_free(&b);
 					return EXIT_MEASURE;
@@ -485,9 +527,11 @@ static int cache_tool(struct tool_ctx *c, int argc, char **argv)
 				s = &sc[k];
 		/* parallelism at the middle of the level's plateau */
 		uint64_t mid = sz[(lv[i].first + lv[i].last) / 2];
-		chain_begin(&cb, b.p, line, 0, seed ^ (uint64_t)(i + 1));
-		chain_grow(&cb, (size_t)(mid / line));
-		double l1ns, par = pm_size(b.p, line, (size_t)(mid / line), 8, &l1ns);
+		struct pm_order po;
+		pm_order_init(&po, (size_t)(mid / line), seed ^ (uint64_t)(i + 1));
+		pm_order_link(&po, b.p, line, (size_t)(mid / line));
+		double l1ns, par = pm_size(b.p, line, &po, (size_t)(mid / line), 8, &l1ns);
+		pm_order_free(&po);
 		fmt_bytes(lv[i].size, a, sizeof a);
 		if (s) {
 			fmt_bytes(s->size, bb, sizeof bb);
@@ -536,9 +580,11 @@ static int cache_tool(struct tool_ctx *c, int argc, char **argv)
 	if (last_is_mem) {
 		int i = nl - 1;
 		uint64_t mid = sz[(lv[i].first + lv[i].last) / 2];
-		chain_begin(&cb, b.p, line, 0, seed ^ 0x99);
-		chain_grow(&cb, (size_t)(mid / line));
-		double l1ns, par = pm_size(b.p, line, (size_t)(mid / line), 8, &l1ns);
+		struct pm_order po;
+		pm_order_init(&po, (size_t)(mid / line), seed ^ 0x99);
+		pm_order_link(&po, b.p, line, (size_t)(mid / line));
+		double l1ns, par = pm_size(b.p, line, &po, (size_t)(mid / line), 8, &l1ns);
+		pm_order_free(&po);
 		struct sample s2 = { .value = lv[i].ns, .iters = 1 };
 		FILE *o = c->out;
 		c->out = NULL;

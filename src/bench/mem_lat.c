@@ -12,9 +12,13 @@
  *                   7 ns on modern CPUs)
  *   -t              one random cycle through every slot of the size (mem_common.c explains how
  *                   it grows with the size without being rebuilt); prefetchers cannot follow it
- *                   and, on 4 KiB pages, most loads past the TLB's reach also miss the TLB
- * Without SIZE_MiB the largest size is 4 x the last-level cache sysfs reports (a measured
- * guess when it reports nothing), capped by available memory, so the curve reaches main memory.
+ *                   and, on 4 KiB pages, most loads past the TLB's reach also miss the TLB.
+ *                   Strides below the cache line link one slot per line (more slots in a line
+ *                   add loads, not working set, to a random walk), and each size is warmed
+ *                   by reading its memory in address order, not by walking the chain
+ * Without SIZE_MiB the largest size is 4 x the last-level cache sysfs reports, or 4 x a measured
+ * latency knee when sysfs reports nothing or more than MEM_DEFAULT_CAP / 4, at most
+ * MEM_DEFAULT_CAP and available memory (mem_common.c), so the curve reaches main memory.
  * With -t (sizes of 8 MiB and more) a [Block-random chase: ...] fact gives the other main-memory
  * figure, random only within 256 KiB blocks (multichase's order), measured at the largest size.
  * The statistic is the minimum of short samples (5 by default), as lmbench takes the minimum.
@@ -27,6 +31,7 @@
 #include "bench/mem_common.h"
 #include "bench/tool.h"
 #include "core/arch.h"
+#include "core/sysinfo.h"
 #include "core/timing.h"
 #include "core/util.h"
 
@@ -82,6 +87,15 @@ static double block_chase_ns(struct mem_buf *b, size_t bytes, uint64_t seed)
 	return mem_chase_ns(b->p, n * line, start, n);
 }
 
+/* The cache line -t chains link at (sysfs's, else 64 bytes). */
+static size_t chain_line(void)
+{
+	struct cache_level cl[8];
+	int n = sys_caches(0, cl, 8);
+	size_t line = n > 0 && cl[0].line >= (int)sizeof(void *) ? (size_t)cl[0].line : 64;
+	return line & (line - 1) ? 64 : line;
+}
+
 static int lat_mem_rd(struct tool_ctx *c, int argc, char **argv)
 {
 	static const char *const names[] = { "pages", "mem", NULL };
@@ -116,7 +130,7 @@ static int lat_mem_rd(struct tool_ctx *c, int argc, char **argv)
 			usage_error(c, "size '%s' MiB is below 512 bytes", argv[optind]);
 		optind++;
 	} else {
-		maxb = mem_default_bytes(1, how, sizeof how);
+		maxb = mem_default_bytes(1, 1, how, sizeof how);
 	}
 	int nstrides = argc - optind, explicit_strides = nstrides > 0;
 	size_t *strides = xcalloc((size_t)(nstrides ? nstrides : 1), sizeof *strides);
@@ -142,8 +156,9 @@ static int lat_mem_rd(struct tool_ctx *c, int argc, char **argv)
 	uint64_t seed = 0;
 	if (rnd) {
 		seed = mem_seed();
-		mem_fact(c, NULL, "Chain", "chain", 1, "one random cycle through every slot of each size (on 4 KiB pages TLB misses"
-			 " included: --pages thp leaves most out), seed %#llx",
+		mem_fact(c, NULL, "Chain", "chain", 1, "one random cycle through every slot of each size, one slot"
+			 " per %zu-byte line for strides below it (on 4 KiB pages TLB misses included:"
+			 " --pages thp leaves most out), seed %#llx", chain_line(),
 			 (unsigned long long)seed);
 	} else {
 		mem_fact(c, NULL, "Chain", "chain", 1, "sequential, stride bytes apart (prefetchers help)");
@@ -156,27 +171,33 @@ static int lat_mem_rd(struct tool_ctx *c, int argc, char **argv)
 				 "few TLB misses)", bns, (double)maxb / 1048576.0);
 	}
 	int status = 0;
+	size_t line = rnd ? chain_line() : 0;
 	for (int si = 0; si < nstrides && !status; si++) {
-		size_t stride = strides[si], nmax = maxb / stride;
+		/* -t links one slot per line when the stride is below it (slot = max(stride, line)):
+		 * more slots per line add loads, not working set, to a random walk */
+		size_t stride = strides[si], slot = stride < line ? line : stride, nmax = maxb / slot;
 		struct chain_builder cb;
 		if (rnd) {
-			chain_begin(&cb, b.p, stride, 0, seed);
+			chain_begin(&cb, b.p, slot, 0, seed);
 		} else {
 			for (size_t i = 0; i + 1 < nmax; i++)
 				*(void **)(b.p + i * stride) = b.p + (i + 1) * stride;
 		}
 		out_printf(c, "\"stride=%zu\n", stride);
 		for (size_t range = 512; range <= maxb; range = lat_next_range(range)) {
-			if (range < stride)
+			if (range < slot)
 				continue;
-			size_t n = range / stride;
-			void **last = (void **)(b.p + (n - 1) * stride);
+			size_t n = range / slot;
+			void **last = (void **)(b.p + (n - 1) * slot);
 			if (rnd)
 				chain_grow(&cb, n);
 			else
 				*last = b.p; /* close the loop at this size */
+			/* -t warms by sweeping the chain's memory in address order, not by a walk of
+			 * n dependent misses (the same lines end up cached) */
 			struct measurement m;
-			if (mem_chase_measure(b.p, n * stride, (void **)b.p, n, &m) != 0) {
+			if (mem_chase_measure(b.p, n * slot, (void **)b.p, rnd ? MEM_WARM_SWEEP : n,
+					      &m) != 0) {
 				status = EXIT_MEASURE;
 				break;
 			}
@@ -186,7 +207,7 @@ static int lat_mem_rd(struct tool_ctx *c, int argc, char **argv)
 				       (double)range / 1048576.0, &m, MEM_CHASE_LOADS);
 			measurement_free(&m);
 			if (!rnd && n < nmax)
-				*last = b.p + n * stride; /* reopen for the next size */
+				*last = b.p + n * slot; /* reopen for the next size */
 		}
 		if (explicit_strides)
 			out_printf(c, "\n");
