@@ -26,6 +26,7 @@
 #include "cmd/progress.h"
 #include "cmd/run_opts.h"
 #include "cmd/run_clock.h"
+#include "cmd/run_fit.h"
 #include "cmd/run_noise.h"
 #include "cmd/run_plan.h"
 #include "cmd/run_step.h"
@@ -276,6 +277,9 @@ struct suite {
 	int line, reps, tty, can_cold;
 	char *rundir, *fsrun, *file;
 	struct plan plan;
+	struct plan_fit fit;
+	char mem_how[300];       /* why the memory series goes to mem */
+	struct names only, skipf;
 	struct sel *sel;
 	size_t nsel, last_file;
 	struct names absent;
@@ -311,7 +315,12 @@ static void describe_failure(const struct sel *x, const struct step_outcome *oc,
 static void set_sizes_and_timing(struct suite *S)
 {
 	const struct run_opts *o = &S->o;
-	S->mem = o->mem ? o->mem : plan_default_mem(o->copies);
+	if (o->mem)
+		snprintf(S->mem_how, sizeof S->mem_how, "--mem");
+	else
+		S->mem = plan_default_mem(o->copies, !o->dry_run, S->mem_how, sizeof S->mem_how);
+	if (o->mem)
+		S->mem = o->mem;
 	struct cache_level cl[8];
 	int cpus[1];
 	S->line = 64;
@@ -369,8 +378,29 @@ static void make_dirs(struct suite *S)
 	S->file = xasprintf("%s/XXX", S->fsrun);
 }
 
-/* The plan, filtered by --only, --skip and --subset; steps whose tool is not built in are
- * counted (and kept for --dry-run). */
+/* Whether the run keeps step s: --only, --skip, --subset. */
+static int step_kept(const struct step *s, void *arg)
+{
+	const struct suite *S = arg;
+	const struct run_opts *o = &S->o;
+	const struct tool *t;
+	int sub;
+	const char *fam = step_family(s, &t, &sub);
+	if ((o->only && !names_has(&S->only, fam)) || (o->skip && names_has(&S->skipf, fam)))
+		return 0;
+	if (o->subset && !(sub & o->subset) && !(s->flags & STEP_ALWAYS))
+		return 0;
+	return 1;
+}
+
+/* What the budget counts: the steps kept whose tool is built in. */
+static int step_costs(const struct step *s, void *arg)
+{
+	return step_kept(s, arg) && tool_find(s->argv[0], NULL);
+}
+
+/* The plan for the profile, fitted to the budget (run_fit.h), filtered by --only, --skip and
+ * --subset; steps whose tool is not built in are counted (and kept for --dry-run). */
 static void select_steps(struct suite *S)
 {
 	const struct run_opts *o = &S->o;
@@ -383,31 +413,41 @@ static void select_steps(struct suite *S)
 		 * third of the time (default: 34 s a round against 66 s estimated with 0.3 + 0.7 r/11),
 		 * 7 adaptive about two thirds, 11 adaptive to 51 the full time */
 		.sample_scale = 0.1 + 0.9 * (double)S->reps / TIMING_DEFAULT_REPS,
+		.reps = S->reps,
 	};
-	plan_build(&S->plan, &pc);
 
 	/* Family names: the descriptors', and the plan's for tools not built in. */
-	struct names valid = { .n = 0 }, only = { .n = 0 }, skipf = { .n = 0 };
+	struct plan all;
+	plan_build(&all, &pc);
+	struct names valid = { .n = 0 };
 	for (int f = 0; families[f]; f++)
 		names_add(&valid, families[f]->name);
-	for (size_t i = 0; i < S->plan.n; i++)
-		names_add(&valid, step_family(&S->plan.v[i], NULL, NULL));
+	for (size_t i = 0; i < all.n; i++)
+		names_add(&valid, step_family(&all.v[i], NULL, NULL));
 	if (o->only)
-		parse_families("--only", o->only, &valid, &only);
+		parse_families("--only", o->only, &valid, &S->only);
 	if (o->skip)
-		parse_families("--skip", o->skip, &valid, &skipf);
+		parse_families("--skip", o->skip, &valid, &S->skipf);
+	plan_free(&all);
+
+	S->fit.budget = o->time_limit > 0 ? o->time_limit : plan_budget(o->profile);
+	S->fit.rounds_asked = o->repeat;
+	plan_fit(&S->plan, &pc, step_costs, S, &S->fit);
+	if (!S->fit.fits && o->time_limit > 0)
+		die(EXIT_USAGE, "--time-limit %.0f s is below the smallest plan, about %.0f s here "
+		    "(series thinned, one round, one tool per family)", o->time_limit,
+		    S->fit.min_est);
+	S->o.repeat = S->fit.rounds;
+	S->mem = pc.mem_bytes;
 
 	S->sel = xcalloc(S->plan.n + 1, sizeof *S->sel);
 	S->last_file = (size_t)-1;
 	for (size_t i = 0; i < S->plan.n; i++) {
 		const struct step *s = &S->plan.v[i];
+		if (s->dropped || !step_kept(s, S))
+			continue;
 		const struct tool *t;
-		int sub;
-		const char *fam = step_family(s, &t, &sub);
-		if ((o->only && !names_has(&only, fam)) || (o->skip && names_has(&skipf, fam)))
-			continue;
-		if (o->subset && !(sub & o->subset) && !(s->flags & STEP_ALWAYS))
-			continue;
+		const char *fam = step_family(s, &t, NULL);
 		if (!t) {
 			names_add(&S->absent, s->argv[0]);
 			S->nabsent++;
@@ -425,6 +465,25 @@ static void select_steps(struct suite *S)
 		sb_add(&S->skipped, ", ", S->absent.v[i]);
 }
 
+/* What the budget cost the plan, in words ("" when nothing). */
+static void fit_desc(const struct suite *S, char *buf, size_t len)
+{
+	const struct plan_fit *f = &S->fit;
+	buf[0] = 0;
+	if (f->thinned)
+		snprintf(buf, len, "series thinned to the summary's sizes");
+	if (f->mem_asked > S->mem)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%smemory series to %llu MiB, not %llu",
+			 buf[0] ? "; " : "", (unsigned long long)(S->mem / MIB),
+			 (unsigned long long)(f->mem_asked / MIB));
+	if (f->rounds < f->rounds_asked)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%d of %d rounds", buf[0] ? "; " : "",
+			 f->rounds, f->rounds_asked);
+	if (f->ndropped)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%stools left out: %s",
+			 buf[0] ? "; " : "", f->dropped);
+}
+
 static void print_plan(const struct suite *S)
 {
 	double all = 0;
@@ -434,10 +493,15 @@ static void print_plan(const struct suite *S)
 		       x->t ? "" : "   (not built in: skipped)");
 		all += x->s->est_s;
 	}
-	printf("%zu steps, profile %s, memory series to %llu MiB, file %llu MiB; "
-	       "estimated %.0f s x %d round(s) (%.0f s with only the tools built in)\n",
-	       S->nsel, profile_name(S->o.profile), (unsigned long long)(S->mem / MIB),
-	       (unsigned long long)(S->file_bytes / MIB), all, S->o.repeat, S->est_total * S->o.repeat);
+	char fd[1200];
+	fit_desc(S, fd, sizeof fd);
+	printf("%zu steps, profile %s, memory series to %llu MiB (%s), file %llu MiB\n"
+	       "estimated %.0f s for %d round(s) with the tools built in (%.0f s a round listed), "
+	       "budget %.0f s%s%s%s\n",
+	       S->nsel, profile_name(S->o.profile), (unsigned long long)(S->mem / MIB), S->mem_how,
+	       (unsigned long long)(S->file_bytes / MIB), S->fit.est, S->o.repeat, all,
+	       S->fit.budget, S->o.time_limit > 0 ? " (--time-limit)" : " (the profile's)",
+	       fd[0] ? ": " : "", fd);
 }
 
 static void fact_num(struct run *r, const char *key, const char *fmt, double v)
@@ -466,6 +530,15 @@ static void record_start(struct suite *S)
 	run->host = xstrdup(h ? h : "unknown");
 	fact_num(run, "copies", "%.0f", S->o.copies);
 	fact_num(run, "mem_series_bytes", "%.0f", (double)S->mem);
+	kv_set(&run->facts, "mem_series_reason", S->mem_how);
+	fact_num(run, "plan_budget_s", "%.0f", S->fit.budget);
+	fact_num(run, "plan_estimate_s", "%.0f", S->fit.est);
+	char fd[1200];
+	fit_desc(S, fd, sizeof fd);
+	if (fd[0]) {
+		kv_set(&run->facts, "plan_fit", fd);
+		run_warn("to fit the %.0f s budget: %s", S->fit.budget, fd);
+	}
 	fact_num(run, "file_bytes", "%.0f", (double)S->file_bytes);
 	fact_num(run, "line_size", "%.0f", S->line);
 	fact_num(run, "samples", "%.0f", S->reps);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "bench/tool.h"
 #include "cmd/commands.h"
+#include "cmd/run_fit.h"
 #include "cmd/run_opts.h"
 #include "core/cpu.h"
 #include "core/sysinfo.h"
@@ -37,7 +38,7 @@ static const char *ext(const char *path)
 enum {
 	O_QUICK = 256, O_FULL, O_SUBSET, O_ONLY, O_SKIP, O_LABEL, O_MEM, O_FSDIR, O_REMOTE,
 	O_DISK, O_COPIES, O_COLD, O_REPEAT, O_CPU, O_FORMAT, O_DB, O_NOSTORE, O_JSON,
-	O_SAMPLES, O_MAXSAMPLES, O_TIMEOUT, O_DRYRUN, O_HELP,
+	O_SAMPLES, O_MAXSAMPLES, O_TIMEOUT, O_TIMELIMIT, O_DRYRUN, O_HELP,
 };
 
 void run_opts_parse(int argc, char **argv, struct run_opts *o, struct run *run)
@@ -58,6 +59,7 @@ void run_opts_parse(int argc, char **argv, struct run_opts *o, struct run *run)
 		{ "samples", required_argument, NULL, O_SAMPLES },
 		{ "max-samples", required_argument, NULL, O_MAXSAMPLES },
 		{ "timeout", required_argument, NULL, O_TIMEOUT },
+		{ "time-limit", required_argument, NULL, O_TIMELIMIT },
 		{ "dry-run", no_argument, NULL, O_DRYRUN }, { "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -102,7 +104,10 @@ void run_opts_parse(int argc, char **argv, struct run_opts *o, struct run *run)
 		case O_DISK: o->disk = optarg; break;
 		case O_COPIES: o->copies = (int)parse_int(optarg, 1, 999, "--copies"); break;
 		case O_COLD: o->cold = 1; break;
-		case O_REPEAT: o->repeat = (int)parse_int(optarg, 1, 1000, "--repeat"); break;
+		case O_REPEAT:
+			o->repeat = (int)parse_int(optarg, 1, 1000, "--repeat");
+			o->repeat_given = 1;
+			break;
 		case O_CPU: o->cpu = optarg; cpu_policy_init(optarg); break;
 		case 'o': o->output = optarg; break;
 		case O_FORMAT: format = optarg; break;
@@ -116,6 +121,12 @@ void run_opts_parse(int argc, char **argv, struct run_opts *o, struct run *run)
 			o->max_samples = (int)parse_int(optarg, 1, TIMING_MAX_REPS, "--max-samples");
 			break;
 		case O_TIMEOUT: o->timeout = (double)parse_int(optarg, 1, 86400, "--timeout"); break;
+		case O_TIMELIMIT:
+			o->time_limit = parse_duration(optarg);
+			if (!(o->time_limit >= 1) || o->time_limit > 7 * 86400)
+				die(EXIT_USAGE, "--time-limit: '%s' is not a duration (90s, 5m, 1h30m, or seconds)",
+				    optarg);
+			break;
 		case O_DRYRUN: o->dry_run = 1; break;
 		case 'h':
 		case O_HELP: help(); exit(0);

@@ -16,12 +16,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bench/mem_common.h"
 #include "cmd/run_plan.h"
 #include "core/sysinfo.h"
 #include "core/util.h"
 
 #define MIB (1024ull * 1024)
 #define MAXARGS 48
+/* series thinned to the summary's points: the quick profile, or plan_fit() meeting a budget */
+#define THIN(c) ((c)->profile == PROF_QUICK || (c)->thin)
 
 const char *profile_name(enum profile p)
 {
@@ -46,22 +49,25 @@ static uint64_t pow2_floor(uint64_t n)
 	return p;
 }
 
-uint64_t plan_default_mem(int copies)
+uint64_t plan_default_mem(int copies, int measure, char *how, size_t howlen)
 {
-	uint64_t llc = sys_llc_bytes();
-	uint64_t want = llc ? 4 * llc : 16 * MIB;
+	uint64_t llc = sys_llc_bytes(), avail = sys_mem_available();
+	if (copies < 1)
+		copies = 1;
+	uint64_t room = avail ? pow2_floor(avail / 4 / (uint64_t)copies) : 0;
+	/* a dry run does not measure: it plans for the reported size, the largest plan */
+	uint64_t knee = measure && mem_needs_knee(llc) ? mem_knee(llc) : 0;
+	uint64_t want = mem_size_rule(llc, knee, room, how, howlen);
 	uint64_t p = pow2_floor(want);
 	if (p < want)
 		p *= 2;
 	if (p < 8 * MIB)
 		p = 8 * MIB;
-	uint64_t avail = sys_mem_available();
-	if (copies < 1)
-		copies = 1;
-	if (avail) {
-		uint64_t cap = pow2_floor(avail / 4 / (uint64_t)copies);
-		if (p > cap)
-			p = cap < 8 * MIB ? 8 * MIB : cap;
+	if (room && p > room)
+		p = room < 8 * MIB ? 8 * MIB : room;
+	if (!measure && mem_needs_knee(llc) && llc) {
+		size_t l = strlen(how);
+		snprintf(how + l, howlen - l, "; a run measures the latency knee first and may go lower");
 	}
 	return p;
 }
@@ -98,7 +104,7 @@ static void push(struct plan *p, const struct plan_cfg *c, const char *fam, enum
 	s->family = fam;
 	s->subset = sub;
 	s->flags = flags;
-	s->est_s = est * c->sample_scale;
+	s->est_s = (flags & STEP_EST_FINAL) ? est : est * c->sample_scale;
 	if (s->est_s < 0.05)
 		s->est_s = 0.05;
 	/* lmbench's $P goes right after the tool name. */
@@ -144,7 +150,7 @@ static void add(struct plan *p, const struct plan_cfg *c, const char *fam, enum 
 static int sizes(const struct plan_cfg *c, uint64_t top, int half, uint64_t *out, int max)
 {
 	int n = 0;
-	if (c->profile == PROF_FULL) {
+	if (c->profile == PROF_FULL && !c->thin) {
 		uint64_t end = half ? top / 2 : top;
 		for (uint64_t s = 512; s <= end && n < max; s *= 2)
 			out[n++] = s;
@@ -191,8 +197,8 @@ static void os_basic(struct plan *p, const struct plan_cfg *c)
 		add(p, c, F_SYSCALL, OS, STEP_COPIES, 0.2, "lat_syscall", sc[i], NULL);
 
 	static const char *nq[] = { "100" }, *nd[] = { "10", "100", "250", "500" };
-	const char **ns = c->profile == PROF_QUICK ? nq : nd;
-	int nn = c->profile == PROF_QUICK ? 1 : 4;
+	const char **ns = THIN(c) ? nq : nd;
+	int nn = THIN(c) ? 1 : 4;
 	for (int kind = 0; kind < 2; kind++)
 		for (int i = 0; i < nn; i++)
 			add(p, c, F_SELECT, OS, STEP_COPIES, kind ? 0.4 : 0.25, "lat_select", "-n", ns[i],
@@ -244,14 +250,14 @@ static void files(struct plan *p, const struct plan_cfg *c)
 	uint64_t sz[40];
 	int n = sizes(c, c->file_bytes, 0, sz, 40);
 	for (int i = 0; i < n; i++) {
-		if (sz[i] < 512 * 1024 || (c->profile == PROF_QUICK && i != n - 1))
+		if (sz[i] < 512 * 1024 || (THIN(c) && i != n - 1))
 			continue;
 		char s[32];
 		plan_size_str(sz[i], s, sizeof s);
 		add(p, c, F_FILE, OS, STEP_COPIES | STEP_FILE, 0.3, "lat_mmap", s, c->file, NULL);
 	}
 
-	if (c->profile == PROF_QUICK) {
+	if (THIN(c)) {
 		add(p, c, F_FILE, OS, 0, 7.0, "lat_fs", "-s", "0", c->fsdir, NULL);
 		add(p, c, F_FILE, OS, 0, 7.0, "lat_fs", "-s", "10240", c->fsdir, NULL);
 	} else {
@@ -271,8 +277,8 @@ static void net_set(struct plan *p, const struct plan_cfg *c, const char *host, 
 	add(p, c, F_NET, OS, fl & ~STEP_COPIES, 0.6, "lat_connect", host, NULL);
 	static const char *mq[] = { "10m" }, *md[] = { "1", "64", "1024", "10m" },
 			  *mf[] = { "1", "64", "128", "256", "512", "1024", "1437", "10m" };
-	const char **m = c->profile == PROF_QUICK ? mq : c->profile == PROF_FULL ? mf : md;
-	int nm = c->profile == PROF_QUICK ? 1 : c->profile == PROF_FULL ? 8 : 4;
+	const char **m = THIN(c) ? mq : c->profile == PROF_FULL ? mf : md;
+	int nm = THIN(c) ? 1 : c->profile == PROF_FULL ? 8 : 4;
 	for (int i = 0; i < nm; i++)
 		add(p, c, F_NET, OS, fl, strcmp(m[i], "1") == 0 ? 1.0 : 0.7, "bw_tcp", "-m", m[i], host,
 		    NULL);
@@ -301,8 +307,8 @@ static void ipc_bw_files(struct plan *p, const struct plan_cfg *c)
 	static const char *tool[] = { "bw_file_rd", "bw_mmap_rd" };
 	static const char *mode[2][2] = { { "io_only", "open2close" }, { "mmap_only", "open2close" } };
 	for (int t = 0; t < 2; t++)
-		for (int m = 0; m < (c->profile == PROF_QUICK ? 1 : 2); m++)
-			for (int i = c->profile == PROF_QUICK ? n - 1 : 0; i < n; i++) {
+		for (int m = 0; m < (THIN(c) ? 1 : 2); m++)
+			for (int i = THIN(c) ? n - 1 : 0; i < n; i++) {
 				char s[32];
 				plan_size_str(sz[i], s, sizeof s);
 				add(p, c, F_FILE, OS, STEP_COPIES | STEP_FILE | STEP_COLD,
@@ -324,7 +330,7 @@ static void mem_bw(struct plan *p, const struct plan_cfg *c)
 			continue;
 		uint64_t sz[40];
 		int n = sizes(c, c->mem_bytes, ser[k].half, sz, 40);
-		for (int i = c->profile == PROF_QUICK ? n - 1 : 0; i < n; i++) {
+		for (int i = THIN(c) ? n - 1 : 0; i < n; i++) {
 			char s[32];
 			plan_size_str(sz[i], s, sizeof s);
 			double est = 0.15 + (double)sz[i] / 1e9 * (ser[k].half ? 3.0 : 1.5);
@@ -340,21 +346,41 @@ static void ctx(struct plan *p, const struct plan_cfg *c)
 			  *sf[] = { "0", "4", "8", "16", "32", "64" };
 	static const char *nq[] = { "2", "8", "16" }, *nd[] = { "2", "4", "8", "16", "32" },
 			  *nf[] = { "2", "4", "8", "16", "24", "32", "64", "96" };
-	const char **s = c->profile == PROF_QUICK ? sq : c->profile == PROF_FULL ? sf : sd;
-	const char **ns = c->profile == PROF_QUICK ? nq : c->profile == PROF_FULL ? nf : nd;
-	int nsz = c->profile == PROF_QUICK ? 3 : c->profile == PROF_FULL ? 6 : 4;
-	int nn = c->profile == PROF_QUICK ? 3 : c->profile == PROF_FULL ? 8 : 5;
+	const char **s = THIN(c) ? sq : c->profile == PROF_FULL ? sf : sd;
+	const char **ns = THIN(c) ? nq : c->profile == PROF_FULL ? nf : nd;
+	int nsz = THIN(c) ? 3 : c->profile == PROF_FULL ? 6 : 4;
+	int nn = THIN(c) ? 3 : c->profile == PROF_FULL ? 8 : 5;
 	for (int i = 0; i < nsz; i++) {
 		struct args a = { .n = 0 };
 		arg(&a, "lat_ctx");
 		arg(&a, "-s");
 		arg(&a, "%s", s[i]);
 		/* lmbench's summary reads 2p/0K only, so the quick profile measures just that. */
-		int upto = c->profile == PROF_QUICK && i == 0 ? 1 : nn;
+		int upto = THIN(c) && i == 0 ? 1 : nn;
 		for (int k = 0; k < upto; k++)
 			arg(&a, "%s", ns[k]);
 		push(p, c, F_CTX, OS, STEP_COPIES, 0.4 + 0.35 * upto, &a);
 	}
+}
+
+/*
+ * The memory steps' cost, from what they do rather than a flat guess (they were most of a run,
+ * and grow with the memory series' top M): each measured point costs its samples (R, plus
+ * about 2 for calibration) of the tool's minimum sample time; set-up costs what it touches:
+ * faulting the buffer in (~2 GB/s), building random chains (~150 ns a line: a cache miss per
+ * insertion), sweeps in address order (~10 GB/s). Constants from this 2-vCPU guest.
+ */
+static double pt_s(const struct plan_cfg *c, double sample_ms)
+{
+	double r = c->reps > 0 ? c->reps : 11;
+	if (c->profile == PROF_FULL)
+		r *= 1.5; /* adaptive sampling to 51 takes more where the metric is noisy */
+	return (r + 2) * sample_ms / 1000.0;
+}
+
+static double log2d(double x)
+{
+	return x > 1 ? log2(x) : 0;
 }
 
 static void mem_lat(struct plan *p, const struct plan_cfg *c)
@@ -363,13 +389,27 @@ static void mem_lat(struct plan *p, const struct plan_cfg *c)
 	snprintf(mm, sizeof mm, "%lluM", (unsigned long long)(c->mem_bytes / MIB));
 	snprintf(mbn, sizeof mbn, "%llu", (unsigned long long)(c->mem_bytes / MIB));
 	snprintf(line, sizeof line, "%d", c->line);
+	double M = (double)c->mem_bytes, lines = M / (c->line > 0 ? c->line : 64);
+	double llc = (double)sys_llc_bytes(), warmed = llc > 0 && 2 * llc < M ? 2 * llc : M;
 	/* tlb's -M counts pages in plumb (lmbench's suite passed bytes): its default is used. */
 	add(p, c, F_MEM, HW, 0, 2.0, "tlb", "-L", line, NULL);
-	add(p, c, F_MEM, HW, 0, 6.0, "par_mem", "-L", line, "-M", mm, NULL);
+	/* par_mem: 17 measurements of 0.5 ms samples per size (16 lines .. M, doubling), the
+	 * permutation once, each size's lines linked (mem_cache.c) */
+	double npm = log2d(lines / 16) + 1;
+	add(p, c, F_MEM, HW, STEP_EST_FINAL,
+	    0.1 + M / 2e9 + lines * 20e-9 + npm * lines * 1.5e-9 + npm * 17 * pt_s(c, 0.5),
+	    "par_mem", "-L", line, "-M", mm, NULL);
+	/* cache: two sweeps of 4 points per doubling from 512 bytes (1 ms samples), each growing
+	 * a chain through M; then parallelism at each level (9 measurements) */
 	if (c->profile != PROF_QUICK)
-		add(p, c, F_MEM, HW, 0, 4.0, "cache", NULL);
+		add(p, c, F_MEM, HW, STEP_EST_FINAL,
+		    0.1 + M / 2e9 + 2 * lines * 150e-9 + 2 * 4 * log2d(M / 512) * pt_s(c, 1.0) +
+			    2 * 8 * warmed / 10e9 + 4 * 9 * pt_s(c, 1.0),
+		    "cache", NULL);
 
-	/* STREAM sizes its arrays by the 4x-LLC rule itself; --mem is passed as lmbench does. */
+	/* STREAM sizes its arrays by its own rule (mem_common.h) unless --mem is given, as
+	 * lmbench passes it; 4 kernels, each about 2.5 arrays a pass at ~10 GB/s, R + 2 passes */
+	double arr = c->mem_given ? M / 3 : M;
 	for (int v = 1; v <= (c->profile == PROF_QUICK ? 1 : 2); v++) {
 		struct args a = { .n = 0 };
 		arg(&a, "stream");
@@ -380,24 +420,34 @@ static void mem_lat(struct plan *p, const struct plan_cfg *c)
 		if (c->mem_given) {
 			arg(&a, "-M");
 			arg(&a, "%s", mm);
+		} else if (c->mem_cut) {
+			arg(&a, "-M"); /* lmbench's -M: the three arrays' total */
+			arg(&a, "%lluM", 3 * (unsigned long long)(c->mem_bytes / MIB));
 		}
-		push(p, c, F_STREAM, HW, STEP_COPIES, 2.5, &a);
+		push(p, c, F_STREAM, HW, STEP_COPIES | STEP_EST_FINAL,
+		     0.2 + 3 * arr / 2e9 + 4 * pt_s(c, 1000) * 2.5 * arr / 10e9, &a);
 	}
 
 	/* "Memory load latency": stride 128 is what lmbench's summary reads (L1, L2, main). */
 	static const char *stq[] = { "128" }, *std[] = { "16", "64", "128" },
 			  *stf[] = { "16", "32", "64", "128", "256", "512", "1024" };
-	const char **st = c->profile == PROF_QUICK ? stq : c->profile == PROF_FULL ? stf : std;
-	int nst = c->profile == PROF_QUICK ? 1 : c->profile == PROF_FULL ? 7 : 3;
+	const char **st = THIN(c) ? stq : c->profile == PROF_FULL ? stf : std;
+	int nst = THIN(c) ? 1 : c->profile == PROF_FULL ? 7 : 3;
 	double pts = memrd_points(c->mem_bytes);
 	struct args a = { .n = 0 };
 	arg(&a, "lat_mem_rd");
 	arg(&a, "%s", mbn);
 	for (int i = 0; i < nst; i++)
 		arg(&a, "%s", st[i]);
-	push(p, c, F_MEM, HW, STEP_COPIES, 0.5 + pts * 0.045 * nst, &a);
-	/* "Random load latency". */
-	add(p, c, F_MEM, HW, STEP_COPIES, 0.5 + pts * 0.1, "lat_mem_rd", "-t", mbn, "16", NULL);
+	/* 2 ms samples per point, and a warm-up walk of up to 2 x LLC lines at ~1 ns a load */
+	push(p, c, F_MEM, HW, STEP_COPIES | STEP_EST_FINAL,
+	     0.1 + M / 2e9 + nst * pts * (pt_s(c, 2.0) + 0.0005), &a);
+	/* "Random load latency": points, the chain grown once through M (one slot a line), the
+	 * block-random chase at the top (shuffle, link, walk), sweeps to warm each size */
+	add(p, c, F_MEM, HW, STEP_COPIES | STEP_EST_FINAL,
+	    0.1 + M / 2e9 + pts * pt_s(c, 2.0) + lines * 150e-9 +
+		    (M >= 8 * MIB ? lines * 300e-9 : 0) + 16 * warmed / 10e9,
+	    "lat_mem_rd", "-t", mbn, "16", NULL);
 }
 
 void plan_build(struct plan *p, const struct plan_cfg *c)
@@ -423,4 +473,19 @@ void plan_free(struct plan *p)
 	}
 	free(p->v);
 	memset(p, 0, sizeof *p);
+}
+
+double plan_cost(const struct plan *p, int rounds, int (*sel)(const struct step *, void *),
+		 void *arg)
+{
+	double steps = 0;
+	int n = 0;
+	for (size_t i = 0; i < p->n; i++)
+		if (!p->v[i].dropped && (!sel || sel(&p->v[i], arg))) {
+			steps += p->v[i].est_s;
+			n++;
+		}
+	/* the run's own: noise check and start-up (about 1 s), a child and a clock probe per
+	 * step (about 15 ms) */
+	return 1.0 + (steps + 0.015 * n) * (rounds > 0 ? rounds : 1);
 }

@@ -21,6 +21,7 @@ enum step_flag {
 	STEP_WRITES_FILE = 8, /* writes $FILE (lmdd) */
 	STEP_ALWAYS = 16,     /* runs under any --subset (config-time facts such as mhz) */
 	STEP_REMOTE = 32,     /* measures against the --remote host */
+	STEP_EST_FINAL = 64,  /* est_s is already for the plan's sample count (memory steps) */
 };
 
 struct step {
@@ -31,6 +32,7 @@ struct step {
 	int argc;
 	char **argv;          /* argv[0] is the tool name; malloc'd */
 	char *label;          /* "bw_mem 64m frd": for progress lines and notes */
+	int dropped;          /* left out by plan_fit() to meet the time budget */
 };
 
 struct plan_cfg {
@@ -45,6 +47,9 @@ struct plan_cfg {
 	const char *disk;     /* device or file for `disk`, or NULL */
 	int copies;           /* --copies N (1 = off) */
 	double sample_scale;  /* cost scale of the sample count against the default 11 */
+	int reps;             /* samples per point the steps take (0: 11): memory steps' cost */
+	int thin;             /* series thinned to the points lmbench's summary reads (plan_fit) */
+	int mem_cut;          /* plan_fit lowered mem_bytes: stream gets it too (-M 3 x mem) */
 };
 
 struct plan {
@@ -55,10 +60,16 @@ struct plan {
 void plan_build(struct plan *p, const struct plan_cfg *c);
 void plan_free(struct plan *p);
 const char *profile_name(enum profile p);
-/* The default top of the memory series: 4x the last-level cache as a power of two (16 MiB
- * when sysfs says nothing), at least 8 MiB, at most a quarter of the memory available per
- * copy. */
-uint64_t plan_default_mem(int copies);
+/* The default top of the memory series: mem_size_rule() (bench/mem_common.h: 4 x the last
+ * level, or 4 x the measured knee when sysfs's size is not believable, at most
+ * MEM_DEFAULT_CAP) rounded up to a power of two, at least 8 MiB, at most a quarter of the
+ * memory available per copy. measure = 0 (a dry run) takes the reported size where the knee
+ * would be measured: the largest plan. how gets the reason. */
+uint64_t plan_default_mem(int copies, int measure, char *how, size_t howlen);
+/* Seconds the whole plan should take: every step not dropped whose sel() is true (sel NULL:
+ * all), times rounds, plus the run's own overhead. */
+double plan_cost(const struct plan *p, int rounds, int (*sel)(const struct step *, void *),
+		 void *arg);
 /* "512", "4k", "64m": lmbench's size spelling of n bytes. */
 void plan_size_str(uint64_t n, char *buf, size_t len);
 
