@@ -104,9 +104,11 @@ static void push(struct plan *p, const struct plan_cfg *c, const char *fam, enum
 	s->family = fam;
 	s->subset = sub;
 	s->flags = flags;
-	s->est_s = (flags & STEP_EST_FINAL) ? est : est * c->sample_scale;
-	if (s->est_s < 0.05)
-		s->est_s = 0.05;
+	/* the figures were for 11 samples on an early build; the steps take half that now
+	 * (measured 2026-11-30: bench/README.md) */
+	s->est_s = (flags & STEP_EST_FINAL) ? est : 0.5 * est * c->sample_scale;
+	if (s->est_s < 0.03)
+		s->est_s = 0.03;
 	/* lmbench's $P goes right after the tool name. */
 	int extra = (flags & STEP_COPIES) && c->copies > 1 ? 2 : 0;
 	s->argv = xcalloc((size_t)(a->n + extra + 1), sizeof *s->argv);
@@ -181,11 +183,11 @@ static const char *F_FACTS = "facts", *F_SYSCALL = "syscall", *F_SELECT = "selec
 
 static void facts(struct plan *p, const struct plan_cfg *c)
 {
-	add(p, c, F_FACTS, HW | OS, STEP_ALWAYS, 1.5, "mhz", NULL);
+	add(p, c, F_FACTS, HW | OS, STEP_ALWAYS, 0.6, "mhz", NULL);
 	if (c->profile != PROF_QUICK) {
 		char mb[32];
 		snprintf(mb, sizeof mb, "%llu", (unsigned long long)(c->mem_bytes / MIB));
-		add(p, c, F_FACTS, HW | OS, STEP_ALWAYS, 1.0, "memsize", mb, NULL);
+		add(p, c, F_FACTS, HW | OS, STEP_ALWAYS, 2.6, "memsize", mb, NULL);
 		add(p, c, F_MEM, HW, 0, 1.0, "line", NULL);
 	}
 }
@@ -224,8 +226,8 @@ static void os_basic(struct plan *p, const struct plan_cfg *c)
 	add(p, c, F_PROC, OS, STEP_COPIES, 0.5, "lat_proc", "exec", NULL);
 	add(p, c, F_PROC, OS, STEP_COPIES, 0.8, "lat_proc", "shell", NULL);
 
-	add(p, c, F_OPS, HW, 0, 3.0, "lat_ops", NULL);
-	add(p, c, F_OPS, HW, 0, 3.0, "par_ops", NULL);
+	add(p, c, F_OPS, HW, 0, 0.6, "lat_ops", NULL);
+	add(p, c, F_OPS, HW, 0, 3.4, "par_ops", NULL);
 }
 
 static void files(struct plan *p, const struct plan_cfg *c)
@@ -240,11 +242,11 @@ static void files(struct plan *p, const struct plan_cfg *c)
 	arg(&a, "move=%s", fsz);
 	arg(&a, "fsync=1");
 	arg(&a, "print=3");
-	push(p, c, F_FILE, OS, STEP_WRITES_FILE, 0.3 + (double)c->file_bytes / 3e8, &a);
+	push(p, c, F_FILE, OS, STEP_WRITES_FILE, 1.2 + (double)c->file_bytes / 1e8, &a);
 
 	/* No FILE: lat_pagefault then makes its own file in --fsdir and evicts its pages before each
 	 * pass, so it measures real (major) faults; given $FILE it could only measure minor ones. */
-	add(p, c, F_FILE, OS, STEP_COPIES, 1.0, "lat_pagefault", NULL);
+	add(p, c, F_FILE, OS, STEP_COPIES, 4.0, "lat_pagefault", NULL);
 
 	/* "mappings: lat_mmap at sizes from 512k (lmbench's smaller ones exit silently). */
 	uint64_t sz[40];
@@ -261,7 +263,7 @@ static void files(struct plan *p, const struct plan_cfg *c)
 		add(p, c, F_FILE, OS, 0, 7.0, "lat_fs", "-s", "0", c->fsdir, NULL);
 		add(p, c, F_FILE, OS, 0, 7.0, "lat_fs", "-s", "10240", c->fsdir, NULL);
 	} else {
-		add(p, c, F_FILE, OS, 0, 25.0, "lat_fs", c->fsdir, NULL);
+		add(p, c, F_FILE, OS, 0, 14.0, "lat_fs", c->fsdir, NULL);
 	}
 	if (c->disk)
 		add(p, c, F_DISK, HW, 0, 20.0, "disk", c->disk, NULL);
@@ -280,7 +282,7 @@ static void net_set(struct plan *p, const struct plan_cfg *c, const char *host, 
 	const char **m = THIN(c) ? mq : c->profile == PROF_FULL ? mf : md;
 	int nm = THIN(c) ? 1 : c->profile == PROF_FULL ? 8 : 4;
 	for (int i = 0; i < nm; i++)
-		add(p, c, F_NET, OS, fl, strcmp(m[i], "1") == 0 ? 1.0 : 0.7, "bw_tcp", "-m", m[i], host,
+		add(p, c, F_NET, OS, fl, strcmp(m[i], "1") == 0 ? 4.6 : 3.6, "bw_tcp", "-m", m[i], host,
 		    NULL);
 	if (c->profile == PROF_FULL)
 		add(p, c, F_NET, OS, fl, 0.7, "bw_udp", host, NULL);
@@ -333,7 +335,7 @@ static void mem_bw(struct plan *p, const struct plan_cfg *c)
 		for (int i = THIN(c) ? n - 1 : 0; i < n; i++) {
 			char s[32];
 			plan_size_str(sz[i], s, sizeof s);
-			double est = 0.15 + (double)sz[i] / 1e9 * (ser[k].half ? 3.0 : 1.5);
+			double est = 0.15 + (double)sz[i] / 1e9 * (ser[k].half ? 14.0 : 7.0);
 			add(p, c, F_MEM, HW | OS, STEP_COPIES, est, "bw_mem", s, ser[k].mode, ser[k].extra,
 			    NULL);
 		}
@@ -359,7 +361,7 @@ static void ctx(struct plan *p, const struct plan_cfg *c)
 		int upto = THIN(c) && i == 0 ? 1 : nn;
 		for (int k = 0; k < upto; k++)
 			arg(&a, "%s", ns[k]);
-		push(p, c, F_CTX, OS, STEP_COPIES, 0.4 + 0.35 * upto, &a);
+		push(p, c, F_CTX, OS, STEP_COPIES, 0.3 + 0.2 * upto, &a);
 	}
 }
 
@@ -397,7 +399,7 @@ static void mem_lat(struct plan *p, const struct plan_cfg *c)
 	 * permutation once, each size's lines linked (mem_cache.c) */
 	double npm = log2d(lines / 16) + 1;
 	add(p, c, F_MEM, HW, STEP_EST_FINAL,
-	    0.1 + M / 2e9 + lines * 20e-9 + npm * lines * 1.5e-9 + npm * 17 * pt_s(c, 0.5),
+	    0.1 + M / 2e9 + lines * 20e-9 + npm * lines * 1.5e-9 + npm * 17 * pt_s(c, 0.7),
 	    "par_mem", "-L", line, "-M", mm, NULL);
 	/* cache: two sweeps of 4 points per doubling from 512 bytes (1 ms samples), each growing
 	 * a chain through M; then parallelism at each level (9 measurements) */
@@ -445,8 +447,8 @@ static void mem_lat(struct plan *p, const struct plan_cfg *c)
 	/* "Random load latency": points, the chain grown once through M (one slot a line), the
 	 * block-random chase at the top (shuffle, link, walk), sweeps to warm each size */
 	add(p, c, F_MEM, HW, STEP_COPIES | STEP_EST_FINAL,
-	    0.1 + M / 2e9 + pts * pt_s(c, 2.0) + lines * 150e-9 +
-		    (M >= 8 * MIB ? lines * 300e-9 : 0) + 16 * warmed / 10e9,
+	    0.1 + M / 2e9 + pts * pt_s(c, 2.0) + lines * 50e-9 +
+		    (M >= 8 * MIB ? lines * 100e-9 : 0) + 16 * warmed / 10e9,
 	    "lat_mem_rd", "-t", mbn, "16", NULL);
 }
 
@@ -485,7 +487,7 @@ double plan_cost(const struct plan *p, int rounds, int (*sel)(const struct step 
 			steps += p->v[i].est_s;
 			n++;
 		}
-	/* the run's own: noise check and start-up (about 1 s), a child and a clock probe per
-	 * step (about 15 ms) */
-	return 1.0 + (steps + 0.015 * n) * (rounds > 0 ? rounds : 1);
+	/* the run's own: noise check, start-up and the knee probe (about 1.5 s), and what each
+	 * step costs outside its child (clock probe, sweep: about 5 ms) */
+	return 1.5 + (steps + 0.005 * n) * (rounds > 0 ? rounds : 1);
 }

@@ -107,6 +107,25 @@ if grep -q 'lat_syscall' "$T/plan.hw"; then fail suite/subset-hw "lat_syscall in
 check suite/subset-hw-keeps-mhz grep -q ' mhz' "$T/plan.hw"
 check suite/mem-override sh -c "'$PLUMB' run --dry-run --mem 32m | grep -q 'lat_mem_rd 32 16'"
 
+# ---- cost and budget (issue 12): PLUMB_LLC fakes the LLC; --time-limit fits the plan -----------
+PLUMB_LLC=1G "$PLUMB" run --dry-run >"$T/plan.1g"
+check suite/llc-1g-capped grep -q 'memory series to 256 MiB (4 x last-level cache 1024 MiB, capped at the default cap' "$T/plan.1g"
+check suite/llc-1g-within-budget awk '/^estimated/ { e = $2; b = 0; for (i = 1; i <= NF; i++) if ($i == "budget") b = $(i + 1) } END { exit !(e > 0 && b == 150 && e <= b) }' "$T/plan.1g"
+PLUMB_LLC=8M "$PLUMB" run --dry-run >"$T/plan.8m"
+check suite/llc-8m-rule grep -q 'memory series to 32 MiB (4 x last-level cache 8 MiB)' "$T/plan.8m"
+expect_usage suite/usage-bad-llc env PLUMB_LLC=lots "$PLUMB" run --dry-run
+expect_usage suite/usage-bad-time-limit "$PLUMB" run --time-limit soon --dry-run
+expect_usage suite/usage-time-limit-below-minimum "$PLUMB" run --time-limit 3s --dry-run
+"$PLUMB" run --time-limit 3s --dry-run 2>"$T/tl3" >/dev/null
+check suite/time-limit-says-minimum grep -q 'below the smallest plan, about [0-9]* s' "$T/tl3"
+for tl in 30s 90s 5m; do
+	PLUMB_LLC=1G "$PLUMB" run --time-limit $tl --dry-run >"$T/tl"
+	check suite/time-limit-$tl-fits awk -v tl=$tl 'BEGIN { b = tl + 0; if (tl ~ /m$/) b *= 60 }
+		/^estimated/ { e = $2; ok = /budget [0-9]+ s \(--time-limit\)/ } END { exit !(ok && e > 0 && e <= b) }' "$T/tl"
+done
+PLUMB_LLC=1G "$PLUMB" run --time-limit 30s --dry-run >"$T/tl30"
+check suite/time-limit-30s-names-loss grep -Eq 'series thinned|rounds|tools left out' "$T/tl30"
+
 # ---- --repeat 3: every metric gets samples of rounds 0, 1 and 2 ------------------------------
 "$PLUMB" run --quick --only syscall --repeat 3 --no-store -o "$T/r.json" >/dev/null 2>"$T/r.err"
 rc=$?
