@@ -313,12 +313,7 @@ static void (*const pm_loops[PM_MAXK + 1])(uint64_t, void *) = {
  * without walking the cycle to find them (lmbench walks it with ~136 comparisons a step; that
  * was most of par_mem's time at large sizes). Linking n lines is n independent stores.
  */
-struct pm_order {
-	uint32_t *perm, *ord;    /* all lines in random order; this size's lines in that order */
-	size_t nall;
-};
-
-static void pm_order_init(struct pm_order *o, size_t nall, uint64_t seed)
+void pm_order_init(struct pm_order *o, size_t nall, uint64_t seed)
 {
 	o->nall = nall;
 	o->perm = xmalloc(nall * sizeof *o->perm);
@@ -335,7 +330,7 @@ static void pm_order_init(struct pm_order *o, size_t nall, uint64_t seed)
 }
 
 /* Link the cycle through lines [0, n) of base; o->ord[0..n) gets their order. */
-static void pm_order_link(struct pm_order *o, char *base, size_t line, size_t n)
+void pm_order_link(struct pm_order *o, char *base, size_t line, size_t n)
 {
 	size_t m = 0;
 	for (size_t i = 0; i < o->nall && m < n; i++)
@@ -345,7 +340,7 @@ static void pm_order_link(struct pm_order *o, char *base, size_t line, size_t n)
 		*(void **)(base + (size_t)o->ord[i] * line) = base + (size_t)o->ord[(i + 1) % n] * line;
 }
 
-static void pm_order_free(struct pm_order *o)
+void pm_order_free(struct pm_order *o)
 {
 	free(o->perm);
 	free(o->ord);

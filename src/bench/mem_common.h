@@ -140,4 +140,15 @@ void chain_begin(struct chain_builder *cb, char *base, size_t stride, size_t off
 /* Grow the cycle to the first n slots, keeping it a uniformly random cycle of them. */
 void chain_grow(struct chain_builder *cb, size_t n);
 
+/* par_mem's cycles (mem_cache.c): one random permutation of nall lines made once; each size's
+ * cycle visits the lines below n in its order, and ord[0..n) says where each one is. */
+struct pm_order {
+	uint32_t *perm, *ord;    /* all lines in random order; this size's lines in that order */
+	size_t nall;
+};
+void pm_order_init(struct pm_order *o, size_t nall, uint64_t seed);
+/* Link the cycle through lines [0, n) of base (line bytes apart); o->ord[0..n) their order. */
+void pm_order_link(struct pm_order *o, char *base, size_t line, size_t n);
+void pm_order_free(struct pm_order *o);
+
 #endif

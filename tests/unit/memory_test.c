@@ -166,6 +166,38 @@ TEST(link_random_is_one_cycle)
 	free(buf);
 }
 
+/* par_mem's cycles: each size one cycle through exactly its lines; the restriction of the next
+ * size's order (nested, as chain_grow's), and ord[] is the order the cycle walks */
+TEST(par_mem_order_is_one_cycle_per_size)
+{
+	size_t nall = 1024;
+	char *buf = aligned_alloc(64, nall * 64);
+	struct pm_order o;
+	pm_order_init(&o, nall, 77);
+	uint32_t *prev = malloc(nall * sizeof *prev);
+	size_t nprev = 0;
+	for (size_t n = 16; n <= nall; n *= 2) {
+		pm_order_link(&o, buf, 64, n);
+		CHECK(is_single_cycle(buf, 64, n));
+		int walk_ok = 1, nested = 1;
+		for (size_t i = 0; i < n; i++)
+			if (*(void **)(buf + (size_t)o.ord[i] * 64) != buf + (size_t)o.ord[(i + 1) % n] * 64)
+				walk_ok = 0;
+		/* the previous size's lines appear in the same order */
+		size_t k = 0;
+		for (size_t i = 0; i < n && k < nprev; i++)
+			if (o.ord[i] == prev[k])
+				k++;
+		nested = k == nprev;
+		CHECK(walk_ok && nested);
+		memcpy(prev, o.ord, n * sizeof *prev);
+		nprev = n;
+	}
+	pm_order_free(&o);
+	free(prev);
+	free(buf);
+}
+
 TEST(lat_mem_rd_size_steps)
 {
 	/* lmbench: x2 below 1K, +1K below 4K, then 8 steps per doubling */
