@@ -35,8 +35,9 @@ static int pow2(uint64_t v)
 	return v && !(v & (v - 1));
 }
 
-/* par_mem and cache: check the line size, size the largest buffer (4 x LLC by default, capped
- * by what the machine can give), set short samples and allocate it; says how it was sized. */
+/* par_mem and cache: check the line size, size the largest buffer (mem_default_bytes() by
+ * default: capped by what the machine can give), set short samples and allocate it; says how
+ * it was sized. */
 static uint64_t chase_buffer(struct tool_ctx *c, size_t line, uint64_t max, const char *pages,
 			     int min_us, struct mem_buf *b)
 {
@@ -601,7 +602,8 @@ static const struct tool tools[] = {
 	     "--pages: 4k (default; THP would hide the TLB), thp, huge."),
 	TOOL("par_mem", par_mem, 0, "[-L LINE] [-M MAX] [--pages 4k|thp|huge]",
 	     "memory-level parallelism by size: independent chains walked together",
-	     "Prints `MB parallelism` for sizes from 16 lines doubling to MAX (default 4 x LLC).\n"
+	     "Prints `MB parallelism` for sizes from 16 lines doubling to MAX (default: as\n"
+	     "lat_mem_rd's largest size).\n"
 	     "Parallelism = ns per load with one chain / ns per load with k chains, max over\n"
 	     "k = 2..16."),
 	TOOL("line", line_tool, 1, "[-v] [-M LEN]",
@@ -611,10 +613,11 @@ static const struct tool tools[] = {
 	     "(-v: a sentence)."),
 	TOOL("cache", cache_tool, 0, "[-v] [-L LINE] [-M LEN] [--pages 4k|thp|huge]",
 	     "each cache level's size and latency, next to sysfs",
-	     "Random-chase latency at 4 sizes per doubling up to LEN (default 4 x LLC), split into\n"
-	     "plateaus. Prints lmbench's `L%d cache: ...` and `Memory latency: ...` lines, and\n"
-	     "[Ln: sysfs X, measured Y] facts, saying so where they disagree. -v also prints\n"
-	     "the curve it split, one [Point: BYTES bytes NS ns] line a size."),
+	     "Random-chase latency at 4 sizes per doubling up to LEN (default: as lat_mem_rd's\n"
+	     "largest size), split into plateaus. Prints lmbench's `L%d cache: ...` and\n"
+	     "`Memory latency: ...` lines, and [Ln: sysfs X, measured Y] facts, saying so where\n"
+	     "they disagree. -v also prints the curve it split, one [Point: BYTES bytes NS ns]\n"
+	     "line a size."),
 	{ 0 },
 };
 

@@ -198,7 +198,9 @@ uint64_t mem_size_rule(uint64_t llc, uint64_t knee, uint64_t usable, char *how, 
 	uint64_t want;
 	const double M = 1048576.0;
 	if (knee) {
-		want = 4 * knee;
+		/* at least MEM_KNEE_FLOOR: a knee measured while other programs share the cache
+		 * reads low, and too small a top would end the series inside the real cache */
+		want = 4 * knee > MEM_KNEE_FLOOR ? 4 * knee : MEM_KNEE_FLOOR;
 		if (llc)
 			snprintf(how, howlen, "4 x measured latency knee %.0f MiB (last-level cache "
 				 "reported: %.0f MiB)", (double)knee / M, (double)llc / M);
@@ -277,7 +279,13 @@ static uint64_t probe_knee(uint64_t top)
 	for (uint64_t s = from; s <= top && np < 40; s *= 2, np++) {
 		chain_grow(&cb, (size_t)(s / 64));
 		sz[np] = s;
+		/* the lowest of 3: other programs only ever slow a pass down */
 		lat[np] = probe_ns(&cb, (size_t)(s / 64));
+		for (int k = 0; k < 2; k++) {
+			double v = probe_ns(&cb, (size_t)(s / 64));
+			if (v < lat[np])
+				lat[np] = v;
+		}
 	}
 	uint64_t knee = 0;
 	for (int i = 0; i + 1 < np; i++)

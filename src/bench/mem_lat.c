@@ -13,9 +13,8 @@
  *   -t              one random cycle through every slot of the size (mem_common.c explains how
  *                   it grows with the size without being rebuilt); prefetchers cannot follow it
  *                   and, on 4 KiB pages, most loads past the TLB's reach also miss the TLB.
- *                   Strides below the cache line link one slot per line (more slots in a line
- *                   add loads, not working set, to a random walk), and each size is warmed
- *                   by reading its memory in address order, not by walking the chain
+ *                   Each size is warmed by reading its memory in address order (one load a
+ *                   line), not by walking the chain (a dependent miss a line)
  * Without SIZE_MiB the largest size is 4 x the last-level cache sysfs reports, or 4 x a measured
  * latency knee when sysfs reports nothing or more than MEM_DEFAULT_CAP / 4, at most
  * MEM_DEFAULT_CAP and available memory (mem_common.c), so the curve reaches main memory.
@@ -31,7 +30,6 @@
 #include "bench/mem_common.h"
 #include "bench/tool.h"
 #include "core/arch.h"
-#include "core/sysinfo.h"
 #include "core/timing.h"
 #include "core/util.h"
 
@@ -85,15 +83,6 @@ static double block_chase_ns(struct mem_buf *b, size_t bytes, uint64_t seed)
 	free(ord);
 	free(bo);
 	return mem_chase_ns(b->p, n * line, start, n);
-}
-
-/* The cache line -t chains link at (sysfs's, else 64 bytes). */
-static size_t chain_line(void)
-{
-	struct cache_level cl[8];
-	int n = sys_caches(0, cl, 8);
-	size_t line = n > 0 && cl[0].line >= (int)sizeof(void *) ? (size_t)cl[0].line : 64;
-	return line & (line - 1) ? 64 : line;
 }
 
 static int lat_mem_rd(struct tool_ctx *c, int argc, char **argv)
@@ -156,9 +145,8 @@ static int lat_mem_rd(struct tool_ctx *c, int argc, char **argv)
 	uint64_t seed = 0;
 	if (rnd) {
 		seed = mem_seed();
-		mem_fact(c, NULL, "Chain", "chain", 1, "one random cycle through every slot of each size, one slot"
-			 " per %zu-byte line for strides below it (on 4 KiB pages TLB misses included:"
-			 " --pages thp leaves most out), seed %#llx", chain_line(),
+		mem_fact(c, NULL, "Chain", "chain", 1, "one random cycle through every slot of each size (on 4 KiB pages TLB misses"
+			 " included: --pages thp leaves most out), seed %#llx",
 			 (unsigned long long)seed);
 	} else {
 		mem_fact(c, NULL, "Chain", "chain", 1, "sequential, stride bytes apart (prefetchers help)");
@@ -171,24 +159,24 @@ static int lat_mem_rd(struct tool_ctx *c, int argc, char **argv)
 				 "few TLB misses)", bns, (double)maxb / 1048576.0);
 	}
 	int status = 0;
-	size_t line = rnd ? chain_line() : 0;
 	for (int si = 0; si < nstrides && !status; si++) {
-		/* -t links one slot per line when the stride is below it (slot = max(stride, line)):
-		 * more slots per line add loads, not working set, to a random walk */
-		size_t stride = strides[si], slot = stride < line ? line : stride, nmax = maxb / slot;
+		/* -t keeps lmbench's stride even below the line: one slot per line was tried and
+		 * changes the numbers (a cycle then revisits a line once a lap, so past a cache it
+		 * never hits; 16-byte slots revisit lines at random times: bench/README.md) */
+		size_t stride = strides[si], nmax = maxb / stride;
 		struct chain_builder cb;
 		if (rnd) {
-			chain_begin(&cb, b.p, slot, 0, seed);
+			chain_begin(&cb, b.p, stride, 0, seed);
 		} else {
 			for (size_t i = 0; i + 1 < nmax; i++)
 				*(void **)(b.p + i * stride) = b.p + (i + 1) * stride;
 		}
 		out_printf(c, "\"stride=%zu\n", stride);
 		for (size_t range = 512; range <= maxb; range = lat_next_range(range)) {
-			if (range < slot)
+			if (range < stride)
 				continue;
-			size_t n = range / slot;
-			void **last = (void **)(b.p + (n - 1) * slot);
+			size_t n = range / stride;
+			void **last = (void **)(b.p + (n - 1) * stride);
 			if (rnd)
 				chain_grow(&cb, n);
 			else
@@ -196,7 +184,7 @@ static int lat_mem_rd(struct tool_ctx *c, int argc, char **argv)
 			/* -t warms by sweeping the chain's memory in address order, not by a walk of
 			 * n dependent misses (the same lines end up cached) */
 			struct measurement m;
-			if (mem_chase_measure(b.p, n * slot, (void **)b.p, rnd ? MEM_WARM_SWEEP : n,
+			if (mem_chase_measure(b.p, n * stride, (void **)b.p, rnd ? MEM_WARM_SWEEP : n,
 					      &m) != 0) {
 				status = EXIT_MEASURE;
 				break;
@@ -207,7 +195,7 @@ static int lat_mem_rd(struct tool_ctx *c, int argc, char **argv)
 				       (double)range / 1048576.0, &m, MEM_CHASE_LOADS);
 			measurement_free(&m);
 			if (!rnd && n < nmax)
-				*last = b.p + n * slot; /* reopen for the next size */
+				*last = b.p + n * stride; /* reopen for the next size */
 		}
 		if (explicit_strides)
 			out_printf(c, "\n");
@@ -222,9 +210,10 @@ static const struct tool tools[] = {
 	     "memory load latency by working-set size (sequential or -t random chain)",
 	     "Prints \"stride=N, then `MiB ns` lines from 512 bytes to SIZE_MiB in lmbench's steps.\n"
 	     "-t walks one random cycle through every slot (seed in the [Chain: ...] line; set\n"
-	     "PLUMB_SEED to repeat it). SIZE_MiB defaults to 4 x the last-level cache (sysfs, or\n"
-	     "measured), capped by available memory; --mem SIZE (bytes with k/m/g) sets it too, and\n"
-	     "then every operand is a stride. --pages: 4k (default, THP off), thp, huge.\n"
+	     "PLUMB_SEED to repeat it). SIZE_MiB defaults to 4 x the last-level cache, or 4 x a\n"
+	     "measured latency knee when sysfs's size is over 64 MiB or unknown, at most 256 MiB\n"
+	     "and available memory; --mem SIZE (bytes with k/m/g) sets it too, and then every\n"
+	     "operand is a stride. --pages: 4k (default, THP off), thp, huge.\n"
 	     "Statistic: minimum of 5 samples of 2 ms per size (-N, ENOUGH, --min-sample change it)."),
 	{ 0 },
 };

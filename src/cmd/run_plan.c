@@ -444,10 +444,10 @@ static void mem_lat(struct plan *p, const struct plan_cfg *c)
 	/* 2 ms samples per point, and a warm-up walk of up to 2 x LLC lines at ~1 ns a load */
 	push(p, c, F_MEM, HW, STEP_COPIES | STEP_EST_FINAL,
 	     0.1 + M / 2e9 + nst * pts * (pt_s(c, 2.0) + 0.0005), &a);
-	/* "Random load latency": points, the chain grown once through M (one slot a line), the
-	 * block-random chase at the top (shuffle, link, walk), sweeps to warm each size */
+	/* "Random load latency": points, the chain grown once through M (a 16-byte slot each),
+	 * the block-random chase at the top (shuffle, link, walk), sweeps to warm each size */
 	add(p, c, F_MEM, HW, STEP_COPIES | STEP_EST_FINAL,
-	    0.1 + M / 2e9 + pts * pt_s(c, 2.0) + lines * 50e-9 +
+	    0.1 + M / 2e9 + pts * pt_s(c, 2.0) + M / 16 * 40e-9 +
 		    (M >= 8 * MIB ? lines * 100e-9 : 0) + 16 * warmed / 10e9,
 	    "lat_mem_rd", "-t", mbn, "16", NULL);
 }

@@ -115,8 +115,8 @@ PLUMB_PORTABLE=1 "$PLUMB" stream -N 2 -M 3m >"$T/sp" 2>&1 && pass memory/stream-
 PLUMB_MEM_NO_SYSFS=1 "$PLUMB" stream -N 2 >"$T/sf" 2>&1
 check memory/default-size-measured-fallback grep -Eq '^\[Array size: .*4 x measured latency knee [0-9]+ MiB \(sysfs has no caches' "$T/sf"
 # a reported LLC too large to believe (a guest shown its host's L3): the knee rules (issue 12)
-PLUMB_LLC=1G PLUMB_MEM_KNEE=4M "$PLUMB" stream -N 2 >"$T/sk" 2>&1
-check memory/default-size-knee-over-reported grep -q '^\[Array size: 2097152 elements = 16.0 MiB per array (4 x measured latency knee 4 MiB (last-level cache reported: 1024 MiB))' "$T/sk"
+PLUMB_LLC=1G PLUMB_MEM_KNEE=24M "$PLUMB" stream -N 2 >"$T/sk" 2>&1
+check memory/default-size-knee-over-reported grep -q '^\[Array size: 12582912 elements = 96.0 MiB per array (4 x measured latency knee 24 MiB (last-level cache reported: 1024 MiB))' "$T/sk"
 
 # ---- tlb, par_mem, line, cache -----------------------------------------------------------
 "$BIN/tlb" 2>"$T/tlb"

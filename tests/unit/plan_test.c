@@ -134,8 +134,10 @@ TEST(plan_mem_size_rule)
 	CHECK(strstr(how, "cap") != NULL);
 	CHECK(mem_needs_knee(300 * MIB) && !mem_needs_knee(32 * MIB) && mem_needs_knee(0));
 	/* a measured knee rules over the reported size */
-	CHECK(mem_size_rule(300 * MIB, 16 * MIB, 0, how, sizeof how) == 64 * MIB);
-	CHECK(strstr(how, "knee 16 MiB") != NULL && strstr(how, "300 MiB") != NULL);
+	CHECK(mem_size_rule(300 * MIB, 24 * MIB, 0, how, sizeof how) == 96 * MIB);
+	CHECK(strstr(how, "knee 24 MiB") != NULL && strstr(how, "300 MiB") != NULL);
+	/* a knee read low on a busy machine: not below the floor */
+	CHECK(mem_size_rule(300 * MIB, 2 * MIB, 0, how, sizeof how) == MEM_KNEE_FLOOR);
 	/* available memory wins over everything */
 	CHECK(mem_size_rule(32 * MIB, 0, 50 * MIB, how, sizeof how) == 50 * MIB);
 	CHECK(strstr(how, "available memory") != NULL);
