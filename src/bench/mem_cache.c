@@ -486,8 +486,10 @@ static int cache_tool(struct tool_ctx *c, int argc, char **argv)
 					break;
 				size_t nlines = (size_t)(s / line);
 				chain_grow(&cb, nlines);
-				/* warmed by a sweep in address order, not a walk of nlines misses */
-				double v = mem_chase_ns(b.p, s, (void **)b.p, MEM_WARM_SWEEP);
+				/* past the last level: a sweep, not a walk of nlines misses */
+				size_t warm = !mem_warm_by_walk(s) ? MEM_WARM_SWEEP
+					      : nlines < (1u << 20) ? nlines : (1u << 20);
+				double v = mem_chase_ns(b.p, s, (void **)b.p, warm);
 				if (isnan(v)) {
 					mem_free(&b);
 					return EXIT_MEASURE;

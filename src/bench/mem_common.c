@@ -297,7 +297,8 @@ static uint64_t probe_knee(uint64_t top)
 
 uint64_t mem_knee(uint64_t llc)
 {
-	/* plumb run measures it once and hands it to its steps (0: none found) */
+	/* measured once per process tree: plumb run measures it and hands it to its steps, a
+	 * tool hands it to its own later calls (0: none found) */
 	const char *e = getenv("PLUMB_MEM_KNEE");
 	uint64_t v;
 	if (e && *e && try_parse_size(e, &v) == 0)
@@ -306,9 +307,21 @@ uint64_t mem_knee(uint64_t llc)
 	uint64_t u = mem_usable();
 	if (top > u / 2)
 		top = u / 2;
-	if (top < (2u << 20))
-		return 0;
-	return probe_knee(top);
+	v = top < (2u << 20) ? 0 : probe_knee(top);
+	char buf[32];
+	snprintf(buf, sizeof buf, "%llu", (unsigned long long)v);
+	setenv("PLUMB_MEM_KNEE", buf, 1);
+	return v;
+}
+
+int mem_warm_by_walk(uint64_t bytes)
+{
+	static uint64_t eff;
+	if (!eff) {
+		uint64_t llc = sys_llc_bytes(), k = mem_needs_knee(llc) ? mem_knee(llc) : 0;
+		eff = k ? k : llc ? llc : 8ull << 20;
+	}
+	return bytes <= eff;
 }
 
 uint64_t mem_default_bytes(unsigned divisor, unsigned llcs, char *how, size_t howlen)

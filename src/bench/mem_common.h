@@ -93,6 +93,10 @@ size_t stream_check(const double *x, size_t n, double want, size_t *first);
  * (one load per 64 bytes, up to twice the LLC): the same lines cached for a fraction of the
  * time, where a random chain's walk is one dependent miss per line (lat_mem_rd -t). */
 #define MEM_WARM_SWEEP ((size_t)-1)
+/* Whether a chain over bytes is warmed by walking it (it fits the effective last level: the
+ * walk leaves the caches as lmbench's does, and is cheap there) rather than by the sweep (past
+ * the last level, where a walk is a dependent miss a line and what it leaves barely matters). */
+int mem_warm_by_walk(uint64_t bytes);
 int mem_chase_measure(char *base, size_t len, void **start, size_t warm, struct measurement *m);
 /* Minimum ns per load of such a chase (NAN when it could not be measured). */
 double mem_chase_ns(char *base, size_t len, void **start, size_t warm);

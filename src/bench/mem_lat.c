@@ -13,8 +13,9 @@
  *   -t              one random cycle through every slot of the size (mem_common.c explains how
  *                   it grows with the size without being rebuilt); prefetchers cannot follow it
  *                   and, on 4 KiB pages, most loads past the TLB's reach also miss the TLB.
- *                   Each size is warmed by reading its memory in address order (one load a
- *                   line), not by walking the chain (a dependent miss a line)
+ *                   Sizes past the last level are warmed by reading their memory in address
+ *                   order (one load a line), not by walking the chain (a dependent miss a
+ *                   line); smaller ones by the walk, as before
  * Without SIZE_MiB the largest size is 4 x the last-level cache sysfs reports, or 4 x a measured
  * latency knee when sysfs reports nothing or more than MEM_DEFAULT_CAP / 4, at most
  * MEM_DEFAULT_CAP and available memory (mem_common.c), so the curve reaches main memory.
@@ -181,11 +182,11 @@ static int lat_mem_rd(struct tool_ctx *c, int argc, char **argv)
 				chain_grow(&cb, n);
 			else
 				*last = b.p; /* close the loop at this size */
-			/* -t warms by sweeping the chain's memory in address order, not by a walk of
-			 * n dependent misses (the same lines end up cached) */
+			/* -t past the last level warms by a sweep in address order, not a walk of n
+			 * dependent misses (mem_common.h) */
+			size_t warm = rnd && !mem_warm_by_walk(range) ? MEM_WARM_SWEEP : n;
 			struct measurement m;
-			if (mem_chase_measure(b.p, n * stride, (void **)b.p, rnd ? MEM_WARM_SWEEP : n,
-					      &m) != 0) {
+			if (mem_chase_measure(b.p, n * stride, (void **)b.p, warm, &m) != 0) {
 				status = EXIT_MEASURE;
 				break;
 			}

@@ -446,8 +446,12 @@ static void mem_lat(struct plan *p, const struct plan_cfg *c)
 	     0.1 + M / 2e9 + nst * pts * (pt_s(c, 2.0) + 0.0005), &a);
 	/* "Random load latency": points, the chain grown once through M (a 16-byte slot each),
 	 * the block-random chase at the top (shuffle, link, walk), sweeps to warm each size */
+	/* (sizes within the last level are warmed by a walk of up to 1 Mi loads at ~40 ns: about
+	 * 24 sizes near the top of it) */
+	double in_llc = llc > 0 && llc < M ? llc : M;
+	double walk = in_llc / 16 < 1048576 ? in_llc / 16 : 1048576;
 	add(p, c, F_MEM, HW, STEP_COPIES | STEP_EST_FINAL,
-	    0.1 + M / 2e9 + pts * pt_s(c, 2.0) + M / 16 * 40e-9 +
+	    0.1 + M / 2e9 + pts * pt_s(c, 2.0) + M / 16 * 40e-9 + 24 * walk * 40e-9 +
 		    (M >= 8 * MIB ? lines * 100e-9 : 0) + 16 * warmed / 10e9,
 	    "lat_mem_rd", "-t", mbn, "16", NULL);
 }
