@@ -119,16 +119,29 @@ void plan_fit(struct plan *p, struct plan_cfg *c, int (*sel)(const struct step *
 		f->thinned = 1;
 		f->est = plan_cost(p, f->rounds, sel, arg);
 	}
-	/* then the largest sizes: the memory series' top halved, not below 64 MiB */
+	/* then the largest sizes: the memory series' top halved, not below 64 MiB — first only
+	 * if that alone meets the budget (a lower top costs main memory's figures, a round
+	 * only their spread), else after the rounds */
 	f->mem_asked = c->mem_bytes;
-	while (f->est > f->budget && c->mem_bytes > (64ull << 20)) {
-		c->mem_bytes /= 2;
-		c->mem_cut = 1;
-		rebuild(p, c);
-		f->est = plan_cost(p, f->rounds, sel, arg);
+	for (int pass = 0; pass < 2; pass++) {
+		if (f->est > f->budget && c->mem_bytes > (64ull << 20)) {
+			struct plan_cfg lo = *c;
+			lo.mem_bytes = 64ull << 20;
+			lo.mem_cut = 1;
+			struct plan t;
+			plan_build(&t, &lo);
+			int enough = plan_cost(&t, f->rounds, sel, arg) <= f->budget;
+			plan_free(&t);
+			while ((enough || pass) && f->est > f->budget && c->mem_bytes > (64ull << 20)) {
+				c->mem_bytes /= 2;
+				c->mem_cut = 1;
+				rebuild(p, c);
+				f->est = plan_cost(p, f->rounds, sel, arg);
+			}
+		}
+		while (!pass && f->est > f->budget && f->rounds > 1)
+			f->est = plan_cost(p, --f->rounds, sel, arg);
 	}
-	while (f->est > f->budget && f->rounds > 1)
-		f->est = plan_cost(p, --f->rounds, sel, arg);
 	while (f->est > f->budget) {
 		nt = tool_costs(p, sel, arg, t, 128);
 		int worst = -1;

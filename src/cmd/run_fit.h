@@ -3,9 +3,9 @@
  * 14 min: the goals of docs/suite.md with a margin), and `plumb run --time-limit DURATION` sets
  * another. plan_fit() builds the plan and, while its estimate (run_plan.c's cost model) is over
  * the budget, gives up in this order: sizes (every series thinned to the points lmbench's
- * summary reads, then the memory series' top halved down to 64 MiB), then rounds (down to one),
- * then whole tools (the most expensive first, never the last tool of a family nor the run's
- * facts). What it gave up is returned so that the run
+ * summary reads; the memory series' top halved down to 64 MiB when that alone is enough), then
+ * rounds (down to one), then the memory series' top, then whole tools (the most expensive
+ * first, never the last tool of a family nor the run's facts). What it gave up is returned so that the run
  * records it: never a silently shortened run.
  */
 #ifndef PLUMB_RUN_FIT_H
