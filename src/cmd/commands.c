@@ -11,12 +11,17 @@ const struct command commands[] = {
 	{ "run", cmd_run, "[--quick|--full] [--subset hardware|os] [--only|--skip FAM,...] [--label TEXT]\n"
 	  "       [--mem SIZE] [--fsdir DIR] [--remote HOST[:BASE]] [--disk DEV] [--copies N] [--cold]\n"
 	  "       [--repeat N] [--cpu LIST|none] [--samples N] [--max-samples N] [--timeout SEC]\n"
-	  "       [-o FILE] [--format text|json|lmbench] [--json] [--db FILE] [--no-store] [--dry-run]",
+	  "       [--time-limit DURATION] [-o FILE] [--format text|json|lmbench] [--json]\n"
+	  "       [--db FILE] [--no-store] [--dry-run]",
 	  "run the suite, record every sample, store the run, print the summary (docs/suite.md)\n"
-	  "Profiles: --quick (one round, about 40 s), default (3 interleaved rounds of 3 samples,\n"
-	  "about 2-3 min; --repeat 1 for one round), --full (lmbench's full size lists)",
-	  "  --quick          one round of 5 samples per point, small sizes (about 40 s)\n"
-	  "  --full           lmbench's full size lists, 11 samples going on up to 51 (long)\n"
+	  "Profiles and their time budgets: --quick (one round, 32 s), default (3 interleaved\n"
+	  "rounds of 3 samples, 150 s; --repeat 1 for one round), --full (lmbench's full size\n"
+	  "lists, 14 min); a plan over its budget is fitted to it and says what it gave up. The\n"
+	  "memory series go to 4 x the effective last-level cache, at most 256 MiB (--mem goes\n"
+	  "further); PLUMB_LLC=300M plans for a machine with that cache. Measured on a 2-vCPU KVM\n"
+	  "guest (docs/suite.md): MEASURED_HELP",
+	  "  --quick          one round of 5 samples per point, small sizes (budget 32 s)\n"
+	  "  --full           lmbench's full size lists, 11 samples going on up to 51 (budget 14 min)\n"
 	  "  --subset S       only the hardware or the os benchmarks\n"
 	  "  --only FAM,...   only these families (plumb run --dry-run lists them)\n"
 	  "  --skip FAM,...   every family but these\n"
@@ -32,12 +37,14 @@ const struct command commands[] = {
 	  "  --samples N      samples per point (default 3 per round; quick 5; full 11)\n"
 	  "  --max-samples N  go on sampling up to N until the median's 95 % interval is within 1 %\n"
 	  "  --timeout SEC    kill a step that runs longer (default 30 s + 10 x its estimate; full 60 + 20 x)\n"
+	  "  --time-limit D   fit the plan to D (90s, 5m, 1h30m; at least 30s): series thinned, then\n"
+	  "                   rounds, then whole tools, each said in the run's facts\n"
 	  "  -o FILE          also write the run to FILE (.json or .txt, or say --format)\n"
 	  "  --format F       stdout (or -o FILE): text summary, json or lmbench results text\n"
 	  "  --json           the same as --format json\n"
 	  "  --db FILE        the store (default $PLUMB_DB, else ~/.local/share/plumb/results.db)\n"
 	  "  --no-store       do not store the run\n"
-	  "  --dry-run        print the plan (steps, sizes, estimated time) and exit\n"
+	  "  --dry-run        print the plan (steps, sizes, estimated time, budget) and exit\n"
 	  "  -h, --help       this help" },
 	{ "sysinfo", cmd_sysinfo, "[--json]", "the system facts a run records",
 	  "  --json           the facts as a JSON object" },

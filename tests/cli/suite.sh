@@ -37,6 +37,10 @@ else
 	fi
 fi
 check suite/quick-no-tmp-left no_tmp_left
+# the memory series' size and reason, the budget and the estimate are facts of the run
+[ -f "$T/q.json" ] && for k in mem_series_reason plan_budget_s plan_estimate_s; do
+	check suite/quick-json-fact-$k grep -q "\"$k\"" "$T/q.json"
+done
 # the clock watched through the run: 8 readings at the start and one per step, the median
 # between min and max, and the same clock the mhz tool measures (within 30 %: a shared host
 # moves it between the two readings)
@@ -123,6 +127,8 @@ for tl in 30s 90s 5m; do
 	check suite/time-limit-$tl-fits awk -v tl=$tl 'BEGIN { b = tl + 0; if (tl ~ /m$/) b *= 60 }
 		/^estimated/ { e = $2; ok = /budget [0-9]+ s \(--time-limit\)/ } END { exit !(ok && e > 0 && e <= b) }' "$T/tl"
 done
+"$PLUMB" run --only syscall --repeat 1000 --time-limit 30s --dry-run >"$T/tlr"
+check suite/time-limit-drops-rounds grep -Eq 'estimated ([0-9]|[12][0-9]|30) s for [0-9]+ round.*of 1000 rounds' "$T/tlr"
 PLUMB_LLC=1G "$PLUMB" run --time-limit 30s --dry-run >"$T/tl30"
 check suite/time-limit-30s-names-loss grep -Eq 'series thinned|rounds|tools left out' "$T/tl30"
 
