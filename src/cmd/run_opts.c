@@ -104,10 +104,7 @@ void run_opts_parse(int argc, char **argv, struct run_opts *o, struct run *run)
 		case O_DISK: o->disk = optarg; break;
 		case O_COPIES: o->copies = (int)parse_int(optarg, 1, 999, "--copies"); break;
 		case O_COLD: o->cold = 1; break;
-		case O_REPEAT:
-			o->repeat = (int)parse_int(optarg, 1, 1000, "--repeat");
-			o->repeat_given = 1;
-			break;
+		case O_REPEAT: o->repeat = (int)parse_int(optarg, 1, 1000, "--repeat"); break;
 		case O_CPU: o->cpu = optarg; cpu_policy_init(optarg); break;
 		case 'o': o->output = optarg; break;
 		case O_FORMAT: format = optarg; break;

@@ -32,7 +32,6 @@ struct run_opts {
 	int samples, max_samples;
 	double timeout;          /* per step, 0 = from the plan's estimate */
 	double time_limit;       /* --time-limit in seconds, 0 = the profile's budget */
-	int repeat_given;        /* --repeat was given */
 };
 
 void run_opts_parse(int argc, char **argv, struct run_opts *o, struct run *run);
