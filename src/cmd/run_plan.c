@@ -222,9 +222,9 @@ static void os_basic(struct plan *p, const struct plan_cfg *c)
 
 	if (c->profile != PROF_QUICK)
 		add(p, c, F_PROC, OS, STEP_COPIES, 0.2, "lat_proc", "procedure", NULL);
-	add(p, c, F_PROC, OS, STEP_COPIES, 0.4, "lat_proc", "fork", NULL);
-	add(p, c, F_PROC, OS, STEP_COPIES, 0.5, "lat_proc", "exec", NULL);
-	add(p, c, F_PROC, OS, STEP_COPIES, 0.8, "lat_proc", "shell", NULL);
+	add(p, c, F_PROC, OS, STEP_COPIES, 1.5, "lat_proc", "fork", NULL);
+	add(p, c, F_PROC, OS, STEP_COPIES, 1.5, "lat_proc", "exec", NULL);
+	add(p, c, F_PROC, OS, STEP_COPIES, 2.0, "lat_proc", "shell", NULL);
 
 	add(p, c, F_OPS, HW, 0, 0.6, "lat_ops", NULL);
 	add(p, c, F_OPS, HW, 0, 3.4, "par_ops", NULL);
@@ -335,7 +335,7 @@ static void mem_bw(struct plan *p, const struct plan_cfg *c)
 		for (int i = THIN(c) ? n - 1 : 0; i < n; i++) {
 			char s[32];
 			plan_size_str(sz[i], s, sizeof s);
-			double est = 0.15 + (double)sz[i] / 1e9 * (ser[k].half ? 14.0 : 7.0);
+			double est = 0.3 + (double)sz[i] / 1e9 * (ser[k].half ? 14.0 : 7.0);
 			add(p, c, F_MEM, HW | OS, STEP_COPIES, est, "bw_mem", s, ser[k].mode, ser[k].extra,
 			    NULL);
 		}
