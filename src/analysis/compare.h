@@ -1,8 +1,9 @@
 /*
  * compare.h — `plumb compare`'s model: runs grouped into sides (one per argument; a label pools
  * every run with it), one row per metric point, each side's rounds, and per non-baseline side a
- * change in percent and a verdict (Mann–Whitney U on the rounds, corrected for the number of
- * tests, plus a minimum effect). docs/compare.md explains every choice. The report (report.h)
+ * change in percent with its 95 % interval and a verdict (a t test on log values with the run
+ * as the unit of noise, or on paired rounds of one `plumb ab` session — compare_est.h —
+ * corrected for the number of tests, plus a minimum effect). docs/compare.md explains every choice. The report (report.h)
  * reads the same table for its bar charts and its compare section.
  */
 #ifndef PLUMB_COMPARE_H
@@ -13,9 +14,9 @@
 #include "core/metrics.h"
 #include "results/run.h"
 
-/* Fewer rounds than this on either side: the change is shown, the verdict is "no test". With
- * 3 rounds a side the rank test's smallest p is 0.1, so it could only ever say "same". */
-#define CMP_MIN_ROUNDS 4
+/* Fewer rounds than this on a side made of one run: the change is shown, the verdict is "no
+ * test" (an imported lmbench file has one value per point and says nothing about its noise). */
+#define CMP_MIN_ROUNDS 2
 
 /* compare warns when the sides' median CPU clocks (clock_mhz) differ by more than this. */
 #define CLOCK_DIFFERS_PCT 1.0
@@ -24,6 +25,10 @@ struct side {
 	char *name;          /* the argument as given: file, id or label */
 	struct run **runs;   /* borrowed: the caller frees them */
 	size_t nruns;
+	/* Earlier runs of the same host, build and options (set by the caller, borrowed; may be
+	 * empty): their run-to-run spread is the noise assumed for this side. */
+	struct run **history;
+	size_t nhistory;
 };
 
 enum verdict {
@@ -50,10 +55,28 @@ struct cmp_cell {
 	char caveat[32];   /* a caveat of one of the side's results ("" when none) */
 };
 
+/* Which noise a test assumed (compare_est.h): rounds paired within one `plumb ab` session, the
+ * store's history of the host's runs, or the default table. */
+enum noise_src { NS_NONE, NS_PAIRED, NS_HISTORY, NS_DEFAULT };
+
+/* A change on the log scale, shown in percent: estimate and 95 % interval. */
+struct cmp_change {
+	double est, lo, hi; /* percent; NAN when not estimated */
+	double se, df;      /* of the log ratio */
+	double p;           /* two-sided, uncorrected */
+};
+
 /* A non-baseline side against the baseline (index 0 is unused). */
 struct cmp_test {
-	double change;     /* percent: (side - baseline) / baseline */
-	double p, p_adj;   /* raw and corrected two-sided p; NAN when not tested */
+	double change;     /* percent: the estimate (ratio of geometric means over runs) */
+	double lo, hi;     /* its 95 % interval in percent */
+	struct cmp_change raw, eq; /* raw, and at equal clock (eq.est NAN when not applicable) */
+	int judged_eq;     /* the verdict was judged at equal clock */
+	double p, p_adj;   /* raw and corrected two-sided p of the judged change; NAN: not tested */
+	double mde;        /* smallest change this test could flag, percent (NAN: not tested) */
+	enum noise_src noise;
+	int hist_runs;     /* runs of history behind NS_HISTORY (the smaller of the two sides') */
+	double noise_pct;  /* the assumed run-to-run noise, percent (largest of the two sides) */
 	enum verdict v;
 };
 
@@ -70,7 +93,7 @@ struct cmp_row {
 struct cmp_opts {
 	double alpha;       /* default 0.05 */
 	double min_effect;  /* percent, default 3 */
-	enum correction corr; /* default Holm */
+	enum correction corr; /* default Benjamini-Hochberg */
 	int all;            /* every point, not only the summary-level ones */
 };
 
@@ -105,6 +128,7 @@ size_t cmp_round_values(struct run *const *runs, size_t nruns, const char *metri
 size_t cmp_regressions(const struct cmp_table *t);
 
 const char *verdict_name(enum verdict v);
+const char *noise_src_name(enum noise_src n);
 /* "metric", or "metric params", plus " @x" for series points, into buf. */
 const char *cmp_row_name(const struct cmp_row *r, char *buf, size_t len);
 /* Compact number for tables (4 significant digits, no exponent for usual magnitudes). */

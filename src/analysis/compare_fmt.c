@@ -63,9 +63,20 @@ static void cell_text(const struct cmp_cell *c, char *buf, size_t len)
 			 *c->caveat ? " caveat:" : "", c->caveat);
 }
 
+static void interval_text(const struct cmp_change *c, char *buf, size_t len)
+{
+	if (isnan(c->est))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%+.1f%% [%+.1f, %+.1f]", c->est, c->lo, c->hi);
+}
+
+/* The raw change with its interval; a bare change when it was not estimated (no test). */
 static void change_text(const struct cmp_test *t, char *buf, size_t len)
 {
-	if (isnan(t->change))
+	if (!isnan(t->raw.est))
+		interval_text(&t->raw, buf, len);
+	else if (isnan(t->change))
 		snprintf(buf, len, "-");
 	else
 		snprintf(buf, len, "%+.1f%%", t->change);
@@ -77,6 +88,27 @@ static void verdict_text(const struct cmp_test *t, char *buf, size_t len)
 		snprintf(buf, len, "%s (p=%.2g)", verdict_name(t->v), t->p_adj);
 	else
 		snprintf(buf, len, "%s", verdict_name(t->v));
+}
+
+/* What "no significant change" means for this row: the smallest change it could flag. */
+static void detect_text(const struct cmp_test *t, char *buf, size_t len)
+{
+	if (t->v == V_SAME && !isnan(t->mde))
+		snprintf(buf, len, "±%.1f%%", t->mde);
+	else
+		snprintf(buf, len, "%s", "");
+}
+
+static void noise_text(const struct cmp_test *t, char *buf, size_t len)
+{
+	if (t->noise == NS_HISTORY)
+		snprintf(buf, len, "history %d runs ±%.1f%%", t->hist_runs, t->noise_pct);
+	else if (t->noise == NS_DEFAULT)
+		snprintf(buf, len, "default ±%.1f%%", t->noise_pct);
+	else if (t->noise == NS_PAIRED)
+		snprintf(buf, len, "paired rounds");
+	else
+		snprintf(buf, len, "%s", "");
 }
 
 /* A table of strings: column widths computed, then printed as aligned text or markdown. */
@@ -139,29 +171,32 @@ static void grid_print(FILE *f, const struct grid *g, int markdown)
 	free(w);
 }
 
+/* Per compared side: value, change, change at equal clock, verdict, detectable, noise. */
+#define SIDE_COLS 6
+
 static void print_grid(FILE *f, const struct cmp_table *t, int markdown)
 {
-	struct grid g = { .ncol = 2 + t->nsides + 2 * (t->nsides - 1), .nrow = t->nrows + 1 };
+	struct grid g = { .ncol = 3 + (t->nsides - 1) * SIDE_COLS, .nrow = t->nrows + 1 };
 	g.c = xcalloc(g.ncol * g.nrow, sizeof *g.c);
 	g.right = xcalloc(g.ncol, 1);
-	for (size_t k = 2, s = 0; s < t->nsides; s++) {
-		g.right[k++] = 1;      /* value */
-		if (s > 0) {
-			g.right[k++] = 1; /* change */
-			k++;              /* verdict: left */
-		}
+	g.right[2] = 1;
+	for (size_t s = 1; s < t->nsides; s++) {
+		size_t k = 3 + (s - 1) * SIDE_COLS;
+		g.right[k] = g.right[k + 1] = g.right[k + 2] = g.right[k + 4] = 1;
 	}
 	size_t c = 0;
+	char h[200];
 	grid_set(&g, 0, c++, "metric");
 	grid_set(&g, 0, c++, "unit");
-	for (size_t s = 0; s < t->nsides; s++) {
-		char h[160];
-		snprintf(h, sizeof h, "%s%s", t->sides[s].name, s == 0 ? " (base)" : "");
-		grid_set(&g, 0, c++, h);
-		if (s > 0) {
-			grid_set(&g, 0, c++, "change");
-			grid_set(&g, 0, c++, "verdict");
-		}
+	snprintf(h, sizeof h, "%s (base)", t->sides[0].name);
+	grid_set(&g, 0, c++, h);
+	for (size_t s = 1; s < t->nsides; s++) {
+		grid_set(&g, 0, c++, t->sides[s].name);
+		grid_set(&g, 0, c++, "change [95% CI]");
+		grid_set(&g, 0, c++, "at equal clock");
+		grid_set(&g, 0, c++, "verdict");
+		grid_set(&g, 0, c++, "detectable");
+		grid_set(&g, 0, c++, "noise");
 	}
 	for (size_t i = 0; i < t->nrows; i++) {
 		const struct cmp_row *r = &t->rows[i];
@@ -169,15 +204,25 @@ static void print_grid(FILE *f, const struct cmp_table *t, int markdown)
 		c = 0;
 		grid_set(&g, i + 1, c++, cmp_row_name(r, buf, sizeof buf));
 		grid_set(&g, i + 1, c++, r->unit);
-		for (size_t s = 0; s < t->nsides; s++) {
+		cell_text(&r->cell[0], buf, sizeof buf);
+		grid_set(&g, i + 1, c++, buf);
+		for (size_t s = 1; s < t->nsides; s++) {
+			const struct cmp_test *ts = &r->test[s];
 			cell_text(&r->cell[s], buf, sizeof buf);
 			grid_set(&g, i + 1, c++, buf);
-			if (s > 0) {
-				change_text(&r->test[s], buf, sizeof buf);
-				grid_set(&g, i + 1, c++, buf);
-				verdict_text(&r->test[s], buf, sizeof buf);
-				grid_set(&g, i + 1, c++, buf);
-			}
+			change_text(ts, buf, sizeof buf);
+			grid_set(&g, i + 1, c++, buf);
+			if (isnan(ts->eq.est))
+				snprintf(buf, sizeof buf, "-");
+			else
+				interval_text(&ts->eq, buf, sizeof buf);
+			grid_set(&g, i + 1, c++, buf);
+			verdict_text(ts, buf, sizeof buf);
+			grid_set(&g, i + 1, c++, buf);
+			detect_text(ts, buf, sizeof buf);
+			grid_set(&g, i + 1, c++, buf);
+			noise_text(ts, buf, sizeof buf);
+			grid_set(&g, i + 1, c++, buf);
 		}
 	}
 	grid_print(f, &g, markdown);
@@ -188,8 +233,11 @@ static void print_header(FILE *f, const struct cmp_table *t, int markdown)
 	const char *p = markdown ? "" : "";
 	fprintf(f, "%sbaseline %s; values: median of the rounds ±half their range (rounds)\n", p,
 		t->sides[0].name);
-	fprintf(f, "%sverdict: two-sided Mann-Whitney U on rounds, alpha %g, %s over %zu tests, "
-		   "min effect %g%%\n%s",
+	fprintf(f, "%schange: ratio of geometric means, 95%% interval; the run is the unit of noise "
+		   "(paired rounds within one plumb ab session)\n", p);
+	fprintf(f, "%sverdict: interval excludes 0, t test on logs, alpha %g, %s over %zu tests, "
+		   "min effect %g%%; metrics that follow the CPU clock are judged at equal clock; "
+		   "detectable: smallest change a row could flag\n%s",
 		p, t->o.alpha, t->o.corr == CORR_HOLM ? "Holm" : t->o.corr == CORR_BH ?
 			"Benjamini-Hochberg" : "no correction",
 		t->ntests, t->o.min_effect, markdown ? "\n" : "\n");
@@ -224,8 +272,10 @@ static void csv_num(FILE *f, double v)
 
 static void print_csv(FILE *f, const struct cmp_table *t)
 {
-	fprintf(f, "metric,params,x,unit,side,value,min,max,spread_pct,rounds,change_pct,p,"
-		   "p_adjusted,verdict\n");
+	fprintf(f, "metric,params,x,unit,side,value,min,max,spread_pct,rounds,change_pct,"
+		   "change_lo_pct,change_hi_pct,equal_clock_change_pct,equal_clock_lo_pct,"
+		   "equal_clock_hi_pct,judged_at_equal_clock,p,p_adjusted,verdict,detectable_pct,"
+		   "noise\n");
 	for (size_t i = 0; i < t->nrows; i++) {
 		const struct cmp_row *r = &t->rows[i];
 		for (size_t s = 0; s < t->nsides; s++) {
@@ -244,14 +294,24 @@ static void print_csv(FILE *f, const struct cmp_table *t)
 			csv_num(f, c->spread);
 			fprintf(f, ",%zu", c->nrounds);
 			if (s == 0) {
-				fprintf(f, ",,,,baseline\n");
+				fprintf(f, ",,,,,,,,,,baseline,,\n");
 				continue;
 			}
-			csv_num(f, r->test[s].change);
-			csv_num(f, r->test[s].p);
-			csv_num(f, r->test[s].p_adj);
+			const struct cmp_test *ts = &r->test[s];
+			csv_num(f, ts->raw.est);
+			csv_num(f, ts->raw.lo);
+			csv_num(f, ts->raw.hi);
+			csv_num(f, ts->eq.est);
+			csv_num(f, ts->eq.lo);
+			csv_num(f, ts->eq.hi);
+			fprintf(f, ",%d", ts->judged_eq);
+			csv_num(f, ts->p);
+			csv_num(f, ts->p_adj);
 			fputc(',', f);
-			csv_field(f, verdict_name(r->test[s].v));
+			csv_field(f, verdict_name(ts->v));
+			csv_num(f, ts->v == V_SAME ? ts->mde : NAN);
+			fputc(',', f);
+			csv_field(f, noise_src_name(ts->noise));
 			fputc('\n', f);
 		}
 	}
@@ -307,7 +367,22 @@ static void print_json(FILE *f, const struct cmp_table *t)
 			json_bool(&j, "noisy", c->noise > NOISY_PCT);
 			json_str(&j, "caveat", *c->caveat ? c->caveat : NULL);
 			if (s > 0) {
-				json_num(&j, "change_pct", r->test[s].change);
+				const struct cmp_test *ts = &r->test[s];
+				json_num(&j, "change_pct", ts->change);
+				json_num(&j, "change_lo_pct", ts->lo);
+				json_num(&j, "change_hi_pct", ts->hi);
+				json_num(&j, "raw_change_pct", ts->raw.est);
+				json_num(&j, "raw_change_lo_pct", ts->raw.lo);
+				json_num(&j, "raw_change_hi_pct", ts->raw.hi);
+				json_num(&j, "equal_clock_change_pct", ts->eq.est);
+				json_num(&j, "equal_clock_lo_pct", ts->eq.lo);
+				json_num(&j, "equal_clock_hi_pct", ts->eq.hi);
+				json_bool(&j, "judged_at_equal_clock", ts->judged_eq);
+				json_num(&j, "detectable_pct", ts->v == V_SAME ? ts->mde : NAN);
+				json_str(&j, "noise", noise_src_name(ts->noise));
+				json_num(&j, "noise_pct", ts->noise_pct);
+				if (ts->noise == NS_HISTORY)
+					json_int(&j, "noise_history_runs", ts->hist_runs);
 				json_num(&j, "p", r->test[s].p);
 				json_num(&j, "p_adjusted", r->test[s].p_adj);
 				json_str(&j, "verdict", verdict_name(r->test[s].v));

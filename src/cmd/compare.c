@@ -60,6 +60,7 @@ int cmd_compare(int argc, char **argv)
 		die(EXIT_USAGE, "needs at least two RUN arguments (run ids, labels or files)");
 	size_t ns;
 	struct side *sides = sides_load(argv + optind, nargs, db, 0, &ns);
+	sides_load_history(sides, ns, db);
 	struct cmp_table *t = cmp_build(sides, ns, &o);
 	for (size_t i = 0; i < t->nwarnings; i++)
 		warnx_("warning: %s", t->warnings[i]);

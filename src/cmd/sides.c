@@ -75,6 +75,9 @@ void sides_free(struct side *s, size_t n)
 		for (size_t k = 0; k < s[i].nruns; k++)
 			run_free(s[i].runs[k]);
 		free(s[i].runs);
+		for (size_t k = 0; k < s[i].nhistory; k++)
+			run_free(s[i].history[k]);
+		free(s[i].history);
 		free(s[i].name);
 	}
 	free(s);
@@ -88,4 +91,71 @@ double parse_double_arg(const char *s, double lo, double hi, const char *what)
 	if (errno || end == s || *end || isnan(v) || v < lo || v > hi)
 		die(EXIT_USAGE, "%s: '%s' is not a number in [%g, %g]", what, s, lo, hi);
 	return v;
+}
+
+/* What must match for an earlier run to count as history of a side's run: the build and the
+ * options that change how a number is measured (not --label, --only, output options). */
+static const char *const same_facts[] = {
+	"build_cc", "build_cflags", "build_features", "opt.mem", "opt.fsdir", "opt.remote",
+	"opt.disk", "opt.copies", "opt.cold", "opt.repeat", "opt.cpu", "opt.samples",
+	"opt.max-samples", NULL,
+};
+
+static int same_setup(const struct run *a, const struct run *b)
+{
+	if (!a->host || !b->host || strcmp(a->host, b->host) != 0 || !a->profile || !b->profile ||
+	    strcmp(a->profile, b->profile) != 0)
+		return 0;
+	for (int i = 0; same_facts[i]; i++) {
+		const char *x = kv_get(&a->facts, same_facts[i]), *y = kv_get(&b->facts, same_facts[i]);
+		if ((x == NULL) != (y == NULL) || (x && strcmp(x, y) != 0))
+			return 0;
+	}
+	return 1;
+}
+
+static int in_sides(const struct side *s, size_t n, long id)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < s[i].nruns; k++)
+			if (s[i].runs[k]->id == id)
+				return 1;
+	return 0;
+}
+
+void sides_load_history(struct side *s, size_t n, const char *db)
+{
+	if (!store_available())
+		return;
+	char err[512];
+	struct store *st = store_open(db, 0, err, sizeof err);
+	if (!st)
+		return;
+	struct run **list = NULL;
+	int nl = store_list(st, &list, err, sizeof err);
+	for (size_t i = 0; i < n; i++) {
+		const struct run *ref = s[i].nruns ? s[i].runs[0] : NULL;
+		if (!ref || !ref->id)
+			continue; /* a file: no history of its own */
+		/* the newest candidates first, at most HISTORY_MAX of them */
+		for (int k = nl - 1; k >= 0 && s[i].nhistory < HISTORY_MAX; k--) {
+			const struct run *c = list[k];
+			if (in_sides(s, n, c->id) || !c->host || strcmp(c->host, ref->host ? ref->host : "") ||
+			    !c->profile || strcmp(c->profile, ref->profile ? ref->profile : ""))
+				continue;
+			struct run *full = store_load(st, c->id, err, sizeof err);
+			if (!full)
+				continue;
+			if (!same_setup(ref, full)) {
+				run_free(full);
+				continue;
+			}
+			s[i].history = xrealloc(s[i].history, (s[i].nhistory + 1) * sizeof *s[i].history);
+			s[i].history[s[i].nhistory++] = full;
+		}
+	}
+	for (int k = 0; k < nl; k++)
+		run_free(list[k]);
+	free(list);
+	store_close(st);
 }

@@ -13,6 +13,11 @@
 struct side *sides_load(char **args, size_t nargs, const char *db, int allow_latest,
 			size_t *nsides);
 void sides_free(struct side *s, size_t n);
+/* For each side taken from the store: its earlier runs of the same host, profile, build and
+ * measuring options (newest first, at most HISTORY_MAX, none of the compared runs), whose
+ * run-to-run spread compare uses as the side's noise. Silent without a store. */
+#define HISTORY_MAX 20
+void sides_load_history(struct side *s, size_t n, const char *db);
 /* Parse a number in [lo, hi] strictly (C locale); exits 2 naming what on error. */
 double parse_double_arg(const char *s, double lo, double hi, const char *what);
 

@@ -15,11 +15,12 @@ expect_usage "compare: bad format" "$PLUMB" compare --format xml a b
 expect_usage "compare: unknown option" "$PLUMB" compare --frobnicate a b
 expect_usage "compare: missing file" "$PLUMB" compare "$T/nope.json" "$T/nope2.json"
 
-# gen_run FILE SEED SCALE GOVERNOR [CLOCK_MHZ]: a plumb JSON run, 8 rounds of 3 samples per point.
+# gen_run FILE SEED SCALE GOVERNOR [CLOCK_MHZ [AB_SESSION]]: a plumb JSON run, 8 rounds of 3
+# samples per point.
 # lat_syscall.null and lat_mem_rd.rand (lower is better) are multiplied by SCALE, bw_mem.frd
 # (higher is better) too, so SCALE 1.2 = latency worse, bandwidth better.
 gen_run() {
-	awk -v seed="$2" -v scale="$3" -v gov="$4" -v clk="${5:-}" '
+	awk -v seed="$2" -v scale="$3" -v gov="$4" -v clk="${5:-}" -v ab="${6:-}" '
 	function point(metric, params, x, center, unit, stat, better,   r, s, v, first) {
 		printf "%s    {\"metric\": \"%s\", \"params\": {%s}, \"x\": %s, \"value\": %.6g, \"unit\": \"%s\", \"statistic\": \"%s\", \"better\": \"%s\", \"method_version\": 1, \"info\": {\"placement\": \"single:1\"}, \"samples\": [", sep, metric, params, x, center, unit, stat, better
 		first = 1
@@ -39,7 +40,7 @@ gen_run() {
 		printf "{\n  \"schema\": \"plumb/1\", \"kind\": \"run\", \"plumb_version\": \"0.1.0\",\n"
 		printf "  \"run\": {\"id\": null, \"label\": \"t%s\", \"host\": \"vm\", \"profile\": \"quick\", \"started\": \"2026-11-30T04:00:00Z\", \"ended\": \"2026-11-30T04:05:00Z\", \"incomplete\": false, \"rounds\": 8, \"options\": {}},\n", seed
 		printf "  \"system\": {\"hostname\": \"vm\", \"cpu_model\": \"Test CPU\", \"governor\": \"%s\", \"smt\": \"0\", \"cache_l1d\": \"49152\", \"cache_l2\": \"1048576\", \"cache_l3\": \"33554432\"%s},\n", gov, clk == "" ? "" : ", \"clock_mhz\": \"" clk "\""
-		printf "  \"facts\": {},\n  \"results\": [\n"
+		printf "  \"facts\": {%s},\n  \"results\": [\n", ab == "" ? "" : "\"ab_session\": \"" ab "\""
 		sep = ""
 		point("lat_syscall.null", "", "null", 0.13 * scale, "us", "median", "lower")
 		point("lat_mem_rd.rand", "\"stride\": \"16\"", 64, 95 * scale, "ns", "min", "lower")
@@ -50,7 +51,9 @@ gen_run() {
 
 gen_run "$T/a.json" 1 1 performance
 gen_run "$T/a2.json" 2 1 performance
-gen_run "$T/b.json" 3 1.2 powersave
+# separate files know nothing of the host's run-to-run noise: the default table is assumed
+# (5-12 %), so the shifted run is twice as slow
+gen_run "$T/b.json" 3 2 powersave
 
 "$PLUMB" compare "$T/a.json" "$T/a.json" >"$T/self.out" 2>"$T/self.err"
 rc=$?
@@ -76,6 +79,18 @@ case "$lat|$bw" in
 *) fail "compare: shift" "rc=$rc lat='$lat' bw='$bw'" ;;
 esac
 
+# item 7 of issue 11: every row has its change with a 95 % interval, the noise it assumed, and a
+# verdict word exactly once; "no significant change" rows say what they could have detected
+bad=$(grep -E '^(lat_|bw_)' "$T/shift.out" "$T/self.out" | while IFS= read -r l; do
+	n=$(printf '%s\n' "$l" | grep -oE 'worse|better|no significant change|no test' | wc -l)
+	printf '%s\n' "$l" | grep -Eq '[+-][0-9.]+% \[[+-][0-9.]+, [+-][0-9.]+\]' || n=x
+	printf '%s\n' "$l" | grep -q 'default ±' || n=y
+	case "$l" in *"no significant change"*) printf '%s\n' "$l" | grep -Eq '±[0-9.]+% +default' || n=z ;; esac
+	[ "$n" = 1 ] || printf '%s\n' "$l"
+done)
+if [ -z "$bad" ] && tail -n1 "$T/shift.out" | grep -Eq '^[0-9]+ worse, [0-9]+ better, [0-9]+ no significant change, [0-9]+ no test'
+then pass "compare: row format"; else fail "compare: row format" "$bad $(tail -n1 "$T/shift.out")"; fi
+
 "$PLUMB" compare --fail-on-regression "$T/a.json" "$T/b.json" >/dev/null 2>&1
 rc1=$?
 "$PLUMB" compare --fail-on-regression "$T/a.json" "$T/a2.json" >/dev/null 2>&1
@@ -84,7 +99,7 @@ if [ $rc1 -eq 1 ] && [ $rc0 -eq 0 ]; then pass "compare: fail-on-regression"
 else fail "compare: fail-on-regression" "worse → $rc1 (want 1), same → $rc0 (want 0)"; fi
 
 "$PLUMB" compare --format csv "$T/a.json" "$T/b.json" >"$T/c.csv" 2>/dev/null
-if head -n1 "$T/c.csv" | grep -q '^metric,params,x,unit,side,value' && grep -q ',worse$' "$T/c.csv"
+if head -n1 "$T/c.csv" | grep -q '^metric,params,x,unit,side,value' && grep -q ',worse,' "$T/c.csv"
 then pass "compare: csv"; else fail "compare: csv" "$(head -n3 "$T/c.csv")"; fi
 
 "$PLUMB" compare --json "$T/a.json" "$T/b.json" >"$T/c.json" 2>/dev/null
@@ -108,6 +123,13 @@ gen_run "$T/k3.json" 3 1 performance 4020
 if grep -q 'CPU clock during the runs differs .*k1.json=4000 MHz; .*k2.json=4200 MHz (+5.0%)' "$T/k12.err" &&
    ! grep -q 'CPU clock' "$T/k13.err"
 then pass "compare: clock warning"; else fail "compare: clock warning" "$(cat "$T/k12.err" "$T/k13.err")"; fi
+
+# two sides of one plumb ab session (ab_session fact): rounds pair up, the noise is the pairs'
+gen_run "$T/p1.json" 1 1 performance "" s1
+gen_run "$T/p2.json" 1 1.1 performance "" s1
+"$PLUMB" compare "$T/p1.json" "$T/p2.json" >"$T/pair.out" 2>/dev/null
+if grep '^lat_syscall.null' "$T/pair.out" | grep -q 'worse.*paired rounds'
+then pass "compare: paired"; else fail "compare: paired" "$(cat "$T/pair.out")"; fi
 
 # an lmbench raw results file has one value per metric: change shown, "no test"
 cat >"$T/lm.txt" <<'LM'

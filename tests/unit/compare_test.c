@@ -184,7 +184,7 @@ static void noisy(double *v, int n, double center, double rel)
 
 static struct side one_side(const char *name, struct run **runs, size_t n)
 {
-	struct side s = { (char *)name, runs, n };
+	struct side s = { (char *)name, runs, n, NULL, 0 };
 	return s;
 }
 
@@ -247,13 +247,29 @@ TEST(compare_known_shift)
 	add_point(a, "lat_mem_rd.rand", "stride=16", 256, v, 8);
 	noisy(v, 8, 80, 0.03);
 	add_point(b, "lat_mem_rd.rand", "stride=16", 256, v, 8);
+	/* the store's history says this host's runs move about 2 % from run to run */
+	struct run *h[6];
+	for (int k = 0; k < 6; k++) {
+		h[k] = run_new();
+		double dr = 1 + 0.02 * (2 * urand() - 1);
+		noisy(v, 8, 0.13 * dr, 0.01);
+		add_point(h[k], "lat_syscall.null", "", NAN, v, 8);
+		noisy(v, 8, 10000 * dr, 0.01);
+		add_point(h[k], "bw_mem.frd", "", 512, v, 8);
+		noisy(v, 8, 100 * dr, 0.01);
+		add_point(h[k], "lat_mem_rd.rand", "stride=16", 256, v, 8);
+	}
 	struct run *ra[] = { a }, *rb[] = { b };
 	struct side s[2] = { one_side("old", ra, 1), one_side("new", rb, 1) };
+	s[0].history = s[1].history = h;
+	s[0].nhistory = s[1].nhistory = 6;
 	struct cmp_opts o;
 	cmp_opts_default(&o);
 	struct cmp_table *t = cmp_build(s, 2, &o);
 	const struct cmp_row *r = row_of(t, "lat_syscall.null", NAN);
-	CHECK(r && r->test[1].v == V_WORSE);
+	CHECK(r && r->test[1].v == V_WORSE && r->test[1].noise == NS_HISTORY);
+	CHECK(r && r->test[1].lo > 0 && r->test[1].lo < r->test[1].change &&
+	      r->test[1].hi > r->test[1].change);
 	CHECK(r && r->test[1].change > 10 && r->test[1].change < 30);
 	CHECK(r && r->cell[0].nrounds == 8 && r->cell[1].nrounds == 8);
 	r = row_of(t, "bw_mem.frd", 512);
@@ -264,6 +280,16 @@ TEST(compare_known_shift)
 	/* sorted: the worse row first */
 	CHECK(t->nrows == 3 && t->rows[0].test[1].v == V_WORSE);
 	cmp_free(t);
+	/* without history the default noise (5 % for a syscall, 12 % for bw_mem) is assumed: the
+	 * same data can no longer tell 20 % on bw_mem from drift, and says so */
+	s[0].nhistory = s[1].nhistory = 0;
+	t = cmp_build(s, 2, &o);
+	r = row_of(t, "bw_mem.frd", 512);
+	CHECK(r && r->test[1].v == V_SAME && r->test[1].noise == NS_DEFAULT &&
+	      r->test[1].mde > 20);
+	cmp_free(t);
+	for (int k = 0; k < 6; k++)
+		run_free(h[k]);
 	run_free(a);
 	run_free(b);
 }
@@ -318,6 +344,9 @@ TEST(compare_min_effect)
 	}
 	add_point(a, "lat_pipe.latency", "", NAN, va, 8);
 	add_point(b, "lat_pipe.latency", "", NAN, vb, 8);
+	/* one plumb ab session: the rounds pair up */
+	kv_set(&a->facts, "ab_session", "s1");
+	kv_set(&b->facts, "ab_session", "s1");
 	struct run *ra[] = { a }, *rb[] = { b };
 	struct side s[2] = { one_side("a", ra, 1), one_side("b", rb, 1) };
 	struct cmp_opts o;
@@ -661,8 +690,8 @@ TEST(mwu_ties_three_rounds)
 
 TEST(report_three_sides_pooled)
 {
-	struct run *a = synthetic_run("a", 1), *b1 = synthetic_run("b", 1.1),
-		   *b2 = synthetic_run("b", 1.1), *c = synthetic_run("c", 0.9);
+	struct run *a = synthetic_run("a", 1), *b1 = synthetic_run("b", 1.5),
+		   *b2 = synthetic_run("b", 1.5), *c = synthetic_run("c", 0.6);
 	struct run *ra[] = { a }, *rb[] = { b1, b2 }, *rc[] = { c };
 	struct side s[3] = { one_side("a", ra, 1), one_side("b", rb, 2), one_side("c", rc, 1) };
 	struct cmp_opts o;

@@ -1,0 +1,249 @@
+/*
+ * compare_est.c — compare's estimator (compare_est.h): Student's t from the regularized
+ * incomplete beta function, the nested (runs, then rounds) and paired estimates of a change on
+ * the log scale, and two tables read from measurements on the project's machines: the default
+ * run-to-run noise of each metric family and the families whose cost follows the core clock
+ * (bench/README.md).
+ */
+#include <math.h>
+#include <string.h>
+#include "analysis/compare_est.h"
+
+/* Continued fraction of the incomplete beta (modified Lentz). */
+static double beta_cf(double a, double b, double x)
+{
+	const double tiny = 1e-300;
+	double c = 1, d = 1 - (a + b) * x / (a + 1);
+	if (fabs(d) < tiny)
+		d = tiny;
+	d = 1 / d;
+	double h = d;
+	for (int m = 1; m <= 300; m++) {
+		double m2 = 2.0 * m;
+		double aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
+		d = 1 + aa * d;
+		d = fabs(d) < tiny ? tiny : d;
+		c = 1 + aa / c;
+		c = fabs(c) < tiny ? tiny : c;
+		d = 1 / d;
+		h *= d * c;
+		aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
+		d = 1 + aa * d;
+		d = fabs(d) < tiny ? tiny : d;
+		c = 1 + aa / c;
+		c = fabs(c) < tiny ? tiny : c;
+		d = 1 / d;
+		double del = d * c;
+		h *= del;
+		if (fabs(del - 1) < 1e-14)
+			break;
+	}
+	return h;
+}
+
+/* I_x(a, b) */
+static double ibeta(double a, double b, double x)
+{
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	double lbt = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x);
+	if (x < (a + 1) / (a + b + 2))
+		return exp(lbt) * beta_cf(a, b, x) / a;
+	return 1 - exp(lbt) * beta_cf(b, a, 1 - x) / b;
+}
+
+double t_two_sided_p(double t, double df)
+{
+	if (isnan(t) || isnan(df) || df <= 0)
+		return NAN;
+	if (isinf(t))
+		return 0;
+	return ibeta(df / 2, 0.5, df / (df + t * t));
+}
+
+double t_crit(double p, double df)
+{
+	if (!(p > 0 && p < 1) || !(df > 0))
+		return NAN;
+	double lo = 0, hi = 1;
+	while (t_two_sided_p(hi, df) > p && hi < 1e12)
+		hi *= 2;
+	for (int i = 0; i < 200 && hi - lo > 1e-10 * hi; i++) {
+		double mid = (lo + hi) / 2;
+		if (t_two_sided_p(mid, df) > p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+double sample_var(const double *v, size_t n)
+{
+	if (n < 2)
+		return NAN;
+	double m = 0, s = 0;
+	for (size_t i = 0; i < n; i++)
+		m += v[i];
+	m /= (double)n;
+	for (size_t i = 0; i < n; i++)
+		s += (v[i] - m) * (v[i] - m);
+	return s / (double)(n - 1);
+}
+
+struct log_est est_side(double *const *runs, const size_t *n, size_t k, double prior_sd,
+			double prior_df)
+{
+	struct log_est e = { NAN, NAN, NAN, 0 };
+	double means[256], within = 0;
+	size_t km = 0, nw = 0;
+	for (size_t i = 0; i < k && km < 256; i++) {
+		if (!n[i])
+			continue;
+		double m = 0;
+		for (size_t j = 0; j < n[i]; j++)
+			m += runs[i][j];
+		means[km++] = m / (double)n[i];
+		/* the spread of one run's rounds: a floor for a run that is noisier than usual */
+		double w = sample_var(runs[i], n[i]);
+		if (!isnan(w)) {
+			within += w / (double)n[i];
+			nw++;
+		}
+	}
+	if (!km || !(prior_sd >= 0))
+		return e;
+	double mean = 0;
+	for (size_t i = 0; i < km; i++)
+		mean += means[i];
+	mean /= (double)km;
+	double prior = prior_sd * prior_sd, v_run;
+	double df = prior_df;
+	if (km >= 2) {
+		/* the variance between runs, moderated by the prior (it has few degrees of freedom) */
+		double s2 = sample_var(means, km);
+		v_run = (prior_df * prior + (double)(km - 1) * s2) / (prior_df + (double)(km - 1));
+		df = prior_df + (double)(km - 1);
+	} else {
+		v_run = prior;
+	}
+	if (nw && within / (double)nw > v_run)
+		v_run = within / (double)nw;
+	e.mean = mean;
+	e.var = v_run / (double)km;
+	e.df = df;
+	e.ok = 1;
+	return e;
+}
+
+struct log_est est_diff(struct log_est a, struct log_est b)
+{
+	struct log_est e = { NAN, NAN, NAN, 0 };
+	if (!a.ok || !b.ok)
+		return e;
+	e.mean = b.mean - a.mean;
+	e.var = a.var + b.var;
+	double den = a.var * a.var / a.df + b.var * b.var / b.df;
+	e.df = den > 0 ? e.var * e.var / den : a.df + b.df;
+	e.ok = 1;
+	return e;
+}
+
+struct log_est est_paired(const double *d, size_t n, double prior_var, double prior_df)
+{
+	struct log_est e = { NAN, NAN, NAN, 0 };
+	if (n == 0)
+		return e;
+	double m = 0;
+	for (size_t i = 0; i < n; i++)
+		m += d[i];
+	m /= (double)n;
+	double s2 = sample_var(d, n);
+	double dfo = n >= 2 ? (double)(n - 1) : 0;
+	if (isnan(prior_var) || prior_var <= 0)
+		prior_df = 0;
+	if (dfo + prior_df <= 0)
+		return e;
+	double v = ((dfo ? dfo * s2 : 0) + (prior_df ? prior_df * prior_var : 0)) / (dfo + prior_df);
+	e.mean = m;
+	e.var = v / (double)n;
+	e.df = dfo + prior_df;
+	e.ok = 1;
+	return e;
+}
+
+/* Families by metric id prefix: the default run-to-run noise (sd of log run values) and whether
+ * the cost follows the core clock. Noise: the 5-run spreads of default runs on the project's
+ * 2-vCPU KVM guest (bench/README.md), converted to a standard deviation (range of 5 ~ 2.3 sd)
+ * and then doubled, because other hosts (the issue's Intel guest) move more; clock: bench/
+ * README.md, "Which metrics follow the clock". First match wins. */
+static const struct family {
+	const char *prefix, *name;
+	double noise;
+	int clock;
+} families[] = {
+	{ "lat_ops.", "ops", 0.05, 1 },
+	{ "par_ops.", "ops", 0.05, 1 },
+	{ "lat_syscall.", "syscall", 0.05, 1 },
+	{ "lat_sig.", "syscall", 0.06, 1 },
+	{ "lat_select.", "syscall", 0.06, 1 },
+	{ "lat_proc.procedure", "proc", 0.05, 1 },
+	{ "lat_proc.", "proc", 0.06, 0 },
+	{ "lat_pipe.", "ipc", 0.06, 1 },
+	{ "lat_unix.", "ipc", 0.08, 1 },
+	{ "lat_fifo.", "ipc", 0.06, 1 },
+	{ "lat_fcntl.", "ipc", 0.06, 1 },
+	{ "lat_sem.", "ipc", 0.06, 1 },
+	{ "lat_ctx.", "ipc", 0.06, 1 },
+	{ "lat_tcp.", "net", 0.06, 0 },
+	{ "lat_udp.", "net", 0.06, 0 },
+	{ "lat_rpc.", "net", 0.08, 0 },
+	{ "lat_connect.", "net", 0.08, 0 },
+	{ "lat_unix_connect.", "net", 0.08, 0 },
+	{ "lat_http.", "net", 0.10, 0 },
+	{ "bw_pipe.", "net", 0.06, 0 },
+	{ "bw_unix.", "net", 0.08, 0 },
+	{ "bw_tcp.", "net", 0.08, 0 },
+	{ "bw_udp.", "net", 0.10, 0 },
+	{ "lat_mem_rd.", "memory", 0.06, 0 },
+	{ "cache.", "memory", 0.06, 0 },
+	{ "par_mem.", "memory", 0.08, 0 },
+	{ "tlb.", "memory", 0.06, 0 },
+	{ "bw_mem.", "membw", 0.12, 0 },
+	{ "stream", "membw", 0.12, 0 },
+	{ "bw_file_rd.", "file", 0.20, 0 },
+	{ "bw_mmap_rd.", "file", 0.20, 0 },
+	{ "lat_mmap.", "file", 0.20, 0 },
+	{ "lat_pagefault.", "file", 0.20, 0 },
+	{ "lat_fs.", "file", 0.30, 0 },
+	{ "lmdd.", "file", 0.20, 0 },
+	{ "disk.", "file", 0.20, 0 },
+};
+
+static const struct family *family_of(const char *metric)
+{
+	for (size_t i = 0; i < sizeof families / sizeof *families; i++)
+		if (strncmp(metric, families[i].prefix, strlen(families[i].prefix)) == 0)
+			return &families[i];
+	return NULL;
+}
+
+double default_run_noise(const char *metric)
+{
+	const struct family *f = family_of(metric);
+	return f ? f->noise : 0.10;
+}
+
+const char *noise_family(const char *metric)
+{
+	const struct family *f = family_of(metric);
+	return f ? f->name : "other";
+}
+
+int metric_follows_clock(const char *metric)
+{
+	const struct family *f = family_of(metric);
+	return f ? f->clock : 0;
+}

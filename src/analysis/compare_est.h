@@ -1,0 +1,59 @@
+/*
+ * compare_est.h — the estimator behind compare's verdicts (docs/compare.md, "The estimate"):
+ * changes are estimated on the log scale, so a change and its interval are ratios; a side's
+ * value is the mean over its runs of each run's mean log round value, because the run — not the
+ * round — is the unit of noise on a shared host. Two sides from one `plumb ab` session are
+ * paired round by round instead. Also here: Student's t distribution (p-values, quantiles), the
+ * run-to-run noise plumb assumes for a metric when the store knows nothing better, and which
+ * metrics follow the CPU clock.
+ */
+#ifndef PLUMB_COMPARE_EST_H
+#define PLUMB_COMPARE_EST_H
+
+#include <stddef.h>
+
+/* Two-sided p of |T| >= |t| with df degrees of freedom (df may be fractional, > 0). */
+double t_two_sided_p(double t, double df);
+/* The t with two-sided p = p (0 < p < 1). */
+double t_crit(double p, double df);
+
+/* A side's estimate on the log scale: mean, variance of the mean, degrees of freedom. */
+struct log_est {
+	double mean, var, df;
+	int ok;
+};
+
+/* Unpaired side: runs[i] holds the log round values of run i (n[i] of them), k runs.
+ * prior_sd: the run-to-run standard deviation (log scale) assumed from the store's history or
+ * the default table, worth prior_df degrees of freedom. */
+struct log_est est_side(double *const *runs, const size_t *n, size_t k, double prior_sd,
+			double prior_df);
+/* Difference b - a with Welch–Satterthwaite degrees of freedom. */
+struct log_est est_diff(struct log_est a, struct log_est b);
+/* Paired: d[i] = log b_i - log a_i for rounds run back to back; the variance of d is moderated
+ * with prior_var (worth prior_df degrees of freedom: the median over the table's paired rows of
+ * the same family). */
+struct log_est est_paired(const double *d, size_t n, double prior_var, double prior_df);
+
+/* Sample variance (n - 1); NAN for n < 2. */
+double sample_var(const double *v, size_t n);
+
+/* The conservative run-to-run noise (standard deviation of log run values, i.e. roughly a
+ * fraction: 0.04 = 4 %) plumb assumes for a metric without history, from the table in
+ * compare_est.c (bench/README.md, "Run-to-run noise"). */
+double default_run_noise(const char *metric);
+/* A short name of the metric's noise family ("syscall", "ops", ...), for pooling paired
+ * variances and for messages. */
+const char *noise_family(const char *metric);
+/* 1 when the metric's cost follows the core clock (bench/README.md, "Which metrics follow the
+ * clock"): compare also judges it at equal clock. */
+int metric_follows_clock(const char *metric);
+
+/* Degrees of freedom the default noise table is worth: it is a conservative guess, not data. */
+#define DEFAULT_NOISE_DF 10.0
+/* Runs of history a side needs before the store's noise replaces the default. */
+#define HISTORY_MIN_RUNS 4
+/* Degrees of freedom of the pooled prior of paired variances. */
+#define PAIRED_PRIOR_DF 4.0
+
+#endif

@@ -1,0 +1,293 @@
+/*
+ * compare_sim_test.c — compare's estimator on synthetic runs whose noise has the structure a
+ * shared host gives (docs/compare.md): a drift shared by every metric of a run (or of a round
+ * in a `plumb ab` session), a per-metric run effect, round noise with occasional outliers, and
+ * known shifts. Measures false discovery rate and power for paired sessions, separate runs with
+ * the store's history and separate runs on a fresh store, and the A/A false-failure rate at
+ * the strict alpha the end-to-end test uses (tests/cli/ab.sh): the figures go to the test log.
+ * Also Student's t against table values.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis/compare.h"
+#include "analysis/compare_est.h"
+#include "core/util.h"
+#include "test.h"
+
+TEST(t_distribution_table)
+{
+	CHECK_NEAR(t_crit(0.05, 1), 12.706, 1e-3);
+	CHECK_NEAR(t_crit(0.05, 10), 2.228, 1e-3);
+	CHECK_NEAR(t_crit(0.01, 5), 4.032, 1e-3);
+	CHECK_NEAR(t_crit(0.05, 1e6), 1.960, 1e-3);
+	CHECK_NEAR(t_crit(0.001, 6), 5.959, 1e-3);
+	CHECK_NEAR(t_two_sided_p(2.228, 10), 0.05, 1e-4);
+	CHECK_NEAR(t_two_sided_p(0, 3), 1, 1e-12);
+	CHECK_NEAR(t_two_sided_p(2.5, 7.5), t_two_sided_p(-2.5, 7.5), 1e-15);
+	/* fractional degrees of freedom (Welch) lie between their neighbours */
+	CHECK(t_crit(0.05, 7.5) < t_crit(0.05, 7) && t_crit(0.05, 7.5) > t_crit(0.05, 8));
+}
+
+static uint64_t rs = 0x9E3779B97F4A7C15ull;
+static double u01(void)
+{
+	rs ^= rs << 13;
+	rs ^= rs >> 7;
+	rs ^= rs << 17;
+	return ((double)(rs >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double gauss(void)
+{
+	return sqrt(-2 * log(u01())) * cos(2 * M_PI * u01());
+}
+
+/* Round noise with a tail: 1 round in 20 is four times as noisy. */
+static double round_noise(double sd)
+{
+	return gauss() * sd * (u01() < 0.05 ? 4 : 1);
+}
+
+/* Metrics of the families the end-to-end test runs (syscall, ops, ipc), all lower-is-better. */
+static const char *const sim_metrics[] = {
+	"lat_syscall.null", "lat_syscall.read", "lat_syscall.write", "lat_syscall.stat",
+	"lat_syscall.fstat", "lat_syscall.open", "lat_sig.install", "lat_sig.catch",
+	"lat_pipe.latency", "lat_unix.latency", "lat_fifo.latency", "lat_fcntl.latency",
+	"lat_sem.latency", "lat_proc.fork", "lat_proc.exec", "lat_proc.procedure",
+	"lat_select.file", "lat_ctx.overhead", "lat_tcp.latency", "lat_udp.latency",
+};
+#define NM (int)(sizeof sim_metrics / sizeof *sim_metrics)
+
+/* log value of round k of metric m: base + run/round drift + noise (+ shift) */
+static void put(struct run *r, int m, const double *logv, int nrounds)
+{
+	struct result *p = result_list_add(&r->results, sim_metrics[m], "", NAN);
+	const struct metric_def *d = metric_find(sim_metrics[m]);
+	p->unit = xstrdup(d ? d->unit : "us");
+	p->version = d ? d->version : 1;
+	for (int k = 0; k < nrounds; k++)
+		for (int s = 0; s < 3; s++)
+			result_add_sample(p, (struct sample){ exp(logv[k] + 0.002 * s), 1000, 1, k });
+	result_update_value(p, metric_stat_dir(d));
+}
+
+struct model {
+	double machine_run_sd;  /* drift shared by all metrics of a run (or of a round in ab) */
+	double metric_run_sd;   /* a metric's own run-to-run effect */
+	double round_sd;        /* round to round within a run */
+};
+
+/* One separate run: a drift for the run, an effect per metric, noisy rounds; metrics with
+ * index < nshift are shifted by shift (log). */
+static struct run *sim_run(const struct model *mo, int rounds, int nshift, double shift)
+{
+	struct run *r = run_new();
+	double g = gauss() * mo->machine_run_sd;
+	for (int m = 0; m < NM; m++) {
+		double e = gauss() * mo->metric_run_sd, v[16];
+		for (int k = 0; k < rounds; k++)
+			v[k] = 1 + 0.1 * m + g + e + round_noise(mo->round_sd) + (m < nshift ? shift : 0);
+		put(r, m, v, rounds);
+	}
+	return r;
+}
+
+/* One plumb ab session: both sides share each round's drift (they ran back to back). */
+static void sim_session(const struct model *mo, int rounds, int nshift, double shift,
+			struct run **a, struct run **b, int id)
+{
+	*a = run_new();
+	*b = run_new();
+	char sid[32];
+	snprintf(sid, sizeof sid, "sim%d", id);
+	kv_set(&(*a)->facts, "ab_session", sid);
+	kv_set(&(*b)->facts, "ab_session", sid);
+	double g[16], e[NM][16];
+	for (int k = 0; k < rounds; k++)
+		g[k] = gauss() * mo->machine_run_sd;
+	for (int m = 0; m < NM; m++)
+		for (int k = 0; k < rounds; k++)
+			e[m][k] = gauss() * mo->metric_run_sd;
+	for (int side = 0; side < 2; side++)
+		for (int m = 0; m < NM; m++) {
+			double v[16];
+			for (int k = 0; k < rounds; k++)
+				v[k] = 1 + 0.1 * m + g[k] + e[m][k] + round_noise(mo->round_sd) +
+				       (side && m < nshift ? shift : 0);
+			put(side ? *b : *a, m, v, rounds);
+		}
+}
+
+struct tally {
+	long verdicts, false_v, true_v, shifted, trials_with_false, max_verdicts, worse_trials;
+};
+
+static void count(const struct cmp_table *t, int nshift, struct tally *ty)
+{
+	long v = 0, f = 0;
+	for (size_t i = 0; i < t->nrows; i++) {
+		const struct cmp_test *ts = &t->rows[i].test[1];
+		if (ts->v != V_WORSE && ts->v != V_BETTER)
+			continue;
+		int m = 0;
+		while (m < NM && strcmp(sim_metrics[m], t->rows[i].metric) != 0)
+			m++;
+		v++;
+		if (m < nshift)
+			ty->true_v++;
+		else
+			f++;
+	}
+	ty->verdicts += v;
+	ty->false_v += f;
+	ty->trials_with_false += f > 0;
+	ty->worse_trials += cmp_regressions(t) > 0;
+	if (v > ty->max_verdicts)
+		ty->max_verdicts = v;
+	ty->shifted += nshift;
+}
+
+static void report(const char *what, const struct tally *ty, int trials)
+{
+	printf("# %s: %d trials, FDR %.3f (%ld false of %ld verdicts), power %.3f, "
+	       "trials with a false verdict %.4f, most verdicts in one trial %ld\n",
+	       what, trials, ty->verdicts ? (double)ty->false_v / (double)ty->verdicts : 0,
+	       ty->false_v, ty->verdicts, ty->shifted ? (double)ty->true_v / (double)ty->shifted : 0,
+	       (double)ty->trials_with_false / trials, ty->max_verdicts);
+}
+
+/* This host's figures (bench/README.md): runs drift 3 % together and 2 % each, rounds 1.5 %. */
+static const struct model host = { 0.03, 0.02, 0.015 };
+
+TEST(compare_sim_paired_fdr_power)
+{
+	struct cmp_opts o;
+	cmp_opts_default(&o);
+	struct tally ty = { 0 };
+	int trials = 300;
+	for (int i = 0; i < trials; i++) {
+		struct run *a, *b;
+		/* 6 of 20 metrics 15 % slower; 3 rounds (the default) */
+		sim_session(&host, 3, 6, log(1.15), &a, &b, i);
+		struct run *ra[] = { a }, *rb[] = { b };
+		struct side s[2] = { { "A", ra, 1, NULL, 0 }, { "B", rb, 1, NULL, 0 } };
+		struct cmp_table *t = cmp_build(s, 2, &o);
+		count(t, 6, &ty);
+		cmp_free(t);
+		run_free(a);
+		run_free(b);
+	}
+	report("paired ab, 3 rounds, 6 of 20 metrics +15 %", &ty, trials);
+	CHECK((double)ty.false_v / (double)ty.verdicts <= 0.10);
+	CHECK((double)ty.true_v / (double)ty.shifted >= 0.80);
+}
+
+TEST(compare_sim_separate_runs_history)
+{
+	struct cmp_opts o;
+	cmp_opts_default(&o);
+	struct tally ty = { 0 };
+	int trials = 200;
+	/* a quieter host: what "run-to-run noise under 5 %" means in item 5 (sd 2 %) */
+	const struct model quiet = { 0.015, 0.01, 0.01 };
+	for (int i = 0; i < trials; i++) {
+		struct run *h[8];
+		for (int k = 0; k < 8; k++)
+			h[k] = sim_run(&quiet, 3, 0, 0);
+		struct run *a = sim_run(&quiet, 3, 0, 0), *b = sim_run(&quiet, 3, 6, log(1.15));
+		struct run *ra[] = { a }, *rb[] = { b };
+		struct side s[2] = { { "A", ra, 1, h, 8 }, { "B", rb, 1, h, 8 } };
+		struct cmp_table *t = cmp_build(s, 2, &o);
+		count(t, 6, &ty);
+		cmp_free(t);
+		for (int k = 0; k < 8; k++)
+			run_free(h[k]);
+		run_free(a);
+		run_free(b);
+	}
+	report("separate runs, 8 runs of history, 6 of 20 metrics +15 %", &ty, trials);
+	CHECK((double)ty.false_v / (double)(ty.verdicts ? ty.verdicts : 1) <= 0.10);
+	CHECK((double)ty.true_v / (double)ty.shifted >= 0.5);
+}
+
+TEST(compare_sim_separate_runs_fresh_store)
+{
+	/* two default runs of one build, no history: the default noise table must keep machine
+	 * drift out of the verdicts (item 3: at most 2) */
+	struct cmp_opts o;
+	cmp_opts_default(&o);
+	struct tally ty = { 0 };
+	int trials = 1000;
+	for (int i = 0; i < trials; i++) {
+		struct run *a = sim_run(&host, 3, 0, 0), *b = sim_run(&host, 3, 0, 0);
+		struct run *ra[] = { a }, *rb[] = { b };
+		struct side s[2] = { { "A", ra, 1, NULL, 0 }, { "B", rb, 1, NULL, 0 } };
+		struct cmp_table *t = cmp_build(s, 2, &o);
+		count(t, 0, &ty);
+		cmp_free(t);
+		run_free(a);
+		run_free(b);
+	}
+	report("separate runs A/A, fresh store (default noise)", &ty, trials);
+	CHECK(ty.max_verdicts <= 2);
+	/* and the same with a 2x slowdown of 6 metrics: still found */
+	struct tally t2 = { 0 };
+	for (int i = 0; i < 100; i++) {
+		struct run *a = sim_run(&host, 3, 0, 0), *b = sim_run(&host, 3, 6, log(2.0));
+		struct run *ra[] = { a }, *rb[] = { b };
+		struct side s[2] = { { "A", ra, 1, NULL, 0 }, { "B", rb, 1, NULL, 0 } };
+		struct cmp_table *t = cmp_build(s, 2, &o);
+		count(t, 6, &t2);
+		cmp_free(t);
+		run_free(a);
+		run_free(b);
+	}
+	report("separate runs, fresh store, 6 of 20 metrics x2", &t2, 100);
+	CHECK((double)t2.true_v / (double)t2.shifted >= 0.95);
+}
+
+TEST(compare_sim_aa_strict_alpha)
+{
+	/* what tests/cli/ab.sh asserts: plumb ab of a binary against itself passes
+	 * --fail-on-regression at --alpha 0.001 --min-effect 10. 5000 sessions with no false
+	 * failure put the rate below 1/1000 with 99 % confidence (-ln(0.01)/5000 = 0.0009). */
+	struct cmp_opts o;
+	cmp_opts_default(&o);
+	o.alpha = 0.001;
+	o.min_effect = 10;
+	struct tally ty = { 0 };
+	int trials = 5000;
+	for (int i = 0; i < trials; i++) {
+		struct run *a, *b;
+		sim_session(&host, 3, 0, 0, &a, &b, i);
+		struct run *ra[] = { a }, *rb[] = { b };
+		struct side s[2] = { { "A", ra, 1, NULL, 0 }, { "B", rb, 1, NULL, 0 } };
+		struct cmp_table *t = cmp_build(s, 2, &o);
+		count(t, 0, &ty);
+		cmp_free(t);
+		run_free(a);
+		run_free(b);
+	}
+	report("paired ab A/A, alpha 0.001, min effect 10 %", &ty, trials);
+	printf("# A/A false-failure rate at alpha 0.001: %ld of %d sessions\n", ty.worse_trials,
+	       trials);
+	CHECK(ty.worse_trials == 0);
+	/* the same rule still catches what the e2e test injects (system calls made dearer) */
+	struct tally t2 = { 0 };
+	for (int i = 0; i < 200; i++) {
+		struct run *a, *b;
+		sim_session(&host, 3, 6, log(1.5), &a, &b, i);
+		struct run *ra[] = { a }, *rb[] = { b };
+		struct side s[2] = { { "A", ra, 1, NULL, 0 }, { "B", rb, 1, NULL, 0 } };
+		struct cmp_table *t = cmp_build(s, 2, &o);
+		count(t, 6, &t2);
+		cmp_free(t);
+		run_free(a);
+		run_free(b);
+	}
+	report("paired ab, alpha 0.001, min effect 10 %, 6 of 20 metrics +50 %", &t2, 200);
+	CHECK((double)t2.true_v / (double)t2.shifted >= 0.9);
+}
