@@ -135,7 +135,12 @@ bin/refloop: tests/ref/refloop.c build/flags.stamp
 	@mkdir -p bin
 	$(CC) $(CFLAGS) -std=gnu11 $(WARN) -D_GNU_SOURCE $(LDFLAGS) -o $@ $<
 
-test: all bin/unit-tests bin/refloop
+# tests/cli/ab.sh's wrapper that makes every system call dearer (tests/helpers/slowsys.c)
+bin/slowsys: tests/helpers/slowsys.c build/flags.stamp
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -std=gnu11 $(WARN) $(LDFLAGS) -o $@ $<
+
+test: all bin/unit-tests bin/refloop bin/slowsys
 	@sh tests/run.sh
 
 run: all

@@ -185,7 +185,7 @@ static const struct family {
 	int clock;
 } families[] = {
 	{ "lat_ops.", "ops", 0.05, 1 },
-	{ "par_ops.", "ops", 0.05, 1 },
+	{ "par_ops.", "par_ops", 0.05, 1 },
 	{ "lat_syscall.", "syscall", 0.05, 1 },
 	{ "lat_sig.", "syscall", 0.06, 1 },
 	{ "lat_select.", "syscall", 0.06, 1 },

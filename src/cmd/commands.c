@@ -84,6 +84,21 @@ const struct command commands[] = {
 	  "  --fail-on-regression  exit 1 when a point is significantly worse\n"
 	  "  --db PATH        the store RUN ids and labels refer to\n"
 	  "  -o FILE          write to FILE instead of stdout" },
+	{ "ab", cmd_ab,
+	  "[run options] [--a 'PREFIX'] --b 'PREFIX' [--label A,B] [--alpha A] [--min-effect PCT]\n"
+	  "       [--correction bh|holm|none] [--format text|markdown|csv|json] [--fail-on-regression]\n"
+	  "       [--db PATH] [--no-store]",
+	  "paired A/B session: every step runs for both sides back to back, alternating A B / B A\n"
+	  "round after round; both runs are stored (labels A and B) and compared round by round.\n"
+	  "PREFIX: a command line split on blanks (no shell) ending in a plumb binary, e.g.\n"
+	  "--b 'taskset -c 0 /opt/new/plumb'; --a defaults to this binary (docs/compare.md)",
+	  "  --a PREFIX       side A's command line (default: this binary)\n"
+	  "  --b PREFIX       side B's command line (required)\n"
+	  "  --label A,B      the two runs' labels (default A,B)\n"
+	  "  --alpha A, --min-effect P, --correction C, --format F  as for compare\n"
+	  "  --fail-on-regression  exit 1 when a point of B is significantly worse\n"
+	  "  --db PATH        the store both runs go to; --no-store: keep neither\n"
+	  "  any other option is a run option, given to both sides (--only, --repeat, ...)" },
 	{ "report", cmd_report,
 	  "[RUN...] -o FILE.html [--svg-dir DIR] [--db PATH]",
 	  "one self-contained HTML page with charts, facts and the compare table",

@@ -762,6 +762,44 @@ static void suite_free(struct suite *S)
 	free(S->rundir);
 }
 
+/* `plumb ab`'s side (cmd/ab.c): the parent decides which step of which round runs when, so
+ * that both sides run each step back to back. Lines on stdout: "rounds N", "step LABEL" per
+ * step, "ready"; then for each "run ROUND INDEX" read from stdin the step runs and "done" is
+ * written ("stop" when interrupted). At "end" or end of input the run is written as plumb JSON
+ * to path — the documented format the parent reads — and "saved" or "failed" is written. */
+static int serve_ab(struct suite *S, const char *path)
+{
+	FILE *in = stdin, *out = stdout;
+	fprintf(out, "rounds %d\n", S->o.repeat);
+	for (size_t i = 0; i < S->nsel; i++)
+		fprintf(out, "step %s\n", S->sel[i].s->label);
+	fprintf(out, "ready\n");
+	fflush(out);
+	progress_init(&S->prog, 0, (int)S->nsel * S->o.repeat);
+	S->t_start = now_ns();
+	char line[256];
+	while (!stop_sig && fgets(line, sizeof line, in)) {
+		int round;
+		size_t idx;
+		if (sscanf(line, "run %d %zu", &round, &idx) == 2 && idx < S->nsel && round >= 0 &&
+		    round < S->o.repeat) {
+			int rc = run_one(S, round, idx);
+			fprintf(out, "%s\n", rc ? "stop" : "done");
+			fflush(out);
+		} else {
+			break; /* "end" */
+		}
+	}
+	record_end(S);
+	char err[512];
+	int ok = run_save_file(S->run, path, FMT_JSON, err, sizeof err) == 0;
+	if (!ok)
+		run_warn("%s", err);
+	fprintf(out, "%s\n", ok ? "saved" : "failed");
+	fflush(out);
+	return ok ? 0 : EXIT_MEASURE;
+}
+
 /* Die of the signal, now that everything is saved and removed: a shell running plumb in a loop
  * sees the interrupt (WIFSIGNALED) and stops too. SIGQUIT would dump core: it exits 131. */
 static int die_of_signal(int sig)
@@ -783,8 +821,23 @@ int cmd_run(int argc, char **argv)
 	prog_name = "plumb run";
 	static struct suite S; /* large; one per process */
 	memset(&S, 0, sizeof S);
+	/* --ab-worker=PATH: a side of `plumb ab` (not in --help: plumb ab passes it) */
+	const char *ab_path = NULL;
+	for (int i = 1; i < argc; i++)
+		if (strncmp(argv[i], "--ab-worker=", 12) == 0) {
+			ab_path = argv[i] + 12;
+			memmove(&argv[i], &argv[i + 1], (size_t)(argc - i) * sizeof *argv);
+			argc--;
+			break;
+		}
 	S.run = run_new();
 	run_opts_parse(argc, argv, &S.o, S.run);
+	if (ab_path) {
+		if (S.o.output || S.o.fmt != OUT_TEXT || S.o.dry_run)
+			die(EXIT_USAGE, "plumb ab: -o, --format, --json and --dry-run are not run options "
+					"here");
+		S.o.no_store = 1;
+	}
 	set_sizes_and_timing(&S);
 	if (!S.o.dry_run)
 		make_dirs(&S);
@@ -800,6 +853,11 @@ int cmd_run(int argc, char **argv)
 
 	record_start(&S);
 	install_stop_handlers();
+	if (ab_path) {
+		int st = serve_ab(&S, ab_path);
+		suite_free(&S);
+		return stop_sig ? die_of_signal(stop_sig) : st;
+	}
 	run_all(&S);
 	record_end(&S);
 	keep(&S);

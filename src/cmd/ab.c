@@ -1,0 +1,343 @@
+/*
+ * ab.c — `plumb ab [run options] [--a 'PREFIX'] --b 'PREFIX' [--label A,B] ...`: one paired
+ * A/B session. Each side is a `PREFIX run [run options]` child in worker mode (cmd/run.c,
+ * serve_ab): a PREFIX is a command line split on blanks, no shell, whose last word is a plumb
+ * binary (a wrapper may come first). This process walks the plan and, for every step of every
+ * round, has both sides run it back to back, A then B in even rounds and B then A in odd ones,
+ * so that what the machine does meanwhile hits both alike. At the end each side writes its run
+ * as plumb JSON (docs/json-schema.md — another plumb version can be a side), both are stored
+ * with their labels and an ab_session fact, and the comparison is printed as `plumb compare`
+ * prints it, paired round by round (docs/compare.md). Exit 1 with --fail-on-regression when a
+ * point is significantly worse; 2 for usage errors.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "analysis/compare.h"
+#include "cmd/commands.h"
+#include "cmd/sides.h"
+#include "core/cleanup.h"
+#include "core/util.h"
+#include "results/io.h"
+#include "results/store.h"
+
+struct worker {
+	const char *name;   /* label */
+	pid_t pid;
+	FILE *to, *from;
+	char *path;         /* where it writes its run */
+	char **steps;       /* labels of its steps */
+	size_t nsteps;
+	int rounds;
+};
+
+/* Split s on blanks into a NULL-terminated argv with room for extra more entries. */
+static char **split_prefix(const char *s, const char *what, int extra, int *n)
+{
+	char *copy = xstrdup(s);
+	char **v = xcalloc(strlen(s) / 2 + 2 + (size_t)extra, sizeof *v);
+	*n = 0;
+	for (char *t = strtok(copy, " \t\n"); t; t = strtok(NULL, " \t\n"))
+		v[(*n)++] = xstrdup(t);
+	free(copy);
+	if (*n == 0)
+		die(EXIT_USAGE, "%s: empty command line", what);
+	return v;
+}
+
+/* The first word of a PREFIX must be a program we can run: checked before any side starts. */
+static void check_prefix(const char *prefix, const char *what)
+{
+	int n;
+	char **av = split_prefix(prefix, what, 0, &n);
+	int ok = 0;
+	if (strchr(av[0], '/')) {
+		ok = access(av[0], X_OK) == 0;
+	} else {
+		const char *path = getenv("PATH");
+		char *p = xstrdup(path ? path : "/usr/bin:/bin");
+		for (char *d = strtok(p, ":"); d && !ok; d = strtok(NULL, ":")) {
+			char *f = xasprintf("%s/%s", *d ? d : ".", av[0]);
+			ok = access(f, X_OK) == 0;
+			free(f);
+		}
+		free(p);
+	}
+	if (!ok)
+		die(EXIT_USAGE, "%s: cannot run '%s': not an executable program", what, av[0]);
+	for (int i = 0; i < n; i++)
+		free(av[i]);
+	free(av);
+}
+
+static char *read_line(struct worker *w)
+{
+	static char line[4096];
+	if (!fgets(line, sizeof line, w->from))
+		return NULL;
+	line[strcspn(line, "\n")] = 0;
+	return line;
+}
+
+static void start_worker(struct worker *w, const char *prefix, const char *what, char **runargs,
+			 int nrun, const char *dir)
+{
+	int n;
+	char **av = split_prefix(prefix, what, nrun + 3, &n);
+	av[n++] = xstrdup("run");
+	for (int i = 0; i < nrun; i++)
+		av[n++] = xstrdup(runargs[i]);
+	w->path = xasprintf("%s/%s.json", dir, w->name);
+	av[n++] = xasprintf("--ab-worker=%s", w->path);
+	av[n] = NULL;
+	int in[2], out[2];
+	if (pipe(in) || pipe(out))
+		die(EXIT_MEASURE, "pipe: %s", strerror(errno));
+	fflush(NULL);
+	w->pid = plumb_fork(); /* dies with us; killed and reaped on Ctrl-C (cleanup.h) */
+	if (w->pid < 0)
+		die(EXIT_MEASURE, "fork: %s", strerror(errno));
+	if (w->pid == 0) {
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		close(in[0]);
+		close(in[1]);
+		close(out[0]);
+		close(out[1]);
+		execvp(av[0], av);
+		fprintf(stderr, "plumb ab: %s: cannot run %s: %s\n", what, av[0], strerror(errno));
+		_exit(EXIT_USAGE);
+	}
+	close(in[0]);
+	close(out[1]);
+	w->to = fdopen(in[1], "w");
+	w->from = fdopen(out[0], "r");
+	for (int i = 0; i < n; i++)
+		free(av[i]);
+	free(av);
+	/* its plan: "rounds N", "step LABEL"..., "ready" */
+	char *l;
+	while ((l = read_line(w)) && strcmp(l, "ready") != 0) {
+		if (strncmp(l, "rounds ", 7) == 0)
+			w->rounds = atoi(l + 7);
+		else if (strncmp(l, "step ", 5) == 0) {
+			w->steps = xrealloc(w->steps, (w->nsteps + 1) * sizeof *w->steps);
+			w->steps[w->nsteps++] = xstrdup(l + 5);
+		}
+	}
+	if (!l) {
+		int st = child_wait(w->pid);
+		if (st < 0)
+			st = EXIT_MEASURE << 8;
+		w->pid = 0;
+		/* a bad run option: the side said so in one line already */
+		if (WIFEXITED(st) && WEXITSTATUS(st) == EXIT_USAGE)
+			exit(EXIT_USAGE);
+		die(EXIT_MEASURE, "side %s (%s) did not start (exit %d)", w->name, prefix,
+		    WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+	}
+}
+
+/* Run step label of round r on w (when w has it); -1 when the worker stopped. */
+static int run_on(struct worker *w, int round, const char *label)
+{
+	for (size_t i = 0; i < w->nsteps; i++)
+		if (strcmp(w->steps[i], label) == 0) {
+			if (round >= w->rounds)
+				return 0;
+			fprintf(w->to, "run %d %zu\n", round, i);
+			fflush(w->to);
+			char *l = read_line(w);
+			return l && strcmp(l, "done") == 0 ? 0 : -1;
+		}
+	return 0;
+}
+
+static struct run *finish_worker(struct worker *w)
+{
+	fprintf(w->to, "end\n");
+	fflush(w->to);
+	char *l = read_line(w);
+	int saved = l && strcmp(l, "saved") == 0;
+	fclose(w->to);
+	fclose(w->from);
+	child_wait(w->pid);
+	w->pid = 0;
+	if (!saved)
+		return NULL;
+	char err[512];
+	struct run *r = run_read_file(w->path, err, sizeof err);
+	if (!r)
+		warnx_("side %s: %s", w->name, err);
+	unlink(w->path);
+	return r;
+}
+
+static void free_worker(struct worker *w)
+{
+	for (size_t i = 0; i < w->nsteps; i++)
+		free(w->steps[i]);
+	free(w->steps);
+	free(w->path);
+}
+
+/* Is argv[i] one of ab's own options? Sets *val (the value, from "--x=v" or the next word) and
+ * *used (words consumed). */
+static int ab_option(char **argv, int argc, int i, const char *name, int has_val,
+		     const char **val, int *used)
+{
+	size_t l = strlen(name);
+	if (strncmp(argv[i], name, l) != 0)
+		return 0;
+	if (argv[i][l] == 0) {
+		if (!has_val) {
+			*used = 1;
+			return 1;
+		}
+		if (i + 1 >= argc)
+			die(EXIT_USAGE, "option %s needs a value (try 'plumb ab --help')", name);
+		*val = argv[i + 1];
+		*used = 2;
+		return 1;
+	}
+	if (has_val && argv[i][l] == '=') {
+		*val = argv[i] + l + 1;
+		*used = 1;
+		return 1;
+	}
+	return 0;
+}
+
+int cmd_ab(int argc, char **argv)
+{
+	const char *pa = NULL, *pb = NULL, *labels = "A,B", *db = NULL, *v;
+	int fail = 0, no_store = 0, used;
+	enum cmp_format fmt = CF_TEXT;
+	struct cmp_opts o;
+	cmp_opts_default(&o);
+	char **runargs = xcalloc((size_t)argc + 1, sizeof *runargs);
+	int nrun = 0;
+	for (int i = 1; i < argc; i += used) {
+		used = 1;
+		if (ab_option(argv, argc, i, "--a", 1, &pa, &used) ||
+		    ab_option(argv, argc, i, "--b", 1, &pb, &used) ||
+		    ab_option(argv, argc, i, "--label", 1, &labels, &used) ||
+		    ab_option(argv, argc, i, "--db", 1, &db, &used))
+			continue;
+		if (ab_option(argv, argc, i, "--fail-on-regression", 0, &v, &used)) {
+			fail = 1;
+		} else if (ab_option(argv, argc, i, "--no-store", 0, &v, &used)) {
+			no_store = 1;
+		} else if (ab_option(argv, argc, i, "--alpha", 1, &v, &used)) {
+			o.alpha = parse_double_arg(v, 1e-9, 0.5, "--alpha");
+		} else if (ab_option(argv, argc, i, "--min-effect", 1, &v, &used)) {
+			o.min_effect = parse_double_arg(v, 0, 1000, "--min-effect");
+		} else if (ab_option(argv, argc, i, "--correction", 1, &v, &used)) {
+			if (correction_parse(v, &o.corr))
+				die(EXIT_USAGE, "--correction: '%s' is not holm, bh or none", v);
+		} else if (ab_option(argv, argc, i, "--format", 1, &v, &used)) {
+			if (cmp_format_parse(v, &fmt))
+				die(EXIT_USAGE, "--format: '%s' is not text, markdown, csv or json", v);
+		} else if (!strcmp(argv[i], "-o") || !strncmp(argv[i], "--output", 8) ||
+			   !strcmp(argv[i], "--json") || !strcmp(argv[i], "--dry-run") ||
+			   !strncmp(argv[i], "--ab-worker", 11)) {
+			die(EXIT_USAGE, "%s is not an option of plumb ab (try 'plumb ab --help')", argv[i]);
+		} else {
+			runargs[nrun++] = argv[i]; /* a run option: both sides get it */
+		}
+	}
+	if (!pb)
+		die(EXIT_USAGE, "needs --b 'PREFIX' (try 'plumb ab --help')");
+	char self[4096];
+	if (!pa) {
+		ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+		if (n <= 0)
+			die(EXIT_USAGE, "cannot find this binary (/proc/self/exe): give --a");
+		self[n] = 0;
+		pa = self;
+	}
+	char *lab = xstrdup(labels), *comma = strchr(lab, ',');
+	if (!comma || comma == lab || !comma[1] || strchr(comma + 1, ','))
+		die(EXIT_USAGE, "--label: '%s' is not two labels A,B", labels);
+	*comma = 0;
+
+	check_prefix(pa, "--a");
+	check_prefix(pb, "--b");
+	char *dir = private_dir(NULL);
+	if (!dir)
+		die(EXIT_MEASURE, "cannot create a temporary directory: %s", strerror(errno));
+	cleanup_init(); /* Ctrl-C: the sides are killed, the directory removed */
+	signal(SIGPIPE, SIG_IGN);
+	struct worker w[2] = { { .name = lab }, { .name = comma + 1 } };
+	start_worker(&w[0], pa, "--a", runargs, nrun, dir);
+	start_worker(&w[1], pb, "--b", runargs, nrun, dir);
+	int rounds = w[0].rounds > w[1].rounds ? w[0].rounds : w[1].rounds;
+	int stopped = 0;
+	for (int r = 0; r < rounds && !stopped; r++) {
+		/* every step of A's plan, then what only B has */
+		for (int side = 0; side < 2 && !stopped; side++)
+			for (size_t i = 0; i < w[side].nsteps && !stopped; i++) {
+				const char *label = w[side].steps[i];
+				if (side == 1) {
+					int in_a = 0;
+					for (size_t k = 0; k < w[0].nsteps && !in_a; k++)
+						in_a = strcmp(w[0].steps[k], label) == 0;
+					if (in_a)
+						continue;
+				}
+				int first = r % 2; /* A B in even rounds, B A in odd ones */
+				if (run_on(&w[first], r, label) || run_on(&w[!first], r, label))
+					stopped = 1;
+			}
+	}
+	struct run *run[2];
+	for (int s = 0; s < 2; s++)
+		run[s] = finish_worker(&w[s]);
+	remove_tree(dir);
+	path_forget(dir);
+	free(dir);
+	if (!run[0] || !run[1])
+		die(EXIT_MEASURE, "the session did not complete: nothing stored");
+	/* the pairing: one session id, each run's side */
+	char sid[64];
+	snprintf(sid, sizeof sid, "%lx-%lx", (unsigned long)time(NULL), (unsigned long)getpid());
+	for (int s = 0; s < 2; s++) {
+		free(run[s]->label);
+		run[s]->label = xstrdup(w[s].name);
+		kv_set(&run[s]->facts, "ab_session", sid);
+		kv_set(&run[s]->facts, "ab_side", s ? "B" : "A");
+		kv_set(&run[s]->facts, "ab_command", s ? pb : pa);
+		if (stopped)
+			run[s]->incomplete = 1;
+	}
+	if (!no_store) {
+		char err[512];
+		struct store *st = store_open(db, 1, err, sizeof err);
+		if (!st || store_save_all(st, run, 2, err, sizeof err) != 0)
+			warnx_("warning: runs not stored: %s", err);
+		else
+			warnx_("stored as runs %ld (%s) and %ld (%s), session %s", run[0]->id, w[0].name,
+			       run[1]->id, w[1].name, sid);
+		if (st)
+			store_close(st);
+	}
+	struct side sides[2] = { { lab, &run[0], 1, NULL, 0 }, { comma + 1, &run[1], 1, NULL, 0 } };
+	struct cmp_table *t = cmp_build(sides, 2, &o);
+	for (size_t i = 0; i < t->nwarnings; i++)
+		warnx_("warning: %s", t->warnings[i]);
+	cmp_print(stdout, t, fmt);
+	int status = fail && cmp_regressions(t) > 0 ? 1 : 0;
+	cmp_free(t);
+	for (int s = 0; s < 2; s++) {
+		run_free(run[s]);
+		free_worker(&w[s]);
+	}
+	free(lab);
+	free(runargs);
+	return stopped ? EXIT_MEASURE : status;
+}
