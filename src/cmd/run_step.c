@@ -2,8 +2,9 @@
  * run_step.c — one suite step in a child process (see run_step.h). The child runs the tool
  * function exactly as `plumb NAME` would, but quiet (ctx.out = NULL) and with its stdout and
  * stderr going to a pipe the parent reads line by line; its results go back over a second pipe
- * when the tool returns — or when it exits through die(), from an atexit hook, so what a tool
- * measured before failing is not lost.
+ * as the tool's JSON document (docs/json-schema.md, "kind": "tool", read back with
+ * results/json_read.c) when the tool returns — or when it exits through die(), from an atexit
+ * hook, so what a tool measured before failing is not lost.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,83 +18,35 @@
 #include "cmd/run_step.h"
 #include "core/cleanup.h"
 #include "core/clock.h"
+#include "core/json.h"
 #include "core/metrics.h"
+#include "core/out.h"
 #include "core/timing.h"
 #include "core/util.h"
+#include "results/io.h"
+#include "buildinfo.h"
 
 #define GRACE_NS 2000000000ull /* SIGTERM first, SIGKILL this long after */
 
-/* ---- protocol -------------------------------------------------------------------------------- */
-
-void proto_escape(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '\\': fputs("\\\\", f); break;
-		case '\t': fputs("\\t", f); break;
-		case '\n': fputs("\\n", f); break;
-		case '\r': fputs("\\r", f); break;
-		default: fputc(*s, f);
-		}
-	}
-}
-
-static void unescape(char *s)
-{
-	char *o = s;
-	for (char *p = s; *p; p++) {
-		if (*p == '\\' && p[1]) {
-			p++;
-			*o++ = *p == 't' ? '\t' : *p == 'n' ? '\n' : *p == 'r' ? '\r' : *p;
-		} else {
-			*o++ = *p;
-		}
-	}
-	*o = 0;
-}
+/* ---- protocol: the tool's JSON document ---------------------------------------------------- */
 
 void proto_write(FILE *f, const struct tool_ctx *c)
 {
-	fputs("H\t", f);
-	proto_escape(f, c->header_info);
+	struct json j;
+	json_init(&j, f, 0);
+	json_obj_begin(&j, NULL);
+	json_str(&j, "schema", "plumb/1");
+	json_str(&j, "kind", "tool");
+	json_str(&j, "plumb_version", PLUMB_VERSION);
+	json_str(&j, "tool", c->tool);
+	json_kv_object(&j, "facts", c->header_info);
+	json_arr_begin(&j, "results");
+	for (size_t i = 0; i < c->results.n; i++)
+		json_result(&j, &c->results.v[i]);
+	json_arr_end(&j);
+	json_obj_end(&j);
 	fputc('\n', f);
-	for (size_t i = 0; i < c->results.n; i++) {
-		const struct result *r = &c->results.v[i];
-		fputs("R\t", f);
-		proto_escape(f, r->metric);
-		fputc('\t', f);
-		proto_escape(f, r->params);
-		fprintf(f, "\t%.17g\t%.17g\t", r->x, r->value);
-		proto_escape(f, r->unit);
-		fprintf(f, "\t%d\t", r->version);
-		proto_escape(f, r->info);
-		fputc('\n', f);
-		for (size_t k = 0; k < r->nsamples; k++) {
-			const struct sample *s = &r->samples[k];
-			fprintf(f, "S\t%.17g\t%llu\t%.17g\t%d\n", s->value,
-				(unsigned long long)s->iters, s->elapsed_ns, s->round);
-		}
-	}
-	fputs("E\n", f);
 	fflush(f);
-}
-
-/* Split line at TABs into at most max fields (unescaped in place); returns the count. */
-static int fields(char *line, char **f, int max)
-{
-	int n = 0;
-	char *p = line;
-	while (n < max) {
-		f[n++] = p;
-		char *t = strchr(p, '\t');
-		if (!t)
-			break;
-		*t = 0;
-		p = t + 1;
-	}
-	for (int i = 0; i < n; i++)
-		unescape(f[i]);
-	return n;
 }
 
 static int same_x(double a, double b)
@@ -101,82 +54,61 @@ static int same_x(double a, double b)
 	return (isnan(a) && isnan(b)) || a == b;
 }
 
-static void touch(struct proto_state *st, size_t idx)
+/* The tool's facts ([KEY: value] lines) as "k=v k=v": every result of the step carries them. */
+static char *facts_string(const struct run *d)
 {
-	for (size_t i = 0; i < st->ntouched; i++)
-		if (st->touched[i] == idx)
-			return;
-	if (st->ntouched == st->captouched) {
-		st->captouched = st->captouched ? 2 * st->captouched : 16;
-		st->touched = xrealloc(st->touched, st->captouched * sizeof *st->touched);
-	}
-	st->touched[st->ntouched++] = idx;
-}
-
-int proto_line(struct proto_state *st, char *line, struct run *r)
-{
-	char *f[8];
-	int n = fields(line, f, 8);
-	if (strcmp(f[0], "H") == 0 && n == 2) {
-		free(st->header);
-		st->header = xstrdup(f[1]);
-		return 0;
-	}
-	if (strcmp(f[0], "E") == 0) {
-		st->ended = 1;
-		return 0;
-	}
-	if (strcmp(f[0], "R") == 0 && n == 8) {
-		double x = strtod(f[3], NULL);
-		st->nresults++;
-		for (size_t i = 0; i < r->results.n; i++) {
-			struct result *e = &r->results.v[i];
-			if (strcmp(e->metric, f[1]) == 0 && strcmp(e->params, f[2]) == 0 && same_x(e->x, x)) {
-				/* Another round of a result we have: its samples join it. */
-				st->cur_idx = i;
-				st->have_cur = 1;
-				touch(st, i);
-				return 0;
-			}
-		}
-		struct result *e = result_list_add(&r->results, f[1], f[2], x);
-		e->value = strtod(f[4], NULL);
-		e->unit = xstrdup(f[5]);
-		e->version = atoi(f[6]);
-		const char *h = st->header && *st->header ? st->header : NULL;
-		if (h && !strstr(f[7], h))
-			e->info = *f[7] ? xasprintf("%s %s", f[7], h) : xstrdup(h);
-		else
-			e->info = *f[7] ? xstrdup(f[7]) : NULL;
-		st->cur_idx = r->results.n - 1;
-		st->have_cur = 1;
-		return 0;
-	}
-	if (strcmp(f[0], "S") == 0 && n == 5 && st->have_cur) {
-		struct sample s = { .value = strtod(f[1], NULL),
-				    .iters = strtoull(f[2], NULL, 10),
-				    .elapsed_ns = strtod(f[3], NULL),
-				    .round = st->round };
-		result_add_sample(&r->results.v[st->cur_idx], s);
-		return 0;
-	}
-	return -1;
-}
-
-void proto_finish(struct proto_state *st, struct run *r)
-{
-	for (size_t i = 0; i < st->ntouched; i++) {
-		struct result *e = &r->results.v[st->touched[i]];
-		if (!e->nsamples)
+	char *s = NULL;
+	for (size_t i = 0; i < d->facts.n; i++) {
+		const struct kv *kv = &d->facts.v[i];
+		if (strcmp(kv->key, "tool") == 0)
 			continue;
-		const struct metric_def *d = metric_find(e->metric);
-		result_update_value(e, metric_stat_dir(d));
+		char *n = xasprintf("%s%s%s=%s", s ? s : "", s ? " " : "", kv->key, kv->val);
+		free(s);
+		s = n;
 	}
-	free(st->touched);
-	free(st->header);
-	st->touched = NULL;
-	st->header = NULL;
-	st->ntouched = st->captouched = 0;
+	return s;
+}
+
+int proto_merge(const char *buf, size_t len, int round, struct run *r, size_t *nresults)
+{
+	char err[256];
+	*nresults = 0;
+	if (len == 0)
+		return -1;
+	struct run *d = run_parse(buf, len, "step", err, sizeof err);
+	if (!d)
+		return -1;
+	char *h = facts_string(d);
+	for (size_t i = 0; i < d->results.n; i++) {
+		struct result *q = &d->results.v[i];
+		struct result *e = NULL;
+		for (size_t k = 0; k < r->results.n && !e; k++)
+			if (strcmp(r->results.v[k].metric, q->metric) == 0 &&
+			    strcmp(r->results.v[k].params, q->params) == 0 && same_x(r->results.v[k].x, q->x))
+				e = &r->results.v[k];
+		if (!e) {
+			/* a new point; its value is the tool's until samples of more rounds join it */
+			e = result_list_add(&r->results, q->metric, q->params, q->x);
+			e->value = q->value;
+			e->unit = q->unit ? xstrdup(q->unit) : NULL;
+			e->version = q->version;
+			if (h && (!q->info || !strstr(q->info, h)))
+				e->info = q->info ? xasprintf("%s %s", q->info, h) : xstrdup(h);
+			else
+				e->info = q->info ? xstrdup(q->info) : NULL;
+		}
+		for (size_t k = 0; k < q->nsamples; k++) {
+			struct sample sm = q->samples[k];
+			sm.round = round;
+			result_add_sample(e, sm);
+		}
+		if (e->nsamples && e->nsamples != q->nsamples)
+			result_update_value(e, metric_stat_dir(metric_find(e->metric)));
+		(*nresults)++;
+	}
+	free(h);
+	run_free(d);
+	return 0;
 }
 
 /* ---- the child ------------------------------------------------------------------------------ */
@@ -288,19 +220,6 @@ static void lb_lines(struct linebuf *b, int eof, void (*fn)(char *, void *), voi
 	b->n -= start;
 }
 
-struct res_ctx {
-	struct proto_state st;
-	struct run *r;
-	int bad;
-};
-
-static void on_res_line(char *line, void *arg)
-{
-	struct res_ctx *c = arg;
-	if (*line && proto_line(&c->st, line, c->r) != 0)
-		c->bad++;
-}
-
 static void on_err_line(char *line, void *arg)
 {
 	struct step_outcome *o = arg;
@@ -358,8 +277,6 @@ int step_exec(const struct tool *t, int argc, char **argv, const struct step_env
 		return -1;
 	}
 
-	struct res_ctx rc = { .r = r };
-	rc.st.round = env->round;
 	struct linebuf rb = { 0 }, eb = { 0 };
 	int fds[2] = { resp[0], errp[0] };
 	uint64_t deadline = env->timeout_s > 0 ? t0 + (uint64_t)(env->timeout_s * 1e9) : 0;
@@ -391,8 +308,6 @@ int step_exec(const struct tool *t, int argc, char **argv, const struct step_env
 			}
 			if (i)
 				lb_lines(&eb, fds[i] < 0, on_err_line, out);
-			else
-				lb_lines(&rb, fds[i] < 0, on_res_line, &rc);
 		}
 		if (env->tick)
 			env->tick(env->tick_arg);
@@ -433,11 +348,10 @@ int step_exec(const struct tool *t, int argc, char **argv, const struct step_env
 		out->status = child_wait(pid);
 		kill(-pid, SIGKILL);
 	}
-	proto_finish(&rc.st, r);
+	/* the child's JSON document, complete or not at all (a killed child sends none) */
+	out->complete = proto_merge(rb.buf, rb.n, env->round, r, &out->nresults) == 0;
 	free(rb.buf);
 	free(eb.buf);
-	out->complete = rc.st.ended;
-	out->nresults = rc.st.nresults;
 	out->seconds = (double)(now_ns() - t0) / 1e9;
 	int ok = out->status >= 0 && WIFEXITED(out->status) && WEXITSTATUS(out->status) == 0 &&
 		 out->complete && !out->timed_out && !out->stopped;

@@ -1,16 +1,14 @@
 /*
  * run_step.h — running one benchmark of the suite in isolation: the tool function runs in a
  * forked child (its own process group, quiet tool_ctx), sends its results back over a pipe in
- * a line protocol, and its stderr/stdout lines are captured. A crash, a hang (per-step timeout)
+ * its JSON document, and its stderr/stdout lines are captured. A crash, a hang (per-step timeout)
  * or a stop request (Ctrl-C in the parent) kills the child and its helpers; the run goes on or
  * stops cleanly with what was measured.
  *
- * Protocol (one record per line, fields separated by TABs, \\ \t \n \r escaped as \\\\ \\t
- * \\n \\r):
- *   H  header_info                       the tool's [KEY: value] facts
- *   R  metric params x value unit version info
- *   S  value iters elapsed_ns round      a sample of the last R
- *   E                                    end: every result was sent
+ * Protocol: the child writes one plumb JSON document of "kind": "tool" (docs/json-schema.md:
+ * the tool's facts and its results with every sample), the same a tool prints with --json;
+ * the parent reads it with results/json_read.c. A document that does not parse (a child killed
+ * while writing it) counts as no results.
  */
 #ifndef PLUMB_RUN_STEP_H
 #define PLUMB_RUN_STEP_H
@@ -54,23 +52,10 @@ void step_outcome_free(struct step_outcome *o);
 /* Signal handlers the child must get back (the parent's own handlers set a flag only). */
 void step_set_child_sigactions(const struct sigaction *act, const int *sigs, int n);
 
-/* The protocol, exposed for the unit tests. */
+/* The protocol, exposed for the unit tests: write the tool's document; merge a document read
+ * back into r, its samples tagged with round (results already in r gain them). 0, or -1 when
+ * buf is not a complete plumb JSON document; *nresults: results it held. */
 void proto_write(FILE *f, const struct tool_ctx *c);
-struct proto_state {
-	struct result *cur;    /* result the next S lines belong to */
-	size_t cur_idx;
-	int have_cur;
-	char *header;          /* H line */
-	int round;
-	int ended;
-	size_t nresults;
-	size_t *touched;       /* indexes of results that got samples (values recomputed) */
-	size_t ntouched, captouched;
-};
-/* Parse one line (without its newline) into r; 0, or -1 on a malformed line. */
-int proto_line(struct proto_state *st, char *line, struct run *r);
-/* Recompute the values of the results that got samples from more than one round. */
-void proto_finish(struct proto_state *st, struct run *r);
-void proto_escape(FILE *f, const char *s);
+int proto_merge(const char *buf, size_t len, int round, struct run *r, size_t *nresults);
 
 #endif
