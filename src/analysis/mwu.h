@@ -1,6 +1,8 @@
 /*
- * mwu.h — the statistics behind `plumb compare`: the Mann–Whitney U (Wilcoxon rank-sum) test
- * and the corrections for testing many metrics at once (Holm, Benjamini–Hochberg).
+ * mwu.h — the Mann–Whitney U (Wilcoxon rank-sum) test, and the corrections for testing many
+ * metrics at once (Holm, Benjamini–Hochberg) that `plumb compare` applies to its tests. compare's
+ * verdicts no longer rest on U (compare_est.h: with 3–5 rounds it had no power, and rounds of
+ * one run are not independent); the test is kept for its tables in docs/compare.md history.
  *
  * The U test asks whether one side's values tend to be larger than the other's without assuming
  * any distribution, which suits timing data (skewed, with outliers). For small samples without

@@ -74,11 +74,13 @@ const struct command commands[] = {
 	{ "compare", cmd_compare,
 	  "RUN RUN [RUN...] [--all] [--alpha A] [--min-effect PCT] [--correction holm|bh|none]\n"
 	  "       [--format text|markdown|csv|json] [--fail-on-regression] [--db PATH] [-o FILE]",
-	  "runs side by side per metric, with a verdict judged on rounds (docs/compare.md)",
+	  "runs side by side per metric: change with a 95% interval (the run is the unit of noise;\n"
+	  "paired rounds for a plumb ab session), verdict (BH-corrected, min effect), the smallest\n"
+	  "detectable change, the change at equal clock for clock-bound metrics (docs/compare.md)",
 	  "  --all            every point of every series (default: the summary-level points)\n"
 	  "  --alpha A        significance level before correction (default 0.05)\n"
 	  "  --min-effect P   smallest change in percent called worse/better (default 3)\n"
-	  "  --correction C   multiple-test correction: holm (default), bh or none\n"
+	  "  --correction C   multiple-test correction: bh (default), holm or none\n"
 	  "  --format F       text (default), markdown, csv or json\n"
 	  "  --json           the same as --format json\n"
 	  "  --fail-on-regression  exit 1 when a point is significantly worse\n"
@@ -107,7 +109,7 @@ const struct command commands[] = {
 	  "  --db PATH        the store RUN ids and labels refer to\n"
 	  "  --alpha A        compare's significance level (default 0.05)\n"
 	  "  --min-effect P   compare's smallest change in percent (default 3)\n"
-	  "  --correction C   holm (default), bh or none" },
+	  "  --correction C   bh (default), holm or none" },
 	{ "plot", cmd_plot, "[RUN...] -d DIR [--db PATH]",
 	  "each chart of the report as its own SVG file",
 	  "  -d, --dir DIR    the directory for the .svg files (made if missing)\n"
