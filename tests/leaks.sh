@@ -79,6 +79,8 @@ export $T/q.json --format lmbench -o $T/q.txt
 export $T/q.json --format csv -o $T/q.csv
 import --db $T/db $T/q.json
 runs --db $T/db
+compare --db $T/db 1 $T/q.json
+ab --quick --only syscall --b bin/plumb --db $T/db
 LIST
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/compare.h"
-#include "analysis/compare_est.h"
+#include "analysis/compare_priv.h"
 #include "core/stats.h"
 #include "core/util.h"
 
@@ -59,13 +59,11 @@ static double largest_x(const struct run *run, const struct result *r)
 	return m;
 }
 
-static const struct result *find_point(const struct run *run, const char *metric,
-				       const char *params, double x);
 
 static int side_has(const struct side *s, const struct result *r, double x)
 {
 	for (size_t i = 0; i < s->nruns; i++)
-		if (find_point(s->runs[i], r->metric, r->params, x))
+		if (cmp_find_point(s->runs[i], r->metric, r->params, x))
 			return 1;
 	return 0;
 }
@@ -91,7 +89,7 @@ static double last_x(const struct cmp_table *t, const struct run *run, const str
 	return isnan(best) ? largest_x(run, r) : best;
 }
 
-static const struct result *find_point(const struct run *run, const char *metric,
+const struct result *cmp_find_point(const struct run *run, const char *metric,
 				       const char *params, double x)
 {
 	for (size_t i = 0; i < run->results.n; i++) {
@@ -103,14 +101,14 @@ static const struct result *find_point(const struct run *run, const char *metric
 	return NULL;
 }
 
-static int cmp_int(const void *a, const void *b)
+int cmp_int(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;
 	return (x > y) - (x < y);
 }
 
 /* Append r's round values to *v (grown as needed): one per distinct sample.round. */
-static void add_rounds(const struct result *r, double **v, size_t *n, size_t *cap)
+void cmp_add_rounds(const struct result *r, double **v, size_t *n, size_t *cap)
 {
 	const struct metric_def *d = metric_find(r->metric);
 	int stat_dir = metric_stat_dir(d);
@@ -148,14 +146,14 @@ size_t cmp_round_values(struct run *const *runs, size_t nruns, const char *metri
 	size_t n = 0, cap = 0;
 	*out = NULL;
 	for (size_t i = 0; i < nruns; i++) {
-		const struct result *r = find_point(runs[i], metric, params, x);
+		const struct result *r = cmp_find_point(runs[i], metric, params, x);
 		if (r)
-			add_rounds(r, out, &n, &cap);
+			cmp_add_rounds(r, out, &n, &cap);
 	}
 	return n;
 }
 
-static void fill_cell(struct cmp_cell *c, const struct side *s, const struct cmp_row *row)
+void cmp_fill_cell(struct cmp_cell *c, const struct side *s, const struct cmp_row *row)
 {
 	memset(c, 0, sizeof *c);
 	c->center = c->lo = c->hi = c->spread = c->smin = c->smax = c->noise = NAN;
@@ -172,7 +170,7 @@ static void fill_cell(struct cmp_cell *c, const struct side *s, const struct cmp
 		c->spread = (c->hi - c->lo) / 2 / fabs(c->center) * 100;
 	int first = 1;
 	for (size_t i = 0; i < s->nruns; i++) {
-		const struct result *r = find_point(s->runs[i], row->metric, row->params, row->x);
+		const struct result *r = cmp_find_point(s->runs[i], row->metric, row->params, row->x);
 		if (!r)
 			continue;
 		if (first)
@@ -230,346 +228,6 @@ static void collect_rows(struct cmp_table *t)
 				row->order = t->nrows++;
 			}
 		}
-}
-
-/* ---- estimates (compare_est.h) ------------------------------------------------------------ */
-
-/* One side's log round values for a row, grouped by run, with their round ids. */
-struct side_logs {
-	double *v[256];
-	int *ids[256];
-	size_t n[256];
-	double clock[256]; /* the run's clock_mhz, NAN when unknown */
-	size_t k;
-};
-
-static size_t result_log_rounds(const struct result *r, double **v, int **ids)
-{
-	double *vals = NULL;
-	size_t n = 0, cap = 0;
-	add_rounds(r, &vals, &n, &cap);
-	*ids = xcalloc(n ? n : 1, sizeof **ids);
-	if (r->nsamples) {
-		/* add_rounds emits one value per distinct round, in increasing round order */
-		int *all = xmalloc(r->nsamples * sizeof *all);
-		for (size_t i = 0; i < r->nsamples; i++)
-			all[i] = r->samples[i].round;
-		qsort(all, r->nsamples, sizeof *all, cmp_int);
-		size_t k = 0;
-		for (size_t i = 0; i < r->nsamples && k < n; i++)
-			if (i == 0 || all[i] != all[i - 1])
-				(*ids)[k++] = all[i];
-		free(all);
-	}
-	size_t m = 0;
-	for (size_t i = 0; i < n; i++)
-		if (vals[i] > 0 && isfinite(vals[i])) {
-			(*ids)[m] = (*ids)[i];
-			vals[m++] = log(vals[i]);
-		}
-	*v = vals;
-	return m;
-}
-
-static double run_clock(const struct run *r)
-{
-	const char *c = kv_get(&r->facts, "clock_mhz");
-	return c && atof(c) > 0 ? atof(c) : NAN;
-}
-
-static void side_logs_get(struct side_logs *L, struct run *const *runs, size_t nruns,
-			  const struct cmp_row *row)
-{
-	memset(L, 0, sizeof *L);
-	for (size_t i = 0; i < nruns && L->k < 256; i++) {
-		const struct result *r = find_point(runs[i], row->metric, row->params, row->x);
-		if (!r)
-			continue;
-		size_t n = result_log_rounds(r, &L->v[L->k], &L->ids[L->k]);
-		if (!n) {
-			free(L->v[L->k]);
-			free(L->ids[L->k]);
-			continue;
-		}
-		L->n[L->k] = n;
-		L->clock[L->k] = run_clock(runs[i]);
-		L->k++;
-	}
-}
-
-static void side_logs_free(struct side_logs *L)
-{
-	for (size_t i = 0; i < L->k; i++) {
-		free(L->v[i]);
-		free(L->ids[i]);
-	}
-	L->k = 0;
-}
-
-/* Shift every run's values to a common clock: a time per operation times the clock is cycles,
- * a rate divided by it is per cycle. 0 when some run does not know its clock. */
-static int side_logs_equal_clock(struct side_logs *L, int higher_better)
-{
-	for (size_t i = 0; i < L->k; i++)
-		if (isnan(L->clock[i]))
-			return 0;
-	for (size_t i = 0; i < L->k; i++) {
-		double a = log(L->clock[i] / 1000.0) * (higher_better ? -1 : 1);
-		for (size_t j = 0; j < L->n[i]; j++)
-			L->v[i][j] += a;
-	}
-	return 1;
-}
-
-/* The noise a side's history says: the standard deviation of the log run values of the point
- * over the history runs; NAN with fewer than HISTORY_MIN_RUNS runs that have it. */
-static double history_sd(const struct side *s, const struct cmp_row *row, int eq, int hb,
-			 int *nruns)
-{
-	struct side_logs L;
-	side_logs_get(&L, s->history, s->nhistory, row);
-	*nruns = 0;
-	if (eq && !side_logs_equal_clock(&L, hb)) {
-		side_logs_free(&L);
-		return NAN;
-	}
-	double m[256];
-	for (size_t i = 0; i < L.k; i++) {
-		double a = 0;
-		for (size_t j = 0; j < L.n[i]; j++)
-			a += L.v[i][j];
-		m[i] = a / (double)L.n[i];
-	}
-	size_t k = L.k;
-	side_logs_free(&L);
-	if (k < HISTORY_MIN_RUNS)
-		return NAN;
-	*nruns = (int)k;
-	return sqrt(sample_var(m, k));
-}
-
-/* Both sides one run each from one `plumb ab` session (ab_session fact): pair their rounds. */
-static int sides_paired(const struct side *a, const struct side *b)
-{
-	if (a->nruns != 1 || b->nruns != 1 || a->runs[0] == b->runs[0])
-		return 0;
-	const char *x = kv_get(&a->runs[0]->facts, "ab_session");
-	const char *y = kv_get(&b->runs[0]->facts, "ab_session");
-	return x && y && *x && strcmp(x, y) == 0;
-}
-
-static size_t paired_diffs(const struct side_logs *a, const struct side_logs *b, double *d,
-			   size_t max)
-{
-	size_t n = 0;
-	if (a->k != 1 || b->k != 1)
-		return 0;
-	for (size_t i = 0; i < a->n[0] && n < max; i++)
-		for (size_t j = 0; j < b->n[0]; j++)
-			if (a->ids[0][i] == b->ids[0][j]) {
-				d[n++] = b->v[0][j] - a->v[0][i];
-				break;
-			}
-	return n;
-}
-
-static struct cmp_change to_change(struct log_est e)
-{
-	struct cmp_change c = { NAN, NAN, NAN, NAN, NAN, NAN };
-	if (!e.ok || !(e.var >= 0) || !(e.df > 0))
-		return c;
-	c.se = sqrt(e.var);
-	c.df = e.df;
-	double tc = t_crit(0.05, e.df);
-	c.est = expm1(e.mean) * 100;
-	c.lo = expm1(e.mean - tc * c.se) * 100;
-	c.hi = expm1(e.mean + tc * c.se) * 100;
-	c.p = c.se > 0 ? t_two_sided_p(e.mean / c.se, e.df) : (e.mean == 0 ? 1 : 0);
-	return c;
-}
-
-/* Scratch for one test: the paired differences (raw and at equal clock), used twice because
- * the paired prior is the median over the table's paired rows of a family. */
-struct pending {
-	double d[2][256];
-	size_t nd;
-	int paired, eq_ok;
-	double s2[2];
-};
-
-static void prepare_test(const struct cmp_table *t, struct cmp_row *row, size_t s,
-			 struct pending *pd)
-{
-	struct cmp_test *ts = &row->test[s];
-	int hb = row->def->better == HIGHER;
-	int clock = metric_follows_clock(row->metric);
-	memset(pd, 0, sizeof *pd);
-	pd->s2[0] = pd->s2[1] = NAN;
-	for (int eq = 0; eq <= clock; eq++) {
-		struct side_logs A, B;
-		side_logs_get(&A, t->sides[0].runs, t->sides[0].nruns, row);
-		side_logs_get(&B, t->sides[s].runs, t->sides[s].nruns, row);
-		if (eq && !(side_logs_equal_clock(&A, hb) && side_logs_equal_clock(&B, hb))) {
-			side_logs_free(&A);
-			side_logs_free(&B);
-			break;
-		}
-		pd->eq_ok = eq;
-		struct cmp_change *out = eq ? &ts->eq : &ts->raw;
-		if (sides_paired(&t->sides[0], &t->sides[s])) {
-			pd->paired = 1;
-			pd->nd = paired_diffs(&A, &B, pd->d[eq], 256);
-			pd->s2[eq] = sample_var(pd->d[eq], pd->nd);
-			ts->noise = NS_PAIRED;
-		} else {
-			/* each side's assumed run-to-run noise: its history, else the default */
-			double sd[2];
-			int nh[2];
-			for (int k = 0; k < 2; k++) {
-				sd[k] = history_sd(&t->sides[k ? s : 0], row, eq, hb, &nh[k]);
-			}
-			double df[2];
-			int hist = !isnan(sd[0]) && !isnan(sd[1]);
-			for (int k = 0; k < 2; k++) {
-				if (!hist) {
-					sd[k] = default_run_noise(row->metric);
-					df[k] = DEFAULT_NOISE_DF;
-				} else {
-					df[k] = nh[k] - 1;
-				}
-			}
-			ts->noise = hist ? NS_HISTORY : NS_DEFAULT;
-			ts->hist_runs = hist ? (nh[0] < nh[1] ? nh[0] : nh[1]) : 0;
-			ts->noise_pct = expm1(fmax(sd[0], sd[1])) * 100;
-			struct log_est a = est_side(A.v, A.n, A.k, sd[0], df[0]);
-			struct log_est b = est_side(B.v, B.n, B.k, sd[1], df[1]);
-			*out = to_change(est_diff(a, b));
-		}
-		side_logs_free(&A);
-		side_logs_free(&B);
-	}
-}
-
-static double family_prior(const struct cmp_table *t, const struct pending *pd, size_t npd,
-			   const char *family, int eq)
-{
-	double *v = xmalloc((npd + 1) * sizeof *v);
-	size_t n = 0;
-	for (size_t i = 0; i < npd; i++) {
-		size_t row = i / t->nsides;
-		if (pd[i].paired && !isnan(pd[i].s2[eq]) &&
-		    strcmp(noise_family(t->rows[row].metric), family) == 0)
-			v[n++] = pd[i].s2[eq];
-	}
-	double m = n ? stats_median(v, n) : NAN;
-	free(v);
-	return m;
-}
-
-static void judge(struct cmp_table *t)
-{
-	size_t npd = t->nrows * t->nsides;
-	struct pending *pd = xcalloc(npd + 1, sizeof *pd);
-	size_t k = 0;
-	for (size_t i = 0; i < t->nrows; i++) {
-		struct cmp_row *row = &t->rows[i];
-		row->cell = xcalloc(t->nsides, sizeof *row->cell);
-		row->test = xcalloc(t->nsides, sizeof *row->test);
-		for (size_t s = 0; s < t->nsides; s++)
-			fill_cell(&row->cell[s], &t->sides[s], row);
-		const struct cmp_cell *b = &row->cell[0];
-		for (size_t s = 1; s < t->nsides; s++) {
-			struct cmp_test *ts = &row->test[s];
-			const struct cmp_cell *c = &row->cell[s];
-			ts->change = ts->lo = ts->hi = ts->p = ts->p_adj = ts->mde = NAN;
-			ts->noise_pct = NAN;
-			ts->raw = ts->eq = (struct cmp_change){ NAN, NAN, NAN, NAN, NAN, NAN };
-			if (!b->present || !c->present) {
-				ts->v = V_MISSING;
-				continue;
-			}
-			if (b->center != 0)
-				ts->change = (c->center - b->center) / fabs(b->center) * 100;
-			if (b->version != c->version || b->version < 0)
-				ts->v = V_METHOD;
-			else if (!row->def || row->def->better == NEUTRAL)
-				ts->v = V_NEUTRAL;
-			else if ((t->sides[0].nruns < 2 && b->nrounds < CMP_MIN_ROUNDS) ||
-				 (t->sides[s].nruns < 2 && c->nrounds < CMP_MIN_ROUNDS))
-				ts->v = V_NOTEST;
-			else {
-				ts->v = V_SAME;
-				prepare_test(t, row, s, &pd[i * t->nsides + s]);
-				k++;
-			}
-		}
-	}
-	/* paired tests: moderate each variance with the median of its family's */
-	for (size_t i = 0; i < t->nrows; i++)
-		for (size_t s = 1; s < t->nsides; s++) {
-			struct pending *p = &pd[i * t->nsides + s];
-			struct cmp_test *ts = &t->rows[i].test[s];
-			if (ts->v != V_SAME || !p->paired)
-				continue;
-			const char *fam = noise_family(t->rows[i].metric);
-			for (int eq = 0; eq <= p->eq_ok; eq++) {
-				double prior = family_prior(t, pd, npd, fam, eq);
-				struct cmp_change *out = eq ? &ts->eq : &ts->raw;
-				*out = to_change(est_paired(p->d[eq], p->nd, prior, PAIRED_PRIOR_DF));
-			}
-		}
-	free(pd);
-	/* the judged change: at equal clock when the metric follows the clock and both sides know
-	 * their clock, else raw */
-	double *p = xmalloc((t->nrows * t->nsides + 1) * sizeof *p);
-	size_t n = 0;
-	for (size_t i = 0; i < t->nrows; i++)
-		for (size_t s = 1; s < t->nsides; s++) {
-			struct cmp_test *ts = &t->rows[i].test[s];
-			if (ts->v == V_SAME) {
-				ts->judged_eq = !isnan(ts->eq.est);
-				const struct cmp_change *c = ts->judged_eq ? &ts->eq : &ts->raw;
-				if (isnan(c->p)) {
-					ts->v = V_NOTEST;
-				} else {
-					ts->change = c->est;
-					ts->lo = c->lo;
-					ts->hi = c->hi;
-					ts->p = c->p;
-				}
-			}
-			p[n++] = ts->v == V_SAME ? ts->p : NAN;
-		}
-	size_t tested = 0;
-	for (size_t i = 0; i < n; i++)
-		tested += !isnan(p[i]);
-	p_adjust(p, n, t->o.corr);
-	t->ntests = tested;
-	(void)k;
-	/* one change alone in the table is flagged when its p is below alpha / tests (the first
-	 * step of Holm and of BH alike): the smallest such change, at the test's standard error */
-	double m = tested ? (double)tested : 1;
-	n = 0;
-	for (size_t i = 0; i < t->nrows; i++)
-		for (size_t s = 1; s < t->nsides; s++) {
-			struct cmp_row *row = &t->rows[i];
-			struct cmp_test *ts = &row->test[s];
-			ts->p_adj = p[n++];
-			if (ts->v != V_SAME || isnan(ts->p_adj) || isnan(ts->change))
-				continue;
-			const struct cmp_change *c = ts->judged_eq ? &ts->eq : &ts->raw;
-			double alpha1 = t->o.corr == CORR_NONE ? t->o.alpha : t->o.alpha / m;
-			double tc = t_crit(alpha1, c->df);
-			ts->mde = fmax(expm1(tc * c->se) * 100, t->o.min_effect);
-			int excludes_zero = ts->lo > 0 || ts->hi < 0;
-			if (ts->p_adj < t->o.alpha && excludes_zero &&
-			    fabs(ts->change) >= t->o.min_effect) {
-				int up = ts->change > 0;
-				int good = row->def->better == HIGHER ? up : !up;
-				ts->v = good ? V_BETTER : V_WORSE;
-			}
-		}
-	free(p);
 }
 
 /* Sort key: a row with any worse verdict first, then any better, then the rest in the runs'
@@ -754,7 +412,7 @@ struct cmp_table *cmp_build(const struct side *sides, size_t nsides, const struc
 	t->sides = sides;
 	t->nsides = nsides;
 	collect_rows(t);
-	judge(t);
+	cmp_judge(t);
 	fact_warnings(t);
 	sort_nsides = nsides;
 	if (t->nrows)

@@ -131,6 +131,18 @@ gen_run "$T/p2.json" 1 1.1 performance "" s1
 if grep '^lat_syscall.null' "$T/pair.out" | grep -q 'worse.*paired rounds'
 then pass "compare: paired"; else fail "compare: paired" "$(cat "$T/pair.out")"; fi
 
+# one stored run against another: the store's earlier runs of the host give the noise (4 needed)
+for i in 11 12 13 14 15 16; do gen_run "$T/h$i.json" $i 1 performance; done
+if "$PLUMB" import --db "$T/h.db" "$T"/h1?.json >/dev/null 2>&1; then
+	"$PLUMB" compare --db "$T/h.db" 1 2 >"$T/hist.out" 2>/dev/null
+	"$PLUMB" compare "$T/h11.json" "$T/h12.json" >"$T/nohist.out" 2>/dev/null
+	if grep '^lat_syscall.null' "$T/hist.out" | grep -q 'history 4 runs' &&
+	   grep '^lat_syscall.null' "$T/nohist.out" | grep -q 'default ±'
+	then pass "compare: history noise"; else fail "compare: history noise" "$(cat "$T/hist.out")"; fi
+else
+	skip "compare: history noise" "no store (built without SQLite)"
+fi
+
 # an lmbench raw results file has one value per metric: change shown, "no test"
 cat >"$T/lm.txt" <<'LM'
 [lmbench3.0 results for Linux vm 6.1.0 #1 SMP x86_64 GNU/Linux]
