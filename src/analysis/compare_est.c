@@ -106,10 +106,13 @@ struct log_est est_side(double *const *runs, const size_t *n, size_t k, double p
 		for (size_t j = 0; j < n[i]; j++)
 			m += runs[i][j];
 		means[km++] = m / (double)n[i];
-		/* the spread of one run's rounds: a floor for a run that is noisier than usual */
+		/* the spread of one run's rounds: runs differ at least as much as rounds of one run
+		 * do (they share less), so it is a floor under the run-to-run variance — what keeps
+		 * a run made on a machine busy with other work from being judged with a quiet
+		 * machine's noise */
 		double w = sample_var(runs[i], n[i]);
 		if (!isnan(w)) {
-			within += w / (double)n[i];
+			within += w;
 			nw++;
 		}
 	}

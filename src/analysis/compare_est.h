@@ -25,7 +25,8 @@ struct log_est {
 
 /* Unpaired side: runs[i] holds the log round values of run i (n[i] of them), k runs.
  * prior_sd: the run-to-run standard deviation (log scale) assumed from the store's history or
- * the default table, worth prior_df degrees of freedom. */
+ * the default table, worth prior_df degrees of freedom. The variance of a run's own rounds is a
+ * floor under the run-to-run variance (runs share less than rounds of one run). */
 struct log_est est_side(double *const *runs, const size_t *n, size_t k, double prior_sd,
 			double prior_df);
 /* Difference b - a with Welch–Satterthwaite degrees of freedom. */
