@@ -4,8 +4,8 @@
 # --fail-on-regression at a strict alpha (0.001, min effect 10 %: that such a session fails
 # less than once in 1000 is shown by tests/unit/compare_sim_test.c); this binary against itself
 # under bin/slowsys (every system call several times dearer, nothing else; alpha 0.01, min effect
-# 25 %) flags the system-call
-# metrics worse and no lat_ops/par_ops metric; the stored pair compares paired afterwards.
+# 25 %) flags the system-call metrics worse and no lat_ops/par_ops metric; the stored pair
+# compares paired afterwards.
 . tests/lib.sh
 
 expect_usage "ab: no --b" "$PLUMB" ab --only syscall
