@@ -154,7 +154,7 @@ metrics-doc: bin/plumb
 # The next plain `make` rebuilds the normal binaries (build/flags.stamp changes).
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 check-asan:
-	$(MAKE) CC=$(or $(ASAN_CC),clang) CFLAGS="$(SAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" all bin/unit-tests bin/refloop
+	$(MAKE) CC=$(or $(ASAN_CC),clang) CFLAGS="$(SAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" all bin/unit-tests bin/refloop bin/slowsys
 	ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 sh tests/run.sh
 	sh tests/leaks.sh
 	@if bin/plumb help run >/dev/null 2>&1; then \
