@@ -72,7 +72,7 @@ const struct command commands[] = {
 	  "  --relabel RUN T  set a run's label to T\n"
 	  "  --check          check the store's integrity" },
 	{ "compare", cmd_compare,
-	  "RUN RUN [RUN...] [--all] [--alpha A] [--min-effect PCT] [--correction holm|bh|none]\n"
+	  "RUN RUN [RUN...] [--all] [--alpha A] [--min-effect PCT] [--correction bh|holm|none]\n"
 	  "       [--format text|markdown|csv|json] [--fail-on-regression] [--db PATH] [-o FILE]",
 	  "runs side by side per metric: change with a 95% interval (the run is the unit of noise;\n"
 	  "paired rounds for a plumb ab session), verdict (BH-corrected, min effect), the smallest\n"
