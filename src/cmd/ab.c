@@ -36,6 +36,28 @@ struct worker {
 	int rounds;
 };
 
+/* Ctrl-C (or SIGTERM, SIGHUP): a flag; the sides are then asked to stop the same way, so they
+ * remove their own temporary files before they go (cleanup.h's handler would SIGKILL them). */
+static volatile sig_atomic_t ab_stop;
+static void on_stop(int sig)
+{
+	ab_stop = sig;
+}
+
+static void stop_workers(struct worker *w, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (w[i].pid > 0)
+			kill(w[i].pid, SIGTERM);
+	for (int i = 0; i < n; i++)
+		if (w[i].pid > 0) {
+			fclose(w[i].to);
+			fclose(w[i].from);
+			child_wait(w[i].pid);
+			w[i].pid = 0;
+		}
+}
+
 /* Split s on blanks into a NULL-terminated argv with room for extra more entries. */
 static char **split_prefix(const char *s, const char *what, int extra, int *n)
 {
@@ -271,13 +293,20 @@ int cmd_ab(int argc, char **argv)
 	char *dir = private_dir(NULL);
 	if (!dir)
 		die(EXIT_MEASURE, "cannot create a temporary directory: %s", strerror(errno));
-	cleanup_init(); /* Ctrl-C: the sides are killed, the directory removed */
+	cleanup_init(); /* at exit: no side and no directory left behind */
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop; /* no SA_RESTART: a read from a side returns at once */
+	sigfillset(&sa.sa_mask);
+	static const int stop_sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	for (int i = 0; i < 3; i++)
+		sigaction(stop_sigs[i], &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	struct worker w[2] = { { .name = lab }, { .name = comma + 1 } };
 	start_worker(&w[0], pa, "--a", runargs, nrun, dir);
 	start_worker(&w[1], pb, "--b", runargs, nrun, dir);
 	int rounds = w[0].rounds > w[1].rounds ? w[0].rounds : w[1].rounds;
-	int stopped = 0;
+	int stopped = ab_stop != 0;
 	for (int r = 0; r < rounds && !stopped; r++) {
 		/* every step of A's plan, then what only B has */
 		for (int side = 0; side < 2 && !stopped; side++)
@@ -291,9 +320,24 @@ int cmd_ab(int argc, char **argv)
 						continue;
 				}
 				int first = r % 2; /* A B in even rounds, B A in odd ones */
-				if (run_on(&w[first], r, label) || run_on(&w[!first], r, label))
+				if (run_on(&w[first], r, label) || run_on(&w[!first], r, label) || ab_stop)
 					stopped = 1;
 			}
+	}
+	if (ab_stop) {
+		/* interrupted: nothing is stored (half a session pairs with nothing) */
+		stop_workers(w, 2);
+		remove_tree(dir);
+		path_forget(dir);
+		warnx_("stopped by %s: nothing stored", strsignal(ab_stop));
+		fflush(NULL);
+		signal(ab_stop, SIG_DFL);
+		sigset_t set;
+		sigemptyset(&set);
+		sigaddset(&set, ab_stop);
+		sigprocmask(SIG_UNBLOCK, &set, NULL);
+		raise(ab_stop);
+		return 128 + ab_stop;
 	}
 	struct run *run[2];
 	for (int s = 0; s < 2; s++)

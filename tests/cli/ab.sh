@@ -16,6 +16,21 @@ expect_usage "ab: empty prefix" "$PLUMB" ab --b " "
 expect_usage "ab: bad run option" "$PLUMB" ab --b "$PLUMB" --frobnicate
 expect_usage "ab: side not a program" "$PLUMB" ab --b "$T/no-such-plumb" --only syscall
 
+# Ctrl-C: both sides stop, nothing is stored, no temporary directory is left, exit 130
+mkdir -p "$T/tmp"
+TMPDIR="$T/tmp" "$PLUMB" ab --only syscall,ops --b "$PLUMB" --db "$T/int.db" >/dev/null 2>"$T/int.err" &
+pid=$!
+sleep 3
+kill -INT $pid
+wait $pid
+rc=$?
+sleep 1
+left=$(ls -A "$T/tmp")
+if [ $rc -eq 130 ] && [ -z "$left" ] && grep -q 'nothing stored' "$T/int.err" &&
+   ! "$PLUMB" runs --db "$T/int.db" 2>/dev/null | grep -q '^ *[0-9]'
+then pass "ab: Ctrl-C stops both sides cleanly"
+else fail "ab: Ctrl-C stops both sides cleanly" "rc=$rc left=[$left] $(tail -n2 "$T/int.err")"; fi
+
 STRICT="--alpha 0.001 --min-effect 10"
 # CPU 0: plumb's default placement is the highest CPU, where every other plumb on a shared
 # machine (other test suites) runs too; the verdicts need rounds that are not preempted by them
