@@ -268,8 +268,9 @@ static void compare_section(FILE *f, const struct side *sides, size_t n, const s
 	fprintf(f, "<h2 id=\"verdicts\">Verdicts</h2>\n<p class=\"note\">Baseline: ");
 	esc(f, sides[0].name);
 	fprintf(f, ". %zu of %zu compared points changed significantly (%zu worse). Values: median "
-		   "of the rounds &plusmn;half their range (number of rounds). Verdict: two-sided "
-		   "Mann&ndash;Whitney U on rounds, &alpha; = %g, %s over %zu tests, and a change of "
+		   "of the rounds &plusmn;half their range (number of rounds). Verdict: the change's 95 "
+		   "%% interval on log values (the run as the unit of noise; paired rounds for a plumb "
+		   "ab session) excludes 0, &alpha; = %g, %s over %zu tests, and a change of "
 		   "at least %g %%.</p>\n", changed, t->nrows, cmp_regressions(t), t->o.alpha,
 		t->o.corr == CORR_HOLM ? "Holm" : t->o.corr == CORR_BH ?
 			"Benjamini&ndash;Hochberg" : "no correction",
