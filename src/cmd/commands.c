@@ -47,9 +47,11 @@ const struct command commands[] = {
 	  "  --port BASE      listen on BASE and the 6 ports after it (default: lmbench's ports)\n"
 	  "  --idle SECONDS   exit when no client came for this long (default: run until Ctrl-C)\n"
 	  "  -v               log each connection on stderr" },
-	{ "summary", cmd_summary, "[--db FILE] [--cells] [RUN|FILE ...]", "lmbench's summary tables for runs and results files",
-	  "  --db FILE        the store to read runs from\n"
-	  "  --cells          the stored results behind every cell, one a line, tab-separated" },
+	{ "summary", cmd_summary, "[--db FILE|URI] [--cells] [--per-host] [RUN|FILE ...]",
+	  "lmbench's summary tables for runs and results files (--per-host: one row per host)",
+	  "  --db FILE|URI    the store to read runs from (an SQLite file or a postgresql:// URI)\n"
+	  "  --cells          the stored results behind every cell, one a line, tab-separated\n"
+	  "  --per-host       one row per host, its runs pooled as rounds (each run once)" },
 	{ "import", cmd_import, "[--db FILE] [--label TEXT] FILE...", "store plumb JSON and lmbench 3 results files",
 	  "  --db FILE        the store to import into\n"
 	  "  --label TEXT     label every imported run" },

@@ -86,6 +86,21 @@ cat "$D/seed-a10-3.0.36-28.txt" "$D/seed-a10-3.0.36-28.txt" >"$T/twice.txt"
 check results/pooling-same-run-twice-said grep -q 'holds the same run twice.*counted once' "$T/twice.err"
 check results/pooling-same-run-counted-once grep -q '^lat_syscall.null .* 0.3456 (1) ' "$T/twice.cmp"
 
+# ---- summary --per-host: one row per host, its runs pooled (each once) -------------------------
+. tests/gen_run.sh
+gen_run "$T/a1.json" boardA n 1 4
+gen_run "$T/a2.json" boardA n 2 4 11111111111111111111111111111111
+gen_run "$T/b1.json" boardB n 1 4
+"$PLUMB" summary "$T/a1.json" "$T/a2.json" "$T/b1.json" >"$T/ph.all"
+"$PLUMB" summary --per-host "$T/a1.json" "$T/a2.json" "$T/b1.json" "$T/a1.json" >"$T/ph.host"
+check results/summary-row-per-run test "$(grep -c '^boardA ' "$T/ph.all")" -ge 2
+check results/summary-per-host-one-row test "$(sed -n '/^Processor/,/^$/p' "$T/ph.host" | grep -c '^board')" -eq 2
+# boardA pools 0.30 and 0.60 us null calls (2 x 18 samples, a1 once): the median is not either run's
+check results/summary-per-host-pools grep -Eq '^boardA .* 0\.(4[0-9]|3[1-9]|5[0-9]) ' "$T/ph.host"
+"$PLUMB" summary --per-host "$T/b1.json" >"$T/ph.one"
+"$PLUMB" summary "$T/b1.json" >"$T/ph.one.plain"
+check results/summary-per-host-single-run-unchanged cmp -s "$T/ph.one" "$T/ph.one.plain"
+
 # ---- the store ---------------------------------------------------------------------------------
 if "$PLUMB" runs --db "$DB" 2>&1 | grep -q 'without SQLite'; then
 	skip results/store "plumb was built without SQLite (make NO_SQLITE=1): store tests skipped"
