@@ -79,6 +79,11 @@ export $T/q.json --format lmbench -o $T/q.txt
 export $T/q.json --format csv -o $T/q.csv
 import --db $T/db $T/q.json
 runs --db $T/db
+import --db $T/db $T/q.json
+runs --db $T/db --host nosuchhost --since 2020-01-01
+push 1 --db $T/db --to $T/db2
+summary --per-host $T/q.json $T/q.json
+compare $T/q.json $T/q.json --format junit
 LIST
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

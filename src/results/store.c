@@ -14,11 +14,13 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include "core/util.h"
 #include "results/formats.h"
 #include "results/io.h"
@@ -327,7 +329,7 @@ static int64_t id_of_uid(struct store *s, const char *uid)
 	int bad = 0;
 	if (q(s, "SELECT id FROM runs WHERE uid = $1", &u, 1, &rows))
 		return -1;
-	int64_t id = rows.nrows ? db_int(&rows, 0, 0, 1, INT64_MAX, &bad) : 0;
+	int64_t id = rows.nrows ? db_int(&rows, 0, 0, 1, LONG_MAX, &bad) : 0;
 	dbrows_free(&rows);
 	if (bad) {
 		snprintf(s->dberr, sizeof s->dberr, "a bad id for run %s", uid);
@@ -361,7 +363,7 @@ static int save_one(struct store *s, struct run *r)
 			free(c[i]);
 		if (rc)
 			return -1;
-		id = rows.nrows ? db_int(&rows, 0, 0, 1, INT64_MAX, &bad) : 0;
+		id = rows.nrows ? db_int(&rows, 0, 0, 1, LONG_MAX, &bad) : 0;
 		dbrows_free(&rows);
 		if (bad) {
 			snprintf(s->dberr, sizeof s->dberr, "a bad id for a new run");
@@ -410,7 +412,7 @@ static int save_one(struct store *s, struct run *r)
 			free(c[k]);
 		if (rc)
 			return -1;
-		int64_t rid = rows.nrows ? db_int(&rows, 0, 0, 1, INT64_MAX, &bad) : 0;
+		int64_t rid = rows.nrows ? db_int(&rows, 0, 0, 1, LONG_MAX, &bad) : 0;
 		dbrows_free(&rows);
 		if (!rid) {
 			snprintf(s->dberr, sizeof s->dberr, "no id for a new result");
@@ -424,23 +426,42 @@ static int save_one(struct store *s, struct run *r)
 	return 0;
 }
 
-int store_save_all(struct store *s, struct run *const *runs, size_t n, char *err, size_t errlen)
+/* One attempt: every run in one transaction. */
+static int save_all_once(struct store *s, struct run *const *runs, size_t n)
 {
+	s->retry = 0;
 	if (s->ops->exec(s, s->ops->begin_write))
-		return fail_db(s, err, errlen, "cannot save the run");
+		return -1;
 	int rc = 0;
 	for (size_t i = 0; i < n && !rc; i++)
 		rc = save_one(s, runs[i]);
-	if (rc)
-		fail_db(s, err, errlen, "cannot save the run");
-	else if (s->ops->exec(s, "COMMIT"))
-		rc = fail_db(s, err, errlen, "cannot save the run");
+	if (!rc)
+		rc = s->ops->exec(s, "COMMIT");
 	if (rc) {
+		int retry = s->retry;
+		char keep[sizeof s->dberr];
+		memcpy(keep, s->dberr, sizeof keep);
 		s->ops->exec(s, "ROLLBACK");
+		memcpy(s->dberr, keep, sizeof keep);
+		s->retry = retry;
 		for (size_t i = 0; i < n; i++)
 			runs[i]->id = 0, runs[i]->dup = 0;
 	}
 	return rc;
+}
+
+int store_save_all(struct store *s, struct run *const *runs, size_t n, char *err, size_t errlen)
+{
+	/* A deadlock between two writers saving the same runs in another order costs one of them
+	 * its transaction; the next attempt finds what the other stored. */
+	for (int attempt = 0;; attempt++) {
+		if (save_all_once(s, runs, n) == 0)
+			return 0;
+		if (!s->retry || attempt == 9)
+			return fail_db(s, err, errlen, "cannot save the run");
+		struct timespec ts = { 0, (long)(1 + attempt) * 20000000L };
+		nanosleep(&ts, NULL);
+	}
 }
 
 int store_save(struct store *s, struct run *r, char *err, size_t errlen)

@@ -62,6 +62,7 @@ struct store {
 	void *conn;
 	char *name;       /* the path, or the URI with its password masked: safe to print */
 	char dberr[512];  /* the last database error, already masked */
+	int retry;        /* the last error was a deadlock or serialization failure: try again */
 };
 
 /* The backends. NULL with err set (naming s->name, never a password). */
@@ -77,6 +78,8 @@ int schema_version_current(void);
 /* Typed reads of a row's column: a wrong type, a number out of [lo, hi], a non-finite real, text
  * that is not UTF-8 or longer than DB_TEXT_MAX: *bad is set (and the value is 0 / NaN / NULL). */
 #define DB_TEXT_MAX (1u << 20)
+/* A result set larger than this is not one plumb wrote (a run has some 10^5 samples). */
+#define DB_MAX_ROWS 50000000
 int64_t db_int(const struct dbrows *r, size_t row, size_t col, int64_t lo, int64_t hi, int *bad);
 double db_real(const struct dbrows *r, size_t row, size_t col, int *bad); /* NULL reads as NaN */
 char *db_text(const struct dbrows *r, size_t row, size_t col, int *bad); /* NULL stays NULL */

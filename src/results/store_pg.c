@@ -29,8 +29,6 @@
 
 /* 'plmb', the key of the advisory lock a migration holds */
 #define PLUMB_LOCK_KEY "1886154082"
-/* A result set larger than this is not one plumb wrote. */
-#define MAX_ROWS 50000000
 
 int store_pg_built(void) { return 1; }
 
@@ -78,13 +76,22 @@ static int set_err(struct store *s, const char *msg)
 	return -1;
 }
 
+/* A failed statement: its message, and whether running the transaction again can succeed
+ * (40P01 deadlock: two pushes taking the same runs in opposite orders; 40001 serialization). */
+static int res_err(struct store *s, PGresult *res)
+{
+	const char *st = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+	s->retry = st && (!strcmp(st, "40P01") || !strcmp(st, "40001"));
+	return set_err(s, res ? PQresultErrorMessage(res) : PQerrorMessage(pg_of(s)->conn));
+}
+
 static int pg_exec(struct store *s, const char *sql)
 {
 	PGresult *res = PQexec(pg_of(s)->conn, sql);
 	ExecStatusType st = PQresultStatus(res);
 	int rc = st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK ? 0 : -1;
 	if (rc)
-		set_err(s, res ? PQresultErrorMessage(res) : PQerrorMessage(pg_of(s)->conn));
+		res_err(s, res);
 	PQclear(res);
 	return rc;
 }
@@ -116,12 +123,12 @@ static int pg_query(struct store *s, const char *sql, const struct dbval *p, int
 	free(nums);
 	ExecStatusType st = PQresultStatus(res);
 	if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
-		set_err(s, res ? PQresultErrorMessage(res) : PQerrorMessage(pg_of(s)->conn));
+		res_err(s, res);
 		PQclear(res);
 		return -1;
 	}
 	int rows = PQntuples(res), cols = PQnfields(res);
-	if (rows < 0 || rows > MAX_ROWS || cols < 0 || cols > 64) {
+	if (rows < 0 || rows > DB_MAX_ROWS || cols < 0 || cols > 64) {
 		snprintf(s->dberr, sizeof s->dberr, "the server sent %d rows of %d columns: too many",
 			 rows, cols);
 		PQclear(res);

@@ -9,6 +9,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,7 +48,7 @@ static struct run *run_from_row(const struct dbrows *rows, size_t i)
 {
 	int bad = 0;
 	struct run *r = run_new();
-	r->id = (long)db_int(rows, i, 0, 1, INT64_MAX, &bad);
+	r->id = (long)db_int(rows, i, 0, 1, LONG_MAX, &bad);
 	r->label = db_text(rows, i, 1, &bad);
 	r->host = db_text(rows, i, 2, &bad);
 	r->profile = db_text(rows, i, 3, &bad);
@@ -171,7 +172,7 @@ int store_find_label(struct store *s, const char *label, long **ids)
 		return 0;
 	int n = 0, bad = 0;
 	for (size_t i = 0; i < rows.nrows; i++) {
-		long id = (long)db_int(&rows, i, 0, 1, INT64_MAX, &bad);
+		long id = (long)db_int(&rows, i, 0, 1, LONG_MAX, &bad);
 		if (bad)
 			break;
 		*ids = xrealloc(*ids, (size_t)(n + 1) * sizeof **ids);
@@ -284,7 +285,7 @@ int store_backfill_uids(struct store *s, char *err, size_t errlen)
 		return fail_db(s, err, errlen, "migration failed");
 	int rc = 0, bad = 0;
 	for (size_t i = 0; i < rows.nrows && !rc; i++) {
-		long id = (long)db_int(&rows, i, 0, 1, INT64_MAX, &bad);
+		long id = (long)db_int(&rows, i, 0, 1, LONG_MAX, &bad);
 		if (bad)
 			return dbrows_free(&rows), hostile(s, err, errlen, "runs", 0);
 		struct dbrows one;

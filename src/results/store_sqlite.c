@@ -67,6 +67,13 @@ static int lite_query(struct store *s, const char *sql, const struct dbval *p, i
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (!out)
 			continue;
+		if (out->nrows >= DB_MAX_ROWS) {
+			snprintf(s->dberr, sizeof s->dberr, "more than %d rows: not a store plumb wrote",
+				 DB_MAX_ROWS);
+			sqlite3_finalize(st);
+			dbrows_free(out);
+			return -1;
+		}
 		if (out->nrows == cap) {
 			cap = cap ? 2 * cap : 16;
 			out->v = xrealloc(out->v, cap * ncols * sizeof *out->v);

@@ -85,6 +85,18 @@ check pgstore/concurrent-all-landed test "$(pg_sql "SELECT count(*) FROM runs WH
 check pgstore/concurrent-shared-once test "$(grep -h -c 'already there as run' "$T"/cp? | awk '{ s += $1 } END { print s }')" -eq 5
 check pgstore/concurrent-every-sample test "$(pg_sql "SELECT count(*) FROM samples s JOIN results r ON s.result_id = r.id JOIN runs u ON r.run_id = u.id WHERE u.label = 'conc'")" -eq $((7 * 40 * 18))
 cat "$T"/cp? >>"$OUT"
+# the same runs in opposite orders at once (writers that could deadlock): each stored once
+for i in 1 2 3; do
+	gen_run "$T/x$i.json" "cross$i" cross 1 40
+done
+for k in 1 2 3 4; do
+	"$PLUMB" push "$T/x1.json" "$T/x2.json" "$T/x3.json" --to "$U" >"$T/xa$k" 2>&1 &
+	"$PLUMB" push "$T/x3.json" "$T/x2.json" "$T/x1.json" --to "$U" >"$T/xb$k" 2>&1 &
+done
+wait
+check pgstore/opposite-orders-each-once test "$(pg_sql "SELECT count(*) FROM runs WHERE label = 'cross'")" -eq 3
+check pgstore/opposite-orders-all-succeed test "$(cat "$T"/xa? "$T"/xb? | grep -c '^0 pushed, 3 already there\|^[1-3] pushed')" -eq 8
+cat "$T"/xa? "$T"/xb? >>"$OUT"
 
 # ---- a push killed mid-way leaves nothing half-written ---------------------------------------
 gen_run "$T/big.json" bigboard big 1 6000 fedcba9876543210fedcba9876543210
