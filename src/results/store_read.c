@@ -37,7 +37,7 @@ static int fail_db(struct store *s, char *err, size_t errlen, const char *what)
 static int hostile(struct store *s, char *err, size_t errlen, const char *table, long id)
 {
 	snprintf(err, errlen, "%s: run %ld: a value in %s has the wrong type, is out of range or is "
-		 "not UTF-8 text (a damaged store?)", s->name, id, table);
+		 "not UTF-8 text: the store is damaged", s->name, id, table);
 	return -1;
 }
 

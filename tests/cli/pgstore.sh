@@ -15,6 +15,10 @@ if "$PLUMB" runs --db "postgresql://x:$SECRET@%2Fnonexistent/x" 2>&1 | grep -q '
 	skip pgstore/all "plumb was built without libpq (make NO_PGSQL=1 or no libpq-dev): PostgreSQL tests skipped"
 	exit 0
 fi
+if "$PLUMB" runs --db "$T/probe.db" 2>&1 | grep -q 'without SQLite'; then
+	skip pgstore/all "plumb was built without SQLite: this test pushes from a local SQLite store"
+	exit 0
+fi
 if ! pg_start; then
 	skip pgstore/all "$PG_WHY"
 	exit 0
