@@ -228,11 +228,21 @@ static int migrate(struct store *s, int create, char *err, size_t errlen)
 			 "--to URI or plumb run --db URI creates it)", s->name);
 		return -1;
 	}
-	if (s->ops->exec(s, s->ops->begin_write) || s->ops->lock_schema(s))
+	if (s->ops->exec(s, s->ops->begin_write))
 		return fail_db(s, err, errlen, "migration failed");
+	if (s->ops->lock_schema(s))
+		goto fail;
 	/* another plumb may have migrated while we waited for the lock: read again */
 	if (s->ops->version(s, &ver, err, errlen))
 		goto fail_quiet;
+	if (ver >= cur) { /* done by the other plumb (or a newer one: never step back) */
+		s->ops->exec(s, "ROLLBACK");
+		if (ver == cur)
+			return 0;
+		snprintf(err, errlen, "%s: store schema %d is newer than this plumb knows (%d); "
+			 "use a newer plumb", s->name, ver, cur);
+		return -1;
+	}
 	int from = ver;
 	for (int v = ver; v < cur; v++) {
 		char *sql = schema_migration(v, s->ops->dialect);
