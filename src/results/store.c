@@ -69,31 +69,14 @@ void dbrows_free(struct dbrows *r)
 	memset(r, 0, sizeof *r);
 }
 
-/* Length of the valid UTF-8 sequence at p (at most n bytes), 0 when it is not one. */
-static size_t utf8_seq(const unsigned char *p, size_t n)
-{
-	if (p[0] < 0x80)
-		return 1;
-	size_t len = p[0] >= 0xc2 && p[0] <= 0xdf ? 2 : p[0] >= 0xe0 && p[0] <= 0xef ? 3
-		     : p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : 0;
-	if (!len || len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++)
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-	/* no overlong forms, no surrogates, nothing past U+10FFFF */
-	if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] >= 0xa0) ||
-	    (p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] >= 0x90))
-		return 0;
-	return len;
-}
-
+/* s holds n bytes and a NUL after them: valid UTF-8 without an embedded NUL (util.h's
+ * utf8_seq stops at the NUL, so it never reads past). */
 static int utf8_valid(const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	for (size_t i = 0; i < n;) {
-		size_t k = utf8_seq(p + i, n - i);
-		if (!k || !p[i])
+		size_t k = p[i] ? utf8_seq(p + i) : 0;
+		if (!k)
 			return 0;
 		i += k;
 	}
@@ -110,13 +93,13 @@ static char *utf8_clean(const char *s)
 	char *o = xmalloc(3 * n + 1), *q = o;
 	const unsigned char *p = (const unsigned char *)s;
 	for (size_t i = 0; i < n;) {
-		size_t k = utf8_seq(p + i, n - i);
+		size_t k = utf8_seq(p + i);
 		if (k) {
 			memcpy(q, p + i, k);
 			q += k;
 			i += k;
 		} else {
-			memcpy(q, "\xef\xbf\xbd", 3);
+			memcpy(q, UTF8_REPLACEMENT, 3);
 			q += 3;
 			i++;
 		}
