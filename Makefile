@@ -5,7 +5,7 @@
 #   make run             build and run the whole suite (plumb run)
 #   make install PREFIX=/usr/local DESTDIR=   (also the man page and share/doc/plumb)
 #   make CC=aarch64-linux-gnu-gcc     cross build: optional libraries are probed with $(CC)
-#   make NO_SQLITE=1 NO_TIRPC=1       switch optional libraries off by hand
+#   make NO_SQLITE=1 NO_TIRPC=1 NO_PGSQL=1   switch optional libraries off by hand
 #   make STATIC=1        static binary (optional libraries off when no static form exists)
 #   make WERROR=1        warnings are errors (CI)
 #
@@ -55,6 +55,20 @@ BASE_CFLAGS += -DHAVE_TIRPC=1 $(TIRPC_CFLAGS)
 LDLIBS      += $(TIRPC_LIBS)
 endif
 
+# libpq: the PostgreSQL store (--db postgresql://...). Its static form needs half of OpenSSL and
+# Kerberos, so a static or cross build whose $(CC) cannot link it goes without.
+ifneq ($(NO_PGSQL),1)
+PGSQL_CFLAGS := $(shell $(PKG_CONFIG) --cflags libpq 2>/dev/null)
+PGSQL_CFLAGS := $(if $(PGSQL_CFLAGS),$(PGSQL_CFLAGS),-I/usr/include/postgresql)
+PGSQL_LIBS   := $(shell $(PKG_CONFIG) --libs libpq 2>/dev/null)
+PGSQL_LIBS   := $(if $(PGSQL_LIBS),$(PGSQL_LIBS),-lpq)
+HAVE_PGSQL   := $(call PROBE,pgsql,$(PGSQL_CFLAGS),$(PGSQL_LIBS))
+endif
+ifeq ($(HAVE_PGSQL),yes)
+BASE_CFLAGS += -DHAVE_PGSQL=1 $(PGSQL_CFLAGS)
+LDLIBS      += $(PGSQL_LIBS)
+endif
+
 # libc's own libraries last: a static link resolves left to right.
 LDLIBS     += -lm -lpthread $(if $(filter 1,$(STATIC)),-ldl)
 ALL_CFLAGS := $(BASE_CFLAGS) $(CFLAGS) $(CPPFLAGS)
@@ -74,14 +88,14 @@ UNIT_OBJS := $(patsubst tests/unit/%.c,build/tests/%.o,$(UNIT_SRCS))
 all: bin/plumb bin/plumb-hello bin/plumb-spawn symlinks
 
 config:
-	@echo "CC=$(CC) sqlite=$(or $(HAVE_SQLITE),no) tirpc=$(or $(HAVE_TIRPC),no) static=$(or $(STATIC),0)"
+	@echo "CC=$(CC) sqlite=$(or $(HAVE_SQLITE),no) tirpc=$(or $(HAVE_TIRPC),no) pgsql=$(or $(HAVE_PGSQL),no) static=$(or $(STATIC),0)"
 
 # Build facts recorded with every run (compiler and flags): regenerated when they change.
 build/buildinfo.h: FORCE
 	@mkdir -p build
 	@{ printf '#define PLUMB_CC "%s"\n' "$$($(CC) --version 2>/dev/null | head -n1 | sed 's/["\\]//g')"; \
 	   printf '#define PLUMB_CFLAGS "%s"\n' "$(subst ",,$(CFLAGS) $(OPT_EXTRA))"; \
-	   printf '#define PLUMB_FEATURES "sqlite=%s tirpc=%s static=%s"\n' "$(or $(HAVE_SQLITE),no)" "$(or $(HAVE_TIRPC),no)" "$(or $(STATIC),0)"; \
+	   printf '#define PLUMB_FEATURES "sqlite=%s tirpc=%s pgsql=%s static=%s"\n' "$(or $(HAVE_SQLITE),no)" "$(or $(HAVE_TIRPC),no)" "$(or $(HAVE_PGSQL),no)" "$(or $(STATIC),0)"; \
 	   printf '#define PLUMB_VERSION "%s"\n' "$$(cat VERSION)"; } > build/buildinfo.h.tmp
 	@cmp -s build/buildinfo.h.tmp build/buildinfo.h || mv build/buildinfo.h.tmp build/buildinfo.h
 	@rm -f build/buildinfo.h.tmp

@@ -81,6 +81,10 @@ import --db $T/db $T/q.json
 runs --db $T/db
 compare --db $T/db 1 $T/q.json
 ab --quick --only syscall --b bin/plumb --db $T/db
+runs --db $T/db --host nosuchhost --since 2020-01-01
+push 1 --db $T/db --to $T/db2
+summary --per-host $T/q.json $T/q.json
+compare $T/q.json $T/q.json --format junit
 LIST
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

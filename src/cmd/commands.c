@@ -55,9 +55,11 @@ const struct command commands[] = {
 	  "  --port BASE      listen on BASE and the 6 ports after it (default: lmbench's ports)\n"
 	  "  --idle SECONDS   exit when no client came for this long (default: run until Ctrl-C)\n"
 	  "  -v               log each connection on stderr" },
-	{ "summary", cmd_summary, "[--db FILE] [--cells] [RUN|FILE ...]", "lmbench's summary tables for runs and results files",
-	  "  --db FILE        the store to read runs from\n"
-	  "  --cells          the stored results behind every cell, one a line, tab-separated" },
+	{ "summary", cmd_summary, "[--db FILE|URI] [--cells] [--per-host] [RUN|FILE ...]",
+	  "lmbench's summary tables for runs and results files (--per-host: one row per host)",
+	  "  --db FILE|URI    the store to read runs from (an SQLite file or a postgresql:// URI)\n"
+	  "  --cells          the stored results behind every cell, one a line, tab-separated\n"
+	  "  --per-host       one row per host, its runs pooled as rounds (each run once)" },
 	{ "import", cmd_import, "[--db FILE] [--label TEXT] FILE...", "store plumb JSON and lmbench 3 results files",
 	  "  --db FILE        the store to import into\n"
 	  "  --label TEXT     label every imported run" },
@@ -66,14 +68,23 @@ const struct command commands[] = {
 	  "  --json           the same as --format json\n"
 	  "  -o FILE          write FILE atomically; the format follows .json/.txt/.csv\n"
 	  "  --db FILE        the store to read RUN from" },
-	{ "runs", cmd_runs, "[--db FILE] [--delete RUN | --relabel RUN TEXT | --check]", "list, delete, relabel or check stored runs",
-	  "  --db FILE        the store\n"
+	{ "runs", cmd_runs, "[--db FILE|URI] [--host H] [--label L] [--since DATE]\n"
+	  "       [--delete RUN | --relabel RUN TEXT | --check]",
+	  "list (or select), delete, relabel or check stored runs",
+	  "  --db FILE|URI    the store: an SQLite file or a postgresql:// URI\n"
+	  "  --host H         only runs made on host H\n"
+	  "  --label L        only runs labelled L\n"
+	  "  --since DATE     only runs started at or after DATE (YYYY-MM-DD[THH:MM:SSZ], UTC)\n"
 	  "  --delete RUN     delete a run and its samples\n"
 	  "  --relabel RUN T  set a run's label to T\n"
 	  "  --check          check the store's integrity" },
+	{ "push", cmd_push, "RUN... --to URI|FILE [--db FILE]",
+	  "copy runs (ids, labels, host=H,label=L selections, files) to a shared store, once each",
+	  "  --to URI|FILE    the store to copy to (a postgresql:// URI, or an SQLite file)\n"
+	  "  --db FILE        the local store RUN ids, labels and selections refer to" },
 	{ "compare", cmd_compare,
 	  "RUN RUN [RUN...] [--all] [--alpha A] [--min-effect PCT] [--correction bh|holm|none]\n"
-	  "       [--format text|markdown|csv|json] [--fail-on-regression] [--db PATH] [-o FILE]",
+	  "       [--format text|markdown|csv|json|junit] [--fail-on-regression] [--db PATH|URI] [-o FILE]",
 	  "runs side by side per metric: change with a 95% interval (the run is the unit of noise;\n"
 	  "paired rounds for a plumb ab session), verdict (BH-corrected, min effect), the smallest\n"
 	  "detectable change, the change at equal clock for clock-bound metrics (docs/compare.md)",
@@ -81,7 +92,7 @@ const struct command commands[] = {
 	  "  --alpha A        significance level before correction (default 0.05)\n"
 	  "  --min-effect P   smallest change in percent called worse/better (default 3)\n"
 	  "  --correction C   multiple-test correction: bh (default), holm or none\n"
-	  "  --format F       text (default), markdown, csv or json\n"
+	  "  --format F       text (default), markdown, csv, json or junit (JUnit XML for CI)\n"
 	  "  --json           the same as --format json\n"
 	  "  --fail-on-regression  exit 1 when a point is significantly worse\n"
 	  "  --db PATH        the store RUN ids and labels refer to\n"

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/compare.h"
+#include "analysis/compare_junit.h"
 #include "cmd/commands.h"
 #include "cmd/sides.h"
 #include "core/util.h"
@@ -30,7 +31,7 @@ int cmd_compare(int argc, char **argv)
 	cmp_opts_default(&o);
 	enum cmp_format fmt = CF_TEXT;
 	const char *db = NULL, *out = NULL;
-	int fail = 0, c;
+	int fail = 0, junit = 0, c;
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "o:", lo, NULL)) != -1) {
@@ -43,8 +44,9 @@ int cmd_compare(int argc, char **argv)
 			break;
 		case 'A': o.all = 1; break;
 		case 'f':
-			if (cmp_format_parse(optarg, &fmt))
-				die(EXIT_USAGE, "--format: '%s' is not text, markdown, csv or json", optarg);
+			junit = !strcmp(optarg, "junit");
+			if (!junit && cmp_format_parse(optarg, &fmt))
+				die(EXIT_USAGE, "--format: '%s' is not text, markdown, csv, json or junit", optarg);
 			break;
 		case 'j': fmt = CF_JSON; break;
 		case 'F': fail = 1; break;
@@ -67,7 +69,10 @@ int cmd_compare(int argc, char **argv)
 	FILE *f = stdout;
 	if (out && !(f = fopen(out, "w")))
 		die(EXIT_USAGE, "%s: cannot write: %m", out);
-	cmp_print(f, t, fmt);
+	if (junit)
+		cmp_print_junit(f, t);
+	else
+		cmp_print(f, t, fmt);
 	if (f != stdout && fclose(f) != 0)
 		die(EXIT_USAGE, "%s: write failed: %m", out);
 	int st = fail && cmp_regressions(t) > 0 ? 1 : 0;

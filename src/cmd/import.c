@@ -1,7 +1,8 @@
 /* import.c — `plumb import FILE...`: read plumb JSON and lmbench 3 results files and save every
  * run they hold in the store, all in one transaction. Every file is read and checked first: one
  * bad file (garbage, empty, truncated, no recognisable result) is reported in one line naming it,
- * exit 2, and nothing is saved. */
+ * exit 2, and nothing is saved. A run the store already holds (same uid: the same plumb run, or
+ * the same content of an lmbench file) is not added again, and the line says so. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,9 +57,14 @@ int cmd_import(int argc, char **argv)
 		const struct run *r = runs[k];
 		const char *src = r->source ? r->source : "";
 		const char *colon = strchr(src, ':');
-		printf("run %ld: %s, %s, %zu results (from %s)\n", r->id, r->host ? r->host : "?",
-		       r->label ? r->label : r->profile ? r->profile : "-", r->results.n,
-		       colon ? colon + 1 : src);
+		if (r->dup)
+			printf("run %ld: already in the store, nothing added (from %s)\n", r->id,
+			       colon ? colon + 1 : src);
+		else
+			printf("run %ld: %s, %s, %zu results (from %s)\n", r->id,
+			       r->host ? r->host : "?",
+			       r->label ? r->label : r->profile ? r->profile : "-", r->results.n,
+			       colon ? colon + 1 : src);
 		run_free(runs[k]);
 	}
 	free(runs);

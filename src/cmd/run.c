@@ -519,6 +519,7 @@ static void record_start(struct suite *S)
 	run->started = xstrdup(iso_now(ts, sizeof ts, 0));
 	run->profile = xstrdup(profile_name(S->o.profile));
 	run->source = xstrdup("plumb");
+	run_set_new_uid(run); /* its identity wherever it is copied to (issue 11 item 6) */
 	run->rounds = S->o.repeat;
 	if (S->o.label)
 		run->label = xstrdup(S->o.label);
@@ -701,7 +702,7 @@ static void keep(struct suite *S)
 		S->kept = 1;
 		size_t l = strlen(S->where);
 		snprintf(S->where + l, sizeof S->where - l, "%sstored as run %ld in %s", l ? ", " : "",
-			 run->id, o->db ? o->db : store_default_path());
+			 run->id, store_name(st));
 	} else if (o->output) {
 		run_warn("results store unavailable: %s", err);
 	} else {

@@ -10,6 +10,7 @@
 #include "cmd/commands.h"
 #include "cmd/run_fit.h"
 #include "cmd/run_opts.h"
+#include "results/store.h"
 #include "core/cpu.h"
 #include "core/sysinfo.h"
 #include "core/timing.h"
@@ -78,7 +79,11 @@ void run_opts_parse(int argc, char **argv, struct run_opts *o, struct run *run)
 		if (name && ch != O_HELP && ch != O_DRYRUN) {
 			char key[40];
 			snprintf(key, sizeof key, "opt.%s", name);
-			kv_set(&run->facts, key, optarg ? optarg : "yes");
+			/* a store URI's password never goes into the run's facts */
+			char masked[1024];
+			kv_set(&run->facts, key, !strcmp(name, "db") && optarg
+				       ? store_mask_uri(optarg, masked, sizeof masked)
+				       : optarg ? optarg : "yes");
 		}
 		switch (ch) {
 		case O_QUICK: quick = 1; break;

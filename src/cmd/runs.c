@@ -1,6 +1,8 @@
 /* runs.c — `plumb runs`: the runs in the store (id, date, host, label, profile, incomplete),
- * `--delete RUN` / `--relabel RUN TEXT` to manage them (RUN is an id or a label: every run with
- * that label), `--check` to verify the database (SQLite's integrity and foreign-key checks). */
+ * selected with --host H, --label L, --since DATE (all that are given must match), `--delete RUN`
+ * / `--relabel RUN TEXT` to manage them (RUN is an id or a label: every run with that label),
+ * `--check` to verify the database (SQLite's integrity and foreign-key checks; PostgreSQL
+ * enforces its own). The store may be an SQLite file or a PostgreSQL URI (--db). */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +11,8 @@
 #include "core/util.h"
 #include "results/store.h"
 
-#define USAGE "usage: plumb runs [--db FILE] [--delete RUN | --relabel RUN TEXT | --check]"
+#define USAGE "usage: plumb runs [--db FILE|URI] [--host H] [--label L] [--since DATE] " \
+	"[--delete RUN | --relabel RUN TEXT | --check]"
 
 /* The ids RUN stands for: a number is one id, anything else a label. */
 static int ids_of(struct store *s, const char *arg, long **ids)
@@ -28,13 +31,18 @@ static int ids_of(struct store *s, const char *arg, long **ids)
 int cmd_runs(int argc, char **argv)
 {
 	const char *db = NULL, *del = NULL, *rel = NULL, *text = NULL;
+	struct run_filter f = { 0 };
 	int check = 0;
+	char err[1024];
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		if (!strcmp(a, "--db") || !strcmp(a, "--delete")) {
+		const char **slot = !strcmp(a, "--db") ? &db : !strcmp(a, "--delete") ? &del
+				    : !strcmp(a, "--host") ? &f.host : !strcmp(a, "--label") ? &f.label
+				    : !strcmp(a, "--since") ? &f.since : NULL;
+		if (slot) {
 			if (i + 1 >= argc)
 				die(EXIT_USAGE, "%s needs a value (%s)", a, USAGE);
-			*(a[2] == 'd' && a[3] == 'b' ? &db : &del) = argv[++i];
+			*slot = argv[++i];
 		} else if (!strcmp(a, "--relabel")) {
 			if (i + 2 >= argc)
 				die(EXIT_USAGE, "--relabel needs RUN and TEXT (%s)", USAGE);
@@ -48,14 +56,18 @@ int cmd_runs(int argc, char **argv)
 	}
 	if (del && rel)
 		die(EXIT_USAGE, "--delete and --relabel: one at a time");
-	char err[512];
+	if (f.since && run_since_check(f.since, err, sizeof err))
+		die(EXIT_USAGE, "--since: %s", err);
+	if ((f.host || f.label || f.since) && (del || rel || check))
+		die(EXIT_USAGE, "--host, --label and --since select runs to list; not with --delete, "
+		    "--relabel or --check");
 	struct store *s = store_open(db, 0, err, sizeof err);
 	if (!s)
 		die(EXIT_USAGE, "%s", err);
 	if (check) {
 		if (store_check(s, err, sizeof err))
 			die(EXIT_MEASURE, "%s", err);
-		printf("%s: ok\n", db ? db : store_default_path());
+		printf("%s: ok\n", store_name(s));
 		store_close(s);
 		return 0;
 	}
@@ -76,7 +88,7 @@ int cmd_runs(int argc, char **argv)
 		return 0;
 	}
 	struct run **list = NULL;
-	int n = store_list(s, &list, err, sizeof err);
+	int n = store_list_where(s, &f, &list, err, sizeof err);
 	if (n < 0)
 		die(EXIT_USAGE, "%s", err);
 	printf("%5s  %-20s  %-16s  %-20s  %-8s %s\n", "id", "date", "host", "label", "profile", "");

@@ -1,4 +1,6 @@
-/* sides.c — RUN arguments to sides (see sides.h). */
+/* sides.c — RUN arguments to sides (see sides.h). A side pools every run its argument names,
+ * each once: two runs with one uid (the same run imported twice before the duplicate rule, or
+ * a file and its stored copy) are one run, since counting it twice would fake agreement. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -33,6 +35,30 @@ static void load_latest(struct side *s, const char *db)
 	s->nruns = 1;
 }
 
+/* Keep the first of runs that share a uid; say what was dropped. */
+static void drop_duplicates(struct side *s)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < s->nruns; i++) {
+		struct run *r = s->runs[i];
+		size_t j = 0;
+		while (j < k && !(r->uid && s->runs[j]->uid && !strcmp(r->uid, s->runs[j]->uid)))
+			j++;
+		if (j < k) {
+			if (r->id && s->runs[j]->id)
+				warnx_("%s: run %ld is the same run as run %ld (uid %s); counted once",
+				       s->name, r->id, s->runs[j]->id, r->uid);
+			else
+				warnx_("%s: holds the same run twice (uid %s); counted once", s->name,
+				       r->uid);
+			run_free(r);
+		} else {
+			s->runs[k++] = r;
+		}
+	}
+	s->nruns = k;
+}
+
 struct side *sides_load(char **args, size_t nargs, const char *db, int allow_latest,
 			size_t *nsides)
 {
@@ -49,6 +75,7 @@ struct side *sides_load(char **args, size_t nargs, const char *db, int allow_lat
 			die(EXIT_USAGE, "%s", err[0] ? err : args[i]);
 		if (s[i].nruns == 0)
 			die(EXIT_USAGE, "%s: no run with this id or label", args[i]);
+		drop_duplicates(&s[i]);
 	}
 	/* Files are named by their base name in tables and legends, unless two would clash. */
 	for (size_t i = 0; i < nargs; i++) {

@@ -37,14 +37,20 @@ int runs_parse(const char *buf, size_t len, const char *name, struct run ***runs
 		snprintf(err, errlen, "%s: empty file", name);
 		return -1;
 	}
+	size_t before = *n;
 	if (is_json(buf, len)) {
 		struct run *r = json_parse_run(buf, len, name, err, errlen);
 		if (!r)
 			return -1;
 		run_array_push(runs, n, r);
-		return 0;
+	} else if (lmbench_parse(buf, len, name, runs, n, err, errlen)) {
+		return -1;
 	}
-	return lmbench_parse(buf, len, name, runs, n, err, errlen);
+	/* a run that came without an identity is known by its content (run_uid.c) */
+	for (size_t i = before; i < *n; i++)
+		if (!(*runs)[i]->uid)
+			run_set_content_uid((*runs)[i]);
+	return 0;
 }
 
 struct run *run_parse(const char *buf, size_t len, const char *name, char *err, size_t errlen)

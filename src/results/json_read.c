@@ -456,6 +456,13 @@ static struct run *doc_to_run(const struct jnode *doc, char *why, size_t wl)
 	if (!strcmp(kind, "run")) {
 		const struct jnode *m = get(doc, "run");
 		r->id = 0; /* a file's run is not in this store yet */
+		const char *uid = get_str(m, "uid");
+		if (uid && !uid_valid(uid)) {
+			snprintf(why, wl, "\"uid\" is not %d lowercase hex digits", RUN_UID_LEN);
+			run_free(r);
+			return NULL;
+		}
+		r->uid = dup_or_null(uid); /* absent (plumb/1 before uids): runs_parse hashes */
 		r->label = dup_or_null(get_str(m, "label"));
 		r->host = dup_or_null(get_str(m, "host"));
 		r->profile = dup_or_null(get_str(m, "profile"));

@@ -26,6 +26,7 @@ int run_write_json(const struct run *r, FILE *f)
 		json_int(&j, "id", r->id);
 	else
 		json_null(&j, "id");
+	json_str(&j, "uid", r->uid);
 	json_str(&j, "label", r->label);
 	json_str(&j, "host", r->host);
 	json_str(&j, "profile", r->profile);

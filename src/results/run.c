@@ -51,6 +51,7 @@ void run_free(struct run *r)
 {
 	if (!r)
 		return;
+	free(r->uid);
 	free(r->label);
 	free(r->host);
 	free(r->profile);

@@ -26,8 +26,13 @@ void kv_set(struct kv_list *l, const char *key, const char *val);
 const char *kv_get(const struct kv_list *l, const char *key);
 void kv_free(struct kv_list *l);
 
+/* A run's identity: 32 lowercase hex digits (128 bits), see run_uid.c. */
+#define RUN_UID_LEN 32
+
 struct run {
 	long id;               /* store id; 0 when not stored */
+	char *uid;             /* identity across stores and files (run_uid.c); NULL until set */
+	int dup;               /* set by store_save_all: the store already held it (id is that run's) */
 	char *label;           /* user's label (--label), may be NULL */
 	char *host;            /* hostname the run was made on */
 	char *profile;         /* "quick", "default", "full", "tool" or "lmbench" (imported) */
@@ -45,5 +50,12 @@ struct run *run_new(void);
 void run_free(struct run *r);
 /* The result of metric with exactly these params (and x, when x is not NaN), or NULL. */
 struct result *run_find(const struct run *r, const char *metric, const char *params, double x);
+
+/* 1 when s is a well-formed uid (RUN_UID_LEN lowercase hex digits). */
+int uid_valid(const char *s);
+/* A fresh random uid: what `plumb run` gives the run it makes. */
+void run_set_new_uid(struct run *r);
+/* The uid of a run that came without one: a hash of its content (not label or source). */
+void run_set_content_uid(struct run *r);
 
 #endif

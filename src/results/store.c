@@ -1,30 +1,31 @@
 /*
- * store.c — the results store: one SQLite database holding runs, their facts, their results and
- * every sample (schema and its history: docs/store-schema.md).
+ * store.c — the results store: runs, their facts, their results and every sample, in an SQLite
+ * file or a PostgreSQL database (schema and its history: docs/store-schema.md). Everything here is
+ * written once for both: the statements use $N placeholders and portable SQL, and the backends
+ * (store_sqlite.c, store_pg.c, behind store_db.h) only run them.
  *
- * Versioned: PRAGMA user_version is the schema version and `migrations` below takes a store from
- * any older version to the current one inside one transaction when it is opened, so a newer plumb
- * opens an older store; a store newer than this plumb is refused with a message. Safe with several
- * plumb processes at once: WAL journal, a busy timeout, and every write in a BEGIN IMMEDIATE
- * transaction (a run is saved whole or not at all).
- *
- * Built without SQLite (make NO_SQLITE=1) every store function fails with one message, and runs
- * travel as files (results/io.h); runs_resolve() still reads files.
+ * Versioned: opening a store takes it from any older schema version to the current one inside
+ * one transaction (store_schema.c holds the steps); a store newer than this plumb is refused.
+ * Every write is one transaction, so a run is saved whole or not at all, and the duplicate rule
+ * holds under concurrent writers: runs.uid is unique and a run is inserted with ON CONFLICT DO
+ * NOTHING, so of two plumbs saving the same run one adds it and the other is told it is there.
+ * Every value read back is type- and range-checked (db_int, db_real, db_text).
  */
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
+#include <time.h>
 #include "core/util.h"
-#include "results/io.h"
 #include "results/formats.h"
+#include "results/io.h"
 #include "results/store.h"
-
-#define NO_SQLITE_MSG "plumb was built without SQLite; use files (-o FILE) instead"
+#include "results/store_db.h"
 
 const char *store_default_path(void)
 {
@@ -42,167 +43,216 @@ const char *store_default_path(void)
 	return path;
 }
 
-#ifdef HAVE_SQLITE
-#include <sqlite3.h>
+int store_is_uri(const char *s)
+{
+	return s && (!strncmp(s, "postgresql://", 13) || !strncmp(s, "postgres://", 11));
+}
 
-struct store {
-	sqlite3 *db;
-	char *path;
-};
+int store_available(void)
+{
+	return store_sqlite_built() || store_pg_built();
+}
 
-/* 'plmb': marks the database as a plumb store (PRAGMA application_id). */
-#define PLUMB_APP_ID 0x706c6d62
+const char *store_name(const struct store *s)
+{
+	return s->name;
+}
 
-/* migrations[i] takes the schema from version i to i + 1. Never edit a released entry: add one. */
-static const char *const migrations[] = {
-	/* 0 → 1: the first schema */
-	"CREATE TABLE runs ("
-	"  id INTEGER PRIMARY KEY AUTOINCREMENT,"
-	"  label TEXT, host TEXT, profile TEXT, source TEXT,"
-	"  started TEXT, ended TEXT,"
-	"  incomplete INTEGER NOT NULL DEFAULT 0,"
-	"  rounds INTEGER NOT NULL DEFAULT 1,"
-	"  saved TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now')));"
-	"CREATE TABLE facts ("
-	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-	"  key TEXT NOT NULL, value TEXT NOT NULL,"
-	"  PRIMARY KEY (run_id, key));"
-	"CREATE TABLE results ("
-	"  id INTEGER PRIMARY KEY,"
-	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-	"  seq INTEGER NOT NULL,"
-	"  metric TEXT NOT NULL, params TEXT NOT NULL DEFAULT '',"
-	"  x REAL, value REAL, unit TEXT,"
-	"  method_version INTEGER NOT NULL DEFAULT 0, info TEXT);"
-	"CREATE TABLE samples ("
-	"  result_id INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE,"
-	"  seq INTEGER NOT NULL,"
-	"  value REAL, iters INTEGER NOT NULL DEFAULT 0, elapsed_ns REAL,"
-	"  round INTEGER NOT NULL DEFAULT 0,"
-	"  PRIMARY KEY (result_id, seq)) WITHOUT ROWID;"
-	"CREATE INDEX results_run ON results(run_id, seq);"
-	"CREATE INDEX runs_label ON runs(label);",
-	/* 1 → 2: compare and report look one metric up across many runs */
-	"CREATE INDEX results_metric ON results(metric, params);",
-};
-#define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
+/* ---- values in and out ---------------------------------------------------------------------- */
+
+void dbrows_free(struct dbrows *r)
+{
+	for (size_t i = 0; i < r->nrows * r->ncols; i++)
+		if (r->v[i].t == DB_TEXT)
+			free((char *)r->v[i].s);
+	free(r->v);
+	memset(r, 0, sizeof *r);
+}
+
+/* s holds n bytes and a NUL after them: valid UTF-8 without an embedded NUL (util.h's
+ * utf8_seq stops at the NUL, so it never reads past). */
+static int utf8_valid(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	for (size_t i = 0; i < n;) {
+		size_t k = p[i] ? utf8_seq(p + i) : 0;
+		if (!k)
+			return 0;
+		i += k;
+	}
+	return 1;
+}
+
+/* Text to store: valid UTF-8 as it is; from an odd file, each invalid byte as U+FFFD, so the
+ * store only ever holds text both databases accept and read back (NULL: use s as it is). */
+static char *utf8_clean(const char *s)
+{
+	size_t n = strlen(s);
+	if (utf8_valid(s, n))
+		return NULL;
+	char *o = xmalloc(3 * n + 1), *q = o;
+	const unsigned char *p = (const unsigned char *)s;
+	for (size_t i = 0; i < n;) {
+		size_t k = utf8_seq(p + i);
+		if (k) {
+			memcpy(q, p + i, k);
+			q += k;
+			i += k;
+		} else {
+			memcpy(q, UTF8_REPLACEMENT, 3);
+			q += 3;
+			i++;
+		}
+	}
+	*q = 0;
+	return o;
+}
+
+int64_t db_int(const struct dbrows *r, size_t row, size_t col, int64_t lo, int64_t hi, int *bad)
+{
+	const struct dbval *v = &r->v[row * r->ncols + col];
+	int64_t x = 0;
+	if (v->t == DB_INT) {
+		x = v->i;
+	} else if (v->t == DB_TEXT) {
+		/* PostgreSQL sends numbers as text: all of it must be the number */
+		char *end;
+		errno = 0;
+		long long t = strtoll(v->s, &end, 10);
+		if (errno || end == v->s || *end || v->n != strlen(v->s)) {
+			*bad = 1;
+			return 0;
+		}
+		x = t;
+	} else {
+		*bad = 1;
+		return 0;
+	}
+	if (x < lo || x > hi) {
+		*bad = 1;
+		return 0;
+	}
+	return x;
+}
+
+double db_real(const struct dbrows *r, size_t row, size_t col, int *bad)
+{
+	const struct dbval *v = &r->v[row * r->ncols + col];
+	double d;
+	if (v->t == DB_NULL)
+		return NAN; /* NaN is stored as NULL */
+	if (v->t == DB_REAL) {
+		d = v->d;
+	} else if (v->t == DB_INT) {
+		d = (double)v->i;
+	} else if (v->t == DB_TEXT) {
+		char *end;
+		errno = 0;
+		d = strtod(v->s, &end);
+		if (end == v->s || *end || v->n != strlen(v->s) || errno == ERANGE) {
+			*bad = 1;
+			return NAN;
+		}
+	} else {
+		*bad = 1;
+		return NAN;
+	}
+	if (!isfinite(d)) {
+		*bad = 1;
+		return NAN;
+	}
+	return d;
+}
+
+char *db_text(const struct dbrows *r, size_t row, size_t col, int *bad)
+{
+	const struct dbval *v = &r->v[row * r->ncols + col];
+	if (v->t == DB_NULL)
+		return NULL;
+	if (v->t != DB_TEXT || v->n > DB_TEXT_MAX || !utf8_valid(v->s, v->n)) {
+		*bad = 1;
+		return NULL;
+	}
+	return xstrdup(v->s);
+}
+
+static struct dbval vint(int64_t i) { return (struct dbval){ .t = DB_INT, .i = i }; }
+static struct dbval vtext(const char *s) { return (struct dbval){ .t = s ? DB_TEXT : DB_NULL, .s = s }; }
+/* NaN is stored as NULL (SQLite does so itself; said here so the reader undoes it). */
+static struct dbval vreal(double d) { return (struct dbval){ .t = isnan(d) ? DB_NULL : DB_REAL, .d = d }; }
+
+static int q(struct store *s, const char *sql, const struct dbval *p, int np, struct dbrows *out)
+{
+	return s->ops->query(s, sql, p, np, out);
+}
 
 static int fail_db(struct store *s, char *err, size_t errlen, const char *what)
 {
-	snprintf(err, errlen, "%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
+	snprintf(err, errlen, "%s: %s: %s", s->name, what, s->dberr);
 	return -1;
 }
 
-static int exec(struct store *s, const char *sql, char *err, size_t errlen)
-{
-	char *msg = NULL;
-	if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		snprintf(err, errlen, "%s: %s", s->path, msg ? msg : sqlite3_errmsg(s->db));
-		sqlite3_free(msg);
-		return -1;
-	}
-	return 0;
-}
+/* ---- open, migrate, close ------------------------------------------------------------------- */
 
-static int pragma_int(struct store *s, const char *sql, int *v)
+static int migrate(struct store *s, int create, char *err, size_t errlen)
 {
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+	int ver = 0, cur = schema_version_current();
+	if (s->ops->version(s, &ver, err, errlen))
 		return -1;
-	int rc = sqlite3_step(st);
-	*v = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
-}
-
-/* Bring the schema to SCHEMA_VERSION, or refuse a store that is not ours or is newer. */
-static int migrate(struct store *s, char *err, size_t errlen)
-{
-	int ver = 0, app = 0, tables = 0;
-	if (pragma_int(s, "PRAGMA user_version", &ver) ||
-	    pragma_int(s, "PRAGMA application_id", &app) ||
-	    pragma_int(s, "SELECT count(*) FROM sqlite_master WHERE type = 'table'", &tables)) {
-		if (sqlite3_errcode(s->db) == SQLITE_NOTADB)
-			snprintf(err, errlen, "%s: not a plumb results store (not an SQLite database)",
-				 s->path);
-		else
-			fail_db(s, err, errlen, "cannot read the store");
-		return -1;
-	}
-	if ((app && app != PLUMB_APP_ID) || (!app && tables > 0)) {
-		snprintf(err, errlen, "%s: not a plumb results store (another program's database)",
-			 s->path);
-		return -1;
-	}
-	if (ver > SCHEMA_VERSION) {
+	if (ver > cur) {
 		snprintf(err, errlen, "%s: store schema %d is newer than this plumb knows (%d); "
-			 "use a newer plumb", s->path, ver, SCHEMA_VERSION);
+			 "use a newer plumb", s->name, ver, cur);
 		return -1;
 	}
-	if (ver == SCHEMA_VERSION)
+	if (ver == cur)
 		return 0;
-	if (exec(s, "BEGIN IMMEDIATE", err, errlen))
+	if (ver == 0 && !create && s->ops->dialect == DIALECT_PG) {
+		snprintf(err, errlen, "%s: no plumb results store in this database yet (plumb push "
+			 "--to URI or plumb run --db URI creates it)", s->name);
 		return -1;
-	/* another plumb may have migrated while we waited for the lock: read again */
-	if (pragma_int(s, "PRAGMA user_version", &ver))
+	}
+	if (s->ops->exec(s, s->ops->begin_write))
+		return fail_db(s, err, errlen, "migration failed");
+	if (s->ops->lock_schema(s))
 		goto fail;
-	for (int v = ver; v < SCHEMA_VERSION; v++)
-		if (exec(s, migrations[v], err, errlen))
-			goto fail_quiet;
-	char sql[96];
-	snprintf(sql, sizeof sql, "PRAGMA user_version = %d; PRAGMA application_id = %d",
-		 SCHEMA_VERSION, PLUMB_APP_ID);
-	if (exec(s, sql, err, errlen) || exec(s, "COMMIT", err, errlen))
+	/* another plumb may have migrated while we waited for the lock: read again */
+	if (s->ops->version(s, &ver, err, errlen))
 		goto fail_quiet;
+	if (ver >= cur) { /* done by the other plumb (or a newer one: never step back) */
+		s->ops->exec(s, "ROLLBACK");
+		if (ver == cur)
+			return 0;
+		snprintf(err, errlen, "%s: store schema %d is newer than this plumb knows (%d); "
+			 "use a newer plumb", s->name, ver, cur);
+		return -1;
+	}
+	int from = ver;
+	for (int v = ver; v < cur; v++) {
+		char *sql = schema_migration(v, s->ops->dialect);
+		int rc = s->ops->exec(s, sql);
+		free(sql);
+		if (rc)
+			goto fail;
+	}
+	if (from > 0 && from < 3 && store_backfill_uids(s, err, errlen))
+		goto fail_quiet;
+	if (s->ops->set_version(s, cur) || s->ops->exec(s, "COMMIT"))
+		goto fail;
 	return 0;
 fail:
 	fail_db(s, err, errlen, "migration failed");
 fail_quiet:
-	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	s->ops->exec(s, "ROLLBACK");
 	return -1;
-}
-
-static void mkdirs(const char *path)
-{
-	char buf[4096];
-	snprintf(buf, sizeof buf, "%s", path);
-	for (char *p = buf + 1; *p; p++)
-		if (*p == '/') {
-			*p = 0;
-			mkdir(buf, 0755);
-			*p = '/';
-		}
 }
 
 struct store *store_open(const char *path, int create, char *err, size_t errlen)
 {
-	int dflt = !path;
 	if (!path)
 		path = store_default_path();
-	if (access(path, F_OK) != 0) {
-		if (!create) {
-			snprintf(err, errlen, "%s: no results store here yet (plumb run or plumb import "
-				 "creates it; --db FILE names another)", path);
-			return NULL;
-		}
-		if (dflt)
-			mkdirs(path);
-	}
-	struct store *s = xcalloc(1, sizeof *s);
-	s->path = xstrdup(path);
-	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
-	if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "%s: cannot open the results store: %s", path,
-			 s->db ? sqlite3_errmsg(s->db) : "out of memory");
-		store_close(s);
-		return NULL;
-	}
-	/* Several plumb processes may write at once: wait for each other instead of failing. */
-	sqlite3_busy_timeout(s->db, 60000);
-	sqlite3_exec(s->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
-	sqlite3_exec(s->db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
-	sqlite3_exec(s->db, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL);
-	if (migrate(s, err, errlen)) {
+	struct store *s = store_is_uri(path) ? store_pg_open(path, create, err, errlen)
+					     : store_sqlite_open(path, create, err, errlen);
+	if (s && migrate(s, create, err, errlen)) {
 		store_close(s);
 		return NULL;
 	}
@@ -213,464 +263,241 @@ void store_close(struct store *s)
 {
 	if (!s)
 		return;
-	if (s->db)
-		sqlite3_close(s->db);
-	free(s->path);
+	s->ops->close(s);
+	free(s->name);
 	free(s);
 }
 
-static void bind_text(sqlite3_stmt *st, int i, const char *v)
+/* ---- save ----------------------------------------------------------------------------------- */
+
+static struct dbval vclean(const char *t, char **keep)
 {
-	if (v)
-		sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
-	else
-		sqlite3_bind_null(st, i);
+	*keep = t ? utf8_clean(t) : NULL;
+	return vtext(*keep ? *keep : t);
 }
 
-/* NaN is stored as NULL (SQLite does so itself; said here so the reader undoes it). */
-static void bind_real(sqlite3_stmt *st, int i, double v)
+#define SAMPLE_COLS 6
+#define SAMPLES_PER_INSERT 100
+
+/* Every sample of one result, SAMPLES_PER_INSERT to a statement (one round trip each). */
+static int save_samples(struct store *s, int64_t rid, const struct result *p)
 {
-	if (isnan(v))
-		sqlite3_bind_null(st, i);
-	else
-		sqlite3_bind_double(st, i, v);
+	static char *sql[SAMPLES_PER_INSERT + 1]; /* sql[k]: the statement for k rows, made once */
+	struct dbval v[SAMPLES_PER_INSERT * SAMPLE_COLS];
+	for (size_t at = 0; at < p->nsamples;) {
+		size_t k = p->nsamples - at < SAMPLES_PER_INSERT ? p->nsamples - at : SAMPLES_PER_INSERT;
+		if (!sql[k]) {
+			size_t cap = 128 + k * 48, n;
+			sql[k] = xmalloc(cap);
+			n = (size_t)snprintf(sql[k], cap, "INSERT INTO samples (result_id, seq, value, "
+					     "iters, elapsed_ns, round) VALUES ");
+			for (size_t i = 0; i < k; i++) {
+				int b = (int)(i * SAMPLE_COLS);
+				n += (size_t)snprintf(sql[k] + n, cap - n, "%s($%d, $%d, $%d, $%d, $%d, $%d)",
+						      i ? ", " : "", b + 1, b + 2, b + 3, b + 4, b + 5, b + 6);
+			}
+		}
+		for (size_t i = 0; i < k; i++) {
+			const struct sample *sm = &p->samples[at + i];
+			struct dbval *row = v + i * SAMPLE_COLS;
+			row[0] = vint(rid);
+			row[1] = vint((int64_t)(at + i));
+			row[2] = vreal(sm->value);
+			row[3] = vint((int64_t)sm->iters); /* uint64 as its int64 bit pattern */
+			row[4] = vreal(sm->elapsed_ns);
+			row[5] = vint(sm->round);
+		}
+		if (q(s, sql[k], v, (int)(k * SAMPLE_COLS), NULL))
+			return -1;
+		at += k;
+	}
+	return 0;
 }
 
-static double col_real(sqlite3_stmt *st, int i)
+/* The id of the stored run with this uid, 0 when there is none, -1 on a database error. */
+static int64_t id_of_uid(struct store *s, const char *uid)
 {
-	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
-}
-
-static char *col_text(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-	return t ? xstrdup((const char *)t) : NULL;
-}
-
-static int save_one(struct store *s, struct run *r, sqlite3_stmt *q[4])
-{
-	sqlite3_stmt *st = q[0];
-	sqlite3_reset(st);
-	bind_text(st, 1, r->label);
-	bind_text(st, 2, r->host);
-	bind_text(st, 3, r->profile);
-	bind_text(st, 4, r->source);
-	bind_text(st, 5, r->started);
-	bind_text(st, 6, r->ended);
-	sqlite3_bind_int(st, 7, r->incomplete != 0);
-	sqlite3_bind_int(st, 8, r->rounds > 0 ? r->rounds : 1);
-	if (sqlite3_step(st) != SQLITE_DONE)
+	struct dbrows rows;
+	struct dbval u = vtext(uid);
+	int bad = 0;
+	if (q(s, "SELECT id FROM runs WHERE uid = $1", &u, 1, &rows))
 		return -1;
-	sqlite3_int64 id = sqlite3_last_insert_rowid(s->db);
+	int64_t id = rows.nrows ? db_int(&rows, 0, 0, 1, LONG_MAX, &bad) : 0;
+	dbrows_free(&rows);
+	if (bad) {
+		snprintf(s->dberr, sizeof s->dberr, "a bad id for run %s", uid);
+		return -1;
+	}
+	return id;
+}
+
+static int save_one(struct store *s, struct run *r)
+{
+	struct dbrows rows;
+	char *c[8] = { 0 };
+	int bad = 0;
+	if (!r->uid)
+		run_set_content_uid(r);
+	/* Held already: nothing to add (looked up first so a duplicate does not use up an id). */
+	int64_t id = id_of_uid(s, r->uid);
+	if (id < 0)
+		return -1;
+	if (id == 0) {
+		struct dbval run[] = {
+			vtext(r->uid), vclean(r->label, &c[0]), vclean(r->host, &c[1]),
+			vclean(r->profile, &c[2]), vclean(r->source, &c[3]), vclean(r->started, &c[4]),
+			vclean(r->ended, &c[5]), vint(r->incomplete != 0),
+			vint(r->rounds > 0 ? r->rounds : 1),
+		};
+		int rc = q(s, "INSERT INTO runs (uid, label, host, profile, source, started, ended, "
+			   "incomplete, rounds) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) "
+			   "ON CONFLICT (uid) DO NOTHING RETURNING id", run, 9, &rows);
+		for (int i = 0; i < 8; i++)
+			free(c[i]);
+		if (rc)
+			return -1;
+		id = rows.nrows ? db_int(&rows, 0, 0, 1, LONG_MAX, &bad) : 0;
+		dbrows_free(&rows);
+		if (bad) {
+			snprintf(s->dberr, sizeof s->dberr, "a bad id for a new run");
+			return -1;
+		}
+		if (id == 0) {
+			/* another writer stored the same run since we looked (PostgreSQL: it waited
+			 * for that writer's commit) */
+			if ((id = id_of_uid(s, r->uid)) <= 0) {
+				if (id == 0)
+					snprintf(s->dberr, sizeof s->dberr, "run %s: neither added nor found",
+						 r->uid);
+				return -1;
+			}
+			r->id = (long)id;
+			r->dup = 1;
+			return 0;
+		}
+	} else {
+		r->id = (long)id;
+		r->dup = 1;
+		return 0;
+	}
+	int rc;
 	for (size_t i = 0; i < r->facts.n; i++) {
-		st = q[1];
-		sqlite3_reset(st);
-		sqlite3_bind_int64(st, 1, id);
-		bind_text(st, 2, r->facts.v[i].key);
-		bind_text(st, 3, r->facts.v[i].val ? r->facts.v[i].val : "");
-		if (sqlite3_step(st) != SQLITE_DONE)
+		struct dbval f[] = { vint(id), vclean(r->facts.v[i].key, &c[0]),
+				     vclean(r->facts.v[i].val ? r->facts.v[i].val : "", &c[1]),
+				     vint((int64_t)i) };
+		rc = q(s, "INSERT INTO facts (run_id, key, value, seq) VALUES ($1, $2, $3, $4) "
+		       "ON CONFLICT (run_id, key) DO UPDATE SET value = excluded.value", f, 4, NULL);
+		free(c[0]);
+		free(c[1]);
+		if (rc)
 			return -1;
 	}
 	for (size_t i = 0; i < r->results.n; i++) {
 		const struct result *p = &r->results.v[i];
-		st = q[2];
-		sqlite3_reset(st);
-		sqlite3_bind_int64(st, 1, id);
-		sqlite3_bind_int64(st, 2, (sqlite3_int64)i);
-		bind_text(st, 3, p->metric);
-		bind_text(st, 4, p->params ? p->params : "");
-		bind_real(st, 5, p->x);
-		bind_real(st, 6, p->value);
-		bind_text(st, 7, p->unit);
-		sqlite3_bind_int(st, 8, p->version);
-		bind_text(st, 9, p->info);
-		if (sqlite3_step(st) != SQLITE_DONE)
+		struct dbval v[] = { vint(id), vint((int64_t)i), vclean(p->metric, &c[0]),
+				     vclean(p->params ? p->params : "", &c[1]), vreal(p->x),
+				     vreal(p->value), vclean(p->unit, &c[2]), vint(p->version),
+				     vclean(p->info, &c[3]) };
+		rc = q(s, "INSERT INTO results (run_id, seq, metric, params, x, value, unit, "
+		       "method_version, info) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
+		       v, 9, &rows);
+		for (int k = 0; k < 4; k++)
+			free(c[k]);
+		if (rc)
 			return -1;
-		sqlite3_int64 rid = sqlite3_last_insert_rowid(s->db);
-		for (size_t k = 0; k < p->nsamples; k++) {
-			const struct sample *sm = &p->samples[k];
-			st = q[3];
-			sqlite3_reset(st);
-			sqlite3_bind_int64(st, 1, rid);
-			sqlite3_bind_int64(st, 2, (sqlite3_int64)k);
-			bind_real(st, 3, sm->value);
-			sqlite3_bind_int64(st, 4, (sqlite3_int64)sm->iters); /* read back as uint64 */
-			bind_real(st, 5, sm->elapsed_ns);
-			sqlite3_bind_int(st, 6, sm->round);
-			if (sqlite3_step(st) != SQLITE_DONE)
-				return -1;
+		int64_t rid = rows.nrows ? db_int(&rows, 0, 0, 1, LONG_MAX, &bad) : 0;
+		dbrows_free(&rows);
+		if (!rid) {
+			snprintf(s->dberr, sizeof s->dberr, "no id for a new result");
+			return -1;
 		}
+		if (save_samples(s, rid, p))
+			return -1;
 	}
 	r->id = (long)id;
+	r->dup = 0;
 	return 0;
 }
 
-int store_save_all(struct store *s, struct run *const *runs, size_t n, char *err, size_t errlen)
+/* One attempt: every run in one transaction. */
+static int save_all_once(struct store *s, struct run *const *runs, size_t n)
 {
-	static const char *sql[4] = {
-		"INSERT INTO runs (label, host, profile, source, started, ended, incomplete, rounds) "
-		"VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-		"INSERT OR REPLACE INTO facts (run_id, key, value) VALUES (?, ?, ?)",
-		"INSERT INTO results (run_id, seq, metric, params, x, value, unit, method_version, "
-		"info) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-		"INSERT INTO samples (result_id, seq, value, iters, elapsed_ns, round) "
-		"VALUES (?, ?, ?, ?, ?, ?)",
-	};
-	sqlite3_stmt *q[4] = { 0 };
-	if (exec(s, "BEGIN IMMEDIATE", err, errlen))
+	s->retry = 0;
+	if (s->ops->exec(s, s->ops->begin_write))
 		return -1;
 	int rc = 0;
-	for (int i = 0; i < 4 && !rc; i++)
-		if (sqlite3_prepare_v2(s->db, sql[i], -1, &q[i], NULL) != SQLITE_OK)
-			rc = -1;
 	for (size_t i = 0; i < n && !rc; i++)
-		rc = save_one(s, runs[i], q);
-	if (rc)
-		fail_db(s, err, errlen, "cannot save the run");
-	for (int i = 0; i < 4; i++)
-		sqlite3_finalize(q[i]);
-	if (!rc && exec(s, "COMMIT", err, errlen))
-		rc = -1;
+		rc = save_one(s, runs[i]);
+	if (!rc)
+		rc = s->ops->exec(s, "COMMIT");
 	if (rc) {
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		int retry = s->retry;
+		char keep[sizeof s->dberr];
+		memcpy(keep, s->dberr, sizeof keep);
+		s->ops->exec(s, "ROLLBACK");
+		memcpy(s->dberr, keep, sizeof keep);
+		s->retry = retry;
 		for (size_t i = 0; i < n; i++)
-			runs[i]->id = 0;
+			runs[i]->id = 0, runs[i]->dup = 0;
 	}
 	return rc;
 }
 
-int store_save(struct store *s, struct run *r, char *err, size_t errlen)
-{
-	return store_save_all(s, &r, 1, err, errlen);
-}
-
-static struct run *run_from_row(sqlite3_stmt *st)
-{
-	struct run *r = run_new();
-	r->id = (long)sqlite3_column_int64(st, 0);
-	r->label = col_text(st, 1);
-	r->host = col_text(st, 2);
-	r->profile = col_text(st, 3);
-	r->source = col_text(st, 4);
-	r->started = col_text(st, 5);
-	r->ended = col_text(st, 6);
-	r->incomplete = sqlite3_column_int(st, 7);
-	r->rounds = sqlite3_column_int(st, 8);
-	return r;
-}
-
-#define RUN_COLS "id, label, host, profile, source, started, ended, incomplete, rounds"
-
-struct run *store_load(struct store *s, long id, char *err, size_t errlen)
-{
-	sqlite3_stmt *st = NULL;
-	struct run *r = NULL;
-	/* one read transaction: a concurrent delete cannot leave us half a run */
-	if (exec(s, "BEGIN", err, errlen))
-		return NULL;
-	if (sqlite3_prepare_v2(s->db, "SELECT " RUN_COLS " FROM runs WHERE id = ?", -1, &st,
-			       NULL) != SQLITE_OK)
-		goto dberr;
-	sqlite3_bind_int64(st, 1, id);
-	int rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		r = run_from_row(st);
-	sqlite3_finalize(st);
-	st = NULL;
-	if (!r) {
-		if (rc != SQLITE_DONE)
-			goto dberr;
-		snprintf(err, errlen, "%s: no run %ld", s->path, id);
-		goto out;
-	}
-	if (sqlite3_prepare_v2(s->db, "SELECT key, value FROM facts WHERE run_id = ? ORDER BY rowid",
-			       -1, &st, NULL) != SQLITE_OK)
-		goto dberr;
-	sqlite3_bind_int64(st, 1, id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		kv_set(&r->facts, (const char *)sqlite3_column_text(st, 0),
-		       sqlite3_column_text(st, 1) ? (const char *)sqlite3_column_text(st, 1) : "");
-	sqlite3_finalize(st);
-	st = NULL;
-	if (rc != SQLITE_DONE)
-		goto dberr;
-	if (sqlite3_prepare_v2(s->db, "SELECT metric, params, x, value, unit, method_version, info "
-			       "FROM results WHERE run_id = ? ORDER BY seq", -1, &st, NULL) != SQLITE_OK)
-		goto dberr;
-	sqlite3_bind_int64(st, 1, id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *m = (const char *)sqlite3_column_text(st, 0);
-		const char *p = (const char *)sqlite3_column_text(st, 1);
-		struct result *res = result_list_add(&r->results, m ? m : "", p ? p : "",
-						     col_real(st, 2));
-		res->value = col_real(st, 3);
-		res->unit = col_text(st, 4);
-		res->version = sqlite3_column_int(st, 5);
-		res->info = col_text(st, 6);
-	}
-	sqlite3_finalize(st);
-	st = NULL;
-	if (rc != SQLITE_DONE)
-		goto dberr;
-	if (sqlite3_prepare_v2(s->db, "SELECT r.seq, s.value, s.iters, s.elapsed_ns, s.round "
-			       "FROM samples s JOIN results r ON s.result_id = r.id "
-			       "WHERE r.run_id = ? ORDER BY r.seq, s.seq", -1, &st, NULL) != SQLITE_OK)
-		goto dberr;
-	sqlite3_bind_int64(st, 1, id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		sqlite3_int64 seq = sqlite3_column_int64(st, 0);
-		if (seq < 0 || (size_t)seq >= r->results.n)
-			continue;
-		struct sample sm = { .value = col_real(st, 1),
-				     .iters = (uint64_t)sqlite3_column_int64(st, 2),
-				     .elapsed_ns = col_real(st, 3),
-				     .round = sqlite3_column_int(st, 4) };
-		result_add_sample(&r->results.v[seq], sm);
-	}
-	sqlite3_finalize(st);
-	st = NULL;
-	if (rc != SQLITE_DONE)
-		goto dberr;
-	goto out;
-dberr:
-	fail_db(s, err, errlen, "cannot read the store");
-	sqlite3_finalize(st);
-	run_free(r);
-	r = NULL;
-out:
-	sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
-	return r;
-}
-
-int store_find_label(struct store *s, const char *label, long **ids)
-{
-	sqlite3_stmt *st;
-	*ids = NULL;
-	if (sqlite3_prepare_v2(s->db, "SELECT id FROM runs WHERE label = ? ORDER BY id", -1, &st,
-			       NULL) != SQLITE_OK)
-		return 0;
-	bind_text(st, 1, label);
-	int n = 0;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		*ids = xrealloc(*ids, (size_t)(n + 1) * sizeof **ids);
-		(*ids)[n++] = (long)sqlite3_column_int64(st, 0);
-	}
-	sqlite3_finalize(st);
-	return n;
-}
-
-int store_list(struct store *s, struct run ***runs, char *err, size_t errlen)
-{
-	sqlite3_stmt *st;
-	*runs = NULL;
-	if (sqlite3_prepare_v2(s->db, "SELECT " RUN_COLS " FROM runs ORDER BY id", -1, &st, NULL) !=
-	    SQLITE_OK)
-		return fail_db(s, err, errlen, "cannot list runs");
-	int n = 0, rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		*runs = xrealloc(*runs, (size_t)(n + 1) * sizeof **runs);
-		(*runs)[n++] = run_from_row(st);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		for (int i = 0; i < n; i++)
-			run_free((*runs)[i]);
-		free(*runs);
-		*runs = NULL;
-		return fail_db(s, err, errlen, "cannot list runs");
-	}
-	return n;
-}
-
-static int change_run(struct store *s, const char *sql, long id, const char *label, char *err,
-		      size_t errlen)
-{
-	sqlite3_stmt *st;
-	if (exec(s, "BEGIN IMMEDIATE", err, errlen))
-		return -1;
-	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
-		fail_db(s, err, errlen, "cannot change the run");
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-		return -1;
-	}
-	int i = 1;
-	if (label)
-		bind_text(st, i++, label);
-	sqlite3_bind_int64(st, i, id);
-	int rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		fail_db(s, err, errlen, "cannot change the run");
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-		return -1;
-	}
-	if (sqlite3_changes(s->db) == 0) {
-		snprintf(err, errlen, "%s: no run %ld", s->path, id);
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-		return -1;
-	}
-	return exec(s, "COMMIT", err, errlen);
-}
-
-int store_delete(struct store *s, long id, char *err, size_t errlen)
-{
-	return change_run(s, "DELETE FROM runs WHERE id = ?", id, NULL, err, errlen);
-}
-
-int store_relabel(struct store *s, long id, const char *label, char *err, size_t errlen)
-{
-	return change_run(s, "UPDATE runs SET label = ? WHERE id = ?", id, label, err, errlen);
-}
-
-int store_check(struct store *s, char *err, size_t errlen)
-{
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(s->db, "PRAGMA integrity_check", -1, &st, NULL) != SQLITE_OK)
-		return fail_db(s, err, errlen, "cannot check the store");
-	int rc = sqlite3_step(st);
-	const char *t = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
-	int good = t && !strcmp(t, "ok");
-	if (!good)
-		snprintf(err, errlen, "%s: integrity check failed: %s", s->path,
-			 t ? t : sqlite3_errmsg(s->db));
-	sqlite3_finalize(st);
-	if (!good)
-		return -1;
-	if (sqlite3_prepare_v2(s->db, "PRAGMA foreign_key_check", -1, &st, NULL) != SQLITE_OK)
-		return fail_db(s, err, errlen, "cannot check the store");
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		snprintf(err, errlen, "%s: rows refer to missing runs or results", s->path);
-		return -1;
-	}
-	return 0;
-}
-
-#else /* !HAVE_SQLITE: the store is absent, files remain */
-
-struct store *store_open(const char *path, int create, char *err, size_t errlen)
-{
-	(void)path, (void)create;
-	snprintf(err, errlen, NO_SQLITE_MSG);
-	return NULL;
-}
-void store_close(struct store *s) { (void)s; }
 int store_save_all(struct store *s, struct run *const *runs, size_t n, char *err, size_t errlen)
 {
-	(void)s, (void)runs, (void)n;
-	snprintf(err, errlen, NO_SQLITE_MSG);
-	return -1;
+	/* A deadlock between two writers saving the same runs in another order costs one of them
+	 * its transaction; the next attempt finds what the other stored. */
+	for (int attempt = 0;; attempt++) {
+		if (save_all_once(s, runs, n) == 0)
+			return 0;
+		if (!s->retry || attempt == 9)
+			return fail_db(s, err, errlen, "cannot save the run");
+		struct timespec ts = { 0, (long)(1 + attempt) * 20000000L };
+		nanosleep(&ts, NULL);
+	}
 }
+
 int store_save(struct store *s, struct run *r, char *err, size_t errlen)
 {
 	return store_save_all(s, &r, 1, err, errlen);
 }
-struct run *store_load(struct store *s, long id, char *err, size_t errlen)
-{
-	(void)s, (void)id;
-	snprintf(err, errlen, NO_SQLITE_MSG);
-	return NULL;
-}
-int store_find_label(struct store *s, const char *label, long **ids)
-{
-	(void)s, (void)label;
-	*ids = NULL;
-	return 0;
-}
-int store_list(struct store *s, struct run ***runs, char *err, size_t errlen)
-{
-	(void)s;
-	*runs = NULL;
-	snprintf(err, errlen, NO_SQLITE_MSG);
-	return -1;
-}
-int store_delete(struct store *s, long id, char *err, size_t errlen)
-{
-	(void)s, (void)id;
-	snprintf(err, errlen, NO_SQLITE_MSG);
-	return -1;
-}
-int store_check(struct store *s, char *err, size_t errlen)
-{
-	(void)s;
-	snprintf(err, errlen, NO_SQLITE_MSG);
-	return -1;
-}
-int store_relabel(struct store *s, long id, const char *label, char *err, size_t errlen)
-{
-	(void)s, (void)id, (void)label;
-	snprintf(err, errlen, NO_SQLITE_MSG);
-	return -1;
-}
-#endif
 
-int store_available(void)
-{
-#ifdef HAVE_SQLITE
-	return 1;
-#else
-	return 0;
-#endif
-}
+/* ---- URIs ----------------------------------------------------------------------------------- */
 
-static int all_digits(const char *s)
+char *store_mask_uri(const char *uri, char *out, size_t outlen)
 {
-	if (!*s)
-		return 0;
-	for (; *s; s++)
-		if (!isdigit((unsigned char)*s))
-			return 0;
-	return 1;
-}
-
-int runs_resolve(const char *arg, const char *db, struct run ***runs, size_t *n, char *err,
-		 size_t errlen)
-{
-	struct stat st;
-	errno = 0;
-	if (stat(arg, &st) == 0) {
-		if (!S_ISDIR(st.st_mode))
-			return runs_read_file(arg, runs, n, err, errlen);
-		snprintf(err, errlen, "%s: is a directory, not a results file", arg);
-		return -1;
+	snprintf(out, outlen, "%s", uri ? uri : "");
+	if (!store_is_uri(uri))
+		return out;
+	if (strlen(uri) + 8 > outlen) {
+		/* no room to mask in place: never show a cut password */
+		snprintf(out, outlen, "postgresql://...");
+		return out;
 	}
-	const char *ext = strrchr(arg, '.');
-	if (strchr(arg, '/') || (ext && (!strcmp(ext, ".json") || !strcmp(ext, ".txt")))) {
-		snprintf(err, errlen, "%s: %s", arg, strerror(errno ? errno : ENOENT));
-		return -1;
+	char *auth = strstr(out, "://") + 3;
+	size_t alen = strcspn(auth, "/?");
+	/* user:password@host — the last '@' of the authority ends the user part */
+	char *at = NULL;
+	for (char *p = auth; p < auth + alen; p++)
+		if (*p == '@')
+			at = p;
+	char *colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
+	if (colon) {
+		memmove(colon + 4, at, strlen(at) + 1);
+		memcpy(colon + 1, "***", 3);
 	}
-	if (!store_available()) {
-		snprintf(err, errlen, "%s: no such file, and " NO_SQLITE_MSG, arg);
-		return -1;
-	}
-	struct store *s = store_open(db, 0, err, errlen);
-	if (!s)
-		return -1;
-	int rc = 0;
-	if (all_digits(arg)) {
-		struct run *r = store_load(s, atol(arg), err, errlen);
-		if (r)
-			run_array_push(runs, n, r);
-		else
-			rc = -1;
-	} else {
-		long *ids = NULL;
-		int k = store_find_label(s, arg, &ids);
-		if (k == 0) {
-			snprintf(err, errlen, "%s: no such file, run id or label in %s", arg,
-				 db ? db : store_default_path());
-			rc = -1;
+	/* ?password=...&: every occurrence, whatever else the query holds */
+	char *qm = strchr(out, '?');
+	for (char *p = qm; p && *p; p++) {
+		if ((p[-1] == '?' || p[-1] == '&') && !strncmp(p, "password=", 9)) {
+			char *v = p + 9, *end = v + strcspn(v, "&");
+			if (strlen(out) + 4 < outlen) {
+				memmove(v + 3, end, strlen(end) + 1);
+				memcpy(v, "***", 3);
+			} else {
+				*v = 0;
+			}
 		}
-		for (int i = 0; i < k && !rc; i++) {
-			struct run *r = store_load(s, ids[i], err, errlen);
-			if (r)
-				run_array_push(runs, n, r);
-			else
-				rc = -1;
-		}
-		free(ids);
 	}
-	store_close(s);
-	return rc;
+	return out;
 }

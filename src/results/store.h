@@ -1,8 +1,13 @@
 /*
- * store.h — the results store: an SQLite database (schema in docs/store-schema.md, versioned,
- * migrated forward on open). Default path: $PLUMB_DB, else $XDG_DATA_HOME/plumb/results.db, else
- * ~/.local/share/plumb/results.db. Built without SQLite (make NO_SQLITE=1) every function fails
- * with a message saying so, and files (io.h) are the way to keep runs.
+ * store.h — the results store: an SQLite file or a PostgreSQL database named by a libpq URI
+ * (postgresql://... or postgres://...), one schema for both (docs/store-schema.md, versioned,
+ * migrated forward on open). Default: $PLUMB_DB (a path or a URI), else
+ * $XDG_DATA_HOME/plumb/results.db, else ~/.local/share/plumb/results.db. Built without SQLite
+ * (make NO_SQLITE=1) or libpq (NO_PGSQL=1), opening that kind of store fails with a message
+ * saying so, and files (io.h) are the way to keep runs.
+ *
+ * The duplicate rule: a run's uid (run.h) is unique in a store; saving a run the store holds
+ * adds nothing and marks the run dup (its id is then the stored run's).
  */
 #ifndef PLUMB_STORE_H
 #define PLUMB_STORE_H
@@ -12,7 +17,17 @@
 
 struct store;
 
+#define STORE_NO_SQLITE_MSG "plumb was built without SQLite; use files (-o FILE) instead"
+#define STORE_NO_PGSQL_MSG "plumb was built without libpq (PostgreSQL); push from a plumb that has it"
+
 const char *store_default_path(void);
+/* 1 when s is a PostgreSQL URI rather than a file path. */
+int store_is_uri(const char *s);
+/* A store's name for messages: its path, or its URI with the password masked. */
+const char *store_name(const struct store *s);
+/* Copy uri into out with any password (user:PASSWORD@, password=...) replaced by "***"; other
+ * strings are copied as they are. Returns out. */
+char *store_mask_uri(const char *uri, char *out, size_t outlen);
 /* Open (creating when create is set) the store at path (NULL: default). NULL with err set. */
 struct store *store_open(const char *path, int create, char *err, size_t errlen);
 void store_close(struct store *s);
@@ -23,7 +38,7 @@ int store_save(struct store *s, struct run *r, char *err, size_t errlen);
 int store_save_all(struct store *s, struct run *const *runs, size_t n, char *err, size_t errlen);
 /* PRAGMA integrity_check and foreign_key_check: 0 when the store is sound, else -1 with err. */
 int store_check(struct store *s, char *err, size_t errlen);
-/* 1 when plumb was built with SQLite. */
+/* 1 when plumb was built with SQLite or libpq. */
 int store_available(void);
 /* Load run id. NULL with err set. */
 struct run *store_load(struct store *s, long id, char *err, size_t errlen);
@@ -31,12 +46,25 @@ struct run *store_load(struct store *s, long id, char *err, size_t errlen);
 int store_find_label(struct store *s, const char *label, long **ids);
 /* Every run without its results (for `plumb runs`), oldest first. */
 int store_list(struct store *s, struct run ***runs, char *err, size_t errlen);
+/* Selections of runs: every field that is set must match (since: started at or after). */
+struct run_filter {
+	const char *host, *label, *since;
+	char *buf; /* owned by run_filter_parse */
+};
+int store_list_where(struct store *s, const struct run_filter *f, struct run ***runs, char *err,
+		     size_t errlen);
+/* "host=H,label=L,since=DATE" (any of them, in any order) into f: 1 when arg is a selection, 0
+ * when it is not one (no '='), -1 with err set when it is malformed. */
+int run_filter_parse(const char *arg, struct run_filter *f, char *err, size_t errlen);
+void run_filter_free(struct run_filter *f);
+/* 0 when d is a date plumb can select by (YYYY-MM-DD[THH:MM[:SS]][Z]), else -1 with err set. */
+int run_since_check(const char *d, char *err, size_t errlen);
 int store_delete(struct store *s, long id, char *err, size_t errlen);
 int store_relabel(struct store *s, long id, const char *label, char *err, size_t errlen);
 
-/* Resolve a RUN argument for summary, compare, report, export: a file path (read with io.h), a
- * run id, or a label (every run with it). Appends to *runs / *n. 0, or -1 with err set.
- * db: the --db path or NULL. */
+/* Resolve a RUN argument for summary, compare, report, export, push: a file path (read with
+ * io.h), a run id, a label (every run with it) or a selection host=H,label=L,since=DATE. Appends
+ * to *runs / *n. 0, or -1 with err set. db: the --db path or URI, or NULL. */
 int runs_resolve(const char *arg, const char *db, struct run ***runs, size_t *n, char *err,
 		 size_t errlen);
 

@@ -1,6 +1,6 @@
 # results.sh — the results layer: summary tables against lmbench's own, import of lmbench
 # files and forum threads, JSON and lmbench export round trips, bad input, the SQLite store
-# (runs, --delete, --relabel, labels, concurrent writers). Store tests SKIP in a NO_SQLITE build.
+# (runs, --delete, --relabel, labels, concurrent writers, the duplicate rule). Store tests SKIP in a NO_SQLITE build.
 . tests/lib.sh
 D=tests/data/lmbench
 DB="$T/store.db"
@@ -80,6 +80,27 @@ n=$(grep -c '^DS02 \|^T-01 ' "$T/thread.sum")
 # 11 tables printed for each block (no remote table) = 22 rows
 if [ "$n" -eq 22 ]; then pass results/thread-two-runs; else fail results/thread-two-runs "rows=$n"; fi
 
+# ---- pooling counts a run once: a thread quoting the same run twice is one run on its side --------
+cat "$D/seed-a10-3.0.36-28.txt" "$D/seed-a10-3.0.36-28.txt" >"$T/twice.txt"
+"$PLUMB" compare "$T/twice.txt" "$D/seed-goflex-kirkwood.txt" >"$T/twice.cmp" 2>"$T/twice.err"
+check results/pooling-same-run-twice-said grep -q 'holds the same run twice.*counted once' "$T/twice.err"
+check results/pooling-same-run-counted-once grep -q '^lat_syscall.null .* 0.3456 (1) ' "$T/twice.cmp"
+
+# ---- summary --per-host: one row per host, its runs pooled (each once) -------------------------
+. tests/gen_run.sh
+gen_run "$T/a1.json" boardA n 1 4
+gen_run "$T/a2.json" boardA n 2 4 11111111111111111111111111111111
+gen_run "$T/b1.json" boardB n 1 4
+"$PLUMB" summary "$T/a1.json" "$T/a2.json" "$T/b1.json" >"$T/ph.all"
+"$PLUMB" summary --per-host "$T/a1.json" "$T/a2.json" "$T/b1.json" "$T/a1.json" >"$T/ph.host"
+check results/summary-row-per-run test "$(grep -c '^boardA ' "$T/ph.all")" -ge 2
+check results/summary-per-host-one-row test "$(sed -n '/^Processor/,/^$/p' "$T/ph.host" | grep -c '^board')" -eq 2
+# boardA pools 0.30 and 0.60 us null calls (2 x 18 samples, a1 once): the median is not either run's
+check results/summary-per-host-pools grep -Eq '^boardA .* 0\.(4[0-9]|3[1-9]|5[0-9]) ' "$T/ph.host"
+"$PLUMB" summary --per-host "$T/b1.json" >"$T/ph.one"
+"$PLUMB" summary "$T/b1.json" >"$T/ph.one.plain"
+check results/summary-per-host-single-run-unchanged cmp -s "$T/ph.one" "$T/ph.one.plain"
+
 # ---- the store ---------------------------------------------------------------------------------
 if "$PLUMB" runs --db "$DB" 2>&1 | grep -q 'without SQLite'; then
 	skip results/store "plumb was built without SQLite (make NO_SQLITE=1): store tests skipped"
@@ -90,13 +111,18 @@ fi
 expect_usage results/runs-no-store-yet "$PLUMB" runs --db "$DB"
 "$PLUMB" import --db "$DB" "$D/seed-a10-3.0.36-28.txt" "$D/armhf-kernel-lmbench-thread.txt" >"$T/imp" 2>&1
 check results/import-ok test "$(grep -c '^run ' "$T/imp")" -eq 3
+# the forum thread quotes the seed-a10 run: the same content is stored once, and import says so
+check results/import-duplicate-said grep -q '^run 1: already in the store, nothing added' "$T/imp"
 "$PLUMB" runs --db "$DB" >"$T/runs"
-check results/runs-lists-three test "$(grep -c lmbench "$T/runs")" -eq 3
+check results/runs-lists-two test "$(grep -c lmbench "$T/runs")" -eq 2
 check results/runs-columns grep -q '^ *id  date *host *label *profile' "$T/runs"
 "$PLUMB" summary --db "$DB" 1 >"$T/id1.sum"
 check results/summary-by-id cmp -s "$T/id1.sum" "$T/seed-a10-3.0.36-28.sum"
 "$PLUMB" summary --db "$DB" >"$T/all.sum"
 check results/summary-all-runs test "$(grep -c '^Host  ' "$T/all.sum")" -gt 0
+# importing again adds nothing
+"$PLUMB" import --db "$DB" "$D/seed-goflex-kirkwood.txt" >"$T/imp2"
+check results/import-twice-stores-once grep -q '^run 2: already in the store' "$T/imp2"
 
 # a failed import (one good file, one bad) leaves the store as it was
 cp "$DB" "$T/before.db" 2>/dev/null
@@ -107,10 +133,11 @@ done
 "$PLUMB" runs --db "$DB" >"$T/runs.after"
 check results/failed-import-store-unchanged cmp -s "$T/runs.before" "$T/runs.after"
 
-# labels: import with one, resolve it, relabel, delete
-"$PLUMB" import --db "$DB" --label kernel-a "$D/seed-goflex-kirkwood.txt" "$D/lmbench3-x86_64-partial-results.txt" >/dev/null
+# labels: import with one, resolve it, relabel, delete (DS03: the goflex run on another host)
+sed 's/results for Linux DS02 /results for Linux DS03 /' "$D/seed-goflex-kirkwood.txt" >"$T/goflex-ds03.txt"
+"$PLUMB" import --db "$DB" --label kernel-a "$T/goflex-ds03.txt" "$D/lmbench3-x86_64-partial-results.txt" >/dev/null
 "$PLUMB" summary --db "$DB" kernel-a >"$T/label.sum"
-check results/label-resolves-all-runs test "$(grep -c '^DS02 \|^vm ' "$T/label.sum")" -ge 3
+check results/label-resolves-all-runs test "$(grep -c '^DS03 \|^vm ' "$T/label.sum")" -ge 3
 check results/label-is-description grep -q 'kernel-a' "$T/label.sum"
 "$PLUMB" runs --db "$DB" --relabel 4 kernel-b >/dev/null
 "$PLUMB" runs --db "$DB" >"$T/runs2"
@@ -123,31 +150,37 @@ check results/delete-by-id test "$(grep -c '^ *1 ' "$T/runs3")" -eq 1 -a -z "$("
 expect_usage results/delete-unknown "$PLUMB" runs --db "$DB" --delete 999
 expect_usage results/unknown-label "$PLUMB" summary --db "$DB" no-such-label
 
-# export a stored run both ways, and back
+# export a stored run both ways; the JSON carries the run's uid, so importing it back adds nothing
 "$PLUMB" export 2 --db "$DB" -o "$T/r2.json"
 "$PLUMB" export 2 --db "$DB" --format lmbench -o "$T/r2.txt"
-"$PLUMB" import --db "$DB" "$T/r2.json" "$T/r2.txt" >/dev/null
+check results/export-json-has-uid grep -Eq '"uid": "[0-9a-f]{32}"' "$T/r2.json"
+"$PLUMB" import --db "$DB" "$T/r2.json" >"$T/imp3"
+check results/reimport-exported-json-is-duplicate grep -q '^run 2: already in the store' "$T/imp3"
 "$PLUMB" summary --db "$DB" 2 >"$T/r2a"
-id_json=$("$PLUMB" runs --db "$DB" | awk 'END { print $1 - 1 }')
-"$PLUMB" summary --db "$DB" "$id_json" >"$T/r2b"
+"$PLUMB" summary "$T/r2.json" >"$T/r2b"
 check results/store-json-roundtrip-summary cmp -s "$T/r2a" "$T/r2b"
-"$PLUMB" export "$id_json" --db "$DB" -o "$T/r2-again.json"
+# file -> another store -> file keeps every sample
+"$PLUMB" import --db "$T/other.db" "$T/r2.json" "$T/r2.txt" >/dev/null
+"$PLUMB" export 1 --db "$T/other.db" -o "$T/r2-again.json"
 samples "$T/r2.json" >"$T/e1"
 samples "$T/r2-again.json" >"$T/e2"
 check results/store-roundtrip-every-sample cmp -s "$T/e1" "$T/e2"
+check results/store-roundtrip-keeps-uid test "$(grep '"uid"' "$T/r2.json")" = "$(grep '"uid"' "$T/r2-again.json")"
 
-# two (four) plumb processes writing at once: every run lands, the database stays sound
+# four plumb processes writing at once: every distinct run lands once, the database stays sound
 C="$T/conc.db"
 for i in 1 2 3 4; do
-	"$PLUMB" import --db "$C" "$D/seed-a10-3.0.36-28.txt" "$D/seed-goflex-kirkwood.txt" >"$T/c$i" 2>&1 &
+	sed "s/results for Linux DS02 /results for Linux DS1$i /" "$D/seed-goflex-kirkwood.txt" >"$T/conc$i.txt"
+	"$PLUMB" import --db "$C" "$D/seed-a10-3.0.36-28.txt" "$T/conc$i.txt" >"$T/c$i" 2>&1 &
 done
 wait
 n=$("$PLUMB" runs --db "$C" | grep -c lmbench)
-if [ "$n" -eq 8 ]; then pass results/concurrent-writers-all-land; else fail results/concurrent-writers-all-land "runs=$n $(cat "$T"/c? | grep -v '^run' | head -2)"; fi
+if [ "$n" -eq 5 ]; then pass results/concurrent-writers-all-land-once; else fail results/concurrent-writers-all-land-once "runs=$n $(cat "$T"/c? | grep -v '^run' | head -2)"; fi
+check results/concurrent-duplicates-said test "$(cat "$T"/c? | grep -c 'already in the store')" -eq 3
 check results/concurrent-integrity "$PLUMB" runs --db "$C" --check
 if command -v sqlite3 >/dev/null 2>&1; then
 	check results/concurrent-sqlite-integrity test "$(sqlite3 "$C" 'PRAGMA integrity_check')" = ok
-	check results/schema-versioned test "$(sqlite3 "$C" 'PRAGMA user_version')" -ge 1
+	check results/schema-versioned test "$(sqlite3 "$C" 'PRAGMA user_version')" -ge 3
 fi
 
 # not a store: one line, exit 2

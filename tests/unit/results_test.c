@@ -10,6 +10,7 @@
 #include "analysis/summary.h"
 #include "results/io.h"
 #include "results/store.h"
+#include "results/store_db.h"
 #include "test.h"
 #ifdef HAVE_SQLITE
 #include <sqlite3.h>
@@ -390,27 +391,38 @@ TEST(store_roundtrip_and_labels)
 	unlink(wal);
 }
 
-/* A store made by the first schema (version 1) opens and is migrated; a newer one is refused. */
+/* A store made by the first schema (version 1) opens and is migrated (index of version 2, uids of
+ * version 3 given to the runs it held); a newer one is refused. */
 TEST(store_migrates_and_refuses_newer)
 {
 	char path[] = "/tmp/plumb-store-mig-XXXXXX", err[256];
 	int fd = mkstemp(path);
 	close(fd);
 	unlink(path);
-	struct store *s = store_open(path, 1, err, sizeof err);
-	CHECK(s != NULL);
-	store_close(s);
 	sqlite3 *db;
 	sqlite3_open(path, &db);
-	sqlite3_exec(db, "DROP INDEX results_metric; PRAGMA user_version = 1", NULL, NULL, NULL);
+	char *v1 = schema_migration(0, DIALECT_SQLITE);
+	CHECK(v1 && sqlite3_exec(db, v1, NULL, NULL, NULL) == SQLITE_OK);
+	free(v1);
+	CHECK(sqlite3_exec(db, "INSERT INTO runs (label, host) VALUES ('old', 'box');"
+			   "INSERT INTO runs (label, host) VALUES ('old2', 'box');"
+			   "PRAGMA user_version = 1; PRAGMA application_id = 1886154082",
+			   NULL, NULL, NULL) == SQLITE_OK);
 	sqlite3_close(db);
-	s = store_open(path, 0, err, sizeof err);
+	struct store *s = store_open(path, 0, err, sizeof err);
 	CHECK(s != NULL);
+	struct run *r = s ? store_load(s, 1, err, sizeof err) : NULL;
+	CHECK(r && uid_valid(r->uid));
+	run_free(r);
 	store_close(s);
 	sqlite3_open(path, &db);
 	sqlite3_stmt *st;
-	sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master WHERE name = 'results_metric'",
-			   -1, &st, NULL);
+	sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master WHERE name IN ('results_metric', "
+			   "'runs_uid')", -1, &st, NULL);
+	CHECK(sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) == 2);
+	sqlite3_finalize(st);
+	/* two runs of equal content: the first keeps the uid, the second none (not a clash) */
+	sqlite3_prepare_v2(db, "SELECT count(uid) FROM runs", -1, &st, NULL);
 	CHECK(sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) == 1);
 	sqlite3_finalize(st);
 	sqlite3_exec(db, "PRAGMA user_version = 99", NULL, NULL, NULL);

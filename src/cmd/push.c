@@ -1,0 +1,84 @@
+/*
+ * push.c — `plumb push RUN... --to URI`: copy runs to another store, typically a lab's shared
+ * PostgreSQL database (docs/lab.md). RUN is what summary and compare take: a run id, a label or a
+ * selection (host=H,label=L,since=DATE) of the local store (--db, default as everywhere), or a
+ * plumb JSON or lmbench results file, so a board without libpq can hand its files to a machine
+ * that reaches the database.
+ *
+ * Each run keeps its uid, host, label, facts and every sample; the store at --to gives it its own
+ * id. Idempotent: a run the target already holds (same uid) adds nothing and the line says so,
+ * so pushing twice, or from two machines at once, stores once. Every run of one push is saved in
+ * one transaction: an interrupted push (Ctrl-C, kill -9, a lost connection) leaves nothing.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cmd/commands.h"
+#include "core/util.h"
+#include "results/store.h"
+
+#define USAGE "usage: plumb push RUN... --to URI|FILE [--db FILE]"
+
+int cmd_push(int argc, char **argv)
+{
+	const char *db = NULL, *to = NULL;
+	char **args = xcalloc((size_t)argc, sizeof *args);
+	size_t nargs = 0;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--to") || !strcmp(argv[i], "--db")) {
+			if (i + 1 >= argc)
+				die(EXIT_USAGE, "%s needs a value (%s)", argv[i], USAGE);
+			*(argv[i][2] == 't' ? &to : &db) = argv[i + 1];
+			i++;
+		} else if (!strcmp(argv[i], "--")) {
+			for (i++; i < argc; i++)
+				args[nargs++] = argv[i];
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			die(EXIT_USAGE, "unknown option '%s' (%s)", argv[i], USAGE);
+		} else {
+			args[nargs++] = argv[i];
+		}
+	}
+	if (!to)
+		die(EXIT_USAGE, "--to names the store to push to (%s)", USAGE);
+	if (!nargs)
+		die(EXIT_USAGE, "no RUN to push (%s)", USAGE);
+	char err[1024];
+	struct run **runs = NULL;
+	size_t n = 0;
+	for (size_t i = 0; i < nargs; i++)
+		if (runs_resolve(args[i], db, &runs, &n, err, sizeof err))
+			die(EXIT_USAGE, "%s", err);
+	free(args);
+	/* the ids each run had where it came from, for the report */
+	long *from = xcalloc(n ? n : 1, sizeof *from);
+	for (size_t i = 0; i < n; i++)
+		from[i] = runs[i]->id;
+	struct store *s = store_open(to, 1, err, sizeof err);
+	if (!s)
+		die(EXIT_USAGE, "%s", err);
+	if (store_save_all(s, runs, n, err, sizeof err))
+		die(EXIT_USAGE, "%s", err);
+	size_t added = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct run *r = runs[i];
+		char what[64];
+		if (from[i])
+			snprintf(what, sizeof what, "run %ld", from[i]);
+		else
+			snprintf(what, sizeof what, "a run from a file");
+		if (r->dup)
+			printf("%s (%s, %s): already there as run %ld, nothing added\n", what,
+			       r->host ? r->host : "?", r->label ? r->label : "-", r->id);
+		else
+			printf("%s (%s, %s): pushed as run %ld, %zu results\n", what,
+			       r->host ? r->host : "?", r->label ? r->label : "-", r->id, r->results.n);
+		added += !r->dup;
+		run_free(runs[i]);
+	}
+	printf("%zu pushed, %zu already there: %s\n", added, n - added, store_name(s));
+	free(runs);
+	free(from);
+	store_close(s);
+	return 0;
+}

@@ -1,0 +1,460 @@
+/*
+ * store_read.c — reading and managing stored runs, for either database (store_db.h): load one run
+ * whole, list runs (with filters), find a label, delete, relabel, check, and resolve the RUN
+ * arguments of summary, compare, report, export and push.
+ *
+ * A run is read inside one read transaction, so a concurrent delete cannot leave half a run, and
+ * every value is checked on the way in: a store edited by hand or by someone hostile gives a
+ * one-line error naming the run, never a wrong number or a crash.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "core/util.h"
+#include "results/formats.h"
+#include "results/io.h"
+#include "results/store.h"
+#include "results/store_db.h"
+
+#define MAX_ROUNDS 1000000
+#define MAX_VERSION 1000000
+#define MAX_RESULTS 10000000
+
+static struct dbval vint(int64_t i) { return (struct dbval){ .t = DB_INT, .i = i }; }
+static struct dbval vtext(const char *s) { return (struct dbval){ .t = s ? DB_TEXT : DB_NULL, .s = s }; }
+
+static int fail_db(struct store *s, char *err, size_t errlen, const char *what)
+{
+	snprintf(err, errlen, "%s: %s: %s", s->name, what, s->dberr);
+	return -1;
+}
+
+static int hostile(struct store *s, char *err, size_t errlen, const char *table, long id)
+{
+	snprintf(err, errlen, "%s: run %ld: a value in %s has the wrong type, is out of range or is "
+		 "not UTF-8 text: the store is damaged", s->name, id, table);
+	return -1;
+}
+
+#define RUN_COLS "id, label, host, profile, source, started, ended, incomplete, rounds, uid"
+
+/* A runs row (RUN_COLS); NULL when a value is bad. */
+static struct run *run_from_row(const struct dbrows *rows, size_t i)
+{
+	int bad = 0;
+	struct run *r = run_new();
+	r->id = (long)db_int(rows, i, 0, 1, LONG_MAX, &bad);
+	r->label = db_text(rows, i, 1, &bad);
+	r->host = db_text(rows, i, 2, &bad);
+	r->profile = db_text(rows, i, 3, &bad);
+	r->source = db_text(rows, i, 4, &bad);
+	r->started = db_text(rows, i, 5, &bad);
+	r->ended = db_text(rows, i, 6, &bad);
+	r->incomplete = (int)db_int(rows, i, 7, 0, 1, &bad);
+	r->rounds = (int)db_int(rows, i, 8, 1, MAX_ROUNDS, &bad);
+	r->uid = db_text(rows, i, 9, &bad);
+	if (r->uid && !uid_valid(r->uid))
+		bad = 1;
+	if (bad) {
+		run_free(r);
+		return NULL;
+	}
+	return r;
+}
+
+static int load_facts(struct store *s, struct run *r, char *err, size_t errlen)
+{
+	struct dbrows rows;
+	struct dbval id = vint(r->id);
+	const char *sql = s->ops->dialect == DIALECT_PG
+		? "SELECT key, value FROM facts WHERE run_id = $1 ORDER BY seq, key"
+		: "SELECT key, value FROM facts WHERE run_id = $1 ORDER BY seq, rowid";
+	if (s->ops->query(s, sql, &id, 1, &rows))
+		return fail_db(s, err, errlen, "cannot read the store");
+	int bad = 0;
+	for (size_t i = 0; i < rows.nrows && !bad; i++) {
+		char *k = db_text(&rows, i, 0, &bad), *v = db_text(&rows, i, 1, &bad);
+		if (k && v)
+			kv_set(&r->facts, k, v);
+		else
+			bad = 1;
+		free(k);
+		free(v);
+	}
+	dbrows_free(&rows);
+	return bad ? hostile(s, err, errlen, "facts", r->id) : 0;
+}
+
+static int load_results(struct store *s, struct run *r, char *err, size_t errlen)
+{
+	struct dbrows rows;
+	struct dbval id = vint(r->id);
+	if (s->ops->query(s, "SELECT seq, metric, params, x, value, unit, method_version, info "
+			  "FROM results WHERE run_id = $1 ORDER BY seq", &id, 1, &rows))
+		return fail_db(s, err, errlen, "cannot read the store");
+	int bad = rows.nrows > MAX_RESULTS;
+	for (size_t i = 0; i < rows.nrows && !bad; i++) {
+		/* seq numbers the results 0, 1, ...: the samples below find theirs by it */
+		bad |= db_int(&rows, i, 0, 0, MAX_RESULTS, &bad) != (int64_t)i;
+		char *m = db_text(&rows, i, 1, &bad), *p = db_text(&rows, i, 2, &bad);
+		if (!m || !p)
+			bad = 1;
+		struct result *res = result_list_add(&r->results, m ? m : "", p ? p : "",
+						     db_real(&rows, i, 3, &bad));
+		free(m);
+		free(p);
+		res->value = db_real(&rows, i, 4, &bad);
+		res->unit = db_text(&rows, i, 5, &bad);
+		res->version = (int)db_int(&rows, i, 6, 0, MAX_VERSION, &bad);
+		res->info = db_text(&rows, i, 7, &bad);
+	}
+	dbrows_free(&rows);
+	if (bad)
+		return hostile(s, err, errlen, "results", r->id);
+	if (s->ops->query(s, "SELECT r.seq, s.value, s.iters, s.elapsed_ns, s.round "
+			  "FROM samples s JOIN results r ON s.result_id = r.id "
+			  "WHERE r.run_id = $1 ORDER BY r.seq, s.seq", &id, 1, &rows))
+		return fail_db(s, err, errlen, "cannot read the store");
+	for (size_t i = 0; i < rows.nrows && !bad; i++) {
+		int64_t seq = db_int(&rows, i, 0, 0, (int64_t)r->results.n - 1, &bad);
+		struct sample sm = { .value = db_real(&rows, i, 1, &bad),
+				     .iters = (uint64_t)db_int(&rows, i, 2, INT64_MIN, INT64_MAX, &bad),
+				     .elapsed_ns = db_real(&rows, i, 3, &bad),
+				     .round = (int)db_int(&rows, i, 4, 0, MAX_ROUNDS, &bad) };
+		if (!bad)
+			result_add_sample(&r->results.v[seq], sm);
+	}
+	dbrows_free(&rows);
+	return bad ? hostile(s, err, errlen, "samples", r->id) : 0;
+}
+
+struct run *store_load(struct store *s, long id, char *err, size_t errlen)
+{
+	struct run *r = NULL;
+	struct dbrows rows;
+	struct dbval v = vint(id);
+	/* one read transaction: a concurrent delete cannot leave us half a run */
+	if (s->ops->exec(s, s->ops->begin_read)) {
+		fail_db(s, err, errlen, "cannot read the store");
+		return NULL;
+	}
+	if (s->ops->query(s, "SELECT " RUN_COLS " FROM runs WHERE id = $1", &v, 1, &rows)) {
+		fail_db(s, err, errlen, "cannot read the store");
+		goto out;
+	}
+	if (rows.nrows == 0) {
+		snprintf(err, errlen, "%s: no run %ld", s->name, id);
+	} else if (!(r = run_from_row(&rows, 0))) {
+		hostile(s, err, errlen, "runs", id);
+	} else if (load_facts(s, r, err, errlen) || load_results(s, r, err, errlen)) {
+		run_free(r);
+		r = NULL;
+	} else if (!r->uid) {
+		run_set_content_uid(r); /* a copy of an equal run, left without by migration 3 */
+	}
+	dbrows_free(&rows);
+out:
+	s->ops->exec(s, "COMMIT");
+	return r;
+}
+
+int store_find_label(struct store *s, const char *label, long **ids)
+{
+	struct dbrows rows;
+	struct dbval v = vtext(label);
+	*ids = NULL;
+	if (s->ops->query(s, "SELECT id FROM runs WHERE label = $1 ORDER BY id", &v, 1, &rows))
+		return 0;
+	int n = 0, bad = 0;
+	for (size_t i = 0; i < rows.nrows; i++) {
+		long id = (long)db_int(&rows, i, 0, 1, LONG_MAX, &bad);
+		if (bad)
+			break;
+		*ids = xrealloc(*ids, (size_t)(n + 1) * sizeof **ids);
+		(*ids)[n++] = id;
+	}
+	dbrows_free(&rows);
+	return n;
+}
+
+int store_list_where(struct store *s, const struct run_filter *f, struct run ***runs, char *err,
+		     size_t errlen)
+{
+	struct dbrows rows;
+	struct dbval p[3];
+	char sql[512];
+	int np = 0;
+	size_t n = (size_t)snprintf(sql, sizeof sql, "SELECT " RUN_COLS " FROM runs WHERE 1 = 1");
+	if (f && f->host) {
+		p[np++] = vtext(f->host);
+		n += (size_t)snprintf(sql + n, sizeof sql - n, " AND host = $%d", np);
+	}
+	if (f && f->label) {
+		p[np++] = vtext(f->label);
+		n += (size_t)snprintf(sql + n, sizeof sql - n, " AND label = $%d", np);
+	}
+	if (f && f->since) {
+		/* ISO 8601 UTC text orders as time does: a date is the midnight it begins */
+		p[np++] = vtext(f->since);
+		n += (size_t)snprintf(sql + n, sizeof sql - n, " AND started >= $%d", np);
+	}
+	snprintf(sql + n, sizeof sql - n, " ORDER BY id");
+	*runs = NULL;
+	if (s->ops->query(s, sql, p, np, &rows))
+		return fail_db(s, err, errlen, "cannot list runs");
+	int k = 0;
+	for (size_t i = 0; i < rows.nrows; i++) {
+		struct run *r = run_from_row(&rows, i);
+		if (!r) {
+			int bad = 0;
+			long id = (long)db_int(&rows, i, 0, INT64_MIN, INT64_MAX, &bad);
+			for (int j = 0; j < k; j++)
+				run_free((*runs)[j]);
+			free(*runs);
+			*runs = NULL;
+			dbrows_free(&rows);
+			return hostile(s, err, errlen, "runs", id);
+		}
+		*runs = xrealloc(*runs, (size_t)(k + 1) * sizeof **runs);
+		(*runs)[k++] = r;
+	}
+	dbrows_free(&rows);
+	return k;
+}
+
+int store_list(struct store *s, struct run ***runs, char *err, size_t errlen)
+{
+	return store_list_where(s, NULL, runs, err, errlen);
+}
+
+static int change_run(struct store *s, const char *sql, long id, const char *label, char *err,
+		      size_t errlen)
+{
+	struct dbrows rows;
+	struct dbval p[2];
+	int np = 0;
+	if (label)
+		p[np++] = vtext(label);
+	p[np++] = vint(id);
+	if (s->ops->exec(s, s->ops->begin_write))
+		return fail_db(s, err, errlen, "cannot change the run");
+	if (s->ops->query(s, sql, p, np, &rows)) {
+		fail_db(s, err, errlen, "cannot change the run");
+		s->ops->exec(s, "ROLLBACK");
+		return -1;
+	}
+	size_t changed = rows.nrows;
+	dbrows_free(&rows);
+	if (changed == 0) {
+		snprintf(err, errlen, "%s: no run %ld", s->name, id);
+		s->ops->exec(s, "ROLLBACK");
+		return -1;
+	}
+	if (s->ops->exec(s, "COMMIT"))
+		return fail_db(s, err, errlen, "cannot change the run");
+	return 0;
+}
+
+int store_delete(struct store *s, long id, char *err, size_t errlen)
+{
+	return change_run(s, "DELETE FROM runs WHERE id = $1 RETURNING id", id, NULL, err, errlen);
+}
+
+int store_relabel(struct store *s, long id, const char *label, char *err, size_t errlen)
+{
+	return change_run(s, "UPDATE runs SET label = $1 WHERE id = $2 RETURNING id", id, label, err,
+			  errlen);
+}
+
+int store_check(struct store *s, char *err, size_t errlen)
+{
+	return s->ops->check(s, err, errlen);
+}
+
+/* Runs stored before schema 3 have no uid: give each the hash of its content (run_uid.c), inside
+ * the migration's transaction. Two equal runs stored twice keep the first one's. */
+int store_backfill_uids(struct store *s, char *err, size_t errlen)
+{
+	struct dbrows rows;
+	if (s->ops->query(s, "SELECT id FROM runs WHERE uid IS NULL ORDER BY id", NULL, 0, &rows))
+		return fail_db(s, err, errlen, "migration failed");
+	int rc = 0, bad = 0;
+	for (size_t i = 0; i < rows.nrows && !rc; i++) {
+		long id = (long)db_int(&rows, i, 0, 1, LONG_MAX, &bad);
+		if (bad)
+			return dbrows_free(&rows), hostile(s, err, errlen, "runs", 0);
+		struct dbrows one;
+		struct dbval v = vint(id);
+		if (s->ops->query(s, "SELECT " RUN_COLS " FROM runs WHERE id = $1", &v, 1, &one)) {
+			rc = fail_db(s, err, errlen, "migration failed");
+		} else {
+			struct run *h = one.nrows ? run_from_row(&one, 0) : NULL;
+			dbrows_free(&one);
+			if (!h)
+				rc = hostile(s, err, errlen, "runs", id);
+			else if (!(rc = load_facts(s, h, err, errlen)) &&
+				 !(rc = load_results(s, h, err, errlen))) {
+				run_set_content_uid(h);
+				struct dbval u[] = { vtext(h->uid), vint(id) };
+				struct dbrows dup;
+				/* an equal run already holds this uid: the later copy keeps none */
+				if (s->ops->query(s, "SELECT id FROM runs WHERE uid = $1", u, 1, &dup)) {
+					rc = fail_db(s, err, errlen, "migration failed");
+				} else {
+					size_t taken = dup.nrows;
+					dbrows_free(&dup);
+					if (!taken && s->ops->query(s, "UPDATE runs SET uid = $1 WHERE id = $2",
+								    u, 2, NULL))
+						rc = fail_db(s, err, errlen, "migration failed");
+				}
+			}
+			run_free(h);
+		}
+	}
+	dbrows_free(&rows);
+	return rc;
+}
+
+/* ---- RUN arguments -------------------------------------------------------------------------- */
+
+static int all_digits(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return 0;
+	return 1;
+}
+
+int run_filter_parse(const char *arg, struct run_filter *f, char *err, size_t errlen)
+{
+	memset(f, 0, sizeof *f);
+	if (!strchr(arg, '=') || strchr(arg, '/'))
+		return 0;
+	char *copy = xstrdup(arg), *save = NULL;
+	f->buf = copy;
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(t, '=');
+		if (!eq || eq == t || !eq[1])
+			goto bad;
+		*eq = 0;
+		const char **slot = !strcmp(t, "host") ? &f->host : !strcmp(t, "label") ? &f->label
+				    : !strcmp(t, "since") ? &f->since : NULL;
+		if (!slot || *slot)
+			goto bad;
+		*slot = eq + 1;
+	}
+	if (f->since && run_since_check(f->since, err, errlen))
+		goto fail;
+	return 1;
+bad:
+	snprintf(err, errlen, "%s: a selection is host=H, label=L and since=DATE joined by commas",
+		 arg);
+fail:
+	free(copy);
+	memset(f, 0, sizeof *f);
+	return -1;
+}
+
+int run_since_check(const char *d, char *err, size_t errlen)
+{
+	/* YYYY-MM-DD, optionally THH:MM[:SS][Z]: compared as text with the runs' ISO 8601 times */
+	static const char pat[] = "dddd-dd-dd";
+	size_t n = strlen(d);
+	int ok = n >= 10;
+	for (size_t i = 0; ok && i < 10; i++)
+		ok = pat[i] == 'd' ? isdigit((unsigned char)d[i]) != 0 : d[i] == pat[i];
+	for (size_t i = 10; ok && i < n; i++)
+		ok = isdigit((unsigned char)d[i]) || d[i] == 'T' || d[i] == ':' || d[i] == 'Z';
+	if (ok && n > 20)
+		ok = 0;
+	if (!ok)
+		snprintf(err, errlen, "'%s' is not a date (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ, UTC)", d);
+	return ok ? 0 : -1;
+}
+
+/* Every run of a store matching a selection or a label, whole. */
+static int load_all(struct store *s, const struct run_filter *f, struct run ***runs, size_t *n,
+		    char *err, size_t errlen)
+{
+	struct run **list = NULL;
+	int k = store_list_where(s, f, &list, err, errlen);
+	if (k < 0)
+		return -1;
+	int rc = 0;
+	for (int i = 0; i < k; i++) {
+		struct run *r = rc ? NULL : store_load(s, list[i]->id, err, errlen);
+		if (r)
+			run_array_push(runs, n, r);
+		else
+			rc = -1;
+		run_free(list[i]);
+	}
+	free(list);
+	return rc;
+}
+
+int runs_resolve(const char *arg, const char *db, struct run ***runs, size_t *n, char *err,
+		 size_t errlen)
+{
+	struct stat st;
+	errno = 0;
+	if (stat(arg, &st) == 0) {
+		if (!S_ISDIR(st.st_mode))
+			return runs_read_file(arg, runs, n, err, errlen);
+		snprintf(err, errlen, "%s: is a directory, not a results file", arg);
+		return -1;
+	}
+	const char *ext = strrchr(arg, '.');
+	if (strchr(arg, '/') || (ext && (!strcmp(ext, ".json") || !strcmp(ext, ".txt")))) {
+		snprintf(err, errlen, "%s: %s", arg, strerror(errno ? errno : ENOENT));
+		return -1;
+	}
+	struct run_filter f;
+	int sel = run_filter_parse(arg, &f, err, errlen);
+	if (sel < 0)
+		return -1;
+	if (!store_is_uri(db ? db : store_default_path()) && !store_sqlite_built()) {
+		snprintf(err, errlen, "%s: no such file, and " STORE_NO_SQLITE_MSG, arg);
+		run_filter_free(&f);
+		return -1;
+	}
+	struct store *s = store_open(db, 0, err, errlen);
+	if (!s) {
+		run_filter_free(&f);
+		return -1;
+	}
+	int rc = 0;
+	size_t before = *n;
+	if (all_digits(arg)) {
+		struct run *r = store_load(s, atol(arg), err, errlen);
+		if (r)
+			run_array_push(runs, n, r);
+		else
+			rc = -1;
+	} else {
+		struct run_filter lab = { .label = arg };
+		rc = load_all(s, sel ? &f : &lab, runs, n, err, errlen);
+		if (!rc && *n == before) {
+			snprintf(err, errlen, sel ? "%s: no run matches this selection in %s"
+						  : "%s: no such file, run id or label in %s",
+				 arg, s->name);
+			rc = -1;
+		}
+	}
+	run_filter_free(&f);
+	store_close(s);
+	return rc;
+}
+
+void run_filter_free(struct run_filter *f)
+{
+	free(f->buf);
+	memset(f, 0, sizeof *f);
+}
