@@ -90,7 +90,9 @@ static void testcase(FILE *f, const struct cmp_table *t, const struct cmp_row *r
 	value_text(&r->cell[0], r->unit, base, sizeof base);
 	value_text(&r->cell[side], r->unit, now, sizeof now);
 	int n = isnan(x->change) ? snprintf(msg, sizeof msg, "%s", verdict_name(x->v))
-				 : snprintf(msg, sizeof msg, "%s: %+.1f %%", verdict_name(x->v), x->change);
+		: isnan(x->lo) ? snprintf(msg, sizeof msg, "%s: %+.1f %%", verdict_name(x->v), x->change)
+			       : snprintf(msg, sizeof msg, "%s: %+.1f %% [%+.1f, %+.1f]", verdict_name(x->v),
+					  x->change, x->lo, x->hi);
 	if (n > 0 && (size_t)n < sizeof msg && !isnan(x->p_adj))
 		snprintf(msg + n, sizeof msg - (size_t)n, " (p=%.2g)", x->p_adj);
 	fputs("    <testcase classname=\"plumb.", f);

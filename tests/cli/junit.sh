@@ -14,7 +14,11 @@ else
 	check junit/validates-against-xsd xmllint --noout --schema tests/junit.xsd "$T/j.xml"
 	check junit/one-testcase-per-metric test "$(xmllint --xpath 'count(//testcase)' "$T/j.xml")" -eq 4
 	check junit/one-failure-per-regression test "$(xmllint --xpath 'count(//testcase/failure)' "$T/j.xml")" -eq 2
-	check junit/failures-are-the-regressions test "$(xmllint --xpath 'string(//testcase[failure][1]/@name)' "$T/j.xml")$(xmllint --xpath 'string(//testcase[failure][2]/@name)' "$T/j.xml")" = lat_syscall.nulllat_syscall.read
+	names=$( (xmllint --xpath 'string(//testcase[failure][1]/@name)' "$T/j.xml"; echo
+		xmllint --xpath 'string(//testcase[failure][2]/@name)' "$T/j.xml"; echo) | sort | tr -d '\n')
+	check junit/failures-are-the-regressions test "$names" = lat_syscall.nulllat_syscall.read
+	# the failure message carries the change and its 95 % interval: "worse: +100.0 % [+x, +y]"
+	check junit/failure-has-interval grep -Eq 'message="worse: \+[0-9.]+ % \[\+[0-9.]+, \+[0-9.]+\]' "$T/j.xml"
 	check junit/suite-counts-failures test "$(xmllint --xpath 'string(//testsuite/@failures)' "$T/j.xml")" -eq 2
 	check junit/message-has-change xmllint --xpath '//failure[contains(@message, "worse: +100.0 %")]' "$T/j.xml"
 	# no regression: no failure
