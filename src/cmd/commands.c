@@ -19,8 +19,7 @@ const struct command commands[] = {
 	  "lists, 14 min); a plan over its budget is fitted to it and says what it gave up. The\n"
 	  "memory series go to 4 x the effective last-level cache, at most 256 MiB (--mem goes\n"
 	  "further); PLUMB_LLC=300M plans for a machine with that cache. Measured on a 2-vCPU KVM\n"
-	  "guest (docs/suite.md): default 136 s, quick 33 s,\n"
-	  "with other jobs on its 2 CPUs (planner: 103 s and 23 s)",
+	  "guest, quiet (docs/suite.md): default 88 s, quick 19 s (planner: 103 s and 23 s)",
 	  "  --quick          one round of 5 samples per point, small sizes (budget 32 s)\n"
 	  "  --full           lmbench's full size lists, 11 samples going on up to 51 (budget 14 min)\n"
 	  "  --subset S       only the hardware or the os benchmarks\n"
