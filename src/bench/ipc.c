@@ -446,21 +446,24 @@ static char one_byte[1];
 
 static int lat_pipe(struct tool_ctx *c, int argc, char **argv)
 {
-	while (tool_getopt(c, argc, argv, "") != -1)
-		;
+	options_parse(c, argc, argv, NULL, NULL);
 	no_operands(c, argc, argv);
 	struct ipc s = { .msize = 1, .buf = one_byte };
 	struct bench_op op = { .setup = setup_pipe, .loop = loop_echo, .teardown = teardown_echo };
 	return run(c, &s, &op, "lat_pipe.latency", "", 1);
 }
 
+struct unix_opts { uint64_t msize; };
+static const struct tool_options unix_options = { .opts = (const struct opt[]){
+	{ 'm', NULL, OPT_SIZE, 1, 64 << 20, offsetof(struct unix_opts, msize), "SIZE",
+	  "message size", "bytes sent each way per round trip (default 1)", NULL },
+	{ 0 } } };
+
 static int lat_unix(struct tool_ctx *c, int argc, char **argv)
 {
-	size_t msize = 1;
-	int ch;
-	while ((ch = tool_getopt(c, argc, argv, "m:")) != -1)
-		if (ch == 'm')
-			msize = (size_t)parse_size(optarg, 1, 64u << 20, "-m (message size)");
+	struct unix_opts o = { .msize = 1 };
+	options_parse(c, argc, argv, &unix_options, &o);
+	size_t msize = (size_t)o.msize;
 	no_operands(c, argc, argv);
 	struct ipc s = { .msize = msize, .buf = xcalloc(1, msize) };
 	struct bench_op op = { .setup = setup_unix, .loop = loop_echo, .teardown = teardown_echo };
@@ -483,8 +486,7 @@ static char *tool_dir(struct tool_ctx *c)
 
 static int lat_fifo(struct tool_ctx *c, int argc, char **argv)
 {
-	while (tool_getopt(c, argc, argv, "") != -1)
-		;
+	options_parse(c, argc, argv, NULL, NULL);
 	no_operands(c, argc, argv);
 	char *dir = tool_dir(c);
 	struct ipc s = { .dir = dir, .msize = 1, .buf = one_byte };
@@ -496,8 +498,7 @@ static int lat_fifo(struct tool_ctx *c, int argc, char **argv)
 
 static int lat_fcntl(struct tool_ctx *c, int argc, char **argv)
 {
-	while (tool_getopt(c, argc, argv, "") != -1)
-		;
+	options_parse(c, argc, argv, NULL, NULL);
 	no_operands(c, argc, argv);
 	char *dir = tool_dir(c);
 	struct ipc s = { .dir = dir };
@@ -509,8 +510,7 @@ static int lat_fcntl(struct tool_ctx *c, int argc, char **argv)
 
 static int lat_sem(struct tool_ctx *c, int argc, char **argv)
 {
-	while (tool_getopt(c, argc, argv, "") != -1)
-		;
+	options_parse(c, argc, argv, NULL, NULL);
 	no_operands(c, argc, argv);
 	int copies = timing.parallel > 1 ? timing.parallel : 1;
 	sem_guard(1); /* before the set exists, so no signal can find it unguarded */

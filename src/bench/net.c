@@ -338,27 +338,19 @@ int net_send_stop(enum net_svc svc, const char *host, int port)
 
 /* ---- client side ------------------------------------------------------------------------------ */
 
-void net_parse_opts(struct tool_ctx *c, int argc, char **argv, const char *letters,
-		      struct netopts *o, uint64_t mmin, uint64_t mmax)
+void net_parse_opts(struct tool_ctx *c, int argc, char **argv, const struct tool_options *t,
+		    struct netopts *o, uint64_t def_msize, uint64_t def_move)
 {
-	int ch;
-	while ((ch = tool_getopt(c, argc, argv, letters)) != -1) {
-		switch (ch) {
-		case 's': o->start = 1; break;
-		case 'S': o->stop = 1; break;
-		case 'p': o->port = net_parse_port(c, optarg, "-p"); break;
-		case 'b': o->base = (int)parse_int(optarg, 1, 65535 - NS_COUNT, "-b (plumb serve base port)"); break;
-		case 'm':
-			o->msize = parse_size(optarg, mmin, mmax, "-m (message size)");
-			o->msize_given = 1;
-			break;
-		case 'M':
-			o->move = parse_size(optarg, 1, 1ull << 30, "-M (bytes moved per operation)");
-			o->move_given = 1;
-			break;
-		default: usage_error(c, "unknown option -%c", ch);
-		}
-	}
+	memset(o, 0, sizeof *o);
+	options_parse(c, argc, argv, t, o);
+	if (o->port_arg)
+		o->port = net_parse_port(c, o->port_arg, "-p");
+	o->msize_given = o->msize != 0;
+	o->move_given = o->move != 0;
+	if (!o->msize_given)
+		o->msize = def_msize;
+	if (!o->move_given)
+		o->move = def_move;
 	if (argc - optind > 1)
 		usage_error(c, "too many operands (one HOST at most)");
 	o->host = optind < argc ? argv[optind] : NULL;

@@ -50,11 +50,22 @@ void timing_env_init(void)
 		env_timing_o_ns = atof(e) * 1e3;
 }
 
+const struct timing_defaults *timing_tool;
+/* The sampling of the measurement under way (bench_op.sampling), NULL between measurements. */
+static const struct timing_defaults *cur_sampling;
+
+static int forced_own(void)
+{
+	return cur_sampling && cur_sampling->own;
+}
+
 double timing_min_sample_ns(double op_min)
 {
 	timing_env_init();
-	double t = timing.min_sample_ns > 0 ? timing.min_sample_ns
-		 : env_enough_ns > 0 ? env_enough_ns : TIMING_DEFAULT_MIN_NS;
+	double tool = timing_tool ? timing_tool->min_sample_ns : 0;
+	double t = forced_own() ? cur_sampling->min_sample_ns
+		 : timing.min_sample_ns > 0 ? timing.min_sample_ns
+		 : env_enough_ns > 0 ? env_enough_ns : tool > 0 ? tool : TIMING_DEFAULT_MIN_NS;
 	if (op_min > t)
 		t = op_min;
 	/* A sample must be long against the clock's step, or quantisation is the measurement. */
@@ -106,9 +117,10 @@ static uint64_t calibrate(const struct bench_op *op, double target)
 
 static void warm(const struct bench_op *op, uint64_t iters)
 {
-	if (!timing.warmup_us)
+	uint64_t us = forced_own() ? cur_sampling->warmup_us : timing.warmup_us;
+	if (!us)
 		return;
-	uint64_t end = now_ns() + timing.warmup_us * 1000;
+	uint64_t end = now_ns() + us * 1000;
 	while (now_ns() < end)
 		time_once(op, iters);
 }
@@ -122,10 +134,25 @@ static struct sample take_sample(const struct bench_op *op, uint64_t iters, doub
 	return s;
 }
 
+int timing_repetitions(void)
+{
+	int n = timing.repetitions > 0 ? timing.repetitions
+	      : timing_tool && timing_tool->repetitions > 0 ? timing_tool->repetitions
+	      : TIMING_DEFAULT_REPS;
+	return n > TIMING_MAX_REPS ? TIMING_MAX_REPS : n;
+}
+
 static int reps(void)
 {
-	int n = timing.repetitions > 0 ? timing.repetitions : TIMING_DEFAULT_REPS;
-	return n > TIMING_MAX_REPS ? TIMING_MAX_REPS : n;
+	if (cur_sampling && cur_sampling->repetitions > 0)
+		return cur_sampling->repetitions;
+	return timing_repetitions();
+}
+
+/* Adaptive stopping applies unless the measurement fixed its own sample count. */
+static int adaptive_cap(void)
+{
+	return cur_sampling && cur_sampling->repetitions > 0 ? 0 : timing.max_samples;
 }
 
 static void push(struct measurement *m, struct sample s, size_t *cap)
@@ -140,7 +167,7 @@ static void push(struct measurement *m, struct sample s, size_t *cap)
 /* Adaptive stopping: is the median known well enough yet? */
 static int precise_enough(const struct measurement *m)
 {
-	if (timing.max_samples <= 0 || timing.target_ci <= 0)
+	if (adaptive_cap() <= 0 || timing.target_ci <= 0)
 		return 1;
 	double *v = xmalloc(m->n * sizeof *v);
 	for (size_t i = 0; i < m->n; i++)
@@ -165,7 +192,7 @@ static int measure_here(const struct bench_op *op, struct measurement *m)
 	m->iters = calibrate(op, m->min_sample_ns);
 	warm(op, m->iters);
 	int n = reps();
-	int cap_n = timing.max_samples > n ? timing.max_samples : n;
+	int cap_n = adaptive_cap() > n ? adaptive_cap() : n;
 	for (int i = 0; i < cap_n; i++) {
 		if (i >= n && precise_enough(m))
 			break;
@@ -358,7 +385,10 @@ int measure(const struct bench_op *op, struct measurement *m)
 	memset(m, 0, sizeof *m);
 	m->cpu = -1;
 	int P = timing.parallel > 1 && !op->no_parallel ? timing.parallel : 1;
-	return P > 1 ? measure_copies(op, m, P) : measure_here(op, m);
+	cur_sampling = op->sampling;
+	int rc = P > 1 ? measure_copies(op, m, P) : measure_here(op, m);
+	cur_sampling = NULL;
+	return rc;
 }
 
 void measurement_free(struct measurement *m)
