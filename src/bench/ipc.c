@@ -41,47 +41,17 @@ struct ipc {
 	pid_t child;
 };
 
-static int full_read(int fd, char *b, size_t n)
-{
-	while (n) {
-		ssize_t r = read(fd, b, n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r == 0)
-			errno = 0; /* EOF */
-		if (r <= 0)
-			return -1;
-		b += r;
-		n -= (size_t)r;
-	}
-	return 0;
-}
-
-static int full_write(int fd, const char *b, size_t n)
-{
-	while (n) {
-		ssize_t r = write(fd, b, n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		b += r;
-		n -= (size_t)r;
-	}
-	return 0;
-}
-
 /* The helper: send back whatever arrives, until EOF or death. */
 static __attribute__((noreturn)) void echo(int rfd, int wfd, char *buf, size_t n)
 {
-	while (full_read(rfd, buf, n) == 0 && full_write(wfd, buf, n) == 0)
+	while (read_in_full(rfd, buf, n) == 0 && write_in_full(wfd, buf, n) == 0)
 		;
 	_exit(0);
 }
 
 static void roundtrip(struct ipc *s)
 {
-	if (full_write(s->wfd, s->buf, s->msize) || full_read(s->rfd, s->buf, s->msize))
+	if (write_in_full(s->wfd, s->buf, s->msize) || read_in_full(s->rfd, s->buf, s->msize))
 		die(EXIT_MEASURE, "the echo process is gone (%s)", errno ? strerror(errno) : "EOF");
 }
 
@@ -295,7 +265,7 @@ static int setup_fcntl(void *a)
 	}
 	close(sync[1]);
 	char c;
-	int ok = full_read(sync[0], &c, 1) == 0;
+	int ok = read_in_full(sync[0], &c, 1) == 0;
 	close(sync[0]);
 	if (!ok) {
 		warnx_("the lock helper failed to start");

@@ -207,36 +207,6 @@ void net_timeouts(int fd, int seconds)
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
 }
 
-int net_readn(int fd, void *buf, size_t n)
-{
-	char *p = buf;
-	while (n) {
-		ssize_t r = read(fd, p, n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		p += r;
-		n -= (size_t)r;
-	}
-	return 0;
-}
-
-int net_writen(int fd, const void *buf, size_t n)
-{
-	const char *p = buf;
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /* ---- stop requests --------------------------------------------------------------------------- */
 
 /* After a stop request: wait (up to 3 s) until the server no longer answers, so that a new
@@ -316,13 +286,13 @@ int net_send_stop(enum net_svc svc, const char *host, int port)
 	int rc = 0;
 	if (svc == NS_TCP) {
 		uint32_t z = 0;
-		rc = net_writen(fd, &z, 4);
+		rc = write_in_full(fd, &z, 4);
 	} else if (svc == NS_BWTCP) {
-		rc = net_writen(fd, "0\n", 2);
+		rc = write_in_full(fd, "0\n", 2);
 	} else if (svc == NS_HTTP) {
-		rc = net_writen(fd, "EXIT\r\n", 6);
+		rc = write_in_full(fd, "EXIT\r\n", 6);
 	} else {
-		rc = net_writen(fd, "S", 1);
+		rc = write_in_full(fd, "S", 1);
 	}
 	/* Wait for the server to close its end, so a following -s finds the port free. */
 	shutdown(fd, SHUT_WR);

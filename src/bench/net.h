@@ -75,9 +75,7 @@ int net_local_port(int fd);
 int net_connect(const struct sockaddr_storage *ss, socklen_t len);
 void net_nodelay(int fd);
 void net_timeouts(int fd, int seconds);
-/* Whole-buffer read/write, retrying on EINTR; -1 on error or early EOF. */
-int net_readn(int fd, void *buf, size_t n);
-int net_writen(int fd, const void *buf, size_t n);
+/* Whole-buffer reads and writes: read_in_full() / write_in_full() in core/util.h. */
 
 /* bw_udp's datagram header (network order). The client sends batches of DATA datagrams, then a
  * SYNC that the sink answers with the bytes it received of that batch; HELLO asks for the sink's

@@ -76,7 +76,7 @@ static int bwt_setup(void *a)
 	int n = snprintf(hdr, sizeof hdr, "%zu\n", b->msize);
 	b->buf = xmalloc(b->msize);
 	memset(b->buf, 0, b->msize);
-	if (net_writen(b->fd, hdr, (size_t)n) < 0) {
+	if (write_in_full(b->fd, hdr, (size_t)n) < 0) {
 		warnx_("the server at %s does not answer", net_client_hostname(&b->nc));
 		return -1;
 	}
@@ -304,7 +304,7 @@ static int bwl_setup(void *a)
 		timing_place_helper(1);
 		close(fds[0]);
 		char *buf = xcalloc(1, b->xfer);
-		while (net_writen(fds[1], buf, b->xfer) == 0)
+		while (write_in_full(fds[1], buf, b->xfer) == 0)
 			;
 		_exit(0);
 	}

@@ -94,7 +94,7 @@ static long long http_get(struct httpl *h, const char *url, int *status)
 	char req[600];
 	int n = snprintf(req, sizeof req, "GET %s%s HTTP/1.0\r\nUser-Agent: plumb\r\n\r\n",
 			 url[0] == '/' ? "" : "/", url);
-	if (n < 0 || (size_t)n >= sizeof req || net_writen(fd, req, (size_t)n) < 0) {
+	if (n < 0 || (size_t)n >= sizeof req || write_in_full(fd, req, (size_t)n) < 0) {
 		close(fd);
 		return -1;
 	}

@@ -47,8 +47,8 @@ static int tcp_setup(void *a)
 	uint32_t hdr = htonl((uint32_t)t->msize);
 	t->buf = xcalloc(1, t->msize);
 	/* One round trip before timing: the server's handler is forked and running. */
-	if (net_writen(t->fd, &hdr, 4) || net_writen(t->fd, t->buf, t->msize) ||
-	    net_readn(t->fd, t->buf, t->msize)) {
+	if (write_in_full(t->fd, &hdr, 4) || write_in_full(t->fd, t->buf, t->msize) ||
+	    read_in_full(t->fd, t->buf, t->msize)) {
 		warnx_("the server at %s does not answer", net_client_hostname(&t->nc));
 		return -1;
 	}
@@ -59,7 +59,7 @@ static void tcp_loop(uint64_t n, void *a)
 {
 	struct tcpl *t = a;
 	for (uint64_t i = 0; i < n; i++)
-		if (net_writen(t->fd, t->buf, t->msize) || net_readn(t->fd, t->buf, t->msize))
+		if (write_in_full(t->fd, t->buf, t->msize) || read_in_full(t->fd, t->buf, t->msize))
 			die(EXIT_MEASURE, "connection to %s lost: %s", net_client_hostname(&t->nc),
 			    errno ? strerror(errno) : "closed");
 }

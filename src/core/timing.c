@@ -214,36 +214,6 @@ struct copy_header {
 	int cpu;
 };
 
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-	while (len) {
-		ssize_t w = write(fd, p, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
-static int read_all(int fd, void *buf, size_t len)
-{
-	char *p = buf;
-	while (len) {
-		ssize_t r = read(fd, p, len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		p += r;
-		len -= (size_t)r;
-	}
-	return 0;
-}
-
 static void copy_main(const struct bench_op *op, int copy, int ready_w, int start_r, int res_w,
 		      int exit_r)
 {
@@ -254,16 +224,16 @@ static void copy_main(const struct bench_op *op, int copy, int ready_w, int star
 	char c = 1;
 	if (op->setup && op->setup(op->arg) != 0) {
 		h.failed = 1;
-		write_all(res_w, &h, sizeof h);
-		write_all(ready_w, &c, 1);
+		write_in_full(res_w, &h, sizeof h);
+		write_in_full(ready_w, &c, 1);
 		_exit(1);
 	}
 	h.loop_ovh = 0;
 	h.clk_ovh = clock_ovh();
 	h.min_ns = timing_min_sample_ns(op->min_sample_ns);
 	h.iters = calibrate(op, h.min_ns);
-	write_all(ready_w, &c, 1);
-	if (read_all(start_r, &c, 1) < 0)
+	write_in_full(ready_w, &c, 1);
+	if (read_in_full(start_r, &c, 1) < 0)
 		_exit(1);
 	warm(op, h.iters);
 	int n = reps();
@@ -271,8 +241,8 @@ static void copy_main(const struct bench_op *op, int copy, int ready_w, int star
 	for (int i = 0; i < n; i++)
 		s[i] = take_sample(op, h.iters, h.clk_ovh);
 	h.n = n;
-	write_all(res_w, &h, sizeof h);
-	write_all(res_w, s, (size_t)n * sizeof *s);
+	write_in_full(res_w, &h, sizeof h);
+	write_in_full(res_w, s, (size_t)n * sizeof *s);
 	/* Keep the machine loaded until every copy is done (lmbench's cool-down). */
 	struct pollfd p = { .fd = exit_r, .events = POLLIN };
 	while (poll(&p, 1, 0) == 0)
@@ -335,12 +305,12 @@ static int measure_copies(const struct bench_op *op, struct measurement *m, int 
 		char go[256];
 		memset(go, 1, sizeof go);
 		for (int left = P; left > 0; left -= left > 256 ? 256 : left)
-			write_all(start[1], go, left > 256 ? 256 : (size_t)left);
+			write_in_full(start[1], go, left > 256 ? 256 : (size_t)left);
 		size_t cap = 0;
 		rc = 0;
 		for (int i = 0; i < P && rc == 0; i++) {
 			struct copy_header h;
-			if (read_all(res[i][0], &h, sizeof h) < 0 || h.failed) {
+			if (read_in_full(res[i][0], &h, sizeof h) < 0 || h.failed) {
 				rc = -1;
 				break;
 			}
@@ -353,7 +323,7 @@ static int measure_copies(const struct bench_op *op, struct measurement *m, int 
 			}
 			for (int k = 0; k < h.n; k++) {
 				struct sample s;
-				if (read_all(res[i][0], &s, sizeof s) < 0) {
+				if (read_in_full(res[i][0], &s, sizeof s) < 0) {
 					rc = -1;
 					break;
 				}
