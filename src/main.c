@@ -17,7 +17,7 @@
 
 static const struct tool *current_tool;
 
-static void tool_help(struct tool_ctx *c)
+static void tool_help(struct tool_ctx *c, const struct tool_options *opts)
 {
 	const struct tool *t = current_tool;
 	printf("usage: %s [-P copies] [-W warmup_us] [-N samples] [--cpu LIST|none] [--json]\n"
@@ -25,6 +25,7 @@ static void tool_help(struct tool_ctx *c)
 	       t->name, (int)strlen(t->name), "", t->usage, t->summary);
 	if (t->help)
 		printf("\n%s\n", t->help);
+	options_help(stdout, opts);
 	printf("\nOptions of every tool:\n"
 	       "  -P copies        run that many copies at once (lmbench's parallelism)\n"
 	       "  -W warmup_us     run the operation this long before timing it\n"

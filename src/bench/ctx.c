@@ -187,13 +187,17 @@ static void ring_teardown(void *arg)
 	r->buf = NULL;
 }
 
+struct ctx_opts { int kb; };
+static const struct tool_options ctx_options = { .opts = (const struct opt[]){
+	{ 's', NULL, OPT_INT, 0, 1 << 20, offsetof(struct ctx_opts, kb), "KB",
+	  "kilobytes per process", "each process sums KB of its own memory per hand-off (default 0)", NULL },
+	{ 0 } } };
+
 static int lat_ctx(struct tool_ctx *c, int argc, char **argv)
 {
-	int ch;
-	long long kb = 0;
-	while ((ch = tool_getopt(c, argc, argv, "s:")) != -1)
-		if (ch == 's')
-			kb = parse_int(optarg, 0, 1 << 20, "-s (kilobytes per process)");
+	struct ctx_opts o = { 0 };
+	options_parse(c, argc, argv, &ctx_options, &o);
+	long long kb = o.kb;
 	if (optind >= argc)
 		usage_error(c, "missing process count(s), e.g. lat_ctx -s 0 2 4 8 16");
 	int nn = argc - optind, maxn = 0;

@@ -64,8 +64,7 @@ static int one_read(struct dk *d, uint64_t off, size_t len, struct measurement *
 
 static int disk(struct tool_ctx *c, int argc, char **argv)
 {
-	while (tool_getopt(c, argc, argv, "") != -1)
-		;
+	options_parse(c, argc, argv, NULL, NULL);
 	if (argc - optind != 1)
 		usage_error(c, "need exactly one DEVICE or FILE to read");
 	struct dk d = { .dev = argv[optind] };

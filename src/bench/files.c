@@ -309,16 +309,19 @@ static struct result *record_rate(struct tool_ctx *c, const char *metric, const 
 	return r;
 }
 
+struct fs_opts { uint64_t size; int size_given, nfiles; };
+static const struct tool_options fs_options = { .opts = (const struct opt[]){
+	{ 's', NULL, OPT_SIZE, 0, 1ll << 30, offsetof(struct fs_opts, size), "size",
+	  "file size", "only this file size (default: 0k 1k 4k 10k)", NULL },
+	{ 'n', NULL, OPT_INT, 1, 10000000, offsetof(struct fs_opts, nfiles), "files",
+	  "files per interval", "files created and deleted per timed interval", NULL },
+	{ 0 } } };
+
 static int lat_fs(struct tool_ctx *c, int argc, char **argv)
 {
-	int ch;
-	long long one_size = -1, nfiles = 0;
-	while ((ch = tool_getopt(c, argc, argv, "s:n:")) != -1) {
-		if (ch == 's')
-			one_size = (long long)parse_size(optarg, 0, 1ull << 30, "-s (file size)");
-		else if (ch == 'n')
-			nfiles = parse_int(optarg, 1, 10000000, "-n (files per interval)");
-	}
+	struct fs_opts o = { .size = UINT64_MAX };
+	options_parse(c, argc, argv, &fs_options, &o);
+	long long one_size = o.size == UINT64_MAX ? -1 : (long long)o.size, nfiles = o.nfiles;
 	if (argc - optind > 1)
 		usage_error(c, "too many operands (one directory at most)");
 	if (optind < argc) {
@@ -540,8 +543,7 @@ static uint64_t reference_sum(const char *file, uint64_t size)
 /* Common front of bw_file_rd and bw_mmap_rd: "size mode [file]". */
 static int bw_rd(struct tool_ctx *c, int argc, char **argv, int is_mmap)
 {
-	while (tool_getopt(c, argc, argv, "") != -1)
-		;
+	options_parse(c, argc, argv, NULL, NULL);
 	const char *m1 = is_mmap ? "mmap_only" : "io_only";
 	if (argc - optind < 2)
 		usage_error(c, "usage: size %s|open2close [file]", m1);
@@ -588,14 +590,12 @@ static int bw_rd(struct tool_ctx *c, int argc, char **argv, int is_mmap)
 	if (m.parallel > 1 || !r.pass_sum) {
 		struct measurement one;
 		struct bench_op o1 = op;
+		static const struct timing_defaults one_pass = { .repetitions = 1 };
 		o1.fixed_iters = 1;
-		int save = timing.repetitions, savp = timing.parallel;
-		timing.repetitions = 1;
-		timing.parallel = 1;
+		o1.no_parallel = 1;
+		o1.sampling = &one_pass;
 		if (measure(&o1, &one) == 0)
 			measurement_free(&one);
-		timing.repetitions = save;
-		timing.parallel = savp;
 	}
 	uint64_t want = reference_sum(r.file, r.size);
 	if (r.pass_sum != want)
@@ -660,12 +660,17 @@ static void mm_loop(uint64_t iters, void *a)
 	KEEP(m->acc);
 }
 
+struct mmap_opts { int rnd; };
+static const struct tool_options mmap_options = { .opts = (const struct opt[]){
+	{ 'r', NULL, OPT_FLAG, 0, 0, offsetof(struct mmap_opts, rnd), NULL, NULL,
+	  "touch the pages in a random order", NULL },
+	{ 0 } } };
+
 static int lat_mmap(struct tool_ctx *c, int argc, char **argv)
 {
-	int ch, rnd = 0;
-	while ((ch = tool_getopt(c, argc, argv, "r")) != -1)
-		if (ch == 'r')
-			rnd = 1;
+	struct mmap_opts o = { 0 };
+	options_parse(c, argc, argv, &mmap_options, &o);
+	int rnd = o.rnd;
 	if (argc - optind < 1)
 		usage_error(c, "missing size");
 	if (argc - optind > 2)
@@ -788,8 +793,7 @@ static void pf_after(uint64_t iters, void *a)
 
 static int lat_pagefault(struct tool_ctx *c, int argc, char **argv)
 {
-	while (tool_getopt(c, argc, argv, "") != -1)
-		;
+	options_parse(c, argc, argv, NULL, NULL);
 	if (argc - optind > 1)
 		usage_error(c, "too many operands");
 	struct pf p = { .fd = -1 };

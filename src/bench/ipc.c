@@ -41,47 +41,17 @@ struct ipc {
 	pid_t child;
 };
 
-static int full_read(int fd, char *b, size_t n)
-{
-	while (n) {
-		ssize_t r = read(fd, b, n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r == 0)
-			errno = 0; /* EOF */
-		if (r <= 0)
-			return -1;
-		b += r;
-		n -= (size_t)r;
-	}
-	return 0;
-}
-
-static int full_write(int fd, const char *b, size_t n)
-{
-	while (n) {
-		ssize_t r = write(fd, b, n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		b += r;
-		n -= (size_t)r;
-	}
-	return 0;
-}
-
 /* The helper: send back whatever arrives, until EOF or death. */
 static __attribute__((noreturn)) void echo(int rfd, int wfd, char *buf, size_t n)
 {
-	while (full_read(rfd, buf, n) == 0 && full_write(wfd, buf, n) == 0)
+	while (read_in_full(rfd, buf, n) == 0 && write_in_full(wfd, buf, n) == 0)
 		;
 	_exit(0);
 }
 
 static void roundtrip(struct ipc *s)
 {
-	if (full_write(s->wfd, s->buf, s->msize) || full_read(s->rfd, s->buf, s->msize))
+	if (write_in_full(s->wfd, s->buf, s->msize) || read_in_full(s->rfd, s->buf, s->msize))
 		die(EXIT_MEASURE, "the echo process is gone (%s)", errno ? strerror(errno) : "EOF");
 }
 
@@ -295,7 +265,7 @@ static int setup_fcntl(void *a)
 	}
 	close(sync[1]);
 	char c;
-	int ok = full_read(sync[0], &c, 1) == 0;
+	int ok = read_in_full(sync[0], &c, 1) == 0;
 	close(sync[0]);
 	if (!ok) {
 		warnx_("the lock helper failed to start");
@@ -446,21 +416,24 @@ static char one_byte[1];
 
 static int lat_pipe(struct tool_ctx *c, int argc, char **argv)
 {
-	while (tool_getopt(c, argc, argv, "") != -1)
-		;
+	options_parse(c, argc, argv, NULL, NULL);
 	no_operands(c, argc, argv);
 	struct ipc s = { .msize = 1, .buf = one_byte };
 	struct bench_op op = { .setup = setup_pipe, .loop = loop_echo, .teardown = teardown_echo };
 	return run(c, &s, &op, "lat_pipe.latency", "", 1);
 }
 
+struct unix_opts { uint64_t msize; };
+static const struct tool_options unix_options = { .opts = (const struct opt[]){
+	{ 'm', NULL, OPT_SIZE, 1, 64 << 20, offsetof(struct unix_opts, msize), "SIZE",
+	  "message size", "bytes sent each way per round trip (default 1)", NULL },
+	{ 0 } } };
+
 static int lat_unix(struct tool_ctx *c, int argc, char **argv)
 {
-	size_t msize = 1;
-	int ch;
-	while ((ch = tool_getopt(c, argc, argv, "m:")) != -1)
-		if (ch == 'm')
-			msize = (size_t)parse_size(optarg, 1, 64u << 20, "-m (message size)");
+	struct unix_opts o = { .msize = 1 };
+	options_parse(c, argc, argv, &unix_options, &o);
+	size_t msize = (size_t)o.msize;
 	no_operands(c, argc, argv);
 	struct ipc s = { .msize = msize, .buf = xcalloc(1, msize) };
 	struct bench_op op = { .setup = setup_unix, .loop = loop_echo, .teardown = teardown_echo };
@@ -483,8 +456,7 @@ static char *tool_dir(struct tool_ctx *c)
 
 static int lat_fifo(struct tool_ctx *c, int argc, char **argv)
 {
-	while (tool_getopt(c, argc, argv, "") != -1)
-		;
+	options_parse(c, argc, argv, NULL, NULL);
 	no_operands(c, argc, argv);
 	char *dir = tool_dir(c);
 	struct ipc s = { .dir = dir, .msize = 1, .buf = one_byte };
@@ -496,8 +468,7 @@ static int lat_fifo(struct tool_ctx *c, int argc, char **argv)
 
 static int lat_fcntl(struct tool_ctx *c, int argc, char **argv)
 {
-	while (tool_getopt(c, argc, argv, "") != -1)
-		;
+	options_parse(c, argc, argv, NULL, NULL);
 	no_operands(c, argc, argv);
 	char *dir = tool_dir(c);
 	struct ipc s = { .dir = dir };
@@ -509,8 +480,7 @@ static int lat_fcntl(struct tool_ctx *c, int argc, char **argv)
 
 static int lat_sem(struct tool_ctx *c, int argc, char **argv)
 {
-	while (tool_getopt(c, argc, argv, "") != -1)
-		;
+	options_parse(c, argc, argv, NULL, NULL);
 	no_operands(c, argc, argv);
 	int copies = timing.parallel > 1 ? timing.parallel : 1;
 	sem_guard(1); /* before the set exists, so no signal can find it unguarded */

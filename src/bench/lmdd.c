@@ -169,10 +169,12 @@ static void print_result(struct tool_ctx *c, const char *label, int print, doubl
 	}
 }
 
+/* lmdd times one transfer unless -N asks for more; its operands are key=value pairs. */
+static const struct tool_options lmdd_options = { .timing = { .repetitions = 1 } };
+
 static int lmdd(struct tool_ctx *c, int argc, char **argv)
 {
-	while (tool_getopt(c, argc, argv, "") != -1)
-		;
+	options_parse(c, argc, argv, &lmdd_options, NULL);
 	struct dd d = { .ifd = -1, .ofd = -1, .bs = 8192 };
 	const char *label = "";
 	int print = 0;
@@ -240,8 +242,6 @@ static int lmdd(struct tool_ctx *c, int argc, char **argv)
 	int stdio_out = d.out && (!strcmp(d.out, "stdout") || !strcmp(d.out, "-"));
 	if (stdio_in && timing.repetitions > 1)
 		usage_error(c, "-N: standard input cannot be read twice");
-	if (timing.repetitions == 0)
-		timing.repetitions = 1; /* lmdd times one transfer */
 	if (d.in)
 		d.ifd = stdio_in ? 0 : open(d.in, O_RDONLY);
 	if (d.ifd < 0 && d.in)

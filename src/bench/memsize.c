@@ -117,8 +117,7 @@ static void probe_child(uint64_t max_mib, int fd)
 
 static int memsize_tool(struct tool_ctx *c, int argc, char **argv)
 {
-	while (tool_getopt(c, argc, argv, "") != -1)
-		;
+	options_parse(c, argc, argv, NULL, NULL);
 	uint64_t req = 1024;
 	if (optind < argc) {
 		uint64_t v;

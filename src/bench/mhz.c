@@ -92,9 +92,18 @@ static void mul_c(uint64_t n, void *arg)
 }
 
 /* Minimum time per instruction of a chain over one measure() (ns); -1 on failure. */
-static double chain_ns(void (*fn)(uint64_t, void *), uint64_t *iters, double *elapsed)
+/* mhz's own sampling (-N, -W and ENOUGH do not apply): short samples, a fixed count, no
+ * adaptive stopping, one process; the very first chain warms the core up. */
+static const struct timing_defaults mhz_first = { .min_sample_ns = 2e5, .repetitions = 7,
+						  .warmup_us = 20000, .own = 1 };
+static const struct timing_defaults mhz_rest = { .min_sample_ns = 2e5, .repetitions = 7, .own = 1 };
+static const struct timing_defaults mhz_quick_sampling = { .min_sample_ns = 5e5, .repetitions = 5,
+							   .own = 1 };
+
+static double chain_ns(void (*fn)(uint64_t, void *), const struct timing_defaults *sampling,
+		       uint64_t *iters, double *elapsed)
 {
-	struct bench_op op = { .loop = fn, .no_parallel = 1 };
+	struct bench_op op = { .loop = fn, .no_parallel = 1, .sampling = sampling };
 	struct measurement m;
 	if (measure(&op, &m) != 0 || m.n == 0)
 		return -1;
@@ -133,12 +142,6 @@ int mhz_estimate(struct mhz_estimate *e)
 	memset(e, 0, sizeof *e);
 	void (*add)(uint64_t, void *), (*mul)(uint64_t, void *);
 	e->method = pick_chains(&add, &mul);
-	/* Own sampling: short samples, a fixed count, no adaptive stopping, one process. */
-	struct timing_opts saved = timing;
-	timing.min_sample_ns = 2e5;
-	timing.repetitions = 7;
-	timing.max_samples = 0;
-	timing.warmup_us = 20000;
 	double ratio[MAX_ROUNDS], mhz[MAX_ROUNDS];
 	uint64_t it[MAX_ROUNDS];
 	double el[MAX_ROUNDS];
@@ -147,9 +150,8 @@ int mhz_estimate(struct mhz_estimate *e)
 	while (n < MAX_ROUNDS && ok < WANT_OK) {
 		uint64_t mi;
 		double me;
-		double ta = chain_ns(add, &it[n], &el[n]);
-		timing.warmup_us = 0;
-		double tm = chain_ns(mul, &mi, &me);
+		double ta = chain_ns(add, n == 0 ? &mhz_first : &mhz_rest, &it[n], &el[n]);
+		double tm = chain_ns(mul, &mhz_rest, &mi, &me);
 		if (ta <= 0 || tm <= 0)
 			break;
 		ratio[n] = tm / ta;
@@ -163,7 +165,6 @@ int mhz_estimate(struct mhz_estimate *e)
 		mhz[n] = 1e3 / ta;
 		n++;
 	}
-	timing = saved;
 	/* The multiply latency most rounds agree on; only those rounds count. */
 	int L = 2;
 	for (int l = 3; l <= 8; l++)
@@ -188,16 +189,10 @@ int mhz_estimate(struct mhz_estimate *e)
 
 double mhz_quick(void)
 {
-	struct timing_opts saved = timing;
-	timing.min_sample_ns = 5e5;
-	timing.repetitions = 5;
-	timing.max_samples = 0;
-	timing.warmup_us = 0;
 	void (*add)(uint64_t, void *), (*mul)(uint64_t, void *);
 	(void)pick_chains(&add, &mul);
 	uint64_t it;
-	double el, ta = chain_ns(add, &it, &el);
-	timing = saved;
+	double el, ta = chain_ns(add, &mhz_quick_sampling, &it, &el);
 	return ta > 0 ? 1e3 / ta : -1;
 }
 
@@ -207,12 +202,17 @@ double mhz_measure(void)
 	return mhz_estimate(&e) == 0 ? e.mhz : -1;
 }
 
+struct mhz_opts { int only_clock; };
+static const struct tool_options mhz_options = { .opts = (const struct opt[]){
+	{ 'c', NULL, OPT_FLAG, 0, 0, offsetof(struct mhz_opts, only_clock), NULL, NULL,
+	  "print only the clock period in ns", NULL },
+	{ 0 } } };
+
 static int mhz_tool(struct tool_ctx *c, int argc, char **argv)
 {
-	int only_clock = 0, ch;
-	while ((ch = tool_getopt(c, argc, argv, "c")) != -1)
-		if (ch == 'c')
-			only_clock = 1;
+	struct mhz_opts o = { 0 };
+	options_parse(c, argc, argv, &mhz_options, &o);
+	int only_clock = o.only_clock;
 	if (optind < argc)
 		usage_error(c, "unexpected operand '%s' (mhz takes only -c)", argv[optind]);
 	struct mhz_estimate e;

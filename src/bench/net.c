@@ -207,36 +207,6 @@ void net_timeouts(int fd, int seconds)
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
 }
 
-int net_readn(int fd, void *buf, size_t n)
-{
-	char *p = buf;
-	while (n) {
-		ssize_t r = read(fd, p, n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		p += r;
-		n -= (size_t)r;
-	}
-	return 0;
-}
-
-int net_writen(int fd, const void *buf, size_t n)
-{
-	const char *p = buf;
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /* ---- stop requests --------------------------------------------------------------------------- */
 
 /* After a stop request: wait (up to 3 s) until the server no longer answers, so that a new
@@ -316,13 +286,13 @@ int net_send_stop(enum net_svc svc, const char *host, int port)
 	int rc = 0;
 	if (svc == NS_TCP) {
 		uint32_t z = 0;
-		rc = net_writen(fd, &z, 4);
+		rc = write_in_full(fd, &z, 4);
 	} else if (svc == NS_BWTCP) {
-		rc = net_writen(fd, "0\n", 2);
+		rc = write_in_full(fd, "0\n", 2);
 	} else if (svc == NS_HTTP) {
-		rc = net_writen(fd, "EXIT\r\n", 6);
+		rc = write_in_full(fd, "EXIT\r\n", 6);
 	} else {
-		rc = net_writen(fd, "S", 1);
+		rc = write_in_full(fd, "S", 1);
 	}
 	/* Wait for the server to close its end, so a following -s finds the port free. */
 	shutdown(fd, SHUT_WR);
@@ -338,27 +308,19 @@ int net_send_stop(enum net_svc svc, const char *host, int port)
 
 /* ---- client side ------------------------------------------------------------------------------ */
 
-void net_parse_opts(struct tool_ctx *c, int argc, char **argv, const char *letters,
-		      struct netopts *o, uint64_t mmin, uint64_t mmax)
+void net_parse_opts(struct tool_ctx *c, int argc, char **argv, const struct tool_options *t,
+		    struct netopts *o, uint64_t def_msize, uint64_t def_move)
 {
-	int ch;
-	while ((ch = tool_getopt(c, argc, argv, letters)) != -1) {
-		switch (ch) {
-		case 's': o->start = 1; break;
-		case 'S': o->stop = 1; break;
-		case 'p': o->port = net_parse_port(c, optarg, "-p"); break;
-		case 'b': o->base = (int)parse_int(optarg, 1, 65535 - NS_COUNT, "-b (plumb serve base port)"); break;
-		case 'm':
-			o->msize = parse_size(optarg, mmin, mmax, "-m (message size)");
-			o->msize_given = 1;
-			break;
-		case 'M':
-			o->move = parse_size(optarg, 1, 1ull << 30, "-M (bytes moved per operation)");
-			o->move_given = 1;
-			break;
-		default: usage_error(c, "unknown option -%c", ch);
-		}
-	}
+	memset(o, 0, sizeof *o);
+	options_parse(c, argc, argv, t, o);
+	if (o->port_arg)
+		o->port = net_parse_port(c, o->port_arg, "-p");
+	o->msize_given = o->msize != 0;
+	o->move_given = o->move != 0;
+	if (!o->msize_given)
+		o->msize = def_msize;
+	if (!o->move_given)
+		o->move = def_move;
 	if (argc - optind > 1)
 		usage_error(c, "too many operands (one HOST at most)");
 	o->host = optind < argc ? argv[optind] : NULL;

@@ -24,6 +24,7 @@
 #include <sys/socket.h>
 #include <sys/types.h>
 #include "core/out.h"
+#include "core/opts.h"
 
 enum net_svc {
 	NS_TCP,        /* lat_tcp echo */
@@ -74,9 +75,7 @@ int net_local_port(int fd);
 int net_connect(const struct sockaddr_storage *ss, socklen_t len);
 void net_nodelay(int fd);
 void net_timeouts(int fd, int seconds);
-/* Whole-buffer read/write, retrying on EINTR; -1 on error or early EOF. */
-int net_readn(int fd, void *buf, size_t n);
-int net_writen(int fd, const void *buf, size_t n);
+/* Whole-buffer reads and writes: read_in_full() / write_in_full() in core/util.h. */
 
 /* bw_udp's datagram header (network order). The client sends batches of DATA datagrams, then a
  * SYNC that the sink answers with the bytes it received of that batch; HELLO asks for the sink's
@@ -137,16 +136,33 @@ void net_client_teardown(struct net_client *nc);
  * Returns the tool's exit status. */
 int net_tool_start(struct tool_ctx *c, enum net_svc svc, int port);
 int net_tool_stop(struct tool_ctx *c, enum net_svc svc, const char *host, int port);
-/* The options the client tools share: -s, -S, -p PORT, -b BASE, -m SIZE (when in letters, in
- * [mmin, mmax]), -M BYTES, and at most one HOST operand. Bad input exits 2. */
+/* The options the client tools share, as rows of their option tables (opts.h): -s, -S,
+ * -p PORT, -b BASE, -m SIZE (in each tool's range), -M BYTES; then at most one HOST operand. */
 struct netopts {
 	int start, stop, port, base;
-	uint64_t msize, move;
+	uint64_t msize, move;     /* 0 until given (-m and -M take no 0) */
 	int msize_given, move_given;
+	const char *port_arg;
 	const char *host;
 };
-void net_parse_opts(struct tool_ctx *c, int argc, char **argv, const char *letters,
-		    struct netopts *o, uint64_t mmin, uint64_t mmax);
+#define NET_OPT_START { 's', NULL, OPT_FLAG, 0, 0, offsetof(struct netopts, start), NULL, NULL, \
+	"start lmbench's background server on 127.0.0.1 and return", NULL }
+#define NET_OPT_STOP { 'S', NULL, OPT_FLAG, 0, 0, offsetof(struct netopts, stop), NULL, NULL, \
+	"stop the server on HOST", NULL }
+#define NET_OPT_PORT { 'p', NULL, OPT_STRING, 0, 0, offsetof(struct netopts, port_arg), "PORT", \
+	NULL, "the server's port instead of lmbench's", NULL }
+#define NET_OPT_BASE { 'b', NULL, OPT_INT, 1, 65535 - NS_COUNT, offsetof(struct netopts, base), \
+	"BASE", "plumb serve base port", "talk to `plumb serve --port BASE`", NULL }
+#define NET_OPT_MSIZE(lo, hi, help) { 'm', NULL, OPT_SIZE, lo, hi, offsetof(struct netopts, msize), \
+	"SIZE", "message size", help, NULL }
+#define NET_OPT_MOVE { 'M', NULL, OPT_SIZE, 1, 1 << 30, offsetof(struct netopts, move), "MOVE", \
+	"bytes moved per operation", "bytes moved per operation", NULL }
+/* The synopsis of a client tool; mid is its own options ("[-m SIZE] "). */
+#define NET_SYNOPSIS(mid) "-s [-p PORT] | " mid "[-p PORT|-b BASE] [HOST] | -S HOST"
+/* Parse argv against t (a client tool's table), then check -p, the operands and -s/-S;
+ * msize/move not given get the defaults passed. Bad input exits 2. */
+void net_parse_opts(struct tool_ctx *c, int argc, char **argv, const struct tool_options *t,
+		    struct netopts *o, uint64_t def_msize, uint64_t def_move);
 /* "host=NAME" (plus "msize=N" when -m was given), malloc'd. */
 char *net_host_params(const struct net_client *nc, const struct netopts *o);
 /* Parse -p / -b values (exit 2 on bad input). */

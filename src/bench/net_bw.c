@@ -76,7 +76,7 @@ static int bwt_setup(void *a)
 	int n = snprintf(hdr, sizeof hdr, "%zu\n", b->msize);
 	b->buf = xmalloc(b->msize);
 	memset(b->buf, 0, b->msize);
-	if (net_writen(b->fd, hdr, (size_t)n) < 0) {
+	if (write_in_full(b->fd, hdr, (size_t)n) < 0) {
 		warnx_("the server at %s does not answer", net_client_hostname(&b->nc));
 		return -1;
 	}
@@ -110,10 +110,18 @@ static void sizes(struct netopts *o)
 	o->move = (o->move + o->msize - 1) / o->msize * o->msize;
 }
 
+static const struct tool_options bwtcp_options = { .opts = (const struct opt[]){
+	NET_OPT_START, NET_OPT_STOP, NET_OPT_PORT, NET_OPT_BASE,
+	NET_OPT_MSIZE(1, NET_MAX_MSG, "bytes per message the server writes"), NET_OPT_MOVE, { 0 } } };
+static const struct tool_options bwudp_options = { .opts = (const struct opt[]){
+	NET_OPT_START, NET_OPT_STOP, NET_OPT_PORT, NET_OPT_BASE,
+	NET_OPT_MSIZE(sizeof(struct bwudp_hdr), 65507, "bytes per datagram (default 8192)"),
+	NET_OPT_MOVE, { 0 } } };
+
 static int bw_tcp(struct tool_ctx *c, int argc, char **argv)
 {
-	struct netopts o = { 0 };
-	net_parse_opts(c, argc, argv, "sSp:b:m:M:", &o, 1, NET_MAX_MSG);
+	struct netopts o;
+	net_parse_opts(c, argc, argv, &bwtcp_options, &o, 0, 0);
 	if (o.start)
 		return net_tool_start(c, NS_BWTCP, o.port);
 	if (o.stop)
@@ -241,8 +249,8 @@ static void bwu_teardown(void *a)
 
 static int bw_udp(struct tool_ctx *c, int argc, char **argv)
 {
-	struct netopts o = { .msize = 8192, .move = 1u << 20 };
-	net_parse_opts(c, argc, argv, "sSp:b:m:M:", &o, sizeof(struct bwudp_hdr), 65507);
+	struct netopts o;
+	net_parse_opts(c, argc, argv, &bwudp_options, &o, 8192, 1u << 20);
 	if (o.start)
 		return net_tool_start(c, NS_BWUDP, o.port);
 	if (o.stop)
@@ -296,7 +304,7 @@ static int bwl_setup(void *a)
 		timing_place_helper(1);
 		close(fds[0]);
 		char *buf = xcalloc(1, b->xfer);
-		while (net_writen(fds[1], buf, b->xfer) == 0)
+		while (write_in_full(fds[1], buf, b->xfer) == 0)
 			;
 		_exit(0);
 	}
@@ -326,18 +334,19 @@ static void bwl_teardown(void *a)
 	free(b->buf);
 }
 
+struct bwl_opts { uint64_t xfer, bytes; };
+static const struct tool_options bwl_options = { .opts = (const struct opt[]){
+	{ 'm', NULL, OPT_SIZE, 1, NET_MAX_MSG, offsetof(struct bwl_opts, xfer), "XFER",
+	  "transfer size", "bytes per write() of the child (default 64 KiB)", NULL },
+	{ 'M', NULL, OPT_SIZE, 1, 1 << 30, offsetof(struct bwl_opts, bytes), "BYTES",
+	  "bytes per operation", "bytes read per timed operation (default 10 MiB)", NULL },
+	{ 0 } } };
+
 static int bw_local(struct tool_ctx *c, int argc, char **argv, int is_pipe)
 {
-	struct bwl b = { .is_pipe = is_pipe, .xfer = DEF_MSG, .bytes = 10u << 20 };
-	int ch;
-	while ((ch = tool_getopt(c, argc, argv, "m:M:")) != -1) {
-		if (ch == 'm')
-			b.xfer = parse_size(optarg, 1, NET_MAX_MSG, "-m (transfer size)");
-		else if (ch == 'M')
-			b.bytes = parse_size(optarg, 1, 1ull << 30, "-M (bytes per operation)");
-		else
-			usage_error(c, "unknown option -%c", ch);
-	}
+	struct bwl_opts o = { .xfer = DEF_MSG, .bytes = 10u << 20 };
+	options_parse(c, argc, argv, &bwl_options, &o);
+	struct bwl b = { .is_pipe = is_pipe, .xfer = (size_t)o.xfer, .bytes = o.bytes };
 	/* lmbench's bw_unix also took the byte count as an operand. */
 	if (!is_pipe && optind < argc)
 		b.bytes = parse_size(argv[optind++], 1, 1ull << 30, "BYTES");
@@ -366,12 +375,12 @@ static int bw_pipe(struct tool_ctx *c, int argc, char **argv)
 }
 
 static const struct tool tools[] = {
-	TOOL("bw_tcp", bw_tcp, 0, "-s [-p PORT] | [-m MSIZE] [-M MOVE] [-p PORT|-b BASE] [HOST] | -S HOST",
+	TOOL("bw_tcp", bw_tcp, 0, NET_SYNOPSIS("[-m MSIZE] [-M MOVE] "),
 	     "TCP bandwidth: the server writes MSIZE-byte messages, the client reads MOVE bytes",
 	     "MSIZE 1 B to 10 MiB; both default to 64 KiB, one given alone sets the other, MOVE is\n"
 	     "rounded up to whole messages. Output: MSIZE in MB, then MB/sec (lmbench's line).\n"
 	     "Port 31236 with -s; without HOST plumb runs its own server on an ephemeral port."),
-	TOOL("bw_udp", bw_udp, 0, "-s [-p PORT] | [-m MSIZE] [-M MOVE] [-p PORT|-b BASE] [HOST] | -S HOST",
+	TOOL("bw_udp", bw_udp, 0, NET_SYNOPSIS("[-m MSIZE] [-M MOVE] "),
 	     "UDP bandwidth of MSIZE-byte datagrams (default 8192), MOVE bytes (default 1 MiB) a time",
 	     "Datagrams go in batches that fit the sink's receive buffer; only bytes the sink\n"
 	     "received count, and a loss is printed as [lost: ...]. Port 34297 with -s."),

@@ -94,7 +94,7 @@ static long long http_get(struct httpl *h, const char *url, int *status)
 	char req[600];
 	int n = snprintf(req, sizeof req, "GET %s%s HTTP/1.0\r\nUser-Agent: plumb\r\n\r\n",
 			 url[0] == '/' ? "" : "/", url);
-	if (n < 0 || (size_t)n >= sizeof req || net_writen(fd, req, (size_t)n) < 0) {
+	if (n < 0 || (size_t)n >= sizeof req || write_in_full(fd, req, (size_t)n) < 0) {
 		close(fd);
 		return -1;
 	}
@@ -186,18 +186,23 @@ static int read_urls(struct httpl *h)
 	return h->nurls;
 }
 
+struct http_opts { int start, stop, base; };
+static const struct tool_options http_options = { .opts = (const struct opt[]){
+	{ 's', NULL, OPT_FLAG, 0, 0, offsetof(struct http_opts, start), NULL, NULL,
+	  "start a background server on 8008 (127.0.0.1) and return", NULL },
+	{ 'S', NULL, OPT_FLAG, 0, 0, offsetof(struct http_opts, stop), NULL, NULL,
+	  "stop the server on HOST", NULL },
+	{ 'd', NULL, OPT_IGNORED, 0, 0, 0, NULL, NULL, "lmbench's debug flag: accepted, no effect", NULL },
+	{ 'e', NULL, OPT_IGNORED, 0, 0, 0, NULL, NULL, "lmbench's debug flag: accepted, no effect", NULL },
+	{ 'b', NULL, OPT_INT, 1, 65535 - NS_COUNT, offsetof(struct http_opts, base), "BASE",
+	  "plumb serve base port", "talk to `plumb serve --port BASE`", NULL },
+	{ 0 } } };
+
 static int lat_http(struct tool_ctx *c, int argc, char **argv)
 {
-	int ch, start = 0, stop = 0, base = 0;
-	while ((ch = tool_getopt(c, argc, argv, "sSdeb:")) != -1) {
-		switch (ch) {
-		case 's': start = 1; break;
-		case 'S': stop = 1; break;
-		case 'd': case 'e': break;  /* lmbench's debug flags: accepted, no effect */
-		case 'b': base = (int)parse_int(optarg, 1, 65535 - NS_COUNT, "-b (plumb serve base port)"); break;
-		default: usage_error(c, "unknown option -%c", ch);
-		}
-	}
+	struct http_opts o = { 0 };
+	options_parse(c, argc, argv, &http_options, &o);
+	int start = o.start, stop = o.stop, base = o.base;
 	if (argc - optind > 2)
 		usage_error(c, "too many operands (HOST [PORT])");
 	const char *host = optind < argc ? argv[optind] : NULL;

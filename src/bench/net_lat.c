@@ -47,8 +47,8 @@ static int tcp_setup(void *a)
 	uint32_t hdr = htonl((uint32_t)t->msize);
 	t->buf = xcalloc(1, t->msize);
 	/* One round trip before timing: the server's handler is forked and running. */
-	if (net_writen(t->fd, &hdr, 4) || net_writen(t->fd, t->buf, t->msize) ||
-	    net_readn(t->fd, t->buf, t->msize)) {
+	if (write_in_full(t->fd, &hdr, 4) || write_in_full(t->fd, t->buf, t->msize) ||
+	    read_in_full(t->fd, t->buf, t->msize)) {
 		warnx_("the server at %s does not answer", net_client_hostname(&t->nc));
 		return -1;
 	}
@@ -59,7 +59,7 @@ static void tcp_loop(uint64_t n, void *a)
 {
 	struct tcpl *t = a;
 	for (uint64_t i = 0; i < n; i++)
-		if (net_writen(t->fd, t->buf, t->msize) || net_readn(t->fd, t->buf, t->msize))
+		if (write_in_full(t->fd, t->buf, t->msize) || read_in_full(t->fd, t->buf, t->msize))
 			die(EXIT_MEASURE, "connection to %s lost: %s", net_client_hostname(&t->nc),
 			    errno ? strerror(errno) : "closed");
 }
@@ -72,10 +72,24 @@ static void tcp_teardown(void *a)
 	net_client_teardown(&t->nc);
 }
 
+static const struct tool_options tcp_options = { .opts = (const struct opt[]){
+	NET_OPT_START, NET_OPT_STOP, NET_OPT_PORT, NET_OPT_BASE,
+	NET_OPT_MSIZE(1, NET_MAX_MSG, "bytes sent each way per round trip (default 1)"), { 0 } } };
+static const struct tool_options udp_options = { .opts = (const struct opt[]){
+	NET_OPT_START, NET_OPT_STOP, NET_OPT_PORT, NET_OPT_BASE,
+	NET_OPT_MSIZE(4, 65507, "bytes per datagram each way (default 4)"), { 0 } } };
+static const struct tool_options connect_options = { .opts = (const struct opt[]){
+	NET_OPT_START, NET_OPT_STOP, NET_OPT_PORT, NET_OPT_BASE, { 0 } } };
+static const struct tool_options unix_connect_options = { .opts = (const struct opt[]){
+	{ 's', NULL, OPT_FLAG, 0, 0, offsetof(struct netopts, start), NULL, NULL,
+	  "not supported: plumb always runs its own server", NULL },
+	{ 'S', NULL, OPT_FLAG, 0, 0, offsetof(struct netopts, stop), NULL, NULL,
+	  "not supported: plumb always runs its own server", NULL }, { 0 } } };
+
 static int lat_tcp(struct tool_ctx *c, int argc, char **argv)
 {
-	struct netopts o = { .msize = 1 };
-	net_parse_opts(c, argc, argv, "sSp:b:m:", &o, 1, NET_MAX_MSG);
+	struct netopts o;
+	net_parse_opts(c, argc, argv, &tcp_options, &o, 1, 0);
 	if (o.start)
 		return net_tool_start(c, NS_TCP, o.port);
 	if (o.stop)
@@ -171,8 +185,8 @@ static void udp_teardown(void *a)
 
 static int lat_udp(struct tool_ctx *c, int argc, char **argv)
 {
-	struct netopts o = { .msize = 4 };
-	net_parse_opts(c, argc, argv, "sSp:b:m:", &o, 4, 65507);
+	struct netopts o;
+	net_parse_opts(c, argc, argv, &udp_options, &o, 4, 0);
 	if (o.start)
 		return net_tool_start(c, NS_UDP, o.port);
 	if (o.stop)
@@ -253,8 +267,8 @@ static int run_connect(struct tool_ctx *c, struct conl *k, const char *metric, c
 
 static int lat_connect(struct tool_ctx *c, int argc, char **argv)
 {
-	struct netopts o = { 0 };
-	net_parse_opts(c, argc, argv, "sSp:b:", &o, 1, 1);
+	struct netopts o;
+	net_parse_opts(c, argc, argv, &connect_options, &o, 0, 0);
 	if (o.start)
 		return net_tool_start(c, NS_CONNECT, o.port);
 	if (o.stop)
@@ -269,10 +283,11 @@ static int lat_connect(struct tool_ctx *c, int argc, char **argv)
 
 static int lat_unix_connect(struct tool_ctx *c, int argc, char **argv)
 {
-	int ch;
-	while ((ch = tool_getopt(c, argc, argv, "sS")) != -1)
+	struct netopts o = { 0 };
+	options_parse(c, argc, argv, &unix_connect_options, &o);
+	if (o.start || o.stop)
 		usage_error(c, "-%c: plumb always runs its own server on a private socket "
-			    "(lmbench's used the fixed path /tmp/af_unix)", ch);
+			    "(lmbench's used the fixed path /tmp/af_unix)", o.start ? 's' : 'S');
 	if (optind < argc)
 		usage_error(c, "no operands expected");
 	struct conl k = { .nc = { .svc = NS_UNIX } };
@@ -280,16 +295,16 @@ static int lat_unix_connect(struct tool_ctx *c, int argc, char **argv)
 }
 
 static const struct tool tools[] = {
-	TOOL("lat_tcp", lat_tcp, 0, "-s [-p PORT] | [-m SIZE] [-p PORT|-b BASE] [HOST] | -S HOST",
+	TOOL("lat_tcp", lat_tcp, 0, NET_SYNOPSIS("[-m SIZE] "),
 	     "TCP round-trip latency of SIZE-byte messages (default 1)",
 	     "Without HOST: plumb starts its own server on an ephemeral 127.0.0.1 port and stops it.\n"
 	     "-s starts lmbench's background server on port 31234 (127.0.0.1; it exits after 600 s\n"
 	     "without a client), -S HOST stops it; -b BASE talks to `plumb serve --port BASE`."),
-	TOOL("lat_udp", lat_udp, 0, "-s [-p PORT] | [-m SIZE] [-p PORT|-b BASE] [HOST] | -S HOST",
+	TOOL("lat_udp", lat_udp, 0, NET_SYNOPSIS("[-m SIZE] "),
 	     "UDP round-trip latency of SIZE-byte datagrams (default 4, 4..65507)",
 	     "As lat_tcp; lmbench's UDP port is 34298. A datagram unanswered for 1 s is resent\n"
 	     "(five times at most, then exit 3)."),
-	TOOL("lat_connect", lat_connect, 0, "-s [-p PORT] | [-p PORT|-b BASE] [HOST] | -S HOST",
+	TOOL("lat_connect", lat_connect, 0, NET_SYNOPSIS(""),
 	     "TCP connection cost: socket + connect + close",
 	     "Port 31237 with -s. Each connection is closed with SO_LINGER 0 (a reset), so no\n"
 	     "TIME_WAIT entries pile up and a long run cannot exhaust the ephemeral ports.\n"

@@ -25,6 +25,19 @@
 #include "bench/tool.h"
 #include "core/util.h"
 
+/* Options of both builds (without libtirpc lat_rpc still checks its command line). */
+struct rpc_opts { int start, stop, proto, base; };
+static const struct tool_options rpc_options = { .opts = (const struct opt[]){
+	{ 's', NULL, OPT_FLAG, 0, 0, offsetof(struct rpc_opts, start), NULL, NULL,
+	  "start a background server on port 31239 and return", NULL },
+	{ 'S', NULL, OPT_FLAG, 0, 0, offsetof(struct rpc_opts, stop), NULL, NULL,
+	  "stop the server on HOST", NULL },
+	{ 'p', NULL, OPT_ENUM, 0, 0, offsetof(struct rpc_opts, proto), "tcp|udp", NULL,
+	  "measure this transport only (default both)", (const char *const[]){ "tcp", "udp", NULL } },
+	{ 'b', NULL, OPT_INT, 1, 65535 - NS_COUNT, offsetof(struct rpc_opts, base), "BASE",
+	  "plumb serve base port", "talk to `plumb serve --port BASE`", NULL },
+	{ 0 } } };
+
 #ifdef HAVE_TIRPC
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -211,23 +224,10 @@ static int rpc_stop_server(const char *host, int port)
 
 static int lat_rpc(struct tool_ctx *c, int argc, char **argv)
 {
-	int ch, start = 0, stop = 0, base = 0, want_tcp = 1, want_udp = 1;
-	while ((ch = tool_getopt(c, argc, argv, "sSp:b:")) != -1) {
-		switch (ch) {
-		case 's': start = 1; break;
-		case 'S': stop = 1; break;
-		case 'p':
-			if (strcmp(optarg, "tcp") == 0)
-				want_udp = 0;
-			else if (strcmp(optarg, "udp") == 0)
-				want_tcp = 0;
-			else
-				usage_error(c, "-p: '%s' is not tcp or udp", optarg);
-			break;
-		case 'b': base = (int)parse_int(optarg, 1, 65535 - NS_COUNT, "-b (plumb serve base port)"); break;
-		default: usage_error(c, "unknown option -%c", ch);
-		}
-	}
+	struct rpc_opts o = { .proto = -1 };
+	options_parse(c, argc, argv, &rpc_options, &o);
+	int start = o.start, stop = o.stop, base = o.base;
+	int want_tcp = o.proto != 1, want_udp = o.proto != 0;
 	if (argc - optind > 1)
 		usage_error(c, "too many operands (one HOST at most)");
 	const char *host = optind < argc ? argv[optind] : NULL;
@@ -270,8 +270,8 @@ int net_rpc_serve(int tcp_fd, int udp_fd, int allow_stop, volatile long *activit
 static int lat_rpc(struct tool_ctx *c, int argc, char **argv)
 {
 	/* --help and bad options behave as in a full build; measuring is what cannot be done. */
-	while (tool_getopt(c, argc, argv, "sp:b:S:") != -1)
-		;
+	struct rpc_opts o = { .proto = -1 };
+	options_parse(c, argc, argv, &rpc_options, &o);
 	fprintf(stderr, "%s: plumb was built without libtirpc (install libtirpc-dev and rebuild)\n", c->tool);
 	return EXIT_MEASURE;
 }

@@ -88,7 +88,7 @@ static int handle_tcp(int fd, const struct net_server *s)
 {
 	uint32_t hdr;
 	net_nodelay(fd);
-	if (net_readn(fd, &hdr, 4) < 0)
+	if (read_in_full(fd, &hdr, 4) < 0)
 		return 0;
 	uint32_t msize = ntohl(hdr);
 	if (msize == 0)
@@ -96,7 +96,7 @@ static int handle_tcp(int fd, const struct net_server *s)
 	if (msize > NET_MAX_MSG)
 		return 0;
 	char *buf = xmalloc(msize);
-	while (net_readn(fd, buf, msize) == 0 && net_writen(fd, buf, msize) == 0)
+	while (read_in_full(fd, buf, msize) == 0 && write_in_full(fd, buf, msize) == 0)
 		touch();
 	free(buf);
 	return 0;
@@ -129,7 +129,7 @@ static int handle_bwtcp(int fd, const struct net_server *s)
 	setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sb, sizeof sb);
 	char *buf = xmalloc(msize);
 	memset(buf, 'p', msize);
-	for (unsigned i = 1; net_writen(fd, buf, msize) == 0; i++)
+	for (unsigned i = 1; write_in_full(fd, buf, msize) == 0; i++)
 		if ((i & 255) == 0)
 			touch();
 	free(buf);
@@ -166,8 +166,8 @@ static int handle_http(int fd, const struct net_server *s)
 			  "Content-Length: %zu\r\n\r\n",
 			  code, code == 200 ? "OK" : code == 404 ? "Not Found" : "Bad Request",
 			  body ? blen : 0);
-	if (net_writen(fd, head, (size_t)hl) == 0 && body)
-		net_writen(fd, body, blen);
+	if (write_in_full(fd, head, (size_t)hl) == 0 && body)
+		write_in_full(fd, body, blen);
 	touch();
 	/* Close politely: unread request bytes would turn our close into a reset that can
 	 * destroy the response before the client reads it. */

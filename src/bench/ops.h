@@ -229,9 +229,8 @@ struct ops_type {
 };
 extern const struct ops_type ops_types[OPS_NTYPES];
 
-/* Unless the user chose (ENOUGH, --min-sample, -N): samples of min_ns, and reps samples when
- * reps > 0. The caller saves and restores `timing` around the tool. */
-void ops_short_samples(double min_ns, int reps);
+/* par_ops's options and sampling defaults (ops_lat.c, beside its descriptor). */
+extern const struct tool_options par_ops_options;
 
 /* par_ops, in ops_par.c. */
 int par_ops_main(struct tool_ctx *c, int argc, char **argv);

@@ -113,14 +113,13 @@ NOVEC_FN static void bogo_double(uint64_t n, void *arg)
 	}
 }
 
-void ops_short_samples(double min_ns, int reps)
-{
-	const char *e = getenv("ENOUGH");
-	if (timing.min_sample_ns <= 0 && !(e && *e))
-		timing.min_sample_ns = min_ns;
-	if (reps > 0 && timing.repetitions <= 0)
-		timing.repetitions = reps;
-}
+/* Short samples (1 ms, unless ENOUGH or --min-sample say otherwise): a chain needs no long
+ * sample for the clock's sake, and on a busy machine a sample longer than a scheduler time
+ * slice (a few ms) almost always contains another process's run, which moves the median.
+ * par_ops also takes 6 samples unless -N says otherwise: 16 types x up to 16 variants must
+ * take seconds. */
+static const struct tool_options lat_ops_options = { .timing = { .min_sample_ns = 1e6 } };
+const struct tool_options par_ops_options = { .timing = { .min_sample_ns = 1e6, .repetitions = 6 } };
 
 /* ---- the tool --------------------------------------------------------------------------- */
 
@@ -178,24 +177,16 @@ static int lat_bogo(struct tool_ctx *c, struct bogo *b, int dbl)
 
 static int lat_ops(struct tool_ctx *c, int argc, char **argv)
 {
-	while (tool_getopt(c, argc, argv, "") != -1)
-		;
+	options_parse(c, argc, argv, &lat_ops_options, NULL);
 	if (optind < argc)
 		usage_error(c, "unexpected operand '%s' (lat_ops takes none)", argv[optind]);
-	/* Short samples (1 ms, unless ENOUGH or --min-sample say otherwise): a chain needs no long
-	 * sample for the clock's sake, and on a busy machine a sample longer than a scheduler time
-	 * slice (a few ms) almost always contains another process's run, which moves the median. */
-	struct timing_opts saved = timing;
-	ops_short_samples(1e6, 0);
 	struct ops_args a;
 	ops_args_init(&a);
 	double add_ns[2] = { NAN, NAN };
 	/* The chains are single-process latencies; only bogomflops runs -P copies (lmbench). */
 	for (int t = 0; t < OPS_NTYPES; t++)
-		if (lat_one(c, t, &a, add_ns) != 0) {
-			timing = saved;
+		if (lat_one(c, t, &a, add_ns) != 0)
 			return EXIT_MEASURE;
-		}
 	struct bogo *b = xmalloc(sizeof *b);
 	for (int j = 0; j < BOGO_M; j++) {
 		/* x in [0.6, 1.4): no zero, no denormal, no overflow anywhere in the formula */
@@ -207,7 +198,6 @@ static int lat_ops(struct tool_ctx *c, int argc, char **argv)
 	if (lat_bogo(c, b, 0) != 0 || lat_bogo(c, b, 1) != 0)
 		rc = EXIT_MEASURE;
 	free(b);
-	timing = saved;
 	return rc;
 }
 

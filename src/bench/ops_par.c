@@ -140,19 +140,14 @@ static int par_type(struct tool_ctx *c, int t, struct ops_args *a)
 
 int par_ops_main(struct tool_ctx *c, int argc, char **argv)
 {
-	while (tool_getopt(c, argc, argv, "") != -1)
-		;
+	options_parse(c, argc, argv, &par_ops_options, NULL);
 	if (optind < argc)
 		usage_error(c, "unexpected operand '%s' (par_ops takes none)", argv[optind]);
-	/* Short samples unless the user chose: 16 types x up to 16 variants must take seconds. */
-	struct timing_opts saved = timing;
-	ops_short_samples(1e6, 6);
 	struct ops_args a;
 	ops_args_init(&a);
 	int rc = 0;
 	for (int t = 0; t < OPS_NTYPES && rc == 0; t++)
 		if (par_type(c, t, &a) != 0)
 			rc = EXIT_MEASURE;
-	timing = saved;
 	return rc;
 }

@@ -185,8 +185,7 @@ static const struct {
 
 static int lat_proc(struct tool_ctx *c, int argc, char **argv)
 {
-	while (tool_getopt(c, argc, argv, "") != -1)
-		;
+	options_parse(c, argc, argv, NULL, NULL);
 	if (optind >= argc)
 		usage_error(c, "missing mode (procedure, fork, exec or shell)");
 	const char *mode = argv[optind];

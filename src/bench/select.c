@@ -95,13 +95,18 @@ static void want_fds(unsigned n)
 	}
 }
 
+struct select_opts { uint64_t n; };
+static const struct tool_options select_options = { .opts = (const struct opt[]){
+	/* lmbench parses -n with bytes(): 1k is 1024 */
+	{ 'n', NULL, OPT_SIZE, 1, FD_SETSIZE, offsetof(struct select_opts, n), "N",
+	  "file descriptors", "descriptors to select() on (default 200)", NULL },
+	{ 0 } } };
+
 static int lat_select(struct tool_ctx *c, int argc, char **argv)
 {
-	unsigned n = 200;
-	int ch;
-	while ((ch = tool_getopt(c, argc, argv, "n:")) != -1)
-		if (ch == 'n') /* lmbench parses it with bytes(): 1k is 1024 */
-			n = (unsigned)parse_size(optarg, 1, FD_SETSIZE, "-n (file descriptors)");
+	struct select_opts o = { .n = 200 };
+	options_parse(c, argc, argv, &select_options, &o);
+	unsigned n = (unsigned)o.n;
 	if (optind >= argc)
 		usage_error(c, "missing mode (file or tcp)");
 	const char *mode = argv[optind];

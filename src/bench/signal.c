@@ -206,11 +206,12 @@ static void measure_or_die(const struct bench_op *op, struct measurement *m)
  * stay honest on a busy machine. */
 static void measure_rounds(struct bench_op *ops, int k, struct measurement *out)
 {
-	struct timing_opts saved = timing;
-	int reps = saved.repetitions > 0 ? saved.repetitions : TIMING_DEFAULT_REPS;
+	int reps = timing_repetitions();
 	size_t cap[4] = { 0 };
-	timing.repetitions = 1;
-	timing.max_samples = 0;
+	/* one sample per call and round, no adaptive stopping */
+	static const struct timing_defaults one = { .repetitions = 1 };
+	for (int j = 0; j < k; j++)
+		ops[j].sampling = &one;
 	for (int r = 0; r < reps; r++)
 		for (int j = 0; j < k; j++) {
 			struct measurement m;
@@ -230,13 +231,11 @@ static void measure_rounds(struct bench_op *ops, int k, struct measurement *out)
 			}
 			measurement_free(&m);
 		}
-	timing = saved;
 }
 
 static int lat_sig(struct tool_ctx *c, int argc, char **argv)
 {
-	while (tool_getopt(c, argc, argv, "") != -1)
-		;
+	options_parse(c, argc, argv, NULL, NULL);
 	if (optind >= argc)
 		usage_error(c, "missing mode (install, catch or prot)");
 	const char *mode = argv[optind];

@@ -107,8 +107,7 @@ static char *own_file(struct tool_ctx *c)
 
 static int lat_syscall(struct tool_ctx *c, int argc, char **argv)
 {
-	while (tool_getopt(c, argc, argv, "") != -1)
-		;
+	options_parse(c, argc, argv, NULL, NULL);
 	if (optind >= argc)
 		usage_error(c, "missing mode (null, read, write, stat, fstat or open)");
 	const char *mode = argv[optind];

@@ -21,7 +21,9 @@ struct tool {
 	const char *help;      /* more lines for --help (may be NULL) */
 };
 
-/* One entry per line, starting with TOOL(" — the Makefile reads the names from these lines. */
+/* One entry per line, starting with TOOL(" — the Makefile reads the names from these lines.
+ * A tool's own options are a `struct tool_options` table (opts.h) defined beside its function,
+ * which passes it to options_parse(); --help prints it from there. */
 #define TOOL(name, fn, lm_stdout, usage, summary, help) { name, fn, lm_stdout, usage, summary, help }
 
 enum subset { SUBSET_HW = 1, SUBSET_OS = 2 };

@@ -1,24 +1,68 @@
 /*
- * opts.h — the options every tool shares, parsed in one place:
+ * opts.h — a tool's command line as data (after git's parse-options and stress-ng's
+ * stressor_info_t), parsed in one place. Each tool declares its own options in a table:
+ * letter, long name, type, range, where the value goes (an offset in the tool's options
+ * struct) and one help line. options_parse() builds the getopt strings from it, adds the
+ * options every tool shares, checks every range and prints the table for --help; getopt_long
+ * is called in opts.c and nowhere else a tool runs. The shared options:
  *   -P N        parallel copies (lmbench)          -W US   warm-up microseconds (lmbench)
  *   -N N        samples per copy (lmbench)         --cpu LIST|none   CPU placement (cpu.h)
  *   --json      one JSON document on stdout        --fsdir DIR       where temp files go
  *   --min-sample US   minimum sample length (like ENOUGH)
  *   --help      the tool's help
- * A tool passes its own option letters; tool_getopt() returns them one at a time (optarg set),
- * like getopt(), and -1 at the end (optind = first operand). Bad values exit 2 with one line.
+ * The table also carries the tool's own sampling defaults (struct timing_defaults, timing.h):
+ * the global `timing` holds only what the user asked for; the parser points timing_tool at the
+ * tool's defaults and measure() falls back to them. Bad values exit 2 with one line.
  */
 #ifndef PLUMB_OPTS_H
 #define PLUMB_OPTS_H
 
+#include <stddef.h>
+#include <stdio.h>
 #include "core/out.h"
+#include "core/timing.h"
 
-struct tool_desc;
+enum opt_type {
+	OPT_FLAG = 1,  /* no value; the int at `offset` becomes 1 */
+	OPT_INT,       /* a number in [min, max] into an int */
+	OPT_SIZE,      /* a size with an optional k/m/g suffix in [min, max] into a uint64_t */
+	OPT_ENUM,      /* one of `choices` (NULL-terminated); its index into an int */
+	OPT_STRING,    /* the text itself into a const char * */
+	OPT_IGNORED,   /* accepted for lmbench's sake, no effect */
+};
+
+struct opt {
+	char letter;                 /* the short option (every tool option has one: lmbench's) */
+	const char *name;            /* long name, or NULL */
+	enum opt_type type;
+	long long min, max;          /* OPT_INT / OPT_SIZE range */
+	size_t offset;               /* where the value goes in the tool's options struct */
+	const char *arg;             /* the value's name in help ("N", "SIZE"); NULL for flags */
+	const char *what;            /* what the value is, for range errors: "-n (WHAT): ..." */
+	const char *help;            /* one line for --help */
+	const char *const *choices;  /* OPT_ENUM */
+};
+
+struct tool_options {
+	const struct opt *opts;          /* ends with a zeroed entry */
+	struct timing_defaults timing;   /* this tool's own sampling defaults */
+};
+
+/* Parse argv against the shared options and t's (t may be NULL: only the shared ones); values
+ * go into dst. Exits 2 with one line on a bad option or value, 0 after --help. Returns the
+ * index of the first operand (options may follow operands, GNU style). */
+int options_parse(struct tool_ctx *c, int argc, char **argv, const struct tool_options *t, void *dst);
+/* The "Options:" lines of --help for t's own options (nothing when it has none). */
+void options_help(FILE *f, const struct tool_options *t);
+
+/* The older interface, until the memory tools move to tables: the shared options are parsed,
+ * the tool's own letters are returned one at a time (optarg set), -1 at the end (optind = first
+ * operand). */
 int tool_getopt(struct tool_ctx *c, int argc, char **argv, const char *tool_letters);
 /* One-line usage error for the current tool, exit 2. */
 void usage_error(struct tool_ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
-/* Hook set by the dispatcher: prints the current tool's --help. */
-extern void (*opts_help_hook)(struct tool_ctx *c);
+/* Hook set by the dispatcher: prints the current tool's --help; t is the table being parsed. */
+extern void (*opts_help_hook)(struct tool_ctx *c, const struct tool_options *t);
 
 #endif

@@ -259,7 +259,7 @@ int tool_finish(struct tool_ctx *c, int status)
 	json_obj_begin(&j, "timing");
 	json_num(&j, "clock_resolution_ns", clock_resolution_ns());
 	json_num(&j, "clock_overhead_ns", clock_overhead_ns());
-	json_int(&j, "repetitions", timing.repetitions > 0 ? timing.repetitions : TIMING_DEFAULT_REPS);
+	json_int(&j, "repetitions", timing_repetitions());
 	json_int(&j, "parallel", timing.parallel);
 	json_u64(&j, "warmup_us", timing.warmup_us);
 	json_num(&j, "min_sample_ns", timing_min_sample_ns(0));

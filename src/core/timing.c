@@ -50,11 +50,22 @@ void timing_env_init(void)
 		env_timing_o_ns = atof(e) * 1e3;
 }
 
+const struct timing_defaults *timing_tool;
+/* The sampling of the measurement under way (bench_op.sampling), NULL between measurements. */
+static const struct timing_defaults *cur_sampling;
+
+static int forced_own(void)
+{
+	return cur_sampling && cur_sampling->own;
+}
+
 double timing_min_sample_ns(double op_min)
 {
 	timing_env_init();
-	double t = timing.min_sample_ns > 0 ? timing.min_sample_ns
-		 : env_enough_ns > 0 ? env_enough_ns : TIMING_DEFAULT_MIN_NS;
+	double tool = timing_tool ? timing_tool->min_sample_ns : 0;
+	double t = forced_own() ? cur_sampling->min_sample_ns
+		 : timing.min_sample_ns > 0 ? timing.min_sample_ns
+		 : env_enough_ns > 0 ? env_enough_ns : tool > 0 ? tool : TIMING_DEFAULT_MIN_NS;
 	if (op_min > t)
 		t = op_min;
 	/* A sample must be long against the clock's step, or quantisation is the measurement. */
@@ -106,9 +117,10 @@ static uint64_t calibrate(const struct bench_op *op, double target)
 
 static void warm(const struct bench_op *op, uint64_t iters)
 {
-	if (!timing.warmup_us)
+	uint64_t us = forced_own() ? cur_sampling->warmup_us : timing.warmup_us;
+	if (!us)
 		return;
-	uint64_t end = now_ns() + timing.warmup_us * 1000;
+	uint64_t end = now_ns() + us * 1000;
 	while (now_ns() < end)
 		time_once(op, iters);
 }
@@ -122,10 +134,25 @@ static struct sample take_sample(const struct bench_op *op, uint64_t iters, doub
 	return s;
 }
 
+int timing_repetitions(void)
+{
+	int n = timing.repetitions > 0 ? timing.repetitions
+	      : timing_tool && timing_tool->repetitions > 0 ? timing_tool->repetitions
+	      : TIMING_DEFAULT_REPS;
+	return n > TIMING_MAX_REPS ? TIMING_MAX_REPS : n;
+}
+
 static int reps(void)
 {
-	int n = timing.repetitions > 0 ? timing.repetitions : TIMING_DEFAULT_REPS;
-	return n > TIMING_MAX_REPS ? TIMING_MAX_REPS : n;
+	if (cur_sampling && cur_sampling->repetitions > 0)
+		return cur_sampling->repetitions;
+	return timing_repetitions();
+}
+
+/* Adaptive stopping applies unless the measurement fixed its own sample count. */
+static int adaptive_cap(void)
+{
+	return cur_sampling && cur_sampling->repetitions > 0 ? 0 : timing.max_samples;
 }
 
 static void push(struct measurement *m, struct sample s, size_t *cap)
@@ -140,7 +167,7 @@ static void push(struct measurement *m, struct sample s, size_t *cap)
 /* Adaptive stopping: is the median known well enough yet? */
 static int precise_enough(const struct measurement *m)
 {
-	if (timing.max_samples <= 0 || timing.target_ci <= 0)
+	if (adaptive_cap() <= 0 || timing.target_ci <= 0)
 		return 1;
 	double *v = xmalloc(m->n * sizeof *v);
 	for (size_t i = 0; i < m->n; i++)
@@ -165,7 +192,7 @@ static int measure_here(const struct bench_op *op, struct measurement *m)
 	m->iters = calibrate(op, m->min_sample_ns);
 	warm(op, m->iters);
 	int n = reps();
-	int cap_n = timing.max_samples > n ? timing.max_samples : n;
+	int cap_n = adaptive_cap() > n ? adaptive_cap() : n;
 	for (int i = 0; i < cap_n; i++) {
 		if (i >= n && precise_enough(m))
 			break;
@@ -187,36 +214,6 @@ struct copy_header {
 	int cpu;
 };
 
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-	while (len) {
-		ssize_t w = write(fd, p, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
-static int read_all(int fd, void *buf, size_t len)
-{
-	char *p = buf;
-	while (len) {
-		ssize_t r = read(fd, p, len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		p += r;
-		len -= (size_t)r;
-	}
-	return 0;
-}
-
 static void copy_main(const struct bench_op *op, int copy, int ready_w, int start_r, int res_w,
 		      int exit_r)
 {
@@ -227,16 +224,16 @@ static void copy_main(const struct bench_op *op, int copy, int ready_w, int star
 	char c = 1;
 	if (op->setup && op->setup(op->arg) != 0) {
 		h.failed = 1;
-		write_all(res_w, &h, sizeof h);
-		write_all(ready_w, &c, 1);
+		write_in_full(res_w, &h, sizeof h);
+		write_in_full(ready_w, &c, 1);
 		_exit(1);
 	}
 	h.loop_ovh = 0;
 	h.clk_ovh = clock_ovh();
 	h.min_ns = timing_min_sample_ns(op->min_sample_ns);
 	h.iters = calibrate(op, h.min_ns);
-	write_all(ready_w, &c, 1);
-	if (read_all(start_r, &c, 1) < 0)
+	write_in_full(ready_w, &c, 1);
+	if (read_in_full(start_r, &c, 1) < 0)
 		_exit(1);
 	warm(op, h.iters);
 	int n = reps();
@@ -244,8 +241,8 @@ static void copy_main(const struct bench_op *op, int copy, int ready_w, int star
 	for (int i = 0; i < n; i++)
 		s[i] = take_sample(op, h.iters, h.clk_ovh);
 	h.n = n;
-	write_all(res_w, &h, sizeof h);
-	write_all(res_w, s, (size_t)n * sizeof *s);
+	write_in_full(res_w, &h, sizeof h);
+	write_in_full(res_w, s, (size_t)n * sizeof *s);
 	/* Keep the machine loaded until every copy is done (lmbench's cool-down). */
 	struct pollfd p = { .fd = exit_r, .events = POLLIN };
 	while (poll(&p, 1, 0) == 0)
@@ -308,12 +305,12 @@ static int measure_copies(const struct bench_op *op, struct measurement *m, int 
 		char go[256];
 		memset(go, 1, sizeof go);
 		for (int left = P; left > 0; left -= left > 256 ? 256 : left)
-			write_all(start[1], go, left > 256 ? 256 : (size_t)left);
+			write_in_full(start[1], go, left > 256 ? 256 : (size_t)left);
 		size_t cap = 0;
 		rc = 0;
 		for (int i = 0; i < P && rc == 0; i++) {
 			struct copy_header h;
-			if (read_all(res[i][0], &h, sizeof h) < 0 || h.failed) {
+			if (read_in_full(res[i][0], &h, sizeof h) < 0 || h.failed) {
 				rc = -1;
 				break;
 			}
@@ -326,7 +323,7 @@ static int measure_copies(const struct bench_op *op, struct measurement *m, int 
 			}
 			for (int k = 0; k < h.n; k++) {
 				struct sample s;
-				if (read_all(res[i][0], &s, sizeof s) < 0) {
+				if (read_in_full(res[i][0], &s, sizeof s) < 0) {
 					rc = -1;
 					break;
 				}
@@ -358,7 +355,10 @@ int measure(const struct bench_op *op, struct measurement *m)
 	memset(m, 0, sizeof *m);
 	m->cpu = -1;
 	int P = timing.parallel > 1 && !op->no_parallel ? timing.parallel : 1;
-	return P > 1 ? measure_copies(op, m, P) : measure_here(op, m);
+	cur_sampling = op->sampling;
+	int rc = P > 1 ? measure_copies(op, m, P) : measure_here(op, m);
+	cur_sampling = NULL;
+	return rc;
 }
 
 void measurement_free(struct measurement *m)

@@ -35,7 +35,20 @@ struct timing_opts {
 				  fraction of the median (e.g. 0.01) */
 	int round;             /* interleaved round the samples belong to */
 };
-extern struct timing_opts timing;
+extern struct timing_opts timing;  /* the user's choices only: no tool writes it */
+
+/* A tool's own sampling defaults (in its descriptor's options, opts.h) or one measurement's
+ * (bench_op.sampling). Zero fields are "not set". A tool's defaults yield to the user's -N and
+ * to --min-sample or ENOUGH; a bench_op's repetitions are forced (and switch adaptive stopping
+ * off), and with `own` its minimum sample and warm-up are forced too (mhz's own sampling). */
+struct timing_defaults {
+	double min_sample_ns;
+	int repetitions;
+	uint64_t warmup_us;
+	int own;
+};
+/* The running tool's defaults (set by the option parser from its descriptor; NULL: none). */
+extern const struct timing_defaults *timing_tool;
 
 #define TIMING_DEFAULT_REPS 11
 #define TIMING_DEFAULT_MIN_NS 5e6   /* 5 ms: 11 samples of a fast op take well under a second */
@@ -57,6 +70,7 @@ struct bench_op {
 	uint64_t fixed_iters;  /* nonzero: never calibrate, always this many iterations */
 	int helpers;           /* helper processes per copy (for placement) */
 	int no_parallel;       /* ignore -P (the operation cannot run as copies) */
+	const struct timing_defaults *sampling;  /* this measurement's own sampling (or NULL) */
 };
 
 struct measurement {
@@ -78,9 +92,11 @@ double measurement_stat(const struct measurement *m, int use_min);
 
 /* Pin a helper process (proc = 1..helpers) of the current copy, from inside setup(). */
 int timing_place_helper(int proc);
-/* The minimum sample length in force (ns): ENOUGH, the option, or the default; never below
- * 1000 clock resolutions. */
+/* The minimum sample length in force (ns): --min-sample, ENOUGH, the tool's default or plumb's;
+ * never below 1000 clock resolutions. */
 double timing_min_sample_ns(double op_min);
+/* Samples per copy in force: -N, the tool's default or TIMING_DEFAULT_REPS. */
+int timing_repetitions(void);
 /* Read ENOUGH / TIMING_O from the environment once (LOOP_O is ignored: nothing is subtracted
  * per iteration). */
 void timing_env_init(void);

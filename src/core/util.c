@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "core/util.h"
 
 const char *prog_name = "plumb";
@@ -188,4 +189,36 @@ void csv_fputs(FILE *f, const char *s)
 		}
 	}
 	fputc('"', f);
+}
+
+int read_in_full(int fd, void *buf, size_t n)
+{
+	char *p = buf;
+	while (n) {
+		ssize_t r = read(fd, p, n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r == 0)
+			errno = 0; /* end of file */
+		if (r <= 0)
+			return -1;
+		p += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+int write_in_full(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
 }

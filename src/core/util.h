@@ -25,6 +25,11 @@ void die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), no
 /* Print "prog: message" on stderr (a warning; the caller goes on). */
 void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Move exactly n bytes through fd (git's read_in_full/write_in_full), retrying after EINTR and
+ * short transfers: 0 when all n moved, -1 on an error or end of file (errno 0 at EOF). */
+int read_in_full(int fd, void *buf, size_t n);
+int write_in_full(int fd, const void *buf, size_t n);
+
 /* Parse a whole decimal integer in [min, max]; on error exit 2 naming what. */
 long long parse_int(const char *s, long long min, long long max, const char *what);
 /* Parse a number of bytes with lmbench's suffixes (k/K = KiB, m/M = MiB; plumb adds g/G = GiB)
