@@ -322,7 +322,7 @@ static void print_json(FILE *f, const struct cmp_table *t)
 	struct json j;
 	json_init(&j, f, 1);
 	json_obj_begin(&j, NULL);
-	json_str(&j, "schema", "plumb/1");
+	json_str(&j, "schema", "plumb/2");
 	json_str(&j, "kind", "compare");
 	json_num(&j, "alpha", t->o.alpha);
 	json_str(&j, "correction", correction_name(t->o.corr));

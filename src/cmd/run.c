@@ -734,8 +734,17 @@ static void report(struct suite *S)
 			S->save_failed = 1;
 		}
 	} else {
+		/* through a buffer, so a label or host name with bytes that are not UTF-8 prints valid */
 		struct run *rv[1] = { run };
-		summary_print(stdout, rv, 1);
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&buf, &len);
+		if (m) {
+			summary_print(m, rv, 1);
+			fclose(m);
+			utf8_fputs(stdout, buf, 0);
+			free(buf);
+		}
 	}
 	fflush(stdout);
 	if (S->tty && S->kept) {
