@@ -103,8 +103,10 @@ TEST(mhz_plausible)
 	struct timing_opts before = timing;
 	struct mhz_estimate e;
 	int rc = -1;
-	/* a very busy machine may refuse once; three refusals would be a real failure */
-	for (int i = 0; i < 3 && rc != 0; i++)
+	/* a very busy machine may refuse once, and under qemu-user (the cross stage) the add and
+	 * multiply chains are emulated, so their ratio wanders: one CI run saw three refusals in a
+	 * row on armhf. Six refusals would be a real failure. */
+	for (int i = 0; i < 6 && rc != 0; i++)
 		rc = mhz_estimate(&e);
 	CHECK(rc == 0);
 	CHECK(memcmp(&before, &timing, sizeof timing) == 0); /* the caller's options survive */
