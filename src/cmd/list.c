@@ -15,10 +15,7 @@ static void list_json(void)
 {
 	struct json j;
 	json_init(&j, stdout, 1);
-	json_obj_begin(&j, NULL);
-	json_str(&j, "schema", "plumb/2");
-	json_str(&j, "kind", "list");
-	json_str(&j, "plumb_version", PLUMB_VERSION);
+	json_doc_begin(&j, "list");
 	json_arr_begin(&j, "tools");
 	for (int f = 0; families[f]; f++)
 		for (const struct tool *t = families[f]->tools; t->name; t++) {

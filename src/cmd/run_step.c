@@ -34,10 +34,7 @@ void proto_write(FILE *f, const struct tool_ctx *c)
 {
 	struct json j;
 	json_init(&j, f, 0);
-	json_obj_begin(&j, NULL);
-	json_str(&j, "schema", "plumb/2");
-	json_str(&j, "kind", "tool");
-	json_str(&j, "plumb_version", PLUMB_VERSION);
+	json_doc_begin(&j, "tool");
 	json_str(&j, "tool", c->tool);
 	json_kv_object(&j, "facts", c->header_info);
 	json_arr_begin(&j, "results");

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/json.h"
+#include "buildinfo.h"
 #include "core/util.h"
 
 void json_init(struct json *j, FILE *f, int pretty)
@@ -161,4 +162,12 @@ void json_null(struct json *j, const char *key)
 {
 	item(j, key);
 	fputs("null", j->f);
+}
+
+void json_doc_begin(struct json *j, const char *kind)
+{
+	json_obj_begin(j, NULL);
+	json_str(j, "schema", "plumb/2");
+	json_str(j, "kind", kind);
+	json_str(j, "plumb_version", PLUMB_VERSION);
 }

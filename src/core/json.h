@@ -17,6 +17,8 @@ struct json {
 
 void json_init(struct json *j, FILE *f, int pretty);
 void json_obj_begin(struct json *j, const char *key);   /* key NULL inside arrays / at top */
+/* Open a plumb document: the top object with its schema, kind and plumb_version (one place). */
+void json_doc_begin(struct json *j, const char *kind);
 void json_obj_end(struct json *j);
 void json_arr_begin(struct json *j, const char *key);
 void json_arr_end(struct json *j);

@@ -245,10 +245,7 @@ int tool_finish(struct tool_ctx *c, int status)
 		return status;
 	struct json j;
 	json_init(&j, stdout, 1);
-	json_obj_begin(&j, NULL);
-	json_str(&j, "schema", "plumb/2");
-	json_str(&j, "kind", "tool");
-	json_str(&j, "plumb_version", PLUMB_VERSION);
+	json_doc_begin(&j, "tool");
 	json_str(&j, "tool", c->tool);
 	json_arr_begin(&j, "args");
 	for (int i = 0; i < c->argc; i++)

@@ -17,10 +17,7 @@ int run_write_json(const struct run *r, FILE *f)
 {
 	struct json j;
 	json_init(&j, f, 1);
-	json_obj_begin(&j, NULL);
-	json_str(&j, "schema", "plumb/2");
-	json_str(&j, "kind", "run");
-	json_str(&j, "plumb_version", PLUMB_VERSION);
+	json_doc_begin(&j, "run");
 	json_obj_begin(&j, "run");
 	if (r->id > 0)
 		json_int(&j, "id", r->id);
