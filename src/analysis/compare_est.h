@@ -26,23 +26,36 @@ struct log_est {
 /* Unpaired side: runs[i] holds the log round values of run i (n[i] of them), k runs.
  * prior_sd: the run-to-run standard deviation (log scale) assumed from the store's history or
  * the default table, worth prior_df degrees of freedom. The variance of a run's own rounds is a
- * floor under the run-to-run variance (runs share less than rounds of one run). */
+ * floor under the run-to-run variance once divided by the run's rounds (the variance of the run's
+ * mean that round noise alone gives). */
 struct log_est est_side(double *const *runs, const size_t *n, size_t k, double prior_sd,
 			double prior_df);
 /* Difference b - a with Welch–Satterthwaite degrees of freedom. */
 struct log_est est_diff(struct log_est a, struct log_est b);
 /* Paired: d[i] = log b_i - log a_i for rounds run back to back; the variance of d is moderated
  * with prior_var (worth prior_df degrees of freedom: the median over the table's paired rows of
- * the same family). */
-struct log_est est_paired(const double *d, size_t n, double prior_var, double prior_df);
+ * the same family, corrected for the median's bias) and never below floor_var (the metric's
+ * paired noise on a quiet machine, default_pair_noise() squared). */
+struct log_est est_paired(const double *d, size_t n, double prior_var, double prior_df,
+			  double floor_var);
 
 /* Sample variance (n - 1); NAN for n < 2. */
 double sample_var(const double *v, size_t n);
 
 /* The conservative run-to-run noise (standard deviation of log run values, i.e. roughly a
- * fraction: 0.04 = 4 %) plumb assumes for a metric without history, from the table in
+ * fraction: 0.04 = 4 %) plumb assumes for a metric without history, of its raw value or (when
+ * equal_clock and the metric follows the clock) of its value at equal clock, from the table in
  * compare_est.c (bench/README.md, "Run-to-run noise"). */
-double default_run_noise(const char *metric);
+double default_run_noise(const char *metric, int equal_clock);
+/* The degrees of freedom default_run_noise() is worth for the metric: the runs its figure was
+ * measured over, less one. */
+double default_noise_df(const char *metric);
+/* The standard deviation of one paired round's log ratio below which compare never assumes a
+ * `plumb ab` row's noise (0 for most metrics), from the same table. */
+double default_pair_noise(const char *metric);
+/* The median of chi-square(nu) / nu: how far the median of sample variances with nu degrees of
+ * freedom falls below the variance they estimate. */
+double chi2_median_ratio(double nu);
 /* A short name of the metric's noise family ("syscall", "ops", ...), for pooling paired
  * variances and for messages. */
 const char *noise_family(const char *metric);
@@ -50,8 +63,6 @@ const char *noise_family(const char *metric);
  * clock"): compare also judges it at equal clock. */
 int metric_follows_clock(const char *metric);
 
-/* Degrees of freedom the default noise table is worth: it is a conservative guess, not data. */
-#define DEFAULT_NOISE_DF 10.0
 /* Runs of history a side needs before the store's noise replaces the default. */
 #define HISTORY_MIN_RUNS 4
 /* Degrees of freedom of the pooled prior of paired variances. */

@@ -212,8 +212,8 @@ static void prepare_test(const struct cmp_table *t, struct cmp_row *row, size_t 
 			int hist = !isnan(sd[0]) && !isnan(sd[1]);
 			for (int k = 0; k < 2; k++) {
 				if (!hist) {
-					sd[k] = default_run_noise(row->metric);
-					df[k] = DEFAULT_NOISE_DF;
+					sd[k] = default_run_noise(row->metric, eq);
+					df[k] = default_noise_df(row->metric);
 				} else {
 					df[k] = nh[k] - 1;
 				}
@@ -237,9 +237,11 @@ static double family_prior(const struct cmp_table *t, const struct pending *pd, 
 	size_t n = 0;
 	for (size_t i = 0; i < npd; i++) {
 		size_t row = i / t->nsides;
-		if (pd[i].paired && !isnan(pd[i].s2[eq]) &&
+		/* each variance over its chi-square median ratio: the median of a few skewed
+		 * sample variances lies ~30 % below the variance (2 degrees of freedom) */
+		if (pd[i].paired && !isnan(pd[i].s2[eq]) && pd[i].nd >= 2 &&
 		    strcmp(noise_family(t->rows[row].metric), family) == 0)
-			v[n++] = pd[i].s2[eq];
+			v[n++] = pd[i].s2[eq] / chi2_median_ratio((double)pd[i].nd - 1);
 	}
 	double m = n ? stats_median(v, n) : NAN;
 	free(v);
@@ -295,7 +297,9 @@ void cmp_judge(struct cmp_table *t)
 			for (int eq = 0; eq <= p->eq_ok; eq++) {
 				double prior = family_prior(t, pd, npd, fam, eq);
 				struct cmp_change *out = eq ? &ts->eq : &ts->raw;
-				*out = to_change(est_paired(p->d[eq], p->nd, prior, PAIRED_PRIOR_DF));
+				double fl = default_pair_noise(t->rows[i].metric);
+				*out = to_change(est_paired(p->d[eq], p->nd, prior, PAIRED_PRIOR_DF,
+							    fl * fl));
 			}
 		}
 	free(pd);
