@@ -20,7 +20,13 @@ def verdicts(path):
 def no_syscall(m):
     return m.startswith('lat_ops.') or m.startswith('par_ops.') or m == 'lat_proc.procedure'
 
-def summarize(name, pattern, injected):
+def shifted_ops(m):
+    return m.startswith('lat_ops.')
+
+def summarize(name, pattern, target=None):
+    """target: None for A/A (every verdict is false), else a predicate of the metrics whose
+    change is real (those flagged `worse` are hits; any verdict elsewhere, or `better` there,
+    is false)."""
     files = sorted(glob.glob(os.path.join(out, pattern)))
     if not files:
         return
@@ -33,9 +39,7 @@ def summarize(name, pattern, injected):
             if v in ('worse', 'better', 'no significant change'):
                 tested += 1
             flagged = v in ('worse', 'better')
-            if not injected:
-                false += flagged
-            elif no_syscall(m):
+            if target is None or not target(m):
                 false += flagged
             else:
                 cand += 1
@@ -46,22 +50,37 @@ def summarize(name, pattern, injected):
         n += 1
         worst = max(worst, false - before)
     line = f"| {name} | {n} | {tested} | {false} | {worst} |"
-    if injected:
+    if target is not None:
         med = statistics.median(changes) if changes else float('nan')
         line += f" {hit}/{cand} ({hit / cand:.2f}) | {med:+.1f} % |" if cand else " - | - |"
     else:
         line += " - | - |"
     print(line)
 
-print("| comparison | comparisons | tested rows | false verdicts | most in one comparison | system-call rows flagged worse | median change of those rows |")
+syscall = lambda m: not no_syscall(m)
+print("| comparison | comparisons | tested rows | false verdicts | most in one comparison | changed rows flagged worse | median change of those rows |")
 print("|---|---:|---:|---:|---:|---:|---:|")
-summarize("separate A/A, files (default noise)", "aa-files-*.csv", False)
-summarize("separate A/A, store (history)", "aa-hist-*.csv", False)
-summarize("plumb ab A/A", "ab-aa-*.csv", False)
-summarize("plumb ab, B under slowsys", "ab-inj-*.csv", True)
-summarize("separate, slowsys run vs one run, files", "inj-files-*.csv", True)
-summarize("separate, slowsys run vs one run, store", "inj-hist-*.csv", True)
-summarize("separate, label inj vs label aa", "inj-labels.csv", True)
+summarize("separate A/A, files (default noise)", "aa-files-*.csv")
+summarize("separate A/A, store (history)", "aa-hist-*.csv")
+summarize("plumb ab A/A", "ab-aa-*.csv")
+summarize("plumb ab, B under slowsys", "ab-inj-*.csv", syscall)
+summarize("plumb ab --repeat 8, B under slowsys", "ab8-inj-*.csv", syscall)
+summarize("separate, slowsys run vs one run, files", "inj-files-*.csv", syscall)
+summarize("separate, slowsys run vs one run, store", "inj-hist-*.csv", syscall)
+summarize("separate, label inj vs label aa", "inj-labels.csv", syscall)
+summarize("known shift: lat_ops x SHIFT in one of two runs, files", "shift-files-*.csv", shifted_ops)
+
+# what each part cost
+tp = os.path.join(out, 'times.txt')
+if os.path.exists(tp):
+    t = {}
+    for line in open(tp):
+        name, _, sec = line.split()
+        t.setdefault(name, []).append(float(sec))
+    print("\n| part | count | median s | range s |")
+    print("|---|---:|---:|---|")
+    for name, v in t.items():
+        print(f"| {name} | {len(v)} | {statistics.median(v):.1f} | {min(v):.1f}-{max(v):.1f} |")
 
 # run-to-run noise and the clock, over the separate runs of one build
 runs = []
