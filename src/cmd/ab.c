@@ -237,11 +237,11 @@ static int ab_option(char **argv, int argc, int i, const char *name, int has_val
 
 int cmd_ab(int argc, char **argv)
 {
-	const char *pa = NULL, *pb = NULL, *labels = "A,B", *db = NULL, *v;
+	const char *pa = NULL, *pb = NULL, *labels = "A,B", *v;
 	int fail = 0, no_store = 0, used;
 	enum cmp_format fmt = CF_TEXT;
-	struct cmp_opts o;
-	cmp_opts_default(&o);
+	struct compare_args ca = { 0 };
+	cmp_opts_default(&ca.o);
 	char **runargs = xcalloc((size_t)argc + 1, sizeof *runargs);
 	int nrun = 0;
 	for (int i = 1; i < argc; i += used) {
@@ -249,19 +249,12 @@ int cmd_ab(int argc, char **argv)
 		if (ab_option(argv, argc, i, "--a", 1, &pa, &used) ||
 		    ab_option(argv, argc, i, "--b", 1, &pb, &used) ||
 		    ab_option(argv, argc, i, "--label", 1, &labels, &used) ||
-		    ab_option(argv, argc, i, "--db", 1, &db, &used))
+		    compare_group_option("ab", argv, argc, i, &ca, &used))
 			continue;
 		if (ab_option(argv, argc, i, "--fail-on-regression", 0, &v, &used)) {
 			fail = 1;
 		} else if (ab_option(argv, argc, i, "--no-store", 0, &v, &used)) {
 			no_store = 1;
-		} else if (ab_option(argv, argc, i, "--alpha", 1, &v, &used)) {
-			o.alpha = parse_double_arg(v, 1e-9, 0.5, "--alpha");
-		} else if (ab_option(argv, argc, i, "--min-effect", 1, &v, &used)) {
-			o.min_effect = parse_double_arg(v, 0, 1000, "--min-effect");
-		} else if (ab_option(argv, argc, i, "--correction", 1, &v, &used)) {
-			if (correction_parse(v, &o.corr))
-				die(EXIT_USAGE, "--correction: '%s' is not holm, bh or none", v);
 		} else if (ab_option(argv, argc, i, "--format", 1, &v, &used)) {
 			if (cmp_format_parse(v, &fmt))
 				die(EXIT_USAGE, "--format: '%s' is not text, markdown, csv or json", v);
@@ -361,7 +354,7 @@ int cmd_ab(int argc, char **argv)
 	}
 	if (!no_store) {
 		char err[512];
-		struct store *st = store_open(db, 1, err, sizeof err);
+		struct store *st = store_open(ca.db, 1, err, sizeof err);
 		if (!st || store_save_all(st, run, 2, err, sizeof err) != 0)
 			warnx_("warning: runs not stored: %s", err);
 		else
@@ -371,7 +364,7 @@ int cmd_ab(int argc, char **argv)
 			store_close(st);
 	}
 	struct side sides[2] = { { lab, &run[0], 1, NULL, 0 }, { comma + 1, &run[1], 1, NULL, 0 } };
-	struct cmp_table *t = cmp_build(sides, 2, &o);
+	struct cmp_table *t = cmp_build(sides, 2, &ca.o);
 	for (size_t i = 0; i < t->nwarnings; i++)
 		warnx_("warning: %s", t->warnings[i]);
 	cmp_print(stdout, t, fmt);

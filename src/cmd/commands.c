@@ -7,7 +7,7 @@ const struct command commands[] = {
 	{ "list", cmd_list, "[--names|--json|--metrics]", "every benchmark: name, family, what it measures (--json: also every metric)",
 	  "  --names          the bare tool names, one a line (for scripts)\n"
 	  "  --json           the tools and every metric of the registry as one JSON document\n"
-	  "  --metrics        docs/metrics.md: what each metric times, subtracts, and how it differs from lmbench" },
+	  "  --metrics        docs/metrics.md: what each metric times, subtracts, and how it differs from lmbench", NULL },
 	{ "run", cmd_run, "[--quick|--full] [--subset hardware|os] [--only|--skip FAM,...] [--label TEXT]\n"
 	  "       [--mem SIZE] [--fsdir DIR] [--remote HOST[:BASE]] [--disk DEV] [--copies N] [--cold]\n"
 	  "       [--repeat N] [--cpu LIST|none] [--samples N] [--max-samples N] [--timeout SEC]\n"
@@ -45,28 +45,25 @@ const struct command commands[] = {
 	  "  --db FILE        the store (default $PLUMB_DB, else ~/.local/share/plumb/results.db)\n"
 	  "  --no-store       do not store the run\n"
 	  "  --dry-run        print the plan (steps, sizes, estimated time, budget) and exit\n"
-	  "  -h, --help       this help" },
+	  "  -h, --help       this help", NULL },
 	{ "sysinfo", cmd_sysinfo, "[--json]", "the system facts a run records",
-	  "  --json           the facts as a JSON object" },
+	  "  --json           the facts as a JSON object", NULL },
 	{ "serve", cmd_serve, "[--bind ADDR] [--port BASE] [--idle SECONDS] [-v]",
 	  "run the server end of every network benchmark for remote clients",
-	  "  --bind ADDR      address to listen on (default 127.0.0.1)\n"
-	  "  --port BASE      listen on BASE and the 6 ports after it (default: lmbench's ports)\n"
-	  "  --idle SECONDS   exit when no client came for this long (default: run until Ctrl-C)\n"
-	  "  -v               log each connection on stderr" },
+	  NULL, serve_options },
 	{ "summary", cmd_summary, "[--db FILE|URI] [--cells] [--per-host] [RUN|FILE ...]",
 	  "lmbench's summary tables for runs and results files (--per-host: one row per host)",
 	  "  --db FILE|URI    the store to read runs from (an SQLite file or a postgresql:// URI)\n"
 	  "  --cells          the stored results behind every cell, one a line, tab-separated\n"
-	  "  --per-host       one row per host, its runs pooled as rounds (each run once)" },
+	  "  --per-host       one row per host, its runs pooled as rounds (each run once)", NULL },
 	{ "import", cmd_import, "[--db FILE] [--label TEXT] FILE...", "store plumb JSON and lmbench 3 results files",
 	  "  --db FILE        the store to import into\n"
-	  "  --label TEXT     label every imported run" },
+	  "  --label TEXT     label every imported run", NULL },
 	{ "export", cmd_export, "RUN [--format json|lmbench|csv] [-o FILE] [--db FILE]", "write a run as plumb JSON, an lmbench results file or CSV (one row per sample)",
 	  "  --format F       json (default), lmbench (results text) or csv (one row per sample)\n"
 	  "  --json           the same as --format json\n"
 	  "  -o FILE          write FILE atomically; the format follows .json/.txt/.csv\n"
-	  "  --db FILE        the store to read RUN from" },
+	  "  --db FILE        the store to read RUN from", NULL },
 	{ "runs", cmd_runs, "[--db FILE|URI] [--host H] [--label L] [--since DATE]\n"
 	  "       [--delete RUN | --relabel RUN TEXT | --check]",
 	  "list (or select), delete, relabel or check stored runs",
@@ -76,26 +73,18 @@ const struct command commands[] = {
 	  "  --since DATE     only runs started at or after DATE (YYYY-MM-DD[THH:MM:SSZ], UTC)\n"
 	  "  --delete RUN     delete a run and its samples\n"
 	  "  --relabel RUN T  set a run's label to T\n"
-	  "  --check          check the store's integrity" },
+	  "  --check          check the store's integrity", NULL },
 	{ "push", cmd_push, "RUN... --to URI|FILE [--db FILE]",
 	  "copy runs (ids, labels, host=H,label=L selections, files) to a shared store, once each",
 	  "  --to URI|FILE    the store to copy to (a postgresql:// URI, or an SQLite file)\n"
-	  "  --db FILE        the local store RUN ids, labels and selections refer to" },
+	  "  --db FILE        the local store RUN ids, labels and selections refer to", NULL },
 	{ "compare", cmd_compare,
 	  "RUN RUN [RUN...] [--all] [--alpha A] [--min-effect PCT] [--correction bh|holm|none]\n"
 	  "       [--format text|markdown|csv|json|junit] [--fail-on-regression] [--db PATH|URI] [-o FILE]",
 	  "runs side by side per metric: change with a 95% interval (the run is the unit of noise;\n"
 	  "paired rounds for a plumb ab session), verdict (BH-corrected, min effect), the smallest\n"
 	  "detectable change, the change at equal clock for clock-bound metrics (docs/compare.md)",
-	  "  --all            every point of every series (default: the summary-level points)\n"
-	  "  --alpha A        significance level before correction (default 0.05)\n"
-	  "  --min-effect P   smallest change in percent called worse/better (default 3)\n"
-	  "  --correction C   multiple-test correction: bh (default), holm or none\n"
-	  "  --format F       text (default), markdown, csv, json or junit (JUnit XML for CI)\n"
-	  "  --json           the same as --format json\n"
-	  "  --fail-on-regression  exit 1 when a point is significantly worse\n"
-	  "  --db PATH        the store RUN ids and labels refer to\n"
-	  "  -o FILE          write to FILE instead of stdout" },
+	  NULL, compare_options },
 	{ "ab", cmd_ab,
 	  "[run options] [--a 'PREFIX'] --b 'PREFIX' [--label A,B] [--alpha A] [--min-effect PCT]\n"
 	  "       [--correction bh|holm|none] [--format text|markdown|csv|json] [--fail-on-regression]\n"
@@ -110,28 +99,26 @@ const struct command commands[] = {
 	  "  --alpha A, --min-effect P, --correction C, --format F  as for compare\n"
 	  "  --fail-on-regression  exit 1 when a point of B is significantly worse\n"
 	  "  --db PATH        the store both runs go to; --no-store: keep neither\n"
-	  "  any other option is a run option, given to both sides (--only, --repeat, ...)" },
+	  "  any other option is a run option, given to both sides (--only, --repeat, ...)", NULL },
 	{ "report", cmd_report,
 	  "[RUN...] -o FILE.html [--svg-dir DIR] [--db PATH]",
 	  "one self-contained HTML page with charts, facts and the compare table",
-	  "  -o FILE.html     the page (- for stdout)\n"
-	  "  --svg-dir DIR    also write every chart as DIR/NN-NAME.svg\n"
-	  "  --db PATH        the store RUN ids and labels refer to\n"
-	  "  --alpha A        compare's significance level (default 0.05)\n"
-	  "  --min-effect P   compare's smallest change in percent (default 3)\n"
-	  "  --correction C   bh (default), holm or none" },
+	  NULL, report_options },
 	{ "plot", cmd_plot, "[RUN...] -d DIR [--db PATH]",
 	  "each chart of the report as its own SVG file",
-	  "  -d, --dir DIR    the directory for the .svg files (made if missing)\n"
-	  "  --db PATH        the store RUN ids and labels refer to" },
-	{ NULL, NULL, NULL, NULL, NULL },
+	  NULL, report_options },
+	{ NULL, NULL, NULL, NULL, NULL, NULL },
 };
 
 void command_help(const struct command *c)
 {
 	printf("usage: plumb %s %s\n\n%s\n", c->name, c->usage, c->summary);
-	if (c->options)
+	if (c->opts) {
+		printf("\nOptions:\n");
+		command_options_help(stdout, c->opts);
+	} else if (c->options) {
 		printf("\nOptions:\n%s\n", c->options);
+	}
 	printf("\nExit status: 0 ok, 2 bad arguments or input, 3 (run and the tools) a measurement "
 	       "could\nnot be made, 1 (compare, when asked to fail on one) a regression. See plumb(1).\n");
 }
