@@ -20,32 +20,7 @@ const struct command commands[] = {
 	  "memory series go to 4 x the effective last-level cache, at most 256 MiB (--mem goes\n"
 	  "further); PLUMB_LLC=300M plans for a machine with that cache. Measured on a 2-vCPU KVM\n"
 	  "guest, quiet (docs/suite.md): default 88 s, quick 19 s (planner: 103 s and 23 s)",
-	  "  --quick          one round of 5 samples per point, small sizes (budget 32 s)\n"
-	  "  --full           lmbench's full size lists, 11 samples going on up to 51 (budget 14 min)\n"
-	  "  --subset S       only the hardware or the os benchmarks\n"
-	  "  --only FAM,...   only these families (plumb run --dry-run lists them)\n"
-	  "  --skip FAM,...   every family but these\n"
-	  "  --label TEXT     a label stored with the run; compare/report take it for every run with it\n"
-	  "  --mem SIZE       largest working set of the memory series (k/m/g suffixes)\n"
-	  "  --fsdir DIR      where the file benchmarks create their private directory\n"
-	  "  --remote H[:B]   also measure the network against `plumb serve` on host H (ports from B)\n"
-	  "  --disk DEV       also measure this block device (seek times, zone bandwidth; read only)\n"
-	  "  --copies N       run N copies of each benchmark at once (lmbench's SYNC_MAX)\n"
-	  "  --cold           drop the page cache before each file benchmark (needs root)\n"
-	  "  --repeat N       N interleaved rounds of the suite (default profile: 3)\n"
-	  "  --cpu LIST|none  CPUs the benchmarks are pinned to (default: one fixed CPU), none: not pinned\n"
-	  "  --samples N      samples per point (default 3 per round; quick 5; full 11)\n"
-	  "  --max-samples N  go on sampling up to N until the median's 95 % interval is within 1 %\n"
-	  "  --timeout SEC    kill a step that runs longer (default 30 s + 10 x its estimate; full 60 + 20 x)\n"
-	  "  --time-limit D   fit the plan to D (90s, 5m, 1h30m; at least 30s): series thinned, then\n"
-	  "                   rounds, then whole tools, each said in the run's facts\n"
-	  "  -o FILE          also write the run to FILE (.json or .txt, or say --format)\n"
-	  "  --format F       stdout (or -o FILE): text summary, json or lmbench results text\n"
-	  "  --json           the same as --format json\n"
-	  "  --db FILE        the store (default $PLUMB_DB, else ~/.local/share/plumb/results.db)\n"
-	  "  --no-store       do not store the run\n"
-	  "  --dry-run        print the plan (steps, sizes, estimated time, budget) and exit\n"
-	  "  -h, --help       this help", NULL },
+	  NULL, run_options },
 	{ "sysinfo", cmd_sysinfo, "[--json]", "the system facts a run records",
 	  "  --json           the facts as a JSON object", NULL },
 	{ "serve", cmd_serve, "[--bind ADDR] [--port BASE] [--idle SECONDS] [-v]",
