@@ -160,7 +160,7 @@ static const struct tool_options bw_mem_options = {
 static int bw_mem(struct tool_ctx *c, int argc, char **argv)
 {
 	struct bw_mem_opts o = { 0 };
-	argc = mem_options_parse(c, argc, &argv, &bw_mem_options, &o);
+	mem_options_parse(c, argc, &argv, &bw_mem_options, &o);
 	struct bw w = { .pages = mem_pages_opt(c, o.pages) };
 	if (argc - optind < 2)
 		usage_error(c, "needs SIZE and MODE (rd wr rdwr cp frd fwr fcp bzero bcopy)");

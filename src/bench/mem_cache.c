@@ -155,7 +155,7 @@ static const struct tool_options line_options = {
 static int line_tool(struct tool_ctx *c, int argc, char **argv)
 {
 	struct cache_opts opt = { 0 };
-	argc = mem_options_parse(c, argc, &argv, &line_options, &opt);
+	mem_options_parse(c, argc, &argv, &line_options, &opt);
 	int verbose = opt.verbose;
 	if (optind < argc)
 		usage_error(c, "unexpected operand '%s'", argv[optind]);
@@ -225,7 +225,7 @@ static const struct tool_options tlb_options = {
 static int tlb_tool(struct tool_ctx *c, int argc, char **argv)
 {
 	struct cache_opts o = { .line = 64 };
-	argc = mem_options_parse(c, argc, &argv, &tlb_options, &o);
+	mem_options_parse(c, argc, &argv, &tlb_options, &o);
 	int cost = o.cost;
 	size_t line = (size_t)o.line, maxpages = o.max ? (size_t)(o.max / (uint64_t)sysconf(_SC_PAGESIZE)) : 16384;
 	if (optind < argc)
@@ -413,7 +413,7 @@ static const struct tool_options par_mem_options = {
 static int par_mem(struct tool_ctx *c, int argc, char **argv)
 {
 	struct cache_opts o = { .line = sysfs_line() ? (int)sysfs_line() : 64 };
-	argc = mem_options_parse(c, argc, &argv, &par_mem_options, &o);
+	mem_options_parse(c, argc, &argv, &par_mem_options, &o);
 	size_t line = (size_t)o.line;
 	uint64_t max = o.max;
 	if (optind < argc)
@@ -472,7 +472,7 @@ static const struct tool_options cache_options = {
 static int cache_tool(struct tool_ctx *c, int argc, char **argv)
 {
 	struct cache_opts o = { .line = sysfs_line() ? (int)sysfs_line() : 64 };
-	argc = mem_options_parse(c, argc, &argv, &cache_options, &o);
+	mem_options_parse(c, argc, &argv, &cache_options, &o);
 	int verbose = o.verbose;
 	size_t line = (size_t)o.line;
 	uint64_t max = o.max;

@@ -106,7 +106,7 @@ static const struct tool_options lat_mem_options = {
 static int lat_mem_rd(struct tool_ctx *c, int argc, char **argv)
 {
 	struct lat_mem_opts o = { 0 };
-	argc = mem_options_parse(c, argc, &argv, &lat_mem_options, &o);
+	mem_options_parse(c, argc, &argv, &lat_mem_options, &o);
 	int rnd = o.random;
 	enum mem_pages pages = mem_pages_opt(c, o.pages);
 	size_t maxb;

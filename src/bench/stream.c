@@ -392,7 +392,7 @@ static const struct tool_options stream_options = { .opts = (const struct opt[])
 static int stream(struct tool_ctx *c, int argc, char **argv)
 {
 	struct stream_opts o = { .version = 1 };
-	argc = mem_options_parse(c, argc, &argv, &stream_options, &o);
+	mem_options_parse(c, argc, &argv, &stream_options, &o);
 	int version = o.version;
 	uint64_t total = o.total;
 	if (optind < argc)
