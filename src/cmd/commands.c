@@ -5,9 +5,7 @@
 
 const struct command commands[] = {
 	{ "list", cmd_list, "[--names|--json|--metrics]", "every benchmark: name, family, what it measures (--json: also every metric)",
-	  "  --names          the bare tool names, one a line (for scripts)\n"
-	  "  --json           the tools and every metric of the registry as one JSON document\n"
-	  "  --metrics        docs/metrics.md: what each metric times, subtracts, and how it differs from lmbench", NULL },
+	  NULL, list_options },
 	{ "run", cmd_run, "[--quick|--full] [--subset hardware|os] [--only|--skip FAM,...] [--label TEXT]\n"
 	  "       [--mem SIZE] [--fsdir DIR] [--remote HOST[:BASE]] [--disk DEV] [--copies N] [--cold]\n"
 	  "       [--repeat N] [--cpu LIST|none] [--samples N] [--max-samples N] [--timeout SEC]\n"
@@ -22,37 +20,24 @@ const struct command commands[] = {
 	  "guest, quiet (docs/suite.md): default 88 s, quick 19 s (planner: 103 s and 23 s)",
 	  NULL, run_options },
 	{ "sysinfo", cmd_sysinfo, "[--json]", "the system facts a run records",
-	  "  --json           the facts as a JSON object", NULL },
+	  NULL, sysinfo_options },
 	{ "serve", cmd_serve, "[--bind ADDR] [--port BASE] [--idle SECONDS] [-v]",
 	  "run the server end of every network benchmark for remote clients",
 	  NULL, serve_options },
 	{ "summary", cmd_summary, "[--db FILE|URI] [--cells] [--per-host] [RUN|FILE ...]",
 	  "lmbench's summary tables for runs and results files (--per-host: one row per host)",
-	  "  --db FILE|URI    the store to read runs from (an SQLite file or a postgresql:// URI)\n"
-	  "  --cells          the stored results behind every cell, one a line, tab-separated\n"
-	  "  --per-host       one row per host, its runs pooled as rounds (each run once)", NULL },
+	  NULL, summary_options },
 	{ "import", cmd_import, "[--db FILE] [--label TEXT] FILE...", "store plumb JSON and lmbench 3 results files",
-	  "  --db FILE        the store to import into\n"
-	  "  --label TEXT     label every imported run", NULL },
+	  NULL, import_options },
 	{ "export", cmd_export, "RUN [--format json|lmbench|csv] [-o FILE] [--db FILE]", "write a run as plumb JSON, an lmbench results file or CSV (one row per sample)",
-	  "  --format F       json (default), lmbench (results text) or csv (one row per sample)\n"
-	  "  --json           the same as --format json\n"
-	  "  -o FILE          write FILE atomically; the format follows .json/.txt/.csv\n"
-	  "  --db FILE        the store to read RUN from", NULL },
+	  NULL, export_options },
 	{ "runs", cmd_runs, "[--db FILE|URI] [--host H] [--label L] [--since DATE]\n"
 	  "       [--delete RUN | --relabel RUN TEXT | --check]",
 	  "list (or select), delete, relabel or check stored runs",
-	  "  --db FILE|URI    the store: an SQLite file or a postgresql:// URI\n"
-	  "  --host H         only runs made on host H\n"
-	  "  --label L        only runs labelled L\n"
-	  "  --since DATE     only runs started at or after DATE (YYYY-MM-DD[THH:MM:SSZ], UTC)\n"
-	  "  --delete RUN     delete a run and its samples\n"
-	  "  --relabel RUN T  set a run's label to T\n"
-	  "  --check          check the store's integrity", NULL },
+	  NULL, runs_options },
 	{ "push", cmd_push, "RUN... --to URI|FILE [--db FILE]",
 	  "copy runs (ids, labels, host=H,label=L selections, files) to a shared store, once each",
-	  "  --to URI|FILE    the store to copy to (a postgresql:// URI, or an SQLite file)\n"
-	  "  --db FILE        the local store RUN ids, labels and selections refer to", NULL },
+	  NULL, push_options },
 	{ "compare", cmd_compare,
 	  "RUN RUN [RUN...] [--all] [--alpha A] [--min-effect PCT] [--correction bh|holm|none]\n"
 	  "       [--format text|markdown|csv|json|junit] [--fail-on-regression] [--db PATH|URI] [-o FILE]",
@@ -67,14 +52,9 @@ const struct command commands[] = {
 	  "paired A/B session: every step runs for both sides back to back, alternating A B / B A\n"
 	  "round after round; both runs are stored (labels A and B) and compared round by round.\n"
 	  "PREFIX: a command line split on blanks (no shell) ending in a plumb binary, e.g.\n"
-	  "--b 'taskset -c 0 /opt/new/plumb'; --a defaults to this binary (docs/compare.md)",
-	  "  --a PREFIX       side A's command line (default: this binary)\n"
-	  "  --b PREFIX       side B's command line (required)\n"
-	  "  --label A,B      the two runs' labels (default A,B)\n"
-	  "  --alpha A, --min-effect P, --correction C, --format F  as for compare\n"
-	  "  --fail-on-regression  exit 1 when a point of B is significantly worse\n"
-	  "  --db PATH        the store both runs go to; --no-store: keep neither\n"
-	  "  any other option is a run option, given to both sides (--only, --repeat, ...)", NULL },
+	  "--b 'taskset -c 0 /opt/new/plumb'; --a defaults to this binary (docs/compare.md).\n"
+	  "Any other option is a run option, given to both sides (--only, --repeat, ...).",
+	  NULL, ab_options },
 	{ "report", cmd_report,
 	  "[RUN...] -o FILE.html [--svg-dir DIR] [--db PATH]",
 	  "one self-contained HTML page with charts, facts and the compare table",

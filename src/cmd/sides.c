@@ -221,37 +221,6 @@ const struct opt compare_group[] = {
 	{ 0 },
 };
 
-int compare_group_option(const char *cmd, char **argv, int argc, int i, struct compare_args *a,
-			 int *used)
-{
-	if (strncmp(argv[i], "--", 2) != 0)
-		return 0;
-	for (const struct opt *o = compare_group; o->type; o++) {
-		size_t l = strlen(o->name);
-		const char *w = argv[i] + 2, *v;
-		if (strncmp(w, o->name, l) != 0)
-			continue;
-		if (w[l] == '=') {
-			v = w + l + 1;
-			*used = 1;
-		} else if (w[l] == 0) {
-			if (i + 1 >= argc)
-				die(EXIT_USAGE, "option %s needs a value (try 'plumb %s --help')", argv[i], cmd);
-			v = argv[i + 1];
-			*used = 2;
-		} else {
-			continue;
-		}
-		char *field = (char *)a + o->offset;
-		if (o->type == OPT_STRING)
-			*(const char **)field = v;
-		else
-			((const struct opt_action *)o->extra)->set(v, field);
-		return 1;
-	}
-	return 0;
-}
-
 void compare_bad_option(const char *cmd, const char *word, int missing)
 {
 	(void)missing; /* one wording for both, as compare always said */

@@ -23,19 +23,13 @@ void sides_load_history(struct side *s, size_t n, const char *db);
 double parse_double_arg(const char *s, double lo, double hi, const char *what);
 
 /* compare's option group, declared once (core/opts.h's OPT_GROUP): --db, --alpha, --min-effect
- * and --correction, into a struct compare_args. compare, report and plot include it in their
- * tables; ab matches its words against it (compare_group_option). */
+ * and --correction, into a struct compare_args. compare, report, plot and ab include it in
+ * their tables. */
 struct compare_args {
 	const char *db;
 	struct cmp_opts o;
 };
 extern const struct opt compare_group[];
-/* Does argv[i] name a row of compare_group ("--alpha V" or "--alpha=V")? Then stores its value
- * into a, sets *used to the words it took (1 or 2) and returns 1. A missing value exits 2
- * ("option --alpha needs a value (try 'plumb CMD --help')"). For ab, whose other words go to
- * run, so that getopt cannot parse them. */
-int compare_group_option(const char *cmd, char **argv, int argc, int i, struct compare_args *a,
-			 int *used);
 /* A command's bad option: "unknown or incomplete option 'WORD' (see plumb CMD --help)", exit 2. */
 void compare_bad_option(const char *cmd, const char *word, int missing) __attribute__((noreturn));
 

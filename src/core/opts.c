@@ -256,6 +256,40 @@ int command_parse(const struct command_options *t, int argc, char **argv, void *
 	return optind;
 }
 
+int command_word(const char *cmd, const struct opt *t, char **argv, int argc, int i, void *dst,
+		 int *used)
+{
+	struct flat_opt f[MAX_OPTS];
+	int n = flatten(t, 0, f, 0);
+	const char *w = argv[i];
+	if (strncmp(w, "--", 2) != 0)
+		return 0;
+	w += 2;
+	for (int k = 0; k < n; k++) {
+		const struct opt *o = f[k].o;
+		size_t l = o->name ? strlen(o->name) : 0;
+		if (!l || strncmp(w, o->name, l) != 0)
+			continue;
+		const char *v = NULL;
+		if (w[l] == '=' && takes_value(o)) {
+			v = w + l + 1;
+			*used = 1;
+		} else if (w[l] == 0 && !takes_value(o)) {
+			*used = 1;
+		} else if (w[l] == 0) {
+			if (i + 1 >= argc)
+				die(EXIT_USAGE, "option %s needs a value (try 'plumb %s --help')", argv[i], cmd);
+			v = argv[i + 1];
+			*used = 2;
+		} else {
+			continue;
+		}
+		store(NULL, f[k], v, dst);
+		return 1;
+	}
+	return 0;
+}
+
 static void help_lines(FILE *f, const struct opt *opts, int width)
 {
 	for (const struct opt *o = opts; o && o->type; o++) {

@@ -84,6 +84,12 @@ struct command_options {
 /* Parse argv[1..] against t into dst; returns the index of the first operand. Range errors
  * name the option as "--name (what)" (or "-x" when it has no long name). */
 int command_parse(const struct command_options *t, int argc, char **argv, void *dst);
+/* For a command that passes the words it does not know on (ab gives them to run, so getopt
+ * cannot parse them): does argv[i] name a long option of t ("--name V", "--name=V", "--flag")?
+ * Then stores it into dst, sets *used to the words it took (1 or 2) and returns 1; a missing
+ * value exits 2 ("option --name needs a value (try 'plumb CMD --help')"). */
+int command_word(const char *cmd, const struct opt *t, char **argv, int argc, int i, void *dst,
+		 int *used);
 /* One "  -x, --name ARG  help" line per row (groups expanded), for a command's --help. */
 void command_options_help(FILE *f, const struct opt *opts);
 /* One-line usage error for the current tool, exit 2. */
