@@ -1,4 +1,4 @@
-/* opts.c — the one option parser of every tool (see opts.h): getopt_long is called here only. */
+/* opts.c — the one option parser of tools and commands (opts.h): getopt_long is called here only. */
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdint.h>

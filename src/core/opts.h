@@ -4,7 +4,7 @@
  * letter, long name, type, range, where the value goes (an offset in the tool's options
  * struct) and one help line. options_parse() builds the getopt strings from it, adds the
  * options every tool shares, checks every range and prints the table for --help; getopt_long
- * is called in opts.c and nowhere else a tool runs. The shared options:
+ * is called in opts.c and nowhere else (tests/cli/dispatch.sh checks). The shared options:
  *   -P N        parallel copies (lmbench)          -W US   warm-up microseconds (lmbench)
  *   -N N        samples per copy (lmbench)         --cpu LIST|none   CPU placement (cpu.h)
  *   --json      one JSON document on stdout        --fsdir DIR       where temp files go
