@@ -3,7 +3,8 @@
 # usage: bench/refactor-diff.sh BEFORE_PLUMB AFTER_PLUMB [OUTDIR]
 # Runs both binaries on deterministic inputs — summary (tables and --cells) and export (json,
 # lmbench, csv) of every tests/data file, `--help` of every tool and command, bad-option errors
-# with their exit status, and a few fast tools' --json documents with every number masked — and
+# of every tool and command and bad values of many (missing, out of range) with their exit
+# status, and a few fast tools' --json documents with every number masked — and
 # diffs the two transcripts. Sections whose name starts with "help:" are expected to differ after
 # an options refactor; the script prints the diff of everything else and exits 1 if that differs.
 set -u
@@ -42,6 +43,27 @@ transcript() {
 		echo "== bad letter $t"; "$p" "$t" -Z 2>&1; echo "rc=$?"
 		echo "== bad -N $t"; "$p" "$t" -N 0 2>&1; echo "rc=$?"
 		echo "== missing value $t"; "$p" "$t" -P 2>&1; echo "rc=$?"
+	done
+	# every command's refusals: an unknown option, a missing value, an out-of-range one
+	for c in $cmds ab push; do
+		echo "== bad option $c"; "$p" "$c" --no-such-option 2>&1; echo "rc=$?"
+	done
+	for args in "compare --alpha" "compare --alpha 7 a b" "compare --correction x a b" \
+		    "compare --format x a b" "compare -x" "compare a" "report --min-effect" "report -o" \
+		    "report --alpha 0 x" "plot --dir" "plot -o x" "serve --port 0" "serve --idle" "serve x" \
+		    "run --only" "run -o" "run --copies 0" "run --mem 1k" "run --subset x" "run --remote -x" \
+		    "run --time-limit 0" "run --samples 0" "run --timeout 0" "run --quick --full" \
+		    "run --format x" "run extra" "run -Z" "ab --alpha" "ab --alpha 9 --b x" "ab --db" \
+		    "ab --correction q --b x" "ab -o x --b y" "summary --db" "summary --bogus x" \
+		    "export --format" "export" "export a b" "export --format x a" "import --db" "import" \
+		    "runs --host" "runs --relabel x" "runs --delete 1 --relabel 1 x" "runs --since x" \
+		    "push --to" "push x" "list --bogus" "list --names --json" "sysinfo --bogus" \
+		    "bw_mem --pages x 1m rd" "bw_mem --pages" "lat_mem_rd --mem 1" "lat_mem_rd --pages" \
+		    "lat_mem_rd --pages x" "lat_mem_rd -t 0" "par_mem -L 7" "par_mem -L 24" "tlb -M 1k" \
+		    "tlb -L" "stream --threads x" "stream -v 3" "stream x" "cache -M 1" "line -M 1" "line x"; do
+		echo "== errors: $args"
+		# shellcheck disable=SC2086
+		"$p" $args 2>&1; echo "rc=$?"
 	done
 	for args in "lat_syscall -N 2 --json null" "lat_sig -N 2 --json install" \
 		    "lat_select -N 2 -n 10 --json file" "lat_pipe -N 2 --json" "mhz --json" \

@@ -19,13 +19,6 @@ void cmp_opts_default(struct cmp_opts *o)
 	o->all = 0;
 }
 
-/* Series abscissas come from files printed with few digits: equal within a millionth. */
-static int same_x(double a, double b)
-{
-	if (isnan(a) || isnan(b))
-		return isnan(a) && isnan(b);
-	return fabs(a - b) <= 1e-6 * fmax(fabs(a), fabs(b)) + 1e-12;
-}
 
 static int near_x(double a, double b) { return fabs(a - b) <= 0.03 * fabs(b); }
 
@@ -44,7 +37,7 @@ int cmp_summary_point(const struct result *r, double largest_x)
 			return 1;
 	}
 	/* every other series: its last point, as getsummary's LAST() reads it */
-	return same_x(r->x, largest_x);
+	return x_same(r->x, largest_x);
 }
 
 static double largest_x(const struct run *run, const struct result *r)
@@ -94,8 +87,7 @@ const struct result *cmp_find_point(const struct run *run, const char *metric,
 {
 	for (size_t i = 0; i < run->results.n; i++) {
 		const struct result *q = &run->results.v[i];
-		if (strcmp(q->metric, metric) == 0 && params_same(q->params, params) &&
-		    same_x(q->x, x))
+		if (point_same(q, metric, params, x))
 			return q;
 	}
 	return NULL;
@@ -211,7 +203,7 @@ static void collect_rows(struct cmp_table *t)
 				for (size_t j = 0; j < t->nrows && !dup; j++)
 					dup = strcmp(t->rows[j].metric, r->metric) == 0 &&
 					      params_same(t->rows[j].params, r->params) &&
-					      same_x(t->rows[j].x, r->x);
+					      x_same(t->rows[j].x, r->x);
 				if (dup)
 					continue;
 				if (t->nrows == cap) {

@@ -119,13 +119,12 @@ static double last(const struct run *r, const char *metric, const char *query)
 	return best ? take(best) : -1;
 }
 
-/* The point of a series at x (MiB sizes printed with 5 decimals by lmbench: compare so). */
+/* The point of a series at x (x_same: MiB sizes printed with 5 decimals by lmbench). */
 static double at(const struct run *r, const char *metric, const char *query, double x)
 {
 	for (size_t i = 0; i < r->results.n; i++) {
 		const struct result *p = &r->results.v[i];
-		if (!strcmp(p->metric, metric) && params_match(p->params, query) &&
-		    fabs(p->x - x) < 5e-6)
+		if (!strcmp(p->metric, metric) && params_match(p->params, query) && x_same(p->x, x))
 			return take(p);
 	}
 	return -1;

@@ -150,21 +150,18 @@ static void bw_teardown(void *arg)
 	mem_free(&w->b);
 }
 
+struct bw_mem_opts { const char *pages; };
+/* 5 samples: lmbench's TRIES-like count; -N overrides. */
+static const struct tool_options bw_mem_options = {
+	.opts = (const struct opt[]){ MEM_PAGES_OPT(struct bw_mem_opts, pages), { 0 } },
+	.timing = { .repetitions = 5 },
+};
+
 static int bw_mem(struct tool_ctx *c, int argc, char **argv)
 {
-	static const char *const names[] = { "pages", NULL };
-	static const int takes[] = { 1 };
-	const char *vals[1];
-	argc = mem_longopts(c, argc, &argv, names, takes, vals);
-	while (tool_getopt(c, argc, argv, "") != -1)
-		;
-	struct bw w = { .pages = PAGES_4K };
-	if (vals[0]) {
-		int p = mem_pages_parse(vals[0]);
-		if (p < 0)
-			usage_error(c, "--pages: '%s' is not 4k, thp or huge", vals[0]);
-		w.pages = (enum mem_pages)p;
-	}
+	struct bw_mem_opts o = { 0 };
+	mem_options_parse(c, argc, &argv, &bw_mem_options, &o);
+	struct bw w = { .pages = mem_pages_opt(c, o.pages) };
 	if (argc - optind < 2)
 		usage_error(c, "needs SIZE and MODE (rd wr rdwr cp frd fwr fcp bzero bcopy)");
 	if (argc - optind > 3)
@@ -188,8 +185,6 @@ static int bw_mem(struct tool_ctx *c, int argc, char **argv)
 	int P = timing.parallel > 1 ? timing.parallel : 1;
 	mem_check_fits(c, (uint64_t)P * (bw_modes[m].copy ? 2 * size + 8192 : size + 4096));
 	w.k = mem_kernels_best();
-	if (!timing.repetitions)
-		timing.repetitions = 5; /* lmbench's TRIES-like count; -N overrides */
 	w.pages_seen = mmap(NULL, sizeof *w.pages_seen, PROT_READ | PROT_WRITE,
 			    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (w.pages_seen == MAP_FAILED)
@@ -222,8 +217,7 @@ static const struct tool tools[] = {
 	     "memory bandwidth of read, write and copy loops over SIZE bytes",
 	     "SIZE takes k/m/g suffixes (at least 512). rd/wr/rdwr/cp touch one int every 16 bytes\n"
 	     "(lmbench's partial loops); frd/fwr/fcp every word with the widest vector unit found\n"
-	     "(avx512, avx2 or portable C); bzero/bcopy call libc. --pages: 4k (default, THP off),\n"
-	     "thp, or huge (hugetlb, THP when none are reserved). -P N: N copies, aggregate MB/s.\n"
+	     "(avx512, avx2 or portable C); bzero/bcopy call libc. -P N: N copies, aggregate MB/s.\n"
 	     "Default 5 samples, median (-N changes it)."),
 	{ 0 },
 };

@@ -20,15 +20,19 @@
 #include "core/timing.h"
 #include "core/util.h"
 
-static enum mem_pages pages_opt(struct tool_ctx *c, const char *v)
-{
-	if (!v)
-		return PAGES_4K;
-	int p = mem_pages_parse(v);
-	if (p < 0)
-		usage_error(c, "--pages: '%s' is not 4k, thp or huge", v);
-	return (enum mem_pages)p;
-}
+/* The options of line, tlb, par_mem and cache: one struct, a table per tool. */
+struct cache_opts {
+	int verbose, cost;
+	int line;
+	uint64_t max;
+	const char *pages;
+};
+#define LINE_OPT { 'L', NULL, OPT_INT, 8, 4096, offsetof(struct cache_opts, line), "LINE", \
+		   "line size", "cache line size in bytes (a power of two; default: sysfs's, else 64)", NULL }
+#define MAX_OPT(lo, what, help) { 'M', NULL, OPT_SIZE, lo, 1ll << 40, offsetof(struct cache_opts, max), \
+				  "BYTES", what, help, NULL }
+#define IGNORED_C { 'c', NULL, OPT_IGNORED, 0, 0, 0, NULL, NULL, "accepted for lmbench's sake, no effect", NULL }
+#define VERBOSE_OPT(help) { 'v', NULL, OPT_FLAG, 0, 0, offsetof(struct cache_opts, verbose), NULL, NULL, help, NULL }
 
 static int pow2(uint64_t v)
 {
@@ -36,10 +40,9 @@ static int pow2(uint64_t v)
 }
 
 /* par_mem and cache: check the line size, size the largest buffer (mem_default_bytes() by
- * default: capped by what the machine can give), set short samples and allocate it; says how
- * it was sized. */
+ * default: capped by what the machine can give) and allocate it; says how it was sized. */
 static uint64_t chase_buffer(struct tool_ctx *c, size_t line, uint64_t max, const char *pages,
-			     int min_us, struct mem_buf *b)
+			     struct mem_buf *b)
 {
 	if (!pow2(line))
 		usage_error(c, "-L %zu is not a power of two", line);
@@ -47,8 +50,7 @@ static uint64_t chase_buffer(struct tool_ctx *c, size_t line, uint64_t max, cons
 	if (!max)
 		max = mem_default_bytes(1, 1, how, sizeof how);
 	mem_check_fits(c, max);
-	mem_short_samples(3, min_us);
-	mem_alloc(b, max, pages_opt(c, pages));
+	mem_alloc(b, max, mem_pages_opt(c, pages));
 	mem_page_fact(c, b);
 	if (how[0])
 		mem_fact(c, NULL, "Largest size", "largest_size", 1, "%.0f MiB = %s",
@@ -139,18 +141,24 @@ static size_t line_detect(double *costs, int *ncost)
 	return 0;
 }
 
+/* Short samples (3 of 1 ms) for the derived tools unless -N, ENOUGH or --min-sample say
+ * otherwise: they measure many points and keep the fastest. */
+static const struct tool_options line_options = {
+	.opts = (const struct opt[]){
+		VERBOSE_OPT("print a sentence instead of the bare size"),
+		{ 'M', NULL, OPT_SIZE, 4096, 1ll << 40, offsetof(struct cache_opts, max), "LEN", NULL,
+		  "accepted as lmbench does (checked, no effect)", NULL },
+		{ 0 } },
+	.timing = { .repetitions = 3, .min_sample_ns = 1e6 },
+};
+
 static int line_tool(struct tool_ctx *c, int argc, char **argv)
 {
-	int verbose = 0, ch;
-	while ((ch = tool_getopt(c, argc, argv, "vM:")) != -1) {
-		if (ch == 'v')
-			verbose = 1;
-		else if (ch == 'M')
-			(void)parse_size(optarg, 4096, 1ull << 40, "-M"); /* accepted as lmbench does */
-	}
+	struct cache_opts opt = { 0 };
+	mem_options_parse(c, argc, &argv, &line_options, &opt);
+	int verbose = opt.verbose;
 	if (optind < argc)
 		usage_error(c, "unexpected operand '%s'", argv[optind]);
-	mem_short_samples(3, 1000);
 	double costs[16];
 	int n = 0;
 	size_t line = line_detect(costs, &n);
@@ -201,31 +209,32 @@ static void tlb_point(struct tlb_bufs *t, size_t npages, double *pg_ns, double *
 	*cmp_ns = mem_chase_ns(t->cmp.p, npages * t->line, s2, 2 * npages);
 }
 
+static const struct tool_options tlb_options = {
+	.opts = (const struct opt[]){
+		{ 'c', NULL, OPT_FLAG, 0, 0, offsetof(struct cache_opts, cost), NULL, NULL,
+		  "also print the cost of a TLB miss", NULL },
+		LINE_OPT,
+		/* bytes, as lmbench's suite passes it (-M 128M) */
+		{ 'M', NULL, OPT_SIZE, 16 * 4096, 1ll << 36, offsetof(struct cache_opts, max), "BYTES", "bytes",
+		  "the most memory to spread pages over (default 64 MiB = 16 Ki pages)", NULL },
+		MEM_PAGES_OPT(struct cache_opts, pages),
+		{ 0 } },
+	.timing = { .repetitions = 3, .min_sample_ns = 1e6 },
+};
+
 static int tlb_tool(struct tool_ctx *c, int argc, char **argv)
 {
-	static const char *const names[] = { "pages", NULL };
-	static const int takes[] = { 1 };
-	const char *vals[1];
-	argc = mem_longopts(c, argc, &argv, names, takes, vals);
-	int cost = 0, ch;
-	size_t line = 64, maxpages = 16384;
-	while ((ch = tool_getopt(c, argc, argv, "cL:M:")) != -1) {
-		if (ch == 'c')
-			cost = 1;
-		else if (ch == 'L')
-			line = (size_t)parse_int(optarg, 8, 4096, "-L (line size)");
-		else if (ch == 'M') /* bytes, as lmbench's suite passes it (-M 128M) */
-			maxpages = (size_t)(parse_size(optarg, 16 * 4096, 1ull << 36, "-M (bytes)") /
-					    (uint64_t)sysconf(_SC_PAGESIZE));
-	}
+	struct cache_opts o = { .line = 64 };
+	mem_options_parse(c, argc, &argv, &tlb_options, &o);
+	int cost = o.cost;
+	size_t line = (size_t)o.line, maxpages = o.max ? (size_t)(o.max / (uint64_t)sysconf(_SC_PAGESIZE)) : 16384;
 	if (optind < argc)
 		usage_error(c, "unexpected operand '%s'", argv[optind]);
 	if (!pow2(line))
 		usage_error(c, "-L %zu is not a power of two", line);
-	mem_short_samples(3, 1000);
 	struct tlb_bufs t = { .line = line, .psz = (size_t)sysconf(_SC_PAGESIZE) };
 	mem_check_fits(c, (uint64_t)maxpages * t.psz);
-	mem_alloc(&t.pg, maxpages * t.psz, pages_opt(c, vals[0]));
+	mem_alloc(&t.pg, maxpages * t.psz, mem_pages_opt(c, o.pages));
 	mem_alloc(&t.cmp, maxpages * line, PAGES_4K);
 	t.nodes = xmalloc(maxpages * sizeof *t.nodes);
 	mem_page_fact(c, &t.pg);
@@ -390,25 +399,27 @@ static double pm_size(char *base, size_t line, const struct pm_order *o, size_t 
 	return best;
 }
 
+/* 3 samples of 0.5 ms: a size's 16 chain counts are each timed */
+static const struct tool_options par_mem_options = {
+	.opts = (const struct opt[]){
+		IGNORED_C,
+		LINE_OPT,
+		MAX_OPT(4096, "largest size", "largest size (default: as lat_mem_rd's largest size)"),
+		MEM_PAGES_OPT(struct cache_opts, pages),
+		{ 0 } },
+	.timing = { .repetitions = 3, .min_sample_ns = 5e5 },
+};
+
 static int par_mem(struct tool_ctx *c, int argc, char **argv)
 {
-	static const char *const names[] = { "pages", NULL };
-	static const int takes[] = { 1 };
-	const char *vals[1];
-	argc = mem_longopts(c, argc, &argv, names, takes, vals);
-	int ch;
-	size_t line = sysfs_line() ? sysfs_line() : 64;
-	uint64_t max = 0;
-	while ((ch = tool_getopt(c, argc, argv, "cL:M:")) != -1) {
-		if (ch == 'L')
-			line = (size_t)parse_int(optarg, 8, 4096, "-L (line size)");
-		else if (ch == 'M')
-			max = parse_size(optarg, 4096, 1ull << 40, "-M (largest size)");
-	}
+	struct cache_opts o = { .line = sysfs_line() ? (int)sysfs_line() : 64 };
+	mem_options_parse(c, argc, &argv, &par_mem_options, &o);
+	size_t line = (size_t)o.line;
+	uint64_t max = o.max;
 	if (optind < argc)
 		usage_error(c, "unexpected operand '%s'", argv[optind]);
 	struct mem_buf b;
-	max = chase_buffer(c, line, max, vals[0], 500, &b);
+	max = chase_buffer(c, line, max, o.pages, &b);
 	uint64_t seed = mem_seed();
 	mem_fact(c, NULL, "Chain", "chain", 1, "one random cycle through every line, seed %#llx",
 		 (unsigned long long)seed);
@@ -447,27 +458,28 @@ static void fmt_bytes(uint64_t v, char *buf, size_t len)
 		snprintf(buf, len, "%llu KiB", (unsigned long long)(v >> 10));
 }
 
+static const struct tool_options cache_options = {
+	.opts = (const struct opt[]){
+		IGNORED_C,
+		VERBOSE_OPT("also print the curve it split, one [Point: BYTES bytes NS ns] line a size"),
+		LINE_OPT,
+		MAX_OPT(64 << 10, "largest size", "largest size LEN (default: as lat_mem_rd's largest size)"),
+		MEM_PAGES_OPT(struct cache_opts, pages),
+		{ 0 } },
+	.timing = { .repetitions = 3, .min_sample_ns = 1e6 },
+};
+
 static int cache_tool(struct tool_ctx *c, int argc, char **argv)
 {
-	static const char *const names[] = { "pages", NULL };
-	static const int takes[] = { 1 };
-	const char *vals[1];
-	argc = mem_longopts(c, argc, &argv, names, takes, vals);
-	int ch, verbose = 0;
-	size_t line = sysfs_line() ? sysfs_line() : 64;
-	uint64_t max = 0;
-	while ((ch = tool_getopt(c, argc, argv, "cvL:M:")) != -1) {
-		if (ch == 'L')
-			line = (size_t)parse_int(optarg, 8, 4096, "-L (line size)");
-		else if (ch == 'M')
-			max = parse_size(optarg, 64 << 10, 1ull << 40, "-M (largest size)");
-		else if (ch == 'v')
-			verbose = 1;
-	}
+	struct cache_opts o = { .line = sysfs_line() ? (int)sysfs_line() : 64 };
+	mem_options_parse(c, argc, &argv, &cache_options, &o);
+	int verbose = o.verbose;
+	size_t line = (size_t)o.line;
+	uint64_t max = o.max;
 	if (optind < argc)
 		usage_error(c, "unexpected operand '%s'", argv[optind]);
 	struct mem_buf b;
-	max = chase_buffer(c, line, max, vals[0], 1000, &b);
+	max = chase_buffer(c, line, max, o.pages, &b);
 	/* the latency curve: random chase at 512 * (1, 1.25, 1.5, 1.75) * 2^k bytes */
 	uint64_t sz[256];
 	double ns[256];
@@ -599,9 +611,8 @@ static const struct tool tools[] = {
 	TOOL("tlb", tlb_tool, 0, "[-c] [-L LINE] [-M BYTES] [--pages 4k|thp|huge]",
 	     "TLB entries: pages a chain can touch before translation misses cost",
 	     "Compares a random chain over N pages (one line each) with a compact chain over N\n"
-	     "lines; the first count where pages cost 15% more is bisected. -c adds the miss cost.\n"
-	     "-M: the most memory to spread pages over (default 64 MiB = 16 Ki pages).\n"
-	     "--pages: 4k (default; THP would hide the TLB), thp, huge."),
+	     "lines; the first count where pages cost 15% more is bisected.\n"
+	     "THP (--pages thp) would hide the TLB."),
 	TOOL("par_mem", par_mem, 0, "[-L LINE] [-M MAX] [--pages 4k|thp|huge]",
 	     "memory-level parallelism by size: independent chains walked together",
 	     "Prints `MB parallelism` for sizes from 16 lines doubling to MAX (default: as\n"

@@ -335,7 +335,7 @@ uint64_t mem_default_bytes(unsigned divisor, unsigned llcs, char *how, size_t ho
 	return mem_size_rule(llc, knee, cap, how, howlen);
 }
 
-/* The stripped vector lives until the next call or exit (tools keep pointers into it). */
+/* The copied vector lives until the next call or exit (tools keep pointers into it). */
 static char **longopts_vec;
 static void longopts_free(void)
 {
@@ -343,8 +343,18 @@ static void longopts_free(void)
 	longopts_vec = NULL;
 }
 
-int mem_longopts(struct tool_ctx *c, int argc, char ***argvp, const char *const *names,
-		 const int *takes_arg, const char **values)
+enum mem_pages mem_pages_opt(struct tool_ctx *c, const char *value)
+{
+	if (!value)
+		return PAGES_4K;
+	int p = mem_pages_parse(value);
+	if (p < 0)
+		usage_error(c, "--pages: '%s' is not 4k, thp or huge", value);
+	return (enum mem_pages)p;
+}
+
+int mem_options_parse(struct tool_ctx *c, int argc, char ***argvp, const struct tool_options *t,
+		      void *dst)
 {
 	static int registered;
 	if (!registered) {
@@ -352,44 +362,10 @@ int mem_longopts(struct tool_ctx *c, int argc, char ***argvp, const char *const 
 		registered = 1;
 	}
 	longopts_free();
-	/* a new vector: the original stays as the JSON records it */
-	char **argv = *argvp, **nv = xcalloc((size_t)argc + 1, sizeof *nv);
-	int out = 1;
-	nv[0] = argv[0];
-	for (int k = 0; names[k]; k++)
-		values[k] = NULL;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (strcmp(a, "--") == 0) { /* the rest are operands: keep them untouched */
-			while (i < argc)
-				nv[out++] = argv[i++];
-			break;
-		}
-		int hit = 0;
-		for (int k = 0; names[k] && !hit; k++) {
-			size_t l = strlen(names[k]);
-			if (strncmp(a, "--", 2) != 0 || strncmp(a + 2, names[k], l) != 0)
-				continue;
-			const char *rest = a + 2 + l;
-			if (*rest == '=' && takes_arg[k]) {
-				values[k] = rest + 1;
-				hit = 1;
-			} else if (*rest == 0) {
-				hit = 1;
-				if (!takes_arg[k])
-					values[k] = "1";
-				else if (i + 1 < argc)
-					values[k] = argv[++i];
-				else
-					usage_error(c, "option --%s needs a value", names[k]);
-			}
-		}
-		if (!hit)
-			nv[out++] = argv[i];
-	}
-	nv[out] = NULL;
+	char **nv = xcalloc((size_t)argc + 1, sizeof *nv);
+	memcpy(nv, *argvp, (size_t)argc * sizeof *nv);
 	*argvp = longopts_vec = nv;
-	return out;
+	return options_parse(c, argc, nv, t, dst);
 }
 
 uint64_t mem_seed(void)
@@ -544,11 +520,3 @@ void **mem_link_random(void ***nodes, size_t n, uint64_t *rng)
 	return nodes[0];
 }
 
-void mem_short_samples(int reps, double us)
-{
-	if (!timing.repetitions)
-		timing.repetitions = reps;
-	const char *en = getenv("ENOUGH");
-	if (!timing.min_sample_ns && !(en && *en))
-		timing.min_sample_ns = us * 1e3;
-}

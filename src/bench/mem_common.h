@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "core/opts.h"
 #include "core/out.h"
 #include "core/timing.h"
 
@@ -72,13 +73,16 @@ uint64_t mem_knee(uint64_t llc);
  * the knee measured when needed, capped by mem_usable()/divisor. */
 uint64_t mem_default_bytes(unsigned divisor, unsigned llcs, char *how, size_t howlen);
 
-/* Strip plumb's long options (--pages X, --threads N, --table ...) from argv before
- * tool_getopt() sees them. specs: NULL-terminated names; takes_arg[i] says whether the option
- * has a value. values[i] gets the value (or "1" for a flag, NULL when absent). Returns the new
- * argc and points *argv to a new vector (the original is left as it was, for the JSON). A
- * missing value is a usage error. */
-int mem_longopts(struct tool_ctx *c, int argc, char ***argv, const char *const *names,
-		 const int *takes_arg, const char **values);
+/* The --pages row of a memory tool's options table, written once: the value goes as text into
+ * the const char * `field` of `type`; mem_pages_opt() reads it after parsing (NULL: 4k). */
+#define MEM_PAGES_HELP "page size: 4k (default, THP off), thp, or huge (hugetlb; thp when none are reserved)"
+#define MEM_PAGES_OPT(type, field) \
+	{ 0, "pages", OPT_STRING, 0, 0, offsetof(type, field), "4k|thp|huge", NULL, MEM_PAGES_HELP, NULL }
+enum mem_pages mem_pages_opt(struct tool_ctx *c, const char *value);
+/* options_parse() on a copy of argv (freed at exit): getopt permutes what it parses, and the
+ * JSON document records the command line as it was given. */
+int mem_options_parse(struct tool_ctx *c, int argc, char ***argv, const struct tool_options *t,
+		      void *dst);
 
 /* STREAM's validation (stream.c): how many of x[0..n) differ from want by more than McCalpin's
  * relative 1e-13; *first = index of the first wrong one. */
@@ -103,9 +107,6 @@ double mem_chase_ns(char *base, size_t len, void **start, size_t warm);
 /* Link the n addresses of nodes into one random cycle (Fisher-Yates on the array, then each
  * node points to the next); returns the first node of the cycle. */
 void **mem_link_random(void ***nodes, size_t n, uint64_t *rng);
-/* Short samples for the derived tools (tlb, par_mem, line, cache) unless -N, ENOUGH or
- * --min-sample say otherwise: reps samples of us microseconds. */
-void mem_short_samples(int reps, double us);
 
 /* lmbench's lat_mem_rd size steps: the size after r (mem_lat.c). */
 size_t lat_next_range(size_t r);

@@ -86,28 +86,34 @@ static double block_chase_ns(struct mem_buf *b, size_t bytes, uint64_t seed)
 	return mem_chase_ns(b->p, n * line, start, n);
 }
 
+struct lat_mem_opts {
+	int random;
+	const char *pages;
+	uint64_t mem;
+};
+/* Short samples, minimum statistic: a default sweep takes seconds, not minutes. */
+static const struct tool_options lat_mem_options = {
+	.opts = (const struct opt[]){
+		{ 't', NULL, OPT_FLAG, 0, 0, offsetof(struct lat_mem_opts, random), NULL, NULL,
+		  "one random cycle through every slot (prefetchers cannot follow it)", NULL },
+		MEM_PAGES_OPT(struct lat_mem_opts, pages),
+		{ 0, "mem", OPT_SIZE, 512, 1ll << 44, offsetof(struct lat_mem_opts, mem), "SIZE", NULL,
+		  "the largest size in bytes (k/m/g); every operand is then a stride", NULL },
+		{ 0 } },
+	.timing = { .repetitions = 5, .min_sample_ns = 2e6 },
+};
+
 static int lat_mem_rd(struct tool_ctx *c, int argc, char **argv)
 {
-	static const char *const names[] = { "pages", "mem", NULL };
-	static const int takes[] = { 1, 1 };
-	const char *vals[2];
-	argc = mem_longopts(c, argc, &argv, names, takes, vals);
-	int rnd = 0, ch;
-	while ((ch = tool_getopt(c, argc, argv, "t")) != -1)
-		if (ch == 't')
-			rnd = 1;
-	enum mem_pages pages = PAGES_4K;
-	if (vals[0]) {
-		int p = mem_pages_parse(vals[0]);
-		if (p < 0)
-			usage_error(c, "--pages: '%s' is not 4k, thp or huge", vals[0]);
-		pages = (enum mem_pages)p;
-	}
+	struct lat_mem_opts o = { 0 };
+	mem_options_parse(c, argc, &argv, &lat_mem_options, &o);
+	int rnd = o.random;
+	enum mem_pages pages = mem_pages_opt(c, o.pages);
 	size_t maxb;
 	char how[160] = "";
-	if (vals[1]) {
+	if (o.mem) {
 		/* --mem SIZE (bytes, k/m/g): the largest size; every operand is then a stride */
-		maxb = (size_t)parse_size(vals[1], 512, 1ull << 44, "--mem");
+		maxb = (size_t)o.mem;
 	} else if (optind < argc) {
 		char *end;
 		double mib = strtod(argv[optind], &end);
@@ -135,8 +141,6 @@ static int lat_mem_rd(struct tool_ctx *c, int argc, char **argv)
 		nstrides = 1;
 	}
 	mem_check_fits(c, (uint64_t)maxb * (uint64_t)timing.parallel);
-	/* short samples, minimum statistic: a default sweep takes seconds, not minutes */
-	mem_short_samples(5, 2000);
 
 	struct mem_buf b;
 	mem_alloc(&b, maxb, pages);
@@ -214,7 +218,7 @@ static const struct tool tools[] = {
 	     "PLUMB_SEED to repeat it). SIZE_MiB defaults to 4 x the last-level cache, or 4 x a\n"
 	     "measured latency knee when sysfs's size is over 64 MiB or unknown, at most 256 MiB\n"
 	     "and available memory; --mem SIZE (bytes with k/m/g) sets it too, and then every\n"
-	     "operand is a stride. --pages: 4k (default, THP off), thp, huge.\n"
+	     "operand is a stride.\n"
 	     "Statistic: minimum of 5 samples of 2 ms per size (-N, ENOUGH, --min-sample change it)."),
 	{ 0 },
 };

@@ -370,34 +370,39 @@ static unsigned llcs_in_use(int used, int ncpu)
 	return (unsigned)((used + share - 1) / share);
 }
 
+struct stream_opts {
+	int version, table, no_nt;
+	uint64_t total;
+	const char *pages, *threads;
+};
+static const struct tool_options stream_options = { .opts = (const struct opt[]){
+	{ 'v', NULL, OPT_INT, 1, 2, offsetof(struct stream_opts, version), "1|2", "version 1 or 2",
+	  "kernels: 1 copy scale add triad (default), 2 fill copy daxpy sum", NULL },
+	{ 'M', NULL, OPT_SIZE, 3 * 512, 1ll << 42, offsetof(struct stream_opts, total), "BYTES",
+	  "bytes of the three arrays", "total bytes of the three arrays (k/m/g)", NULL },
+	{ 0, "threads", OPT_STRING, 0, 0, offsetof(struct stream_opts, threads), "N|all", NULL,
+	  "N threads, one per CPU (default 1); all: one per online CPU", NULL },
+	{ 0, "table", OPT_FLAG, 0, 0, offsetof(struct stream_opts, table), NULL, NULL,
+	  "McCalpin's table (best rate, avg/min/max seconds per pass)", NULL },
+	{ 0, "no-nt", OPT_FLAG, 0, 0, offsetof(struct stream_opts, no_nt), NULL, NULL,
+	  "plain stores, as lmbench's stream (method version + 1)", NULL },
+	MEM_PAGES_OPT(struct stream_opts, pages),
+	{ 0 } } };
+
 static int stream(struct tool_ctx *c, int argc, char **argv)
 {
-	static const char *const names[] = { "pages", "threads", "table", "no-nt", NULL };
-	static const int takes[] = { 1, 1, 0, 0 };
-	const char *vals[4];
-	argc = mem_longopts(c, argc, &argv, names, takes, vals);
-	int version = 1, ch;
-	uint64_t total = 0;
-	while ((ch = tool_getopt(c, argc, argv, "v:M:")) != -1) {
-		if (ch == 'v')
-			version = (int)parse_int(optarg, 1, 2, "-v (version 1 or 2)");
-		else if (ch == 'M')
-			total = parse_size(optarg, 3 * 512, 1ull << 42, "-M (bytes of the three arrays)");
-	}
+	struct stream_opts o = { .version = 1 };
+	mem_options_parse(c, argc, &argv, &stream_options, &o);
+	int version = o.version;
+	uint64_t total = o.total;
 	if (optind < argc)
 		usage_error(c, "unexpected operand '%s'", argv[optind]);
-	enum mem_pages pages = PAGES_4K;
-	if (vals[0]) {
-		int p = mem_pages_parse(vals[0]);
-		if (p < 0)
-			usage_error(c, "--pages: '%s' is not 4k, thp or huge", vals[0]);
-		pages = (enum mem_pages)p;
-	}
+	enum mem_pages pages = mem_pages_opt(c, o.pages);
 	int cpus[1024], ncpu = cpu_online(cpus, 1024), nthreads = 1;
-	if (vals[1])
-		nthreads = strcmp(vals[1], "all") == 0 ? ncpu
-			   : (int)parse_int(vals[1], 1, 1024, "--threads (a count or 'all')");
-	int table = vals[2] != NULL;
+	if (o.threads)
+		nthreads = strcmp(o.threads, "all") == 0 ? ncpu
+			   : (int)parse_int(o.threads, 1, 1024, "--threads (a count or 'all')");
+	int table = o.table;
 	int P = timing.parallel > 1 ? timing.parallel : 1;
 	char how[160] = "";
 	size_t arr_bytes;
@@ -432,7 +437,7 @@ static int stream(struct tool_ctx *c, int argc, char **argv)
 		.nthreads = nthreads, .psum = psum, .flag = flag,
 		.corrupt = getenv("PLUMB_STREAM_CORRUPT"), .skip = getenv("PLUMB_STREAM_SKIP"),
 	};
-	int no_nt = vals[3] != NULL;
+	int no_nt = o.no_nt;
 	s.nt = !no_nt && s.kern->has_nt && n * 8 > llc;
 	memset(psum, 0, sizeof psum);
 
@@ -519,12 +524,9 @@ static const struct tool tools[] = {
 	TOOL("stream", stream, 0, "[-v 1|2] [-M BYTES] [--threads N|all] [--table] [--no-nt] [--pages 4k|thp|huge]",
 	     "STREAM memory bandwidth: copy scale add triad (-v 1), fill copy daxpy sum (-v 2)",
 	     "Arrays default to 4 x the last-level cache each (-M: total bytes of the three).\n"
-	     "--threads N|all: N threads, one per CPU (default 1); -P N: N processes (aggregate).\n"
-	     "--table: McCalpin's table (best rate, avg/min/max seconds per pass).\n"
+	     "-P N: N processes (aggregate).\n"
 	     "Every kernel's result is checked on every element; a wrong answer exits 3.\n"
-	     "Streaming stores are used for arrays larger than the last-level cache (fact line);\n"
-	     "--no-nt uses plain stores, as lmbench's stream (method version + 1).\n"
-	     "--pages: 4k (default, THP off), thp, or huge (hugetlb, THP when none reserved)."),
+	     "Streaming stores are used for arrays larger than the last-level cache (fact line)."),
 	{ 0 },
 };
 

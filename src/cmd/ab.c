@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,71 +209,59 @@ static void free_worker(struct worker *w)
 	free(w->path);
 }
 
-/* Is argv[i] one of ab's own options? Sets *val (the value, from "--x=v" or the next word) and
- * *used (words consumed). */
-static int ab_option(char **argv, int argc, int i, const char *name, int has_val,
-		     const char **val, int *used)
+struct ab_cli {
+	struct compare_args ca;   /* --db --alpha --min-effect --correction */
+	const char *a, *b, *labels;
+	enum cmp_format fmt;
+	int fail, no_store;
+};
+
+static void set_format(const char *arg, void *field)
 {
-	size_t l = strlen(name);
-	if (strncmp(argv[i], name, l) != 0)
-		return 0;
-	if (argv[i][l] == 0) {
-		if (!has_val) {
-			*used = 1;
-			return 1;
-		}
-		if (i + 1 >= argc)
-			die(EXIT_USAGE, "option %s needs a value (try 'plumb ab --help')", name);
-		*val = argv[i + 1];
-		*used = 2;
-		return 1;
-	}
-	if (has_val && argv[i][l] == '=') {
-		*val = argv[i] + l + 1;
-		*used = 1;
-		return 1;
-	}
-	return 0;
+	if (cmp_format_parse(arg, field))
+		die(EXIT_USAGE, "--format: '%s' is not text, markdown, csv or json", arg);
 }
+
+static const struct opt_action format_action = { set_format, 0 };
+
+/* ab's own options; every other word is a run option given to both sides (run_options) */
+const struct opt ab_options[] = {
+	{ 0, "a", OPT_STRING, 0, 0, offsetof(struct ab_cli, a), "PREFIX", NULL,
+	  "side A's command line (default: this binary)", NULL },
+	{ 0, "b", OPT_STRING, 0, 0, offsetof(struct ab_cli, b), "PREFIX", NULL,
+	  "side B's command line (required)", NULL },
+	{ 0, "label", OPT_STRING, 0, 0, offsetof(struct ab_cli, labels), "A,B", NULL,
+	  "the two runs' labels (default A,B)", NULL },
+	{ 0, NULL, OPT_GROUP, 0, 0, offsetof(struct ab_cli, ca), NULL, NULL, NULL, compare_group },
+	{ 0, "format", OPT_CUSTOM, 0, 0, offsetof(struct ab_cli, fmt), "F", NULL,
+	  "text (default), markdown, csv or json", &format_action },
+	{ 0, "fail-on-regression", OPT_FLAG, 0, 0, offsetof(struct ab_cli, fail), NULL, NULL,
+	  "exit 1 when a point of B is significantly worse", NULL },
+	{ 0, "no-store", OPT_FLAG, 0, 0, offsetof(struct ab_cli, no_store), NULL, NULL,
+	  "store neither run", NULL },
+	{ 0 },
+};
 
 int cmd_ab(int argc, char **argv)
 {
-	const char *pa = NULL, *pb = NULL, *labels = "A,B", *db = NULL, *v;
-	int fail = 0, no_store = 0, used;
-	enum cmp_format fmt = CF_TEXT;
-	struct cmp_opts o;
-	cmp_opts_default(&o);
+	struct ab_cli o = { .labels = "A,B", .fmt = CF_TEXT };
+	cmp_opts_default(&o.ca.o);
 	char **runargs = xcalloc((size_t)argc + 1, sizeof *runargs);
-	int nrun = 0;
+	int nrun = 0, used;
 	for (int i = 1; i < argc; i += used) {
 		used = 1;
-		if (ab_option(argv, argc, i, "--a", 1, &pa, &used) ||
-		    ab_option(argv, argc, i, "--b", 1, &pb, &used) ||
-		    ab_option(argv, argc, i, "--label", 1, &labels, &used) ||
-		    ab_option(argv, argc, i, "--db", 1, &db, &used))
+		if (command_word("ab", ab_options, argv, argc, i, &o, &used))
 			continue;
-		if (ab_option(argv, argc, i, "--fail-on-regression", 0, &v, &used)) {
-			fail = 1;
-		} else if (ab_option(argv, argc, i, "--no-store", 0, &v, &used)) {
-			no_store = 1;
-		} else if (ab_option(argv, argc, i, "--alpha", 1, &v, &used)) {
-			o.alpha = parse_double_arg(v, 1e-9, 0.5, "--alpha");
-		} else if (ab_option(argv, argc, i, "--min-effect", 1, &v, &used)) {
-			o.min_effect = parse_double_arg(v, 0, 1000, "--min-effect");
-		} else if (ab_option(argv, argc, i, "--correction", 1, &v, &used)) {
-			if (correction_parse(v, &o.corr))
-				die(EXIT_USAGE, "--correction: '%s' is not holm, bh or none", v);
-		} else if (ab_option(argv, argc, i, "--format", 1, &v, &used)) {
-			if (cmp_format_parse(v, &fmt))
-				die(EXIT_USAGE, "--format: '%s' is not text, markdown, csv or json", v);
-		} else if (!strcmp(argv[i], "-o") || !strncmp(argv[i], "--output", 8) ||
-			   !strcmp(argv[i], "--json") || !strcmp(argv[i], "--dry-run") ||
-			   !strncmp(argv[i], "--ab-worker", 11)) {
+		if (!strcmp(argv[i], "-o") || !strncmp(argv[i], "--output", 8) ||
+		    !strcmp(argv[i], "--json") || !strcmp(argv[i], "--dry-run") ||
+		    !strncmp(argv[i], "--ab-worker", 11))
 			die(EXIT_USAGE, "%s is not an option of plumb ab (try 'plumb ab --help')", argv[i]);
-		} else {
-			runargs[nrun++] = argv[i]; /* a run option: both sides get it */
-		}
+		runargs[nrun++] = argv[i]; /* a run option: both sides get it */
 	}
+	const char *pa = o.a, *pb = o.b, *labels = o.labels;
+	int fail = o.fail, no_store = o.no_store;
+	enum cmp_format fmt = o.fmt;
+	struct compare_args ca = o.ca;
 	if (!pb)
 		die(EXIT_USAGE, "needs --b 'PREFIX' (try 'plumb ab --help')");
 	char self[4096];
@@ -361,7 +350,7 @@ int cmd_ab(int argc, char **argv)
 	}
 	if (!no_store) {
 		char err[512];
-		struct store *st = store_open(db, 1, err, sizeof err);
+		struct store *st = store_open(ca.db, 1, err, sizeof err);
 		if (!st || store_save_all(st, run, 2, err, sizeof err) != 0)
 			warnx_("warning: runs not stored: %s", err);
 		else
@@ -371,7 +360,7 @@ int cmd_ab(int argc, char **argv)
 			store_close(st);
 	}
 	struct side sides[2] = { { lab, &run[0], 1, NULL, 0 }, { comma + 1, &run[1], 1, NULL, 0 } };
-	struct cmp_table *t = cmp_build(sides, 2, &o);
+	struct cmp_table *t = cmp_build(sides, 2, &ca.o);
 	for (size_t i = 0; i < t->nwarnings; i++)
 		warnx_("warning: %s", t->warnings[i]);
 	cmp_print(stdout, t, fmt);

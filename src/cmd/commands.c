@@ -5,9 +5,7 @@
 
 const struct command commands[] = {
 	{ "list", cmd_list, "[--names|--json|--metrics]", "every benchmark: name, family, what it measures (--json: also every metric)",
-	  "  --names          the bare tool names, one a line (for scripts)\n"
-	  "  --json           the tools and every metric of the registry as one JSON document\n"
-	  "  --metrics        docs/metrics.md: what each metric times, subtracts, and how it differs from lmbench" },
+	  NULL, list_options },
 	{ "run", cmd_run, "[--quick|--full] [--subset hardware|os] [--only|--skip FAM,...] [--label TEXT]\n"
 	  "       [--mem SIZE] [--fsdir DIR] [--remote HOST[:BASE]] [--disk DEV] [--copies N] [--cold]\n"
 	  "       [--repeat N] [--cpu LIST|none] [--samples N] [--max-samples N] [--timeout SEC]\n"
@@ -20,82 +18,33 @@ const struct command commands[] = {
 	  "memory series go to 4 x the effective last-level cache, at most 256 MiB (--mem goes\n"
 	  "further); PLUMB_LLC=300M plans for a machine with that cache. Measured on a 2-vCPU KVM\n"
 	  "guest, quiet (docs/suite.md): default 88 s, quick 19 s (planner: 103 s and 23 s)",
-	  "  --quick          one round of 5 samples per point, small sizes (budget 32 s)\n"
-	  "  --full           lmbench's full size lists, 11 samples going on up to 51 (budget 14 min)\n"
-	  "  --subset S       only the hardware or the os benchmarks\n"
-	  "  --only FAM,...   only these families (plumb run --dry-run lists them)\n"
-	  "  --skip FAM,...   every family but these\n"
-	  "  --label TEXT     a label stored with the run; compare/report take it for every run with it\n"
-	  "  --mem SIZE       largest working set of the memory series (k/m/g suffixes)\n"
-	  "  --fsdir DIR      where the file benchmarks create their private directory\n"
-	  "  --remote H[:B]   also measure the network against `plumb serve` on host H (ports from B)\n"
-	  "  --disk DEV       also measure this block device (seek times, zone bandwidth; read only)\n"
-	  "  --copies N       run N copies of each benchmark at once (lmbench's SYNC_MAX)\n"
-	  "  --cold           drop the page cache before each file benchmark (needs root)\n"
-	  "  --repeat N       N interleaved rounds of the suite (default profile: 3)\n"
-	  "  --cpu LIST|none  CPUs the benchmarks are pinned to (default: one fixed CPU), none: not pinned\n"
-	  "  --samples N      samples per point (default 3 per round; quick 5; full 11)\n"
-	  "  --max-samples N  go on sampling up to N until the median's 95 % interval is within 1 %\n"
-	  "  --timeout SEC    kill a step that runs longer (default 30 s + 10 x its estimate; full 60 + 20 x)\n"
-	  "  --time-limit D   fit the plan to D (90s, 5m, 1h30m; at least 30s): series thinned, then\n"
-	  "                   rounds, then whole tools, each said in the run's facts\n"
-	  "  -o FILE          also write the run to FILE (.json or .txt, or say --format)\n"
-	  "  --format F       stdout (or -o FILE): text summary, json or lmbench results text\n"
-	  "  --json           the same as --format json\n"
-	  "  --db FILE        the store (default $PLUMB_DB, else ~/.local/share/plumb/results.db)\n"
-	  "  --no-store       do not store the run\n"
-	  "  --dry-run        print the plan (steps, sizes, estimated time, budget) and exit\n"
-	  "  -h, --help       this help" },
+	  NULL, run_options },
 	{ "sysinfo", cmd_sysinfo, "[--json]", "the system facts a run records",
-	  "  --json           the facts as a JSON object" },
+	  NULL, sysinfo_options },
 	{ "serve", cmd_serve, "[--bind ADDR] [--port BASE] [--idle SECONDS] [-v]",
 	  "run the server end of every network benchmark for remote clients",
-	  "  --bind ADDR      address to listen on (default 127.0.0.1)\n"
-	  "  --port BASE      listen on BASE and the 6 ports after it (default: lmbench's ports)\n"
-	  "  --idle SECONDS   exit when no client came for this long (default: run until Ctrl-C)\n"
-	  "  -v               log each connection on stderr" },
+	  NULL, serve_options },
 	{ "summary", cmd_summary, "[--db FILE|URI] [--cells] [--per-host] [RUN|FILE ...]",
 	  "lmbench's summary tables for runs and results files (--per-host: one row per host)",
-	  "  --db FILE|URI    the store to read runs from (an SQLite file or a postgresql:// URI)\n"
-	  "  --cells          the stored results behind every cell, one a line, tab-separated\n"
-	  "  --per-host       one row per host, its runs pooled as rounds (each run once)" },
+	  NULL, summary_options },
 	{ "import", cmd_import, "[--db FILE] [--label TEXT] FILE...", "store plumb JSON and lmbench 3 results files",
-	  "  --db FILE        the store to import into\n"
-	  "  --label TEXT     label every imported run" },
+	  NULL, import_options },
 	{ "export", cmd_export, "RUN [--format json|lmbench|csv] [-o FILE] [--db FILE]", "write a run as plumb JSON, an lmbench results file or CSV (one row per sample)",
-	  "  --format F       json (default), lmbench (results text) or csv (one row per sample)\n"
-	  "  --json           the same as --format json\n"
-	  "  -o FILE          write FILE atomically; the format follows .json/.txt/.csv\n"
-	  "  --db FILE        the store to read RUN from" },
+	  NULL, export_options },
 	{ "runs", cmd_runs, "[--db FILE|URI] [--host H] [--label L] [--since DATE]\n"
 	  "       [--delete RUN | --relabel RUN TEXT | --check]",
 	  "list (or select), delete, relabel or check stored runs",
-	  "  --db FILE|URI    the store: an SQLite file or a postgresql:// URI\n"
-	  "  --host H         only runs made on host H\n"
-	  "  --label L        only runs labelled L\n"
-	  "  --since DATE     only runs started at or after DATE (YYYY-MM-DD[THH:MM:SSZ], UTC)\n"
-	  "  --delete RUN     delete a run and its samples\n"
-	  "  --relabel RUN T  set a run's label to T\n"
-	  "  --check          check the store's integrity" },
+	  NULL, runs_options },
 	{ "push", cmd_push, "RUN... --to URI|FILE [--db FILE]",
 	  "copy runs (ids, labels, host=H,label=L selections, files) to a shared store, once each",
-	  "  --to URI|FILE    the store to copy to (a postgresql:// URI, or an SQLite file)\n"
-	  "  --db FILE        the local store RUN ids, labels and selections refer to" },
+	  NULL, push_options },
 	{ "compare", cmd_compare,
 	  "RUN RUN [RUN...] [--all] [--alpha A] [--min-effect PCT] [--correction bh|holm|none]\n"
 	  "       [--format text|markdown|csv|json|junit] [--fail-on-regression] [--db PATH|URI] [-o FILE]",
 	  "runs side by side per metric: change with a 95% interval (the run is the unit of noise;\n"
 	  "paired rounds for a plumb ab session), verdict (BH-corrected, min effect), the smallest\n"
 	  "detectable change, the change at equal clock for clock-bound metrics (docs/compare.md)",
-	  "  --all            every point of every series (default: the summary-level points)\n"
-	  "  --alpha A        significance level before correction (default 0.05)\n"
-	  "  --min-effect P   smallest change in percent called worse/better (default 3)\n"
-	  "  --correction C   multiple-test correction: bh (default), holm or none\n"
-	  "  --format F       text (default), markdown, csv, json or junit (JUnit XML for CI)\n"
-	  "  --json           the same as --format json\n"
-	  "  --fail-on-regression  exit 1 when a point is significantly worse\n"
-	  "  --db PATH        the store RUN ids and labels refer to\n"
-	  "  -o FILE          write to FILE instead of stdout" },
+	  NULL, compare_options },
 	{ "ab", cmd_ab,
 	  "[run options] [--a 'PREFIX'] --b 'PREFIX' [--label A,B] [--alpha A] [--min-effect PCT]\n"
 	  "       [--correction bh|holm|none] [--format text|markdown|csv|json] [--fail-on-regression]\n"
@@ -103,35 +52,28 @@ const struct command commands[] = {
 	  "paired A/B session: every step runs for both sides back to back, alternating A B / B A\n"
 	  "round after round; both runs are stored (labels A and B) and compared round by round.\n"
 	  "PREFIX: a command line split on blanks (no shell) ending in a plumb binary, e.g.\n"
-	  "--b 'taskset -c 0 /opt/new/plumb'; --a defaults to this binary (docs/compare.md)",
-	  "  --a PREFIX       side A's command line (default: this binary)\n"
-	  "  --b PREFIX       side B's command line (required)\n"
-	  "  --label A,B      the two runs' labels (default A,B)\n"
-	  "  --alpha A, --min-effect P, --correction C, --format F  as for compare\n"
-	  "  --fail-on-regression  exit 1 when a point of B is significantly worse\n"
-	  "  --db PATH        the store both runs go to; --no-store: keep neither\n"
-	  "  any other option is a run option, given to both sides (--only, --repeat, ...)" },
+	  "--b 'taskset -c 0 /opt/new/plumb'; --a defaults to this binary (docs/compare.md).\n"
+	  "Any other option is a run option, given to both sides (--only, --repeat, ...).",
+	  NULL, ab_options },
 	{ "report", cmd_report,
 	  "[RUN...] -o FILE.html [--svg-dir DIR] [--db PATH]",
 	  "one self-contained HTML page with charts, facts and the compare table",
-	  "  -o FILE.html     the page (- for stdout)\n"
-	  "  --svg-dir DIR    also write every chart as DIR/NN-NAME.svg\n"
-	  "  --db PATH        the store RUN ids and labels refer to\n"
-	  "  --alpha A        compare's significance level (default 0.05)\n"
-	  "  --min-effect P   compare's smallest change in percent (default 3)\n"
-	  "  --correction C   bh (default), holm or none" },
+	  NULL, report_options },
 	{ "plot", cmd_plot, "[RUN...] -d DIR [--db PATH]",
 	  "each chart of the report as its own SVG file",
-	  "  -d, --dir DIR    the directory for the .svg files (made if missing)\n"
-	  "  --db PATH        the store RUN ids and labels refer to" },
-	{ NULL, NULL, NULL, NULL, NULL },
+	  NULL, report_options },
+	{ NULL, NULL, NULL, NULL, NULL, NULL },
 };
 
 void command_help(const struct command *c)
 {
 	printf("usage: plumb %s %s\n\n%s\n", c->name, c->usage, c->summary);
-	if (c->options)
+	if (c->opts) {
+		printf("\nOptions:\n");
+		command_options_help(stdout, c->opts);
+	} else if (c->options) {
 		printf("\nOptions:\n%s\n", c->options);
+	}
 	printf("\nExit status: 0 ok, 2 bad arguments or input, 3 (run and the tools) a measurement "
 	       "could\nnot be made, 1 (compare, when asked to fail on one) a regression. See plumb(1).\n");
 }

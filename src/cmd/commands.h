@@ -5,18 +5,27 @@
 #ifndef PLUMB_COMMANDS_H
 #define PLUMB_COMMANDS_H
 
+#include "core/opts.h"
+
 struct command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	const char *usage;
 	const char *summary;
-	const char *options;  /* one line per option: "  --name ARG    what it does" */
+	const char *options;  /* one line per option: "  --name ARG    what it does" (commands that
+			       * still parse by hand; NULL when opts is set) */
+	const struct opt *opts; /* the command's options table (core/opts.h): --help prints it */
 };
 
 extern const struct command commands[];
 const struct command *command_find(const char *name);
 /* `plumb NAME --help`: usage, summary, then every option on its own line. */
 void command_help(const struct command *c);
+
+/* The options tables of the commands parsed by command_parse() (each beside its command). */
+extern const struct opt compare_options[], report_options[], serve_options[], run_options[],
+	summary_options[], export_options[], import_options[], runs_options[], push_options[],
+	list_options[], sysinfo_options[], ab_options[];
 
 int cmd_list(int argc, char **argv);
 int cmd_sysinfo(int argc, char **argv);

@@ -3,7 +3,7 @@
  * on rounds (analysis/compare.h, docs/compare.md). Exit 1 with --fail-on-regression when a
  * metric is significantly worse; 2 for usage and input errors.
  */
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,55 +13,62 @@
 #include "cmd/sides.h"
 #include "core/util.h"
 
+struct compare_cli {
+	struct compare_args ca;     /* --db --alpha --min-effect --correction */
+	struct {
+		enum cmp_format fmt;
+		int junit;
+	} format;
+	int all, fail;
+	const char *out;
+};
+
+/* --format: junit is written by its own printer, the others by cmp_print */
+static void set_format(const char *arg, void *field)
+{
+	struct compare_cli *f = field;
+	f->format.junit = !strcmp(arg, "junit");
+	if (!f->format.junit && cmp_format_parse(arg, &f->format.fmt))
+		die(EXIT_USAGE, "--format: '%s' is not text, markdown, csv, json or junit", arg);
+}
+
+static void set_json(const char *arg, void *field)
+{
+	((struct compare_cli *)field)->format.fmt = CF_JSON;
+}
+
+static const struct opt_action format_action = { set_format, 0 }, json_action = { set_json, 1 };
+
+const struct opt compare_options[] = {
+	{ 0, "all", OPT_FLAG, 0, 0, offsetof(struct compare_cli, all), NULL, NULL,
+	  "every point of every series (default: the summary-level points)", NULL },
+	{ 0, NULL, OPT_GROUP, 0, 0, offsetof(struct compare_cli, ca), NULL, NULL, NULL, compare_group },
+	{ 0, "format", OPT_CUSTOM, 0, 0, 0, "F", NULL,
+	  "text (default), markdown, csv, json or junit (JUnit XML for CI)", &format_action },
+	{ 0, "json", OPT_CUSTOM, 0, 0, 0, NULL, NULL, "the same as --format json", &json_action },
+	{ 0, "fail-on-regression", OPT_FLAG, 0, 0, offsetof(struct compare_cli, fail), NULL, NULL,
+	  "exit 1 when a point is significantly worse", NULL },
+	{ 'o', "output", OPT_STRING, 0, 0, offsetof(struct compare_cli, out), "FILE", NULL,
+	  "write to FILE instead of stdout", NULL },
+	{ 0 },
+};
+
 int cmd_compare(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "alpha", required_argument, 0, 'a' },
-		{ "min-effect", required_argument, 0, 'e' },
-		{ "correction", required_argument, 0, 'c' },
-		{ "all", no_argument, 0, 'A' },
-		{ "format", required_argument, 0, 'f' },
-		{ "json", no_argument, 0, 'j' },
-		{ "fail-on-regression", no_argument, 0, 'F' },
-		{ "db", required_argument, 0, 'd' },
-		{ "output", required_argument, 0, 'o' },
-		{ 0, 0, 0, 0 },
-	};
-	struct cmp_opts o;
-	cmp_opts_default(&o);
-	enum cmp_format fmt = CF_TEXT;
-	const char *db = NULL, *out = NULL;
-	int fail = 0, junit = 0, c;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:", lo, NULL)) != -1) {
-		switch (c) {
-		case 'a': o.alpha = parse_double_arg(optarg, 1e-9, 0.5, "--alpha"); break;
-		case 'e': o.min_effect = parse_double_arg(optarg, 0, 1000, "--min-effect"); break;
-		case 'c':
-			if (correction_parse(optarg, &o.corr))
-				die(EXIT_USAGE, "--correction: '%s' is not holm, bh or none", optarg);
-			break;
-		case 'A': o.all = 1; break;
-		case 'f':
-			junit = !strcmp(optarg, "junit");
-			if (!junit && cmp_format_parse(optarg, &fmt))
-				die(EXIT_USAGE, "--format: '%s' is not text, markdown, csv, json or junit", optarg);
-			break;
-		case 'j': fmt = CF_JSON; break;
-		case 'F': fail = 1; break;
-		case 'd': db = optarg; break;
-		case 'o': out = optarg; break;
-		default:
-			die(EXIT_USAGE, "unknown or incomplete option '%s' (see plumb compare --help)",
-			    argv[optind - 1]);
-		}
-	}
-	size_t nargs = (size_t)(argc - optind);
+	struct compare_cli a = { .format.fmt = CF_TEXT };
+	cmp_opts_default(&a.ca.o);
+	static const struct command_options cli = { "compare", compare_options, 0, compare_bad_option, NULL };
+	int first = command_parse(&cli, argc, argv, &a);
+	struct cmp_opts o = a.ca.o;
+	enum cmp_format fmt = a.format.fmt;
+	const char *db = a.ca.db, *out = a.out;
+	int fail = a.fail, junit = a.format.junit;
+	o.all = a.all;
+	size_t nargs = (size_t)(argc - first);
 	if (nargs < 2)
 		die(EXIT_USAGE, "needs at least two RUN arguments (run ids, labels or files)");
 	size_t ns;
-	struct side *sides = sides_load(argv + optind, nargs, db, 0, &ns);
+	struct side *sides = sides_load(argv + first, nargs, db, 0, &ns);
 	sides_load_history(sides, ns, db);
 	struct cmp_table *t = cmp_build(sides, ns, &o);
 	for (size_t i = 0; i < t->nwarnings; i++)

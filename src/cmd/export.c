@@ -3,6 +3,7 @@
  * written atomically to FILE (the format then defaults from its extension: .json JSON, .txt
  * lmbench, .csv CSV). A file that cannot be written is a usage error (exit 2): exit 3 is for
  * measurements. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,36 +14,47 @@
 
 #define USAGE "usage: plumb export RUN [--format json|lmbench|csv] [-o FILE] [--db FILE]"
 
+struct export_cli {
+	const char *db, *out, *fmt;
+};
+
+static void set_json(const char *arg, void *field)
+{
+	*(const char **)field = "json";
+}
+
+static const struct opt_action json_action = { set_json, 1 };
+
+const struct opt export_options[] = {
+	{ 0, "format", OPT_STRING, 0, 0, offsetof(struct export_cli, fmt), "F", NULL,
+	  "json (default), lmbench (results text) or csv (one row per sample)", NULL },
+	{ 0, "json", OPT_CUSTOM, 0, 0, offsetof(struct export_cli, fmt), NULL, NULL,
+	  "the same as --format json", &json_action },
+	{ 'o', "output", OPT_STRING, 0, 0, offsetof(struct export_cli, out), "FILE", NULL,
+	  "write FILE atomically; the format follows .json/.txt/.csv", NULL },
+	{ 0, "db", OPT_STRING, 0, 0, offsetof(struct export_cli, db), "FILE", NULL,
+	  "the store to read RUN from", NULL },
+	{ 0 },
+};
+
+__attribute__((noreturn)) static void export_bad(const char *cmd, const char *word, int missing)
+{
+	if (missing)
+		die(EXIT_USAGE, "%s needs a value (%s)", word, USAGE);
+	die(EXIT_USAGE, "unknown option '%s' (%s)", word, USAGE);
+}
+
 int cmd_export(int argc, char **argv)
 {
-	const char *db = NULL, *out = NULL, *fmt = NULL, *arg = NULL;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--db") || !strcmp(a, "-o") || !strcmp(a, "--output") ||
-		    !strcmp(a, "--format")) {
-			if (i + 1 >= argc)
-				die(EXIT_USAGE, "%s needs a value (%s)", a, USAGE);
-			const char *v = argv[++i];
-			if (!strcmp(a, "--db"))
-				db = v;
-			else if (!strcmp(a, "--format"))
-				fmt = v;
-			else
-				out = v;
-		} else if (!strcmp(a, "--json")) {
-			fmt = "json";
-		} else if (!strncmp(a, "--format=", 9)) {
-			fmt = a + 9;
-		} else if (a[0] == '-' && a[1]) {
-			die(EXIT_USAGE, "unknown option '%s' (%s)", a, USAGE);
-		} else if (arg) {
-			die(EXIT_USAGE, "one RUN at a time (%s)", USAGE);
-		} else {
-			arg = a;
-		}
-	}
-	if (!arg)
+	struct export_cli a = { 0 };
+	static const struct command_options t = { "export", export_options, 0, export_bad, NULL };
+	int first = command_parse(&t, argc, argv, &a);
+	const char *db = a.db, *out = a.out, *fmt = a.fmt;
+	if (argc - first > 1)
+		die(EXIT_USAGE, "one RUN at a time (%s)", USAGE);
+	if (argc - first < 1)
 		die(EXIT_USAGE, "no RUN given (%s)", USAGE);
+	const char *arg = argv[first];
 	enum run_format f;
 	if (!fmt)
 		f = run_format_for_path(out, FMT_JSON);

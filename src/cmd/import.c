@@ -3,6 +3,7 @@
  * bad file (garbage, empty, truncated, no recognisable result) is reported in one line naming it,
  * exit 2, and nothing is saved. A run the store already holds (same uid: the same plumb run, or
  * the same content of an lmbench file) is not added again, and the line says so. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,32 +12,35 @@
 #include "results/io.h"
 #include "results/store.h"
 
+struct import_cli {
+	const char *db, *label;
+};
+
+const struct opt import_options[] = {
+	{ 0, "db", OPT_STRING, 0, 0, offsetof(struct import_cli, db), "FILE", NULL,
+	  "the store to import into", NULL },
+	{ 0, "label", OPT_STRING, 0, 0, offsetof(struct import_cli, label), "TEXT", NULL,
+	  "label every imported run", NULL },
+	{ 0 },
+};
+
+__attribute__((noreturn)) static void import_bad(const char *cmd, const char *word, int missing)
+{
+	if (missing)
+		die(EXIT_USAGE, "%s needs a value", word);
+	die(EXIT_USAGE, "unknown option '%s' (usage: plumb import [--db FILE] [--label TEXT] FILE...)", word);
+}
+
 int cmd_import(int argc, char **argv)
 {
-	const char *db = NULL, *label = NULL;
+	struct import_cli a = { 0 };
+	static const struct command_options t = { "import", import_options, 0, import_bad, NULL };
+	int first = command_parse(&t, argc, argv, &a);
+	const char *db = a.db, *label = a.label;
 	struct run **runs = NULL;
 	size_t n = 0, nfiles = 0;
 	char err[512];
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--db") || !strcmp(argv[i], "--label")) {
-			if (i + 1 >= argc)
-				die(EXIT_USAGE, "%s needs a value", argv[i]);
-			*(argv[i][2] == 'd' ? &db : &label) = argv[i + 1];
-			i++;
-		} else if (!strcmp(argv[i], "--")) {
-			continue;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			die(EXIT_USAGE, "unknown option '%s' (usage: plumb import [--db FILE] "
-			    "[--label TEXT] FILE...)", argv[i]);
-		}
-	}
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--db") || !strcmp(argv[i], "--label")) {
-			i++;
-			continue;
-		}
-		if (!strcmp(argv[i], "--"))
-			continue;
+	for (int i = first; i < argc; i++) {
 		nfiles++;
 		size_t before = n;
 		if (runs_read_file(argv[i], &runs, &n, err, sizeof err))

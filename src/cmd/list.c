@@ -2,6 +2,7 @@
  * of what it measures; --names the bare names (for scripts), --json the tools and the metric
  * registry (id, unit, better direction, statistic, method version) as one plumb/2 document;
  * --metrics docs/metrics.md, every metric's method, from the registry. */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include "bench/tool.h"
@@ -44,17 +45,40 @@ static void list_json(void)
 	json_obj_end(&j);
 }
 
+struct list_cli {
+	int names, json, metrics;
+};
+
+const struct opt list_options[] = {
+	{ 0, "names", OPT_FLAG, 0, 0, offsetof(struct list_cli, names), NULL, NULL,
+	  "the bare tool names, one a line (for scripts)", NULL },
+	{ 0, "json", OPT_FLAG, 0, 0, offsetof(struct list_cli, json), NULL, NULL,
+	  "the tools and every metric of the registry as one JSON document", NULL },
+	{ 0, "metrics", OPT_FLAG, 0, 0, offsetof(struct list_cli, metrics), NULL, NULL,
+	  "docs/metrics.md: what each metric times, subtracts, and how it differs from lmbench", NULL },
+	{ 0 },
+};
+
+__attribute__((noreturn)) static void list_bad(const char *cmd, const char *word, int missing)
+{
+	die(EXIT_USAGE, "unknown argument '%s' (plumb list [--names|--json|--metrics])", word);
+}
+
 int cmd_list(int argc, char **argv)
 {
-	if (argc == 2 && strcmp(argv[1], "--metrics") == 0) {
+	/* one word at most: the error names the second (before getopt reorders them) */
+	if (argc > 2)
+		die(EXIT_USAGE, "unknown argument '%s' (plumb list [--names|--json|--metrics])", argv[2]);
+	struct list_cli a = { 0 };
+	static const struct command_options t = { "list", list_options, 0, list_bad, NULL };
+	if (command_parse(&t, argc, argv, &a) < argc)
+		list_bad("list", argv[1], 0);
+	if (a.metrics) {
 		if (metrics_doc(stdout) != 0)
 			die(EXIT_MEASURE, "list: a metric has no description in metrics_method.def");
 		return 0;
 	}
-	int names = argc > 1 && strcmp(argv[1], "--names") == 0;
-	int json = argc > 1 && strcmp(argv[1], "--json") == 0;
-	if (argc > 2 || (argc > 1 && !names && !json))
-		die(EXIT_USAGE, "unknown argument '%s' (plumb list [--names|--json|--metrics])", argv[argc > 2 ? 2 : 1]);
+	int names = a.names, json = a.json;
 	if (json) {
 		list_json();
 		return ferror(stdout) ? EXIT_USAGE : 0;

@@ -10,6 +10,7 @@
  * so pushing twice, or from two machines at once, stores once. Every run of one push is saved in
  * one transaction: an interrupted push (Ctrl-C, kill -9, a lost connection) leaves nothing.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,26 +20,33 @@
 
 #define USAGE "usage: plumb push RUN... --to URI|FILE [--db FILE]"
 
+struct push_cli {
+	const char *to, *db;
+};
+
+const struct opt push_options[] = {
+	{ 0, "to", OPT_STRING, 0, 0, offsetof(struct push_cli, to), "URI|FILE", NULL,
+	  "the store to copy to (a postgresql:// URI, or an SQLite file)", NULL },
+	{ 0, "db", OPT_STRING, 0, 0, offsetof(struct push_cli, db), "FILE", NULL,
+	  "the local store RUN ids, labels and selections refer to", NULL },
+	{ 0 },
+};
+
+__attribute__((noreturn)) static void push_bad(const char *cmd, const char *word, int missing)
+{
+	if (missing)
+		die(EXIT_USAGE, "%s needs a value (%s)", word, USAGE);
+	die(EXIT_USAGE, "unknown option '%s' (%s)", word, USAGE);
+}
+
 int cmd_push(int argc, char **argv)
 {
-	const char *db = NULL, *to = NULL;
-	char **args = xcalloc((size_t)argc, sizeof *args);
-	size_t nargs = 0;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--to") || !strcmp(argv[i], "--db")) {
-			if (i + 1 >= argc)
-				die(EXIT_USAGE, "%s needs a value (%s)", argv[i], USAGE);
-			*(argv[i][2] == 't' ? &to : &db) = argv[i + 1];
-			i++;
-		} else if (!strcmp(argv[i], "--")) {
-			for (i++; i < argc; i++)
-				args[nargs++] = argv[i];
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			die(EXIT_USAGE, "unknown option '%s' (%s)", argv[i], USAGE);
-		} else {
-			args[nargs++] = argv[i];
-		}
-	}
+	struct push_cli a = { 0 };
+	static const struct command_options t = { "push", push_options, 0, push_bad, NULL };
+	int first = command_parse(&t, argc, argv, &a);
+	const char *db = a.db, *to = a.to;
+	char **args = argv + first;
+	size_t nargs = (size_t)(argc - first);
 	if (!to)
 		die(EXIT_USAGE, "--to names the store to push to (%s)", USAGE);
 	if (!nargs)
@@ -49,7 +57,6 @@ int cmd_push(int argc, char **argv)
 	for (size_t i = 0; i < nargs; i++)
 		if (runs_resolve(args[i], db, &runs, &n, err, sizeof err))
 			die(EXIT_USAGE, "%s", err);
-	free(args);
 	/* the ids each run had where it came from, for the report */
 	long *from = xcalloc(n ? n : 1, sizeof *from);
 	for (size_t i = 0; i < n; i++)

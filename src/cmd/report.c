@@ -5,7 +5,7 @@
  * half-written. No RUN: the newest run of the store.
  */
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,40 +59,32 @@ static void write_svgs(const char *dir, const struct side *sides, size_t n)
 	report_charts_free(c, nc);
 }
 
+struct report_cli {
+	struct compare_args ca;   /* --db --alpha --min-effect --correction */
+	const char *out, *dir;
+};
+
+/* report's and plot's options (one table: plot refuses -o with a line of its own) */
+const struct opt report_options[] = {
+	{ 'o', "output", OPT_STRING, 0, 0, offsetof(struct report_cli, out), "FILE.html", NULL,
+	  "report: the page (- for stdout)", NULL },
+	{ 'd', "svg-dir", OPT_STRING, 0, 0, offsetof(struct report_cli, dir), "DIR", NULL,
+	  "write every chart as DIR/NN-NAME.svg (made if missing; plot needs it)", NULL },
+	{ 0, "dir", OPT_STRING, 0, 0, offsetof(struct report_cli, dir), "DIR", NULL,
+	  "the same as --svg-dir", NULL },
+	{ 0, NULL, OPT_GROUP, 0, 0, offsetof(struct report_cli, ca), NULL, NULL, NULL, compare_group },
+	{ 0 },
+};
+
 static int report_main(int argc, char **argv, int plot)
 {
-	static const struct option lo[] = {
-		{ "output", required_argument, 0, 'o' },
-		{ "svg-dir", required_argument, 0, 'd' },
-		{ "dir", required_argument, 0, 'd' },
-		{ "db", required_argument, 0, 'b' },
-		{ "alpha", required_argument, 0, 'a' },
-		{ "min-effect", required_argument, 0, 'e' },
-		{ "correction", required_argument, 0, 'c' },
-		{ 0, 0, 0, 0 },
-	};
-	const char *out = NULL, *dir = NULL, *db = NULL;
-	struct cmp_opts o;
-	cmp_opts_default(&o);
-	int c;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:d:", lo, NULL)) != -1) {
-		switch (c) {
-		case 'o': out = optarg; break;
-		case 'd': dir = optarg; break;
-		case 'b': db = optarg; break;
-		case 'a': o.alpha = parse_double_arg(optarg, 1e-9, 0.5, "--alpha"); break;
-		case 'e': o.min_effect = parse_double_arg(optarg, 0, 1000, "--min-effect"); break;
-		case 'c':
-			if (correction_parse(optarg, &o.corr))
-				die(EXIT_USAGE, "--correction: '%s' is not holm, bh or none", optarg);
-			break;
-		default:
-			die(EXIT_USAGE, "unknown or incomplete option '%s' (see plumb %s --help)",
-			    argv[optind - 1], plot ? "plot" : "report");
-		}
-	}
+	struct report_cli a = { 0 };
+	cmp_opts_default(&a.ca.o);
+	const struct command_options t = { plot ? "plot" : "report", report_options, 0,
+					   compare_bad_option, NULL };
+	int first = command_parse(&t, argc, argv, &a);
+	const char *out = a.out, *dir = a.dir, *db = a.ca.db;
+	struct cmp_opts o = a.ca.o;
 	if (plot && out)
 		die(EXIT_USAGE, "plot writes SVG files: give -d DIR (report -o writes HTML)");
 	if (plot && !dir)
@@ -100,7 +92,7 @@ static int report_main(int argc, char **argv, int plot)
 	if (!plot && !out && !dir)
 		die(EXIT_USAGE, "needs -o FILE.html (or --svg-dir DIR)");
 	size_t ns;
-	struct side *sides = sides_load(argv + optind, (size_t)(argc - optind), db, 1, &ns);
+	struct side *sides = sides_load(argv + first, (size_t)(argc - first), db, 1, &ns);
 	if (out) {
 		char *tmp;
 		FILE *f = strcmp(out, "-") == 0 ? stdout : open_tmp(out, &tmp);

@@ -1,6 +1,6 @@
 /* run_opts.c — `plumb run`'s options and help (see run_opts.h). */
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,108 +36,152 @@ static const char *ext(const char *path)
 	return dot && (!slash || dot > slash) ? dot : "";
 }
 
-enum {
-	O_QUICK = 256, O_FULL, O_SUBSET, O_ONLY, O_SKIP, O_LABEL, O_MEM, O_FSDIR, O_REMOTE,
-	O_DISK, O_COPIES, O_COLD, O_REPEAT, O_CPU, O_FORMAT, O_DB, O_NOSTORE, O_JSON,
-	O_SAMPLES, O_MAXSAMPLES, O_TIMEOUT, O_TIMELIMIT, O_DRYRUN, O_HELP,
+/* What the table parses into: run_opts itself, and the words decided after parsing. */
+struct run_cli {
+	struct run_opts o;
+	struct run *run;          /* the facts every option is recorded in */
+	int quick, full, timeout;
+	const char *format;
 };
+#define RO(field) offsetof(struct run_cli, o.field)
+
+static void set_subset(const char *arg, void *field)
+{
+	if (!strcmp(arg, "hardware") || !strcmp(arg, "hw"))
+		*(int *)field = SUBSET_HW;
+	else if (!strcmp(arg, "os"))
+		*(int *)field = SUBSET_OS;
+	else
+		die(EXIT_USAGE, "--subset: '%s' is not hardware or os", arg);
+}
+
+static void set_list(const char *arg, void *field)
+{
+	char **p = field;
+	free(*p);
+	*p = xstrdup(arg);
+}
+
+static void set_remote(const char *arg, void *field)
+{
+	if (!*arg || arg[0] == '-')
+		die(EXIT_USAGE, "--remote: '%s' is not a host name", arg);
+	*(const char **)field = arg;
+}
+
+static void set_cpu(const char *arg, void *field)
+{
+	*(const char **)field = arg;
+	cpu_policy_init(arg);
+}
+
+static void set_json(const char *arg, void *field)
+{
+	*(const char **)field = "json";
+}
+
+static void set_time_limit(const char *arg, void *field)
+{
+	double v = parse_duration(arg);
+	if (!(v >= 1) || v > 7 * 86400)
+		die(EXIT_USAGE, "--time-limit: '%s' is not a duration (90s, 5m, 1h30m, or seconds)", arg);
+	*(double *)field = v;
+}
+
+static void set_help(const char *arg, void *field)
+{
+	help();
+	exit(0);
+}
+
+static const struct opt_action subset_action = { set_subset, 0 }, list_action = { set_list, 0 },
+	remote_action = { set_remote, 0 }, cpu_action = { set_cpu, 0 }, json_action = { set_json, 1 },
+	time_limit_action = { set_time_limit, 0 }, help_action = { set_help, 1 };
+
+const struct opt run_options[] = {
+	{ 0, "quick", OPT_FLAG, 0, 0, offsetof(struct run_cli, quick), NULL, NULL,
+	  "one round of 5 samples per point, small sizes (budget 32 s)", NULL },
+	{ 0, "full", OPT_FLAG, 0, 0, offsetof(struct run_cli, full), NULL, NULL,
+	  "lmbench's full size lists, 11 samples going on up to 51 (budget 14 min)", NULL },
+	{ 0, "subset", OPT_CUSTOM, 0, 0, RO(subset), "S", NULL,
+	  "only the hardware or the os benchmarks", &subset_action },
+	{ 0, "only", OPT_CUSTOM, 0, 0, RO(only), "FAM,...", NULL,
+	  "only these families (plumb run --dry-run lists them)", &list_action },
+	{ 0, "skip", OPT_CUSTOM, 0, 0, RO(skip), "FAM,...", NULL, "every family but these", &list_action },
+	{ 0, "label", OPT_STRING, 0, 0, RO(label), "TEXT", NULL,
+	  "a label stored with the run; compare/report take it for every run with it", NULL },
+	{ 0, "mem", OPT_SIZE, MIB, 1ll << 50, RO(mem), "SIZE", NULL,
+	  "largest working set of the memory series (k/m/g suffixes)", NULL },
+	{ 0, "fsdir", OPT_STRING, 0, 0, RO(fsdir), "DIR", NULL,
+	  "where the file benchmarks create their private directory", NULL },
+	{ 0, "remote", OPT_CUSTOM, 0, 0, RO(remote), "H[:B]", NULL,
+	  "also measure the network against `plumb serve` on host H (ports from B)", &remote_action },
+	{ 0, "disk", OPT_STRING, 0, 0, RO(disk), "DEV", NULL,
+	  "also measure this block device (seek times, zone bandwidth; read only)", NULL },
+	{ 0, "copies", OPT_INT, 1, 999, RO(copies), "N", NULL,
+	  "run N copies of each benchmark at once (lmbench's SYNC_MAX)", NULL },
+	{ 0, "cold", OPT_FLAG, 0, 0, RO(cold), NULL, NULL,
+	  "drop the page cache before each file benchmark (needs root)", NULL },
+	{ 0, "repeat", OPT_INT, 1, 1000, RO(repeat), "N", NULL,
+	  "N interleaved rounds of the suite (default profile: 3)", NULL },
+	{ 0, "cpu", OPT_CUSTOM, 0, 0, RO(cpu), "LIST|none", NULL,
+	  "CPUs the benchmarks are pinned to (default: one fixed CPU), none: not pinned", &cpu_action },
+	{ 'o', "output", OPT_STRING, 0, 0, RO(output), "FILE", NULL,
+	  "also write the run to FILE (.json or .txt, or say --format)", NULL },
+	{ 0, "format", OPT_STRING, 0, 0, offsetof(struct run_cli, format), "F", NULL,
+	  "stdout (or -o FILE): text summary, json or lmbench results text", NULL },
+	{ 0, "db", OPT_STRING, 0, 0, RO(db), "FILE", NULL,
+	  "the store (default $PLUMB_DB, else ~/.local/share/plumb/results.db)", NULL },
+	{ 0, "no-store", OPT_FLAG, 0, 0, RO(no_store), NULL, NULL, "do not store the run", NULL },
+	{ 0, "json", OPT_CUSTOM, 0, 0, offsetof(struct run_cli, format), NULL, NULL,
+	  "the same as --format json", &json_action },
+	{ 0, "samples", OPT_INT, 1, TIMING_MAX_REPS, RO(samples), "N", NULL,
+	  "samples per point (default 3 per round; quick 5; full 11)", NULL },
+	{ 0, "max-samples", OPT_INT, 1, TIMING_MAX_REPS, RO(max_samples), "N", NULL,
+	  "go on sampling up to N until the median's 95 % interval is within 1 %", NULL },
+	{ 0, "timeout", OPT_INT, 1, 86400, offsetof(struct run_cli, timeout), "SEC", NULL,
+	  "kill a step that runs longer (default 30 s + 10 x its estimate; full 60 + 20 x)", NULL },
+	{ 0, "time-limit", OPT_CUSTOM, 0, 0, RO(time_limit), "D", NULL,
+	  "fit the plan to D (90s, 5m, 1h30m; at least 30s): series thinned, then rounds, then "
+	  "whole tools, each said in the run's facts", &time_limit_action },
+	{ 0, "dry-run", OPT_FLAG, 0, 0, RO(dry_run), NULL, NULL,
+	  "print the plan (steps, sizes, estimated time, budget) and exit", NULL },
+	{ 'h', "help", OPT_CUSTOM, 0, 0, 0, NULL, NULL, "this help", &help_action },
+	{ 0 },
+};
+
+/* Every option given goes into the run's facts as opt.NAME (help and --dry-run aside). */
+static void record_option(const struct opt *o, const char *arg, void *dst)
+{
+	if (!o->name || !strcmp(o->name, "help") || !strcmp(o->name, "dry-run"))
+		return;
+	char key[40];
+	snprintf(key, sizeof key, "opt.%s", o->name);
+	/* a store URI's password never goes into the run's facts */
+	char masked[1024];
+	kv_set(&((struct run_cli *)dst)->run->facts, key, !strcmp(o->name, "db") && arg
+	       ? store_mask_uri(arg, masked, sizeof masked) : arg ? arg : "yes");
+}
+
+__attribute__((noreturn)) static void run_bad(const char *cmd, const char *word, int missing)
+{
+	if (missing)
+		die(EXIT_USAGE, "option %s needs a value (try 'plumb run --help')", word);
+	die(EXIT_USAGE, "unknown option %s (try 'plumb run --help')", word);
+}
 
 void run_opts_parse(int argc, char **argv, struct run_opts *o, struct run *run)
 {
-	static const struct option lo[] = {
-		{ "quick", no_argument, NULL, O_QUICK }, { "full", no_argument, NULL, O_FULL },
-		{ "subset", required_argument, NULL, O_SUBSET },
-		{ "only", required_argument, NULL, O_ONLY }, { "skip", required_argument, NULL, O_SKIP },
-		{ "label", required_argument, NULL, O_LABEL }, { "mem", required_argument, NULL, O_MEM },
-		{ "fsdir", required_argument, NULL, O_FSDIR },
-		{ "remote", required_argument, NULL, O_REMOTE },
-		{ "disk", required_argument, NULL, O_DISK },
-		{ "copies", required_argument, NULL, O_COPIES }, { "cold", no_argument, NULL, O_COLD },
-		{ "repeat", required_argument, NULL, O_REPEAT }, { "cpu", required_argument, NULL, O_CPU },
-		{ "output", required_argument, NULL, 'o' },
-		{ "format", required_argument, NULL, O_FORMAT }, { "db", required_argument, NULL, O_DB },
-		{ "no-store", no_argument, NULL, O_NOSTORE }, { "json", no_argument, NULL, O_JSON },
-		{ "samples", required_argument, NULL, O_SAMPLES },
-		{ "max-samples", required_argument, NULL, O_MAXSAMPLES },
-		{ "timeout", required_argument, NULL, O_TIMEOUT },
-		{ "time-limit", required_argument, NULL, O_TIMELIMIT },
-		{ "dry-run", no_argument, NULL, O_DRYRUN }, { "help", no_argument, NULL, O_HELP },
-		{ NULL, 0, NULL, 0 },
-	};
-	int quick = 0, full = 0;
-	const char *format = NULL;
-	optind = 0;
-	opterr = 0;
-	for (;;) {
-		int ch = getopt_long(argc, argv, ":o:h", lo, NULL);
-		if (ch == -1)
-			break;
-		const char *name = NULL;
-		for (int i = 0; lo[i].name; i++)
-			if (lo[i].val == ch)
-				name = lo[i].name;
-		if (name && ch != O_HELP && ch != O_DRYRUN) {
-			char key[40];
-			snprintf(key, sizeof key, "opt.%s", name);
-			/* a store URI's password never goes into the run's facts */
-			char masked[1024];
-			kv_set(&run->facts, key, !strcmp(name, "db") && optarg
-				       ? store_mask_uri(optarg, masked, sizeof masked)
-				       : optarg ? optarg : "yes");
-		}
-		switch (ch) {
-		case O_QUICK: quick = 1; break;
-		case O_FULL: full = 1; break;
-		case O_SUBSET:
-			if (!strcmp(optarg, "hardware") || !strcmp(optarg, "hw"))
-				o->subset = SUBSET_HW;
-			else if (!strcmp(optarg, "os"))
-				o->subset = SUBSET_OS;
-			else
-				die(EXIT_USAGE, "--subset: '%s' is not hardware or os", optarg);
-			break;
-		case O_ONLY: o->only = xstrdup(optarg); break;
-		case O_SKIP: o->skip = xstrdup(optarg); break;
-		case O_LABEL: o->label = optarg; break;
-		case O_MEM: o->mem = parse_size(optarg, 1 * MIB, 1ull << 50, "--mem"); break;
-		case O_FSDIR: o->fsdir = optarg; break;
-		case O_REMOTE:
-			if (!*optarg || optarg[0] == '-')
-				die(EXIT_USAGE, "--remote: '%s' is not a host name", optarg);
-			o->remote = optarg;
-			break;
-		case O_DISK: o->disk = optarg; break;
-		case O_COPIES: o->copies = (int)parse_int(optarg, 1, 999, "--copies"); break;
-		case O_COLD: o->cold = 1; break;
-		case O_REPEAT: o->repeat = (int)parse_int(optarg, 1, 1000, "--repeat"); break;
-		case O_CPU: o->cpu = optarg; cpu_policy_init(optarg); break;
-		case 'o': o->output = optarg; break;
-		case O_FORMAT: format = optarg; break;
-		case O_DB: o->db = optarg; break;
-		case O_NOSTORE: o->no_store = 1; break;
-		case O_JSON: format = "json"; break;
-		case O_SAMPLES:
-			o->samples = (int)parse_int(optarg, 1, TIMING_MAX_REPS, "--samples");
-			break;
-		case O_MAXSAMPLES:
-			o->max_samples = (int)parse_int(optarg, 1, TIMING_MAX_REPS, "--max-samples");
-			break;
-		case O_TIMEOUT: o->timeout = (double)parse_int(optarg, 1, 86400, "--timeout"); break;
-		case O_TIMELIMIT:
-			o->time_limit = parse_duration(optarg);
-			if (!(o->time_limit >= 1) || o->time_limit > 7 * 86400)
-				die(EXIT_USAGE, "--time-limit: '%s' is not a duration (90s, 5m, 1h30m, or seconds)",
-				    optarg);
-			break;
-		case O_DRYRUN: o->dry_run = 1; break;
-		case 'h':
-		case O_HELP: help(); exit(0);
-		case ':': die(EXIT_USAGE, "option %s needs a value (try 'plumb run --help')", argv[optind - 1]);
-		default: die(EXIT_USAGE, "unknown option %s (try 'plumb run --help')", argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		die(EXIT_USAGE, "unexpected argument '%s' (try 'plumb run --help')", argv[optind]);
+	struct run_cli a = { .o = *o, .run = run };
+	static const struct command_options t = { "run", run_options, 0, run_bad, record_option };
+	int first = command_parse(&t, argc, argv, &a);
+	*o = a.o;
+	int quick = a.quick, full = a.full;
+	const char *format = a.format;
+	if (a.timeout)
+		o->timeout = a.timeout;
+	if (first < argc)
+		die(EXIT_USAGE, "unexpected argument '%s' (try 'plumb run --help')", argv[first]);
 	if (quick && full)
 		die(EXIT_USAGE, "--quick and --full exclude each other");
 	o->profile = quick ? PROF_QUICK : full ? PROF_FULL : PROF_DEFAULT;

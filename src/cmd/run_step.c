@@ -46,11 +46,6 @@ void proto_write(FILE *f, const struct tool_ctx *c)
 	fflush(f);
 }
 
-static int same_x(double a, double b)
-{
-	return (isnan(a) && isnan(b)) || a == b;
-}
-
 /* The tool's facts ([KEY: value] lines) as "k=v k=v": every result of the step carries them. */
 static char *facts_string(const struct run *d)
 {
@@ -80,8 +75,7 @@ int proto_merge(const char *buf, size_t len, int round, struct run *r, size_t *n
 		struct result *q = &d->results.v[i];
 		struct result *e = NULL;
 		for (size_t k = 0; k < r->results.n && !e; k++)
-			if (strcmp(r->results.v[k].metric, q->metric) == 0 &&
-			    strcmp(r->results.v[k].params, q->params) == 0 && same_x(r->results.v[k].x, q->x))
+			if (point_same(&r->results.v[k], q->metric, q->params, q->x))
 				e = &r->results.v[k];
 		if (!e) {
 			/* a new point; its value is the tool's until samples of more rounds join it */

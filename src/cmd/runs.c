@@ -4,6 +4,7 @@
  * `--check` to verify the database (SQLite's integrity and foreign-key checks; PostgreSQL
  * enforces its own). The store may be an SQLite file or a PostgreSQL URI (--db). */
 #include <ctype.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,32 +29,55 @@ static int ids_of(struct store *s, const char *arg, long **ids)
 	return store_find_label(s, arg, ids);
 }
 
+struct runs_cli {
+	const char *db, *del, *rel;
+	struct run_filter f;
+	int check;
+};
+
+const struct opt runs_options[] = {
+	{ 0, "db", OPT_STRING, 0, 0, offsetof(struct runs_cli, db), "FILE|URI", NULL,
+	  "the store: an SQLite file or a postgresql:// URI", NULL },
+	{ 0, "host", OPT_STRING, 0, 0, offsetof(struct runs_cli, f.host), "H", NULL,
+	  "only runs made on host H", NULL },
+	{ 0, "label", OPT_STRING, 0, 0, offsetof(struct runs_cli, f.label), "L", NULL,
+	  "only runs labelled L", NULL },
+	{ 0, "since", OPT_STRING, 0, 0, offsetof(struct runs_cli, f.since), "DATE", NULL,
+	  "only runs started at or after DATE (YYYY-MM-DD[THH:MM:SSZ], UTC)", NULL },
+	{ 0, "delete", OPT_STRING, 0, 0, offsetof(struct runs_cli, del), "RUN", NULL,
+	  "delete a run and its samples", NULL },
+	{ 0, "relabel", OPT_STRING, 0, 0, offsetof(struct runs_cli, rel), "RUN TEXT", NULL,
+	  "set a run's label to TEXT (TEXT starting with '-': put it after --)", NULL },
+	{ 0, "check", OPT_FLAG, 0, 0, offsetof(struct runs_cli, check), NULL, NULL,
+	  "check the store's integrity", NULL },
+	{ 0 },
+};
+
+__attribute__((noreturn)) static void runs_bad(const char *cmd, const char *word, int missing)
+{
+	if (missing && !strcmp(word, "--relabel"))
+		die(EXIT_USAGE, "--relabel needs RUN and TEXT (%s)", USAGE);
+	if (missing)
+		die(EXIT_USAGE, "%s needs a value (%s)", word, USAGE);
+	die(EXIT_USAGE, "unknown argument '%s' (%s)", word, USAGE);
+}
+
 int cmd_runs(int argc, char **argv)
 {
-	const char *db = NULL, *del = NULL, *rel = NULL, *text = NULL;
-	struct run_filter f = { 0 };
-	int check = 0;
+	struct runs_cli a = { 0 };
+	static const struct command_options t = { "runs", runs_options, 0, runs_bad, NULL };
+	int first = command_parse(&t, argc, argv, &a);
+	const char *db = a.db, *del = a.del, *rel = a.rel, *text = NULL;
+	struct run_filter f = a.f;
+	int check = a.check;
 	char err[1024];
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char **slot = !strcmp(a, "--db") ? &db : !strcmp(a, "--delete") ? &del
-				    : !strcmp(a, "--host") ? &f.host : !strcmp(a, "--label") ? &f.label
-				    : !strcmp(a, "--since") ? &f.since : NULL;
-		if (slot) {
-			if (i + 1 >= argc)
-				die(EXIT_USAGE, "%s needs a value (%s)", a, USAGE);
-			*slot = argv[++i];
-		} else if (!strcmp(a, "--relabel")) {
-			if (i + 2 >= argc)
-				die(EXIT_USAGE, "--relabel needs RUN and TEXT (%s)", USAGE);
-			rel = argv[++i];
-			text = argv[++i];
-		} else if (!strcmp(a, "--check")) {
-			check = 1;
-		} else {
-			die(EXIT_USAGE, "unknown argument '%s' (%s)", a, USAGE);
-		}
-	}
+	/* --relabel's TEXT is the one operand (getopt gives an option one value) */
+	if (rel && first == argc)
+		die(EXIT_USAGE, "--relabel needs RUN and TEXT (%s)", USAGE);
+	if (argc - first > (rel ? 1 : 0))
+		die(EXIT_USAGE, "unknown argument '%s' (%s)", argv[rel ? first + 1 : first], USAGE);
+	if (rel)
+		text = argv[first];
 	if (del && rel)
 		die(EXIT_USAGE, "--delete and --relabel: one at a time");
 	if (f.since && run_since_check(f.since, err, sizeof err))

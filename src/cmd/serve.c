@@ -12,44 +12,52 @@
  * number served at once is capped (the engine in src/bench/net.c), and nothing a client sends is
  * executed.
  */
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include "bench/net.h"
 #include "cmd/commands.h"
+#include "core/opts.h"
 #include "core/util.h"
 
-static void serve_usage(void)
+__attribute__((noreturn)) static void serve_usage(void)
 {
 	fprintf(stderr, "plumb serve: usage: plumb serve [--bind ADDR] [--port BASE] [--idle SECONDS] [-v]\n");
 	exit(EXIT_USAGE);
 }
 
+struct serve_cli {
+	const char *bind;
+	int base, idle, verbose;
+};
+
+const struct opt serve_options[] = {
+	{ 0, "bind", OPT_STRING, 0, 0, offsetof(struct serve_cli, bind), "ADDR", NULL,
+	  "address to listen on (default 127.0.0.1)", NULL },
+	{ 0, "port", OPT_INT, 1, 65535 - NS_COUNT, offsetof(struct serve_cli, base), "BASE", "base port",
+	  "listen on BASE and the 6 ports after it (default: lmbench's ports)", NULL },
+	{ 0, "idle", OPT_INT, 1, 100000000, offsetof(struct serve_cli, idle), "SECONDS", "seconds",
+	  "exit when no client came for this long (default: run until Ctrl-C)", NULL },
+	{ 'v', "verbose", OPT_FLAG, 0, 0, offsetof(struct serve_cli, verbose), NULL, NULL,
+	  "log each connection on stderr", NULL },
+	{ 0 },
+};
+
+__attribute__((noreturn)) static void serve_bad(const char *cmd, const char *word, int missing)
+{
+	serve_usage();
+}
+
 int cmd_serve(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "bind", required_argument, NULL, 'B' },
-		{ "port", required_argument, NULL, 'p' },
-		{ "idle", required_argument, NULL, 'i' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *bind_addr = "127.0.0.1";
-	int base = 0, idle = 0, verbose = 0, ch;
-	optind = 0;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+:v", lo, NULL)) != -1) {
-		switch (ch) {
-		case 'B': bind_addr = optarg; break;
-		case 'p': base = (int)parse_int(optarg, 1, 65535 - NS_COUNT, "--port (base port)"); break;
-		case 'i': idle = (int)parse_int(optarg, 1, 100000000, "--idle (seconds)"); break;
-		case 'v': verbose = 1; break;
-		default: serve_usage();
-		}
-	}
-	if (optind < argc)
+	struct serve_cli a = { .bind = "127.0.0.1" };
+	static const struct command_options t = { "serve", serve_options, 1, serve_bad, NULL };
+	int first = command_parse(&t, argc, argv, &a);
+	const char *bind_addr = a.bind;
+	int base = a.base, idle = a.idle, verbose = a.verbose;
+	if (first < argc)
 		serve_usage();
 
 	struct net_server s;

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include "cmd/sides.h"
 #include "core/util.h"
@@ -185,4 +186,43 @@ void sides_load_history(struct side *s, size_t n, const char *db)
 		run_free(list[k]);
 	free(list);
 	store_close(st);
+}
+
+static void set_alpha(const char *arg, void *field)
+{
+	*(double *)field = parse_double_arg(arg, 1e-9, 0.5, "--alpha");
+}
+
+static void set_min_effect(const char *arg, void *field)
+{
+	*(double *)field = parse_double_arg(arg, 0, 1000, "--min-effect");
+}
+
+static void set_correction(const char *arg, void *field)
+{
+	if (correction_parse(arg, field))
+		die(EXIT_USAGE, "--correction: '%s' is not holm, bh or none", arg);
+}
+
+/* Strict ranges: a double's own parser names the option in its one error line. */
+static const struct opt_action alpha_action = { set_alpha, 0 };
+static const struct opt_action min_effect_action = { set_min_effect, 0 };
+static const struct opt_action correction_action = { set_correction, 0 };
+
+const struct opt compare_group[] = {
+	{ 0, "db", OPT_STRING, 0, 0, offsetof(struct compare_args, db), "PATH", NULL,
+	  "the store RUN ids and labels refer to (an SQLite file or a postgresql:// URI)", NULL },
+	{ 0, "alpha", OPT_CUSTOM, 0, 0, offsetof(struct compare_args, o.alpha), "A", NULL,
+	  "significance level before correction (default 0.05)", &alpha_action },
+	{ 0, "min-effect", OPT_CUSTOM, 0, 0, offsetof(struct compare_args, o.min_effect), "P", NULL,
+	  "smallest change in percent called worse/better (default 3)", &min_effect_action },
+	{ 0, "correction", OPT_CUSTOM, 0, 0, offsetof(struct compare_args, o.corr), "C", NULL,
+	  "multiple-test correction: bh (default), holm or none", &correction_action },
+	{ 0 },
+};
+
+void compare_bad_option(const char *cmd, const char *word, int missing)
+{
+	(void)missing; /* one wording for both, as compare always said */
+	die(EXIT_USAGE, "unknown or incomplete option '%s' (see plumb %s --help)", word, cmd);
 }

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include "analysis/compare.h"
+#include "core/opts.h"
 
 /* Resolve each argument (runs_resolve) into sides[i]; exits 2 with one line on any failure.
  * With no argument and allow_latest set, the newest run of the store is the one side. */
@@ -20,5 +21,16 @@ void sides_free(struct side *s, size_t n);
 void sides_load_history(struct side *s, size_t n, const char *db);
 /* Parse a number in [lo, hi] strictly (C locale); exits 2 naming what on error. */
 double parse_double_arg(const char *s, double lo, double hi, const char *what);
+
+/* compare's option group, declared once (core/opts.h's OPT_GROUP): --db, --alpha, --min-effect
+ * and --correction, into a struct compare_args. compare, report, plot and ab include it in
+ * their tables. */
+struct compare_args {
+	const char *db;
+	struct cmp_opts o;
+};
+extern const struct opt compare_group[];
+/* A command's bad option: "unknown or incomplete option 'WORD' (see plumb CMD --help)", exit 2. */
+void compare_bad_option(const char *cmd, const char *word, int missing) __attribute__((noreturn));
 
 #endif

@@ -2,6 +2,7 @@
  * in the store when none is named), or with --per-host one row per host, its runs pooled as
  * rounds (results/run_merge.h): the multi-host table of a board wiki. RUN is a run id, a label,
  * a selection host=H,label=L,since=DATE or a results file (runs_resolve). */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,35 +12,38 @@
 #include "results/run_merge.h"
 #include "results/store.h"
 
+struct summary_cli {
+	const char *db;
+	int cells, per_host;
+};
+
+const struct opt summary_options[] = {
+	{ 0, "db", OPT_STRING, 0, 0, offsetof(struct summary_cli, db), "FILE|URI", NULL,
+	  "the store to read runs from (an SQLite file or a postgresql:// URI)", NULL },
+	{ 0, "cells", OPT_FLAG, 0, 0, offsetof(struct summary_cli, cells), NULL, NULL,
+	  "the stored results behind every cell, one a line, tab-separated", NULL },
+	{ 0, "per-host", OPT_FLAG, 0, 0, offsetof(struct summary_cli, per_host), NULL, NULL,
+	  "one row per host, its runs pooled as rounds (each run once)", NULL },
+	{ 0 },
+};
+
+__attribute__((noreturn)) static void summary_bad(const char *cmd, const char *word, int missing)
+{
+	die(EXIT_USAGE, "unknown option '%s' (usage: plumb summary [--db FILE|URI] [--cells] [--per-host] [RUN|FILE ...])",
+	    word);
+}
+
 int cmd_summary(int argc, char **argv)
 {
-	const char *db = NULL;
+	struct summary_cli a = { 0 };
+	static const struct command_options t = { "summary", summary_options, 0, summary_bad, NULL };
+	int first = command_parse(&t, argc, argv, &a);
+	const char *db = a.db;
 	struct run **runs = NULL;
 	size_t n = 0;
 	char err[512];
-	int named = 0, cells = 0, per_host = 0;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--cells")) {
-			cells = 1;
-		} else if (!strcmp(argv[i], "--per-host")) {
-			per_host = 1;
-		} else if (!strcmp(argv[i], "--db") && i + 1 < argc) {
-			db = argv[++i];
-		} else if (!strncmp(argv[i], "--db=", 5)) {
-			db = argv[i] + 5;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			die(EXIT_USAGE, "unknown option '%s' (usage: plumb summary [--db FILE|URI] [--cells] [--per-host] [RUN|FILE ...])",
-			    argv[i]);
-		}
-	}
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--db")) {
-			i++;
-			continue;
-		}
-		if (!strncmp(argv[i], "--db=", 5) || !strcmp(argv[i], "--cells") ||
-		    !strcmp(argv[i], "--per-host"))
-			continue;
+	int named = 0, cells = a.cells, per_host = a.per_host;
+	for (int i = first; i < argc; i++) {
 		named++;
 		if (runs_resolve(argv[i], db, &runs, &n, err, sizeof err))
 			die(EXIT_USAGE, "%s", err);

@@ -1,4 +1,5 @@
 /* sysinfo.c — `plumb sysinfo`: the system facts a run records, as text or JSON. */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include "cmd/commands.h"
@@ -6,15 +7,34 @@
 #include "core/sysinfo.h"
 #include "core/util.h"
 
+/* --format=json: what run and export call --json */
+static void set_format(const char *arg, void *field)
+{
+	if (strcmp(arg, "json") != 0)
+		die(EXIT_USAGE, "sysinfo: unknown argument '--format=%s' (only --json)", arg);
+	*(int *)field = 1;
+}
+
+static const struct opt_action format_action = { set_format, 0 };
+
+const struct opt sysinfo_options[] = {
+	{ 0, "json", OPT_FLAG, 0, 0, 0, NULL, NULL, "the facts as a JSON object", NULL },
+	{ 0, "format", OPT_CUSTOM, 0, 0, 0, "json", NULL, "the same as --json", &format_action },
+	{ 0 },
+};
+
+__attribute__((noreturn)) static void sysinfo_bad(const char *cmd, const char *word, int missing)
+{
+	die(EXIT_USAGE, "sysinfo: unknown argument '%s' (only --json)", word);
+}
+
 int cmd_sysinfo(int argc, char **argv)
 {
 	int json = 0;
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--json") == 0 || strcmp(argv[i], "--format=json") == 0)
-			json = 1;
-		else
-			die(EXIT_USAGE, "sysinfo: unknown argument '%s' (only --json)", argv[i]);
-	}
+	static const struct command_options t = { "sysinfo", sysinfo_options, 0, sysinfo_bad, NULL };
+	int first = command_parse(&t, argc, argv, &json);
+	if (first < argc)
+		sysinfo_bad("sysinfo", argv[first], 0);
 	if (json) {
 		struct json j;
 		json_init(&j, stdout, 1);

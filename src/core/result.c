@@ -99,6 +99,18 @@ int params_same(const char *a, const char *b)
 	}
 }
 
+int x_same(double a, double b)
+{
+	if (isnan(a) || isnan(b))
+		return isnan(a) && isnan(b);
+	return fabs(a - b) <= 5e-6 + 1e-6 * fmax(fabs(a), fabs(b));
+}
+
+int point_same(const struct result *r, const char *metric, const char *params, double x)
+{
+	return strcmp(r->metric, metric) == 0 && params_same(r->params, params) && x_same(r->x, x);
+}
+
 void result_add_sample(struct result *r, struct sample s)
 {
 	if (r->nsamples == r->cap) {

@@ -45,6 +45,16 @@ char *param_get(const char *params, const char *key, char *buf, size_t len);
  * component is lmbench's "XXX" or with a "plumb.*" private directory) is the same whatever
  * the temporary directory was: file=/var/tmp/XXX (lmbench) = file=/tmp/plumb.ID/XXX. */
 int params_same(const char *a, const char *b);
+/* 1 when two abscissas are the same point of a series: both NaN (a single value), or equal
+ * within 5e-6 plus a millionth of their size. Why not exact: a point is also read back from
+ * files, where lmbench printed MiB sizes with 5 decimals (0.00049 for 512 bytes: 1.7e-6 off)
+ * and JSON writers may print fewer digits than a double has; a series' neighbouring x differ
+ * by far more (lat_mem_rd's smallest step is 512 bytes = 4.9e-4 MiB, its steps above 1 KiB
+ * are 1/16 of the size apart), so the tolerance never joins two real points. One rule for
+ * run (a step's rounds), compare (runs side by side), summary and report (through compare). */
+int x_same(double a, double b);
+/* 1 when r is the point (metric, params, x): same metric, params_same(), x_same(). */
+int point_same(const struct result *r, const char *metric, const char *params, double x);
 /* Append "key=value" facts (printf format) to r->info. */
 void result_add_info(struct result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* How far the reported value can be trusted: the half-width of the 95 % confidence interval of

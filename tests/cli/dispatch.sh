@@ -14,3 +14,31 @@ for t in $("$PLUMB" list --names); do
 	if [ -L "$BIN/$t" ] && "$BIN/$t" --help >/dev/null 2>&1; then pass "dispatch/symlink-$t"
 	else fail "dispatch/symlink-$t" "missing or broken"; fi
 done
+# Options are parsed in one place: getopt_long is called in src/core/opts.c and nowhere else.
+calls=$(grep -rl 'getopt_long *(' src | grep -v '^src/core/opts\.c$')
+if [ -z "$calls" ] && grep -q 'getopt_long *(' src/core/opts.c; then pass dispatch/getopt-in-one-file
+else fail dispatch/getopt-in-one-file "getopt_long called in: $calls"; fi
+# Every --help is printed from an options table: each line of an "Options" section is one
+# option ("  -x, --name ARG  what"), and each option a tool lists is one its parser accepts
+# (given with a value when it takes one, then --help: never "unknown option" or "needs a value").
+for t in $("$PLUMB" list --names) list run sysinfo serve summary import export runs push compare ab report plot; do
+	"$PLUMB" "$t" --help >"$T/help" 2>&1
+	awk '/^Options/ { on = 1; next } /^$/ { on = 0 } on && !/^  -/ { print; bad = 1 } END { exit bad }' \
+		"$T/help" >"$T/badlines" || { fail "dispatch/help-lines-$t" "$(head -1 "$T/badlines")"; continue; }
+	grep -q '^Options' "$T/help" || { fail "dispatch/help-lines-$t" "no Options section"; continue; }
+	pass "dispatch/help-lines-$t"
+done
+for t in $("$PLUMB" list --names); do
+	"$PLUMB" "$t" --help | awk '/^Options:/ { on = 1; next } /^$/ { on = 0 } on' >"$T/opts"
+	bad=
+	while IFS= read -r line; do
+		left=$(printf '%s\n' "$line" | sed 's/^  //; s/  .*//')
+		opt=$(printf '%s\n' "$left" | awk '{ print ($1 ~ /,$/) ? $2 : $1 }' | sed 's/,$//')
+		arg=$(printf '%s\n' "$left" | awk '{ print ($NF ~ /^-/) ? "" : $NF }')
+		if [ -n "$arg" ]; then set -- "$opt" 1 --help; else set -- "$opt" --help; fi
+		timeout 20 "$PLUMB" "$t" "$@" >/dev/null 2>"$T/err"
+		if grep -q 'unknown option\|needs a value' "$T/err"; then bad="$bad $opt"; fi
+	done <"$T/opts"
+	if [ -z "$bad" ]; then pass "dispatch/help-options-accepted-$t"
+	else fail "dispatch/help-options-accepted-$t" "refused:$bad"; fi
+done

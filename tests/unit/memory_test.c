@@ -4,6 +4,7 @@
  * size steps, option stripping. */
 #include <stdlib.h>
 #include <string.h>
+#include <getopt.h>
 #include "bench/mem_common.h"
 #include "bench/mem_kern.h"
 #include "bench/mem_levels.h"
@@ -299,27 +300,37 @@ TEST(cache_levels_when_the_shared_cache_is_squeezed_out)
 	CHECK(lv[2].ns > 130);
 }
 
-TEST(mem_pages_and_longopts)
+struct longopt_test { int version, table; const char *threads, *pages; };
+
+TEST(mem_pages_and_options)
 {
 	CHECK(mem_pages_parse("4k") == PAGES_4K);
 	CHECK(mem_pages_parse("thp") == PAGES_THP);
 	CHECK(mem_pages_parse("huge") == PAGES_HUGE);
 	CHECK(mem_pages_parse("2m") == -1);
-	char *args[] = { "stream", "-v", "2", "--threads", "all", "--table", "--pages=thp", "--", "--table", NULL };
+	const struct tool_options t = { .opts = (const struct opt[]){
+		{ 'v', NULL, OPT_INT, 1, 2, offsetof(struct longopt_test, version), "1|2", NULL, "v", NULL },
+		{ 0, "threads", OPT_STRING, 0, 0, offsetof(struct longopt_test, threads), "N", NULL, "t", NULL },
+		{ 0, "table", OPT_FLAG, 0, 0, offsetof(struct longopt_test, table), NULL, NULL, "t", NULL },
+		MEM_PAGES_OPT(struct longopt_test, pages),
+		{ 0 } } };
+	char *args[] = { "stream", "-v", "2", "op", "--threads", "all", "--table", "--pages=thp", "--", "--table", NULL };
 	char **av = args;
-	static const char *const names[] = { "pages", "threads", "table", NULL };
-	static const int takes[] = { 1, 1, 0 };
-	const char *vals[3];
+	struct longopt_test o = { 0 };
 	struct tool_ctx c = { .tool = "stream" };
-	int ac = mem_longopts(&c, 9, &av, names, takes, vals);
-	CHECK(ac == 5);
-	CHECK_STR(vals[0], "thp");
-	CHECK_STR(vals[1], "all");
-	CHECK_STR(vals[2], "1");
-	CHECK_STR(av[1], "-v");
-	CHECK_STR(av[3], "--");
-	CHECK_STR(av[4], "--table");
-	CHECK_STR(args[3], "--threads"); /* the original vector is left alone */
+	optind = 0;
+	int first = mem_options_parse(&c, 10, &av, &t, &o);
+	CHECK(o.version == 2 && o.table == 1);
+	CHECK_STR(o.threads, "all");
+	CHECK_STR(o.pages, "thp");
+	CHECK(mem_pages_opt(&c, o.pages) == PAGES_THP);
+	CHECK(mem_pages_opt(&c, NULL) == PAGES_4K);
+	CHECK(first == 8); /* the operands, after the options (getopt moved them) */
+	CHECK_STR(av[8], "op");
+	CHECK_STR(av[9], "--table"); /* after "--": an operand */
+	CHECK_STR(args[3], "op"); /* the original vector is left as given (the JSON records it) */
+	CHECK_STR(args[4], "--threads");
+	timing_tool = NULL;
 }
 
 TEST(mem_alloc_pages)

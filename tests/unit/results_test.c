@@ -458,3 +458,26 @@ TEST(series_identity_and_scratch_paths)
 	CHECK(!params_same("stride=16", "stride=16 size=2"));
 	CHECK(params_same("", NULL));
 }
+
+/* One point identity (core/result.c) for run, compare and summary. */
+TEST(point_identity)
+{
+	CHECK(x_same(NAN, NAN));
+	CHECK(!x_same(NAN, 0));
+	CHECK(!x_same(1, NAN));
+	CHECK(x_same(2, 2));
+	/* lmbench's 5-decimal MiB against the exact size: 512 bytes */
+	CHECK(x_same(0.00049, 512.0 / 1048576.0));
+	/* lat_mem_rd's neighbouring sizes stay apart: 512 and 1024 bytes, 256 MiB and 272 MiB */
+	CHECK(!x_same(512.0 / 1048576.0, 1024.0 / 1048576.0));
+	CHECK(!x_same(256, 272));
+	CHECK(x_same(256, 256 * (1 + 5e-7))); /* a JSON writer's 7 digits */
+	CHECK(!x_same(8, 16));
+	struct result_list l = { 0 };
+	struct result *r = result_list_add(&l, "lat_fs.create", "size=0 file=/tmp/plumb.1/XXX", 4);
+	CHECK(point_same(r, "lat_fs.create", "size=0 file=/var/tmp/XXX", 4));
+	CHECK(!point_same(r, "lat_fs.delete", "size=0 file=/var/tmp/XXX", 4));
+	CHECK(!point_same(r, "lat_fs.create", "size=1 file=/var/tmp/XXX", 4));
+	CHECK(!point_same(r, "lat_fs.create", "size=0 file=/var/tmp/XXX", 8));
+	result_list_free(&l);
+}
