@@ -125,7 +125,10 @@ struct tally {
 	long verdicts, false_v, true_v, shifted, trials_with_false, max_verdicts, worse_trials;
 };
 
-static void count(const struct cmp_table *t, int nshift, struct tally *ty)
+/* Count the table's verdicts: on the first nshift of names (shifted) they are true, elsewhere
+ * false. */
+static void count_names(const struct cmp_table *t, const char *const *names, int nnames,
+			int nshift, struct tally *ty)
 {
 	long v = 0, f = 0;
 	for (size_t i = 0; i < t->nrows; i++) {
@@ -133,7 +136,7 @@ static void count(const struct cmp_table *t, int nshift, struct tally *ty)
 		if (ts->v != V_WORSE && ts->v != V_BETTER)
 			continue;
 		int m = 0;
-		while (m < NM && strcmp(sim_metrics[m], t->rows[i].metric) != 0)
+		while (m < nnames && strcmp(names[m], t->rows[i].metric) != 0)
 			m++;
 		v++;
 		if (m < nshift)
@@ -148,6 +151,11 @@ static void count(const struct cmp_table *t, int nshift, struct tally *ty)
 	if (v > ty->max_verdicts)
 		ty->max_verdicts = v;
 	ty->shifted += nshift;
+}
+
+static void count(const struct cmp_table *t, int nshift, struct tally *ty)
+{
+	count_names(t, sim_metrics, NM, nshift, ty);
 }
 
 static void report(const char *what, const struct tally *ty, int trials)
@@ -340,27 +348,9 @@ static void clock_trials(int trials, int nshift, double shift, struct tally *ty,
 		struct run *ra[] = { a }, *rb[] = { b };
 		struct side s[2] = { { "A", ra, 1, NULL, 0 }, { "B", rb, 1, NULL, 0 } };
 		struct cmp_table *t = cmp_build(s, 2, &o);
-		long v = 0, f = 0;
-		for (size_t j = 0; j < t->nrows; j++) {
-			const struct cmp_test *ts = &t->rows[j].test[1];
-			*judged_eq += ts->judged_eq;
-			if (ts->v != V_WORSE && ts->v != V_BETTER)
-				continue;
-			int m = 0;
-			while (m < NOPS && strcmp(ops_metrics[m], t->rows[j].metric) != 0)
-				m++;
-			v++;
-			if (m < nshift && ts->v == V_WORSE)
-				ty->true_v++;
-			else
-				f++;
-		}
-		ty->verdicts += v;
-		ty->false_v += f;
-		ty->trials_with_false += f > 0;
-		if (v > ty->max_verdicts)
-			ty->max_verdicts = v;
-		ty->shifted += nshift;
+		for (size_t j = 0; j < t->nrows; j++)
+			*judged_eq += t->rows[j].test[1].judged_eq;
+		count_names(t, ops_metrics, NOPS, nshift, ty);
 		cmp_free(t);
 		run_free(a);
 		run_free(b);
