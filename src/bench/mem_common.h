@@ -60,7 +60,7 @@ void mem_check_fits(struct tool_ctx *c, uint64_t need);
  * (llc bytes, all instances in use summed; 0 unknown), or 4 x the measured latency knee when
  * one was measured (knee != 0; at least MEM_KNEE_FLOOR then), at most MEM_DEFAULT_CAP and
  * usable. *how says why, naming the
- * cap when it won. Pure: run_plan.c and the unit tests use it. */
+ * cap when it won. Pure: suite/plan.c and the unit tests use it. */
 #define MEM_DEFAULT_CAP (256ull << 20)
 #define MEM_KNEE_FLOOR (64ull << 20)
 uint64_t mem_size_rule(uint64_t llc, uint64_t knee, uint64_t usable, char *how, size_t howlen);

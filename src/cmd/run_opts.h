@@ -7,7 +7,7 @@
 #define PLUMB_RUN_OPTS_H
 
 #include <stdint.h>
-#include "cmd/run_plan.h"
+#include "suite/plan.h"
 #include "results/io.h"
 #include "results/run.h"
 

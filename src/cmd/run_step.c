@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "bench/net.h"
+#include "bench/net/net.h"
 #include "cmd/run_step.h"
 #include "core/cleanup.h"
 #include "core/clock.h"

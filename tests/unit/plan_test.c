@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bench/mem_common.h"
-#include "cmd/run_fit.h"
+#include "suite/fit.h"
 #include "cmd/run_opts.h"
-#include "cmd/run_plan.h"
+#include "suite/plan.h"
 #include "core/timing.h"
 #include "test.h"
 

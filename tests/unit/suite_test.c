@@ -7,7 +7,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "cmd/run_plan.h"
+#include "suite/plan.h"
 #include "cmd/run_step.h"
 #include "core/out.h"
 #include "core/util.h"

@@ -1,7 +1,6 @@
 /*
- * ops_lat.c — lat_ops: the latency of integer, int64, float and double operations, lmbench's 18
- * lines in lmbench's order, plus the family descriptor of the CPU-operation tools (lat_ops,
- * par_ops in ops_par.c).
+ * lat_ops.c — lat_ops: the latency of integer, int64, float and double operations, lmbench's 18
+ * lines in lmbench's order (par_ops, in par_ops.c, times the same chains side by side).
  *
  * Each test times one dependent chain (ops.h) of 50 units per loop iteration; the value is the
  * time per operation. The loop counter runs beside the chain on any out-of-order core and a
@@ -23,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "bench/ops.h"
+#include "bench/cpu/ops.h"
 #include "bench/tool.h"
 #include "core/util.h"
 
@@ -116,10 +115,8 @@ NOVEC_FN static void bogo_double(uint64_t n, void *arg)
 /* Short samples (1 ms, unless ENOUGH or --min-sample say otherwise): a chain needs no long
  * sample for the clock's sake, and on a busy machine a sample longer than a scheduler time
  * slice (a few ms) almost always contains another process's run, which moves the median.
- * par_ops also takes 6 samples unless -N says otherwise: 16 types x up to 16 variants must
- * take seconds. */
+ * (par_ops.c says the same for par_ops.) */
 static const struct tool_options lat_ops_options = { .timing = { .min_sample_ns = 1e6 } };
-const struct tool_options par_ops_options = { .timing = { .min_sample_ns = 1e6, .repetitions = 6 } };
 
 /* ---- the tool --------------------------------------------------------------------------- */
 
@@ -206,12 +203,7 @@ static const struct tool tools[] = {
 	     "latency of integer/int64/float/double bit, add, mul, div, mod; bogomflops",
 	     "Each figure is the time of one operation in a dependent chain (ns); bogomflops is\n"
 	     "(1+x)(1.5-x)/x per element of a 1000-element array. -P applies to bogomflops only."),
-	TOOL("par_ops", par_ops_main, 0, "",
-	     "instruction-level parallelism of the lat_ops operations",
-	     "For each operation, 1, 2, 3... independent chains run together; the figure is how many\n"
-	     "operations complete in the time one takes alone (best chain count; the search stops\n"
-	     "when three more chains bring no gain)."),
 	{ 0 },
 };
 
-const struct family fam_ops = { "ops", SUBSET_HW, "CPU operations", tools };
+const struct family fam_ops = { "ops", SUBSET_HW, "CPU operations", tools, 60 };

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "bench/mhz.h"
+#include "bench/cpu/mhz.h"
 #include "bench/tool.h"
 #include "core/arch.h"
 #include "core/stats.h"
@@ -248,4 +248,4 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_mhz = { "mhz", SUBSET_HW, "processor clock", tools };
+const struct family fam_mhz = { "mhz", SUBSET_HW, "processor clock", tools, 70 };

@@ -1,5 +1,5 @@
 /*
- * ops.h — the dependent operation chains that lat_ops (ops_lat.c) and par_ops (ops_par.c) time.
+ * ops.h — the dependent operation chains that lat_ops (lat_ops.c) and par_ops (par_ops.c) time.
  *
  * A chain is a run of operations where each one needs the previous result, so the time per
  * operation is the operation's latency. Every operation is followed by KEEP()/KEEPFP(): an empty
@@ -228,11 +228,5 @@ struct ops_type {
 	int ops_per_unit;
 };
 extern const struct ops_type ops_types[OPS_NTYPES];
-
-/* par_ops's options and sampling defaults (ops_lat.c, beside its descriptor). */
-extern const struct tool_options par_ops_options;
-
-/* par_ops, in ops_par.c. */
-int par_ops_main(struct tool_ctx *c, int argc, char **argv);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * ops_par.c — par_ops: instruction-level parallelism of the lat_ops operations.
+ * par_ops.c — par_ops: instruction-level parallelism of the lat_ops operations.
  *
  * For each of the 16 operation types, k = 1, 2, 3 ... independent chains (ops.h) run
  * interleaved in one loop. With t(k) the time per operation (minimum over samples, as lmbench),
@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "bench/ops.h"
+#include "bench/cpu/ops.h"
 #include "bench/tool.h"
 #include "core/util.h"
 
@@ -138,7 +138,12 @@ static int par_type(struct tool_ctx *c, int t, struct ops_args *a)
 	return 0;
 }
 
-int par_ops_main(struct tool_ctx *c, int argc, char **argv)
+/* Short samples as lat_ops's (lat_ops.c says why), and 6 unless -N says otherwise: 16 types x
+ * up to 16 variants must take seconds. */
+static const struct tool_options par_ops_options = {
+	.timing = { .min_sample_ns = 1e6, .repetitions = 6 } };
+
+static int par_ops_main(struct tool_ctx *c, int argc, char **argv)
 {
 	options_parse(c, argc, argv, &par_ops_options, NULL);
 	if (optind < argc)
@@ -151,3 +156,14 @@ int par_ops_main(struct tool_ctx *c, int argc, char **argv)
 			rc = EXIT_MEASURE;
 	return rc;
 }
+
+static const struct tool tools[] = {
+	TOOL("par_ops", par_ops_main, 0, "",
+	     "instruction-level parallelism of the lat_ops operations",
+	     "For each operation, 1, 2, 3... independent chains run together; the figure is how many\n"
+	     "operations complete in the time one takes alone (best chain count; the search stops\n"
+	     "when three more chains bring no gain)."),
+	{ 0 },
+};
+
+const struct family fam_par_ops = { "ops", SUBSET_HW, "CPU operations", tools, 61 };

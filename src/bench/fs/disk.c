@@ -23,7 +23,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "bench/files.h"
+#include "bench/fs/fs.h"
 #include "bench/tool.h"
 #include "core/clock.h"
 #include "core/util.h"
@@ -173,4 +173,4 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_disk = { "disk", SUBSET_HW, "disk seeks and zone bandwidth", tools };
+const struct family fam_disk = { "disk", SUBSET_HW, "disk seeks and zone bandwidth", tools, 120 };

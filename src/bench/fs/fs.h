@@ -1,10 +1,10 @@
 /*
- * files.h — helpers shared by the file and VM benchmarks (files.c, lmdd.c, disk.c, ctx.c):
+ * fs.h — helpers shared by the file and VM benchmarks (src/bench/fs/, and ctx/lat_ctx.c):
  * the word sum that every read loop uses (so no read can be optimised away and the bytes can be
  * checked), the file system type of a directory, and plumb's private files.
  */
-#ifndef PLUMB_BENCH_FILES_H
-#define PLUMB_BENCH_FILES_H
+#ifndef PLUMB_BENCH_FS_H
+#define PLUMB_BENCH_FS_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -34,5 +34,11 @@ char *fs_private_dir(struct tool_ctx *c);
 /* Create dir/name of size bytes with a non-constant pattern, flushed to the device (fsync) so
  * its pages are clean and can be evicted. Exit 3 on failure. Returns the malloc'd path. */
 char *fs_make_file(const char *dir, const char *name, uint64_t size);
+/* The directory file lives in ("." for a bare name), malloc'd: for its file system type. */
+char *fs_dir_of(const char *file);
+/* A user FILE operand's size: it must exist and be a regular file we can read (else exit 2). */
+uint64_t fs_user_file_size(struct tool_ctx *c, const char *f);
+/* Open f read-only or exit 3 with one line. */
+int fs_open_ro(const char *f);
 
 #endif

@@ -22,7 +22,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "bench/files.h"
+#include "bench/fs/fs.h"
 #include "bench/tool.h"
 #include "core/cleanup.h"
 #include "core/arch.h"
@@ -308,4 +308,4 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_lmdd = { "lmdd", SUBSET_OS, "file write bandwidth (dd-like)", tools };
+const struct family fam_lmdd = { "lmdd", SUBSET_OS, "file write bandwidth (dd-like)", tools, 110 };

@@ -511,4 +511,4 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_ipc = { "ipc", SUBSET_OS, "local IPC latency: pipe, AF_UNIX, FIFO, locks, semaphores", tools };
+const struct family fam_ipc = { "ipc", SUBSET_OS, "local IPC latency: pipe, AF_UNIX, FIFO, locks, semaphores", tools, 50 };

@@ -1,5 +1,5 @@
 /*
- * net_http.c — lat_http and the pages plumb's HTTP server end serves.
+ * lat_http.c — lat_http and the pages plumb's HTTP server end serves.
  *
  * lmbench's suite unpacked a tarball of 14 web pages (webpage-lm, about 42 KB, 3.2 KB on
  * average) and served them with lmhttp. plumb generates a page set of the same shape in memory
@@ -19,7 +19,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include "bench/net.h"
+#include "bench/net/net.h"
 #include "bench/tool.h"
 #include "core/util.h"
 
@@ -257,4 +257,4 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_http = { "http", SUBSET_OS, "HTTP latency", tools };
+const struct family fam_http = { "http", SUBSET_OS, "HTTP latency", tools, 150 };

@@ -1,5 +1,5 @@
 /*
- * net_rpc.c — lat_rpc: the round trip of a Sun RPC call over TCP and over UDP (libtirpc).
+ * lat_rpc.c — lat_rpc: the round trip of a Sun RPC call over TCP and over UDP (libtirpc).
  *
  * lmbench registered its server with the portmapper and its clients asked the portmapper for
  * the port, so without rpcbind running it failed ("RPC: Port mapper failure"). plumb never
@@ -21,7 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "bench/net.h"
+#include "bench/net/net.h"
 #include "bench/tool.h"
 #include "core/util.h"
 
@@ -287,4 +287,4 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_rpc = { "rpc", SUBSET_OS, "Sun RPC latency", tools };
+const struct family fam_rpc = { "rpc", SUBSET_OS, "Sun RPC latency", tools, 160 };

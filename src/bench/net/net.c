@@ -15,7 +15,7 @@
 #include <string.h>
 #include <sys/un.h>
 #include <unistd.h>
-#include "bench/net.h"
+#include "bench/net/net.h"
 #include "core/cleanup.h"
 #include "core/opts.h"
 #include "core/util.h"

@@ -168,13 +168,13 @@ char *net_host_params(const struct net_client *nc, const struct netopts *o);
 /* Parse -p / -b values (exit 2 on bad input). */
 int net_parse_port(struct tool_ctx *c, const char *s, const char *what);
 
-/* ---- HTTP pages (net_http.c), served by the engine ------------------------------------ */
+/* ---- HTTP pages (lat_http.c), served by the engine ------------------------------------ */
 /* The generated page for path ("/index.html"), or NULL. */
 const char *net_http_page(const char *path, size_t *len);
 /* The built-in URL list lat_http uses when given none. */
 extern const char *const net_http_urls[];
 
-/* ---- RPC server (net_rpc.c); returns when stopped; exit status ------------------------- */
+/* ---- RPC server (lat_rpc.c); returns when stopped; exit status ------------------------- */
 /* Request parsing of the servers (pure functions, fuzzed). */
 enum { HTTP_REQ_BAD, HTTP_REQ_GET, HTTP_REQ_EXIT };
 int net_parse_http_request(const char *req, size_t n, char *path, size_t pathlen);

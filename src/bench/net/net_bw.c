@@ -21,7 +21,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include "bench/net.h"
+#include "bench/net/net.h"
 #include "bench/tool.h"
 #include "core/cleanup.h"
 #include "core/timing.h"
@@ -394,4 +394,4 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_netbw = { "netbw", SUBSET_OS, "socket and pipe bandwidth", tools };
+const struct family fam_netbw = { "netbw", SUBSET_OS, "socket and pipe bandwidth", tools, 140 };

@@ -20,7 +20,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include "bench/net.h"
+#include "bench/net/net.h"
 #include "bench/tool.h"
 #include "core/util.h"
 
@@ -315,4 +315,4 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_netlat = { "netlat", SUBSET_OS, "network and socket latency", tools };
+const struct family fam_netlat = { "netlat", SUBSET_OS, "network and socket latency", tools, 130 };

@@ -28,7 +28,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "bench/net.h"
+#include "bench/net/net.h"
 #include "core/cleanup.h"
 #include "core/timing.h"
 #include "core/util.h"

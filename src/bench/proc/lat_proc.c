@@ -1,5 +1,5 @@
 /*
- * proc.c — lat_proc: procedure call and process creation.
+ * lat_proc.c — lat_proc: procedure call and process creation.
  *   procedure  a call of a function the compiler may not inline or remove, and the loop around
  *              it: the whole iteration, nothing subtracted (an empty loop overlaps the call on
  *              an out-of-order core; subtracting it made the figure 20-35 % low).
@@ -238,4 +238,4 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_proc = { "proc", SUBSET_OS, "procedure calls and process creation", tools };
+const struct family fam_proc = { "proc", SUBSET_OS, "procedure calls and process creation", tools, 40 };

@@ -1,5 +1,5 @@
 /*
- * select.c — lat_select: the cost of select() on N descriptors that are all ready.
+ * lat_select.c — lat_select: the cost of select() on N descriptors that are all ready.
  *   lat_select [-n N] file|tcp
  * `file`: N duplicates of one descriptor of a temporary file in plumb's private directory
  * (lmbench put its file in the current directory). `tcp`: N duplicates of one end of a TCP
@@ -155,4 +155,4 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_select = { "select", SUBSET_OS, "select() on many descriptors", tools };
+const struct family fam_select = { "select", SUBSET_OS, "select() on many descriptors", tools, 20 };

@@ -1,5 +1,5 @@
 /*
- * signal.c — lat_sig: the costs of signals.
+ * lat_sig.c — lat_sig: the costs of signals.
  *   install  one sigaction(SIGUSR1) per iteration.
  *   catch    delivery of SIGUSR1 to ourselves with kill() to an empty handler, minus the cost of
  *            kill(self, 0) (the system call without a signal), as lmbench does: what is left is
@@ -306,4 +306,4 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_signal = { "signal", SUBSET_OS, "signals and protection faults", tools };
+const struct family fam_signal = { "signal", SUBSET_OS, "signals and protection faults", tools, 30 };

@@ -1,5 +1,5 @@
 /*
- * syscall.c — lat_syscall: the cost of entering the kernel for the simplest calls.
+ * lat_syscall.c — lat_syscall: the cost of entering the kernel for the simplest calls.
  *   null   getppid()                 read   read 1 byte from /dev/zero
  *   write  write 1 byte to /dev/null stat   stat() of FILE
  *   fstat  fstat() of FILE           open   open(FILE)+close()
@@ -153,4 +153,4 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_syscall = { "syscall", SUBSET_OS, "system calls", tools };
+const struct family fam_syscall = { "syscall", SUBSET_OS, "system calls", tools, 10 };

@@ -1,6 +1,6 @@
 /*
- * run.c — `plumb run`: the whole suite, unattended. Builds the plan (run_plan.c) for the
- * profile and the machine, runs each step in its own child (run_step.c) so a crash or a hang
+ * suite.c — `plumb run`: the whole suite, unattended. Builds the plan (plan.c, select.c) for
+ * the profile and the machine, runs each step in its own child (run_step.c) so a crash or a hang
  * costs one benchmark and not the run, records every sample with the system facts and the
  * options into one struct run, then stores it (results/store.h), writes it (results/io.h) and
  * prints the summary (analysis/summary.h). Ctrl-C / SIGTERM stop cleanly: the running child
@@ -23,13 +23,9 @@
 #include "analysis/summary.h"
 #include "bench/tool.h"
 #include "cmd/commands.h"
-#include "cmd/progress.h"
-#include "cmd/run_opts.h"
-#include "cmd/run_clock.h"
-#include "cmd/run_fit.h"
-#include "cmd/run_noise.h"
-#include "cmd/run_plan.h"
+#include "suite/noise.h"
 #include "cmd/run_step.h"
+#include "suite/suite.h"
 #include "core/cleanup.h"
 #include "core/clock.h"
 #include "core/cpu.h"
@@ -40,14 +36,12 @@
 #include "results/run.h"
 #include "results/store.h"
 
-#define MIB (1024ull * 1024)
-
-static volatile sig_atomic_t stop_sig;
+volatile sig_atomic_t suite_stop_sig;
 
 static void on_stop(int sig)
 {
-	if (!stop_sig)
-		stop_sig = sig;
+	if (!suite_stop_sig)
+		suite_stop_sig = sig;
 }
 
 static const int stop_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
@@ -66,75 +60,9 @@ static void install_stop_handlers(void)
 	step_set_child_sigactions(old, stop_sigs, NSTOP);
 }
 
-/* ---- families --------------------------------------------------------------------------------- */
-
-static const char *step_family(const struct step *s, const struct tool **t, int *subset)
-{
-	const struct family *f = NULL;
-	const struct tool *tt = tool_find(s->argv[0], &f);
-	if (t)
-		*t = tt;
-	if (tt) {
-		if (subset)
-			*subset = (int)f->subset;
-		return f->name;
-	}
-	if (subset)
-		*subset = (int)s->subset;
-	return s->family;
-}
-
-struct names {
-	const char *v[128];
-	int n;
-};
-
-static void names_add(struct names *n, const char *s)
-{
-	for (int i = 0; i < n->n; i++)
-		if (strcmp(n->v[i], s) == 0)
-			return;
-	if (n->n < 128)
-		n->v[n->n++] = s;
-}
-
-static int names_has(const struct names *n, const char *s)
-{
-	for (int i = 0; i < n->n; i++)
-		if (strcmp(n->v[i], s) == 0)
-			return 1;
-	return 0;
-}
-
-/* Parse a comma list of family names; an unknown name is a usage error listing the valid. */
-static void parse_families(const char *opt, char *list, const struct names *valid,
-			   struct names *out)
-{
-	for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
-		if (!*tok)
-			continue;
-		if (!names_has(valid, tok)) {
-			char buf[1024] = "";
-			for (int i = 0; i < valid->n; i++)
-				snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s", i ? ", " : "",
-					 valid->v[i]);
-			die(EXIT_USAGE, "%s: unknown family '%s' (valid: %s)", opt, tok, buf);
-		}
-		names_add(out, tok);
-	}
-	if (out->n == 0)
-		die(EXIT_USAGE, "%s: no family named", opt);
-}
-
 /* ---- small helpers ---------------------------------------------------------------------------- */
 
-struct sbuf {
-	char *s;
-	size_t n, cap;
-	int items;
-};
-
-static void sb_add(struct sbuf *b, const char *sep, const char *s)
+void sb_add(struct sbuf *b, const char *sep, const char *s)
 {
 	size_t need = b->n + strlen(sep) + strlen(s) + 1;
 	if (need > 65536)
@@ -156,59 +84,6 @@ static char *iso_now(char *buf, size_t len, int compact)
 	return buf;
 }
 
-/* Remove whatever a step left in dir (a killed child cannot clean up), except keep. */
-static void sweep(const char *dir, const char *keep)
-{
-	DIR *d = opendir(dir);
-	if (!d)
-		return;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
-		    (keep && !strcmp(e->d_name, keep)))
-			continue;
-		char *p = xasprintf("%s/%s", dir, e->d_name);
-		remove_tree(p);
-		free(p);
-	}
-	closedir(d);
-}
-
-/* $FILE for the file benchmarks when lmdd did not write it (not built, or failed). */
-static int make_file(const char *path, uint64_t bytes)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	if (fd < 0)
-		return -1;
-	static char buf[1 << 20];
-	for (size_t i = 0; i < sizeof buf; i++)
-		buf[i] = (char)('a' + i % 26);
-	for (uint64_t left = bytes; left > 0 && !stop_sig;) {
-		size_t n = left < sizeof buf ? (size_t)left : sizeof buf;
-		ssize_t w = write(fd, buf, n);
-		if (w <= 0) {
-			close(fd);
-			return -1;
-		}
-		left -= (uint64_t)w;
-	}
-	close(fd);
-	return 0;
-}
-
-static void drop_caches(void)
-{
-	static int warned;
-	sync();
-	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
-	if (fd < 0 || write(fd, "3\n", 2) != 2) {
-		if (!warned++)
-			run_warn("--cold: cannot drop the page cache: %s", strerror(errno));
-	}
-	if (fd >= 0)
-		close(fd);
-}
-
 static const char *signame(int sig)
 {
 	switch (sig) {
@@ -228,15 +103,6 @@ static void tick(void *p)
 {
 	progress_draw(p);
 }
-
-/* Time-left estimates: the plan's per-step costs, scaled by how long the finished steps of the
- * same tool took against theirs (later sizes, later rounds), else by the run's overall ratio. */
-struct costs {
-	const struct tool *t[128];
-	double est[128], real[128];
-	int n;
-	double est_all, real_all;
-};
 
 static void cost_note(struct costs *c, const struct tool *t, double est, double real)
 {
@@ -263,37 +129,6 @@ static double cost_scale(const struct costs *c, const struct tool *t)
 
 /* ---- the run ---------------------------------------------------------------------------------- */
 
-struct sel {
-	const struct step *s;
-	const struct tool *t;    /* NULL: not built in (listed by --dry-run only) */
-	const char *family;
-};
-
-/* Everything one `plumb run` holds, passed from phase to phase. */
-struct suite {
-	struct run_opts o;
-	struct run *run;
-	uint64_t mem, file_bytes;
-	int line, reps, tty, can_cold;
-	char *rundir, *fsrun, *file;
-	struct plan plan;
-	struct plan_fit fit;
-	char mem_how[300];       /* why the memory series goes to mem */
-	struct names only, skipf;
-	struct sel *sel;
-	size_t nsel, last_file;
-	struct names absent;
-	int nabsent, nok, nfailed;
-	double est_total;
-	struct progress prog;
-	struct costs costs;
-	struct sbuf failed, warnings, skipped, times;
-	struct clock_watch clock;
-	uint64_t t_start;
-	char where[1200];        /* where the run was kept, for the last line */
-	int kept, save_failed;
-};
-
 static void describe_failure(const struct sel *x, const struct step_outcome *oc, char *buf,
 			     size_t len)
 {
@@ -309,199 +144,6 @@ static void describe_failure(const struct sel *x, const struct step_outcome *oc,
 	else
 		snprintf(buf, len, "%s: sent no results%s%s", x->s->label, last ? ": " : "",
 			 last ? last : "");
-}
-
-/* Sizes from the machine, and the sample counts every child inherits. */
-static void set_sizes_and_timing(struct suite *S)
-{
-	const struct run_opts *o = &S->o;
-	if (o->mem)
-		snprintf(S->mem_how, sizeof S->mem_how, "--mem");
-	else
-		S->mem = plan_default_mem(o->copies, !o->dry_run, S->mem_how, sizeof S->mem_how);
-	if (o->mem)
-		S->mem = o->mem;
-	struct cache_level cl[8];
-	int cpus[1];
-	S->line = 64;
-	if (sys_caches(cpu_online(cpus, 1) ? cpus[0] : 0, cl, 8) > 0 && cl[0].line > 0)
-		S->line = cl[0].line;
-	S->file_bytes = o->profile == PROF_QUICK ? 16 * MIB : o->profile == PROF_FULL ? S->mem : 64 * MIB;
-	if (S->file_bytes > S->mem)
-		S->file_bytes = S->mem;
-
-	if (o->samples)
-		timing.repetitions = o->samples;
-	else if (o->profile == PROF_QUICK)
-		timing.repetitions = 5;
-	if (o->max_samples) {
-		timing.max_samples = o->max_samples;
-		timing.target_ci = 0.01;
-	} else if (o->profile == PROF_FULL) {
-		timing.max_samples = 51;
-		timing.target_ci = 0.01;
-	} else if (o->profile == PROF_DEFAULT && !o->samples && o->repeat > 1) {
-		/* Rounds spread each metric's samples over the run (run_opts.h). */
-		timing.repetitions = DEFAULT_ROUND_SAMPLES;
-	} else if (o->profile == PROF_DEFAULT && !o->samples) {
-		/* One round (--repeat 1): spend the budget where the noise is: 7 samples for a
-		 * steady metric, up to 21 until the median's 95 % CI is within +-2 % for a noisy one
-		 * (the count is in each result). */
-		timing.repetitions = 7;
-		timing.max_samples = 21;
-		timing.target_ci = 0.02;
-	}
-	S->reps = timing.repetitions ? timing.repetitions : TIMING_DEFAULT_REPS;
-}
-
-/* Private directories: the children's TMPDIR, and where file benchmarks work ($FILE). */
-static void make_dirs(struct suite *S)
-{
-	S->rundir = private_dir(NULL);
-	if (!S->rundir)
-		die(EXIT_MEASURE, "cannot create a temporary directory: %s", strerror(errno));
-	S->fsrun = S->o.fsdir ? private_dir(S->o.fsdir) : S->rundir;
-	if (!S->fsrun)
-		die(EXIT_MEASURE, "cannot create a directory in %s: %s", S->o.fsdir, strerror(errno));
-	struct statvfs vf;
-	if (statvfs(S->fsrun, &vf) == 0) {
-		uint64_t free_b = (uint64_t)vf.f_bavail * vf.f_frsize;
-		if (free_b < 2 * S->file_bytes) {
-			uint64_t f = MIB;
-			while (f * 2 <= free_b / 4)
-				f *= 2;
-			run_warn("only %llu MiB free in %s: file benchmarks use a %llu MiB file",
-				 (unsigned long long)(free_b / MIB), S->fsrun, (unsigned long long)(f / MIB));
-			S->file_bytes = f;
-		}
-	}
-	S->file = xasprintf("%s/XXX", S->fsrun);
-}
-
-/* Whether the run keeps step s: --only, --skip, --subset. */
-static int step_kept(const struct step *s, void *arg)
-{
-	const struct suite *S = arg;
-	const struct run_opts *o = &S->o;
-	const struct tool *t;
-	int sub;
-	const char *fam = step_family(s, &t, &sub);
-	if ((o->only && !names_has(&S->only, fam)) || (o->skip && names_has(&S->skipf, fam)))
-		return 0;
-	if (o->subset && !(sub & o->subset) && !(s->flags & STEP_ALWAYS))
-		return 0;
-	return 1;
-}
-
-/* What the budget counts: the steps kept whose tool is built in. */
-static int step_costs(const struct step *s, void *arg)
-{
-	return step_kept(s, arg) && tool_find(s->argv[0], NULL);
-}
-
-/* The plan for the profile, fitted to the budget (run_fit.h), filtered by --only, --skip and
- * --subset; steps whose tool is not built in are counted (and kept for --dry-run). */
-static void select_steps(struct suite *S)
-{
-	const struct run_opts *o = &S->o;
-	struct plan_cfg pc = {
-		.profile = o->profile, .mem_bytes = S->mem, .mem_given = o->mem != 0,
-		.file_bytes = S->file_bytes, .line = S->line,
-		.file = S->file ? S->file : "$FSDIR/XXX", .fsdir = S->fsrun ? S->fsrun : "$FSDIR",
-		.remote = o->remote, .disk = o->disk, .copies = o->copies,
-		/* the estimates are for 11 samples; measured here: 3 samples a round take about a
-		 * third of the time (default: 34 s a round against 66 s estimated with 0.3 + 0.7 r/11),
-		 * 7 adaptive about two thirds, 11 adaptive to 51 the full time */
-		.sample_scale = 0.1 + 0.9 * (double)S->reps / TIMING_DEFAULT_REPS,
-		.reps = S->reps,
-	};
-
-	/* Family names: the descriptors', and the plan's for tools not built in. */
-	struct plan all;
-	plan_build(&all, &pc);
-	struct names valid = { .n = 0 };
-	for (int f = 0; families[f]; f++)
-		names_add(&valid, families[f]->name);
-	for (size_t i = 0; i < all.n; i++)
-		names_add(&valid, step_family(&all.v[i], NULL, NULL));
-	if (o->only)
-		parse_families("--only", o->only, &valid, &S->only);
-	if (o->skip)
-		parse_families("--skip", o->skip, &valid, &S->skipf);
-	plan_free(&all);
-
-	S->fit.budget = o->time_limit > 0 ? o->time_limit : plan_budget(o->profile);
-	S->fit.rounds_asked = o->repeat;
-	plan_fit(&S->plan, &pc, step_costs, S, &S->fit);
-	if (!S->fit.fits && o->time_limit > 0)
-		die(EXIT_USAGE, "--time-limit %.0f s is below the smallest plan, about %.0f s here "
-		    "(series thinned, one round, one tool per family)", o->time_limit,
-		    S->fit.min_est);
-	S->o.repeat = S->fit.rounds;
-	S->mem = pc.mem_bytes;
-
-	S->sel = xcalloc(S->plan.n + 1, sizeof *S->sel);
-	S->last_file = (size_t)-1;
-	for (size_t i = 0; i < S->plan.n; i++) {
-		const struct step *s = &S->plan.v[i];
-		if (s->dropped || !step_kept(s, S))
-			continue;
-		const struct tool *t;
-		const char *fam = step_family(s, &t, NULL);
-		if (!t) {
-			names_add(&S->absent, s->argv[0]);
-			S->nabsent++;
-			if (!o->dry_run)
-				continue;
-		}
-		/* The last step that uses $FILE: the file goes after it, as lmbench deletes it. */
-		if (t && (s->flags & (STEP_FILE | STEP_WRITES_FILE)))
-			S->last_file = S->nsel;
-		S->sel[S->nsel++] = (struct sel){ s, t, fam };
-		if (t)
-			S->est_total += s->est_s;
-	}
-	for (int i = 0; i < S->absent.n; i++)
-		sb_add(&S->skipped, ", ", S->absent.v[i]);
-}
-
-/* What the budget cost the plan, in words ("" when nothing). */
-static void fit_desc(const struct suite *S, char *buf, size_t len)
-{
-	const struct plan_fit *f = &S->fit;
-	buf[0] = 0;
-	if (f->thinned)
-		snprintf(buf, len, "series thinned to the summary's sizes");
-	if (f->mem_asked > S->mem)
-		snprintf(buf + strlen(buf), len - strlen(buf), "%smemory series to %llu MiB, not %llu",
-			 buf[0] ? "; " : "", (unsigned long long)(S->mem / MIB),
-			 (unsigned long long)(f->mem_asked / MIB));
-	if (f->rounds < f->rounds_asked)
-		snprintf(buf + strlen(buf), len - strlen(buf), "%s%d of %d rounds", buf[0] ? "; " : "",
-			 f->rounds, f->rounds_asked);
-	if (f->ndropped)
-		snprintf(buf + strlen(buf), len - strlen(buf), "%stools left out: %s",
-			 buf[0] ? "; " : "", f->dropped);
-}
-
-static void print_plan(const struct suite *S)
-{
-	double all = 0;
-	for (size_t i = 0; i < S->nsel; i++) {
-		const struct sel *x = &S->sel[i];
-		printf("%-8s %6.1f  %s%s\n", x->family, x->s->est_s, x->s->label,
-		       x->t ? "" : "   (not built in: skipped)");
-		all += x->s->est_s;
-	}
-	char fd[1200];
-	fit_desc(S, fd, sizeof fd);
-	printf("%zu steps, profile %s, memory series to %llu MiB (%s), file %llu MiB\n"
-	       "estimated %.0f s for %d round(s) with the tools built in (%.0f s a round listed), "
-	       "budget %.0f s%s%s%s\n",
-	       S->nsel, profile_name(S->o.profile), (unsigned long long)(S->mem / MIB), S->mem_how,
-	       (unsigned long long)(S->file_bytes / MIB), S->fit.est, S->o.repeat, all,
-	       S->fit.budget, S->o.time_limit > 0 ? " (--time-limit)" : " (the profile's)",
-	       fd[0] ? ": " : "", fd);
 }
 
 static void fact_num(struct run *r, const char *key, const char *fmt, double v)
@@ -566,9 +208,9 @@ static int run_one(struct suite *S, int round, size_t i)
 	const struct sel *x = &S->sel[i];
 	const struct step *s = x->s;
 	if ((s->flags & STEP_FILE) && access(S->file, F_OK) != 0 &&
-	    make_file(S->file, S->file_bytes) != 0 && !stop_sig)
+	    make_file(S->file, S->file_bytes) != 0 && !suite_stop_sig)
 		run_warn("cannot write %s: %s", S->file, strerror(errno));
-	if (stop_sig)
+	if (suite_stop_sig)
 		return -1;
 	if (S->can_cold && (s->flags & STEP_COLD))
 		drop_caches();
@@ -582,7 +224,7 @@ static int run_one(struct suite *S, int round, size_t i)
 	for (int r2 = round; r2 < S->o.repeat; r2++)
 		for (size_t k = r2 == round ? i + 1 : 0; k < S->nsel; k++)
 			rest += S->sel[k].s->est_s * cost_scale(&S->costs, S->sel[k].t);
-	clock_watch_probe(&S->clock); /* the clock this step starts on (run_clock.h) */
+	clock_watch_probe(&S->clock); /* the clock this step starts on (clock_watch.h) */
 	progress_start(&S->prog, label, s->est_s * cost_scale(&S->costs, x->t), rest);
 
 	/* argv copy: the tool's getopt permutes it. */
@@ -593,7 +235,7 @@ static int run_one(struct suite *S, int round, size_t i)
 			 : S->o.profile == PROF_FULL ? 60 + 20 * s->est_s : 30 + 10 * s->est_s;
 	struct step_env env = {
 		.tmpdir = S->rundir, .fsdir = S->fsrun, .round = round, .timeout_s = timeout,
-		.stop = &stop_sig, .tick = tick, .tick_arg = &S->prog,
+		.stop = &suite_stop_sig, .tick = tick, .tick_arg = &S->prog,
 		.remote = (s->flags & STEP_REMOTE) ? S->o.remote : NULL,
 	};
 	struct step_outcome oc;
@@ -641,8 +283,8 @@ static void run_all(struct suite *S)
 	progress_init(&S->prog, S->tty, (int)S->nsel * S->o.repeat);
 	progress_current = &S->prog;
 	S->t_start = now_ns();
-	for (int round = 0; round < S->o.repeat && !stop_sig; round++)
-		for (size_t i = 0; i < S->nsel && !stop_sig; i++)
+	for (int round = 0; round < S->o.repeat && !suite_stop_sig; round++)
+		for (size_t i = 0; i < S->nsel && !suite_stop_sig; i++)
 			if (run_one(S, round, i) != 0)
 				break;
 	progress_clear(&S->prog);
@@ -655,9 +297,9 @@ static void record_end(struct suite *S)
 	struct run *run = S->run;
 	char ts[40];
 	run->ended = xstrdup(iso_now(ts, sizeof ts, 0));
-	if (stop_sig) {
+	if (suite_stop_sig) {
 		run->incomplete = 1;
-		kv_set(&run->facts, "stopped_by", signame(stop_sig));
+		kv_set(&run->facts, "stopped_by", signame(suite_stop_sig));
 	}
 	for (size_t i = 0; i < run->results.n; i++)
 		if (!strcmp(run->results.v[i].metric, "mhz.mhz") && !isnan(run->results.v[i].value))
@@ -675,7 +317,7 @@ static void record_end(struct suite *S)
 		kv_set(&run->facts, "warnings", S->warnings.s);
 	if (S->times.items)
 		kv_set(&run->facts, "step_seconds", S->times.s); /* where the time goes (bench/) */
-	if (S->absent.n && !stop_sig)
+	if (S->absent.n && !suite_stop_sig)
 		run_warn("%d benchmark(s) not built in, %d step(s) skipped: %s", S->absent.n,
 			 S->nabsent, S->skipped.s);
 }
@@ -788,7 +430,7 @@ static int serve_ab(struct suite *S, const char *path)
 	progress_init(&S->prog, 0, (int)S->nsel * S->o.repeat);
 	S->t_start = now_ns();
 	char line[256];
-	while (!stop_sig && fgets(line, sizeof line, in)) {
+	while (!suite_stop_sig && fgets(line, sizeof line, in)) {
 		int round;
 		size_t idx;
 		if (sscanf(line, "run %d %zu", &round, &idx) == 2 && idx < S->nsel && round >= 0 &&
@@ -866,19 +508,20 @@ int cmd_run(int argc, char **argv)
 	if (ab_path) {
 		int st = serve_ab(&S, ab_path);
 		suite_free(&S);
-		return stop_sig ? die_of_signal(stop_sig) : st;
+		return suite_stop_sig ? die_of_signal(suite_stop_sig) : st;
 	}
 	run_all(&S);
 	record_end(&S);
 	keep(&S);
 	int status = 0;
-	if (stop_sig)
-		run_warn("stopped by %s after %zu result(s)%s%s", signame(stop_sig), S.run->results.n,
+	if (suite_stop_sig)
+		run_warn("stopped by %s after %zu result(s)%s%s", signame(suite_stop_sig), S.run->results.n,
 			 S.kept ? "; incomplete run " : "", S.kept ? S.where : "");
 	else
 		report(&S);
 	if (S.save_failed)
 		status = EXIT_MEASURE;
 	suite_free(&S);
-	return stop_sig ? die_of_signal(stop_sig) : status;
+	return suite_stop_sig ? die_of_signal(suite_stop_sig) : status;
 }
+

@@ -1,5 +1,5 @@
 /*
- * run_plan.c — the suite's steps per profile (see run_plan.h). One function per part of
+ * plan.c — the suite's steps per profile (see plan.h). One function per part of
  * lmbench's run order; each step carries the family its tool is expected in, flags, and an
  * estimated cost in seconds (refined at run time by what steps really take) for the progress
  * line's time-left estimate. The estimates are for 11 samples per point, from a merged build on
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bench/mem_common.h"
-#include "cmd/run_plan.h"
+#include "suite/plan.h"
 #include "core/sysinfo.h"
 #include "core/util.h"
 

@@ -1,8 +1,8 @@
-/* run_fit.c — fitting the suite's plan to a time budget (see run_fit.h). */
+/* fit.c — fitting the suite's plan to a time budget (see fit.h). */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cmd/run_fit.h"
+#include "suite/fit.h"
 
 double plan_budget(enum profile p)
 {

@@ -1,9 +1,9 @@
 /*
- * run_plan.h — the suite's definition: which benchmarks `plumb run` runs, in which order, with
- * which arguments, for each profile (quick, default, full). The order follows lmbench's
- * scripts/lmbench (../shared/lmbench-formats.md §3.3) with its config-time facts (mhz) first;
- * the plan lists every family of SPEC §2 whether or not its tool is built in: a step whose tool
- * is not registered is skipped at run time with a note.
+ * plan.h — the suite's definition: which benchmarks `plumb run` runs, in which order, with
+ * which arguments, for each profile (quick, default, full). The order follows lmbench 3's
+ * scripts/lmbench with its config-time facts (mhz) first; the plan lists every benchmark lmbench
+ * runs whether or not its tool is built in: a step whose tool is not registered is skipped at
+ * run time with a note.
  */
 #ifndef PLUMB_RUN_PLAN_H
 #define PLUMB_RUN_PLAN_H

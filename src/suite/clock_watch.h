@@ -1,8 +1,8 @@
 /*
- * run_clock.h — watch the CPU clock through a suite run. On a shared host the clock the guest
+ * clock_watch.h — watch the CPU clock through a suite run. On a shared host the clock the guest
  * gets moves by several percent within seconds (turbo shared with other tenants), and every
  * CPU-bound number moves with it; a benchmark's own samples cannot show that, because they are
- * all taken inside one such moment. So the run reads the clock (bench/mhz.c's mhz_quick(), on
+ * all taken inside one such moment. So the run reads the clock (bench/cpu/mhz.c's mhz_quick(), on
  * the benchmarks' CPU) a few times at the start and once before every step, records what it saw
  * as facts, and warns when it moved more than a CPU-bound number could be trusted to.
  */

@@ -1,4 +1,4 @@
-/* run_noise.h — the conditions that make numbers noisy, checked and recorded at the start of a run. */
+/* noise.h — the conditions that make numbers noisy, checked and recorded at the start of a run. */
 #ifndef PLUMB_RUN_NOISE_H
 #define PLUMB_RUN_NOISE_H
 

@@ -1,5 +1,5 @@
 /*
- * ctx.c — lat_ctx: context-switch time among N processes passing a token around a ring of
+ * lat_ctx.c — lat_ctx: context-switch time among N processes passing a token around a ring of
  * pipes, each process summing its own private KB-sized buffer when it holds the token (so the
  * switch also pays for refilling the caches with that process's data, as in lmbench).
  *
@@ -22,7 +22,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
-#include "bench/files.h"
+#include "bench/fs/fs.h"
 #include "bench/tool.h"
 #include "core/arch.h"
 #include "core/cleanup.h"
@@ -260,4 +260,4 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_ctx = { "ctx", SUBSET_OS, "context switching", tools };
+const struct family fam_ctx = { "ctx", SUBSET_OS, "context switching", tools, 90 };

@@ -1,5 +1,5 @@
 /*
- * run_noise.c — before the first benchmark, say what usually makes numbers noisy on this
+ * noise.c — before the first benchmark, say what usually makes numbers noisy on this
  * machine: another process using the CPUs, a frequency governor other than `performance`, a
  * hypervisor. One warning line each (stderr), and the same facts recorded with the run, so
  * compare can point at them later.
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "cmd/run_noise.h"
+#include "suite/noise.h"
 #include "core/util.h"
 
 /* Busy share of all CPUs over a short interval, from /proc/stat; -1 when unreadable. */

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
-#include "cmd/progress.h"
+#include "suite/progress.h"
 #include "core/clock.h"
 
 struct progress *progress_current;

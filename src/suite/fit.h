@@ -1,7 +1,7 @@
 /*
- * run_fit.h — the suite's time budget. Every profile has one (quick 32 s, default 150 s, full
+ * fit.h — the suite's time budget. Every profile has one (quick 32 s, default 150 s, full
  * 14 min: the goals of docs/suite.md with a margin), and `plumb run --time-limit DURATION` sets
- * another. plan_fit() builds the plan and, while its estimate (run_plan.c's cost model) is over
+ * another. plan_fit() builds the plan and, while its estimate (plan.c's cost model) is over
  * the budget, gives up in this order: sizes (every series thinned to the points lmbench's
  * summary reads; the memory series' top halved down to 64 MiB when that alone is enough), then
  * rounds (down to one), then the memory series' top, then whole tools (the most expensive
@@ -11,7 +11,7 @@
 #ifndef PLUMB_RUN_FIT_H
 #define PLUMB_RUN_FIT_H
 
-#include "cmd/run_plan.h"
+#include "suite/plan.h"
 
 struct plan_fit {
 	double budget;        /* in: seconds */

@@ -1,10 +1,10 @@
-/* run_clock.c — the CPU clock through a suite run (see run_clock.h). */
+/* clock_watch.c — the CPU clock through a suite run (see clock_watch.h). */
 #include <math.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "bench/mhz.h"
-#include "cmd/run_clock.h"
+#include "bench/cpu/mhz.h"
+#include "suite/clock_watch.h"
 #include "core/stats.h"
 #include "core/util.h"
 
