@@ -490,3 +490,17 @@ int net_tool_stop(struct tool_ctx *c, enum net_svc svc, const char *host, int po
 		port = net_port(svc, 0);
 	return net_send_stop(svc, host, port) == 0 ? 0 : EXIT_MEASURE;
 }
+
+/* Read exactly `move` bytes in reads of at most `chunk`; dies when the sender is gone. */
+void net_read_move(int fd, char *buf, size_t chunk, uint64_t move, const char *what)
+{
+	while (move) {
+		size_t want = move < chunk ? (size_t)move : chunk;
+		ssize_t r = read(fd, buf, want);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			die(EXIT_MEASURE, "%s: the sender stopped: %s", what, r ? strerror(errno) : "end of file");
+		move -= (uint64_t)r;
+	}
+}

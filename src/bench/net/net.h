@@ -168,6 +168,10 @@ char *net_host_params(const struct net_client *nc, const struct netopts *o);
 /* Parse -p / -b values (exit 2 on bad input). */
 int net_parse_port(struct tool_ctx *c, const char *s, const char *what);
 
+/* Read exactly move bytes from fd in reads of at most chunk (the bandwidth tools' timed
+ * operation); exit 3 naming what when the sender is gone. */
+void net_read_move(int fd, char *buf, size_t chunk, uint64_t move, const char *what);
+
 /* ---- HTTP pages (lat_http.c), served by the engine ------------------------------------ */
 /* The generated page for path ("/index.html"), or NULL. */
 const char *net_http_page(const char *path, size_t *len);

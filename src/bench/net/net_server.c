@@ -204,7 +204,7 @@ static int serve_udp(int fd, const struct net_server *s)
 	}
 }
 
-/* bw_udp sink: counts the bytes of each batch; answers a sync with the count (net_bw.c). */
+/* bw_udp sink: counts the bytes of each batch; answers a sync with the count (bw_udp.c). */
 
 static int serve_bwudp(int fd, const struct net_server *s)
 {
