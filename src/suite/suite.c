@@ -22,9 +22,9 @@
 #include <unistd.h>
 #include "analysis/summary.h"
 #include "bench/tool.h"
-#include "cmd/commands.h"
 #include "suite/noise.h"
 #include "cmd/run_step.h"
+#include "suite/run.h"
 #include "suite/suite.h"
 #include "core/cleanup.h"
 #include "core/clock.h"
@@ -468,7 +468,7 @@ static int die_of_signal(int sig)
 	return 128 + sig;
 }
 
-int cmd_run(int argc, char **argv)
+int suite_main(int argc, char **argv)
 {
 	prog_name = "plumb run";
 	static struct suite S; /* large; one per process */
