@@ -22,15 +22,8 @@ unsorted=$(for f in "$@"; do
 	dir=$(dirname "$f")
 	fam=$(basename "$dir")
 	if [ "$fam" = bench ]; then
-		# The memory tools still live in src/bench/ itself, with descriptors of before the
-		# folders (no ORDER), until they move to src/bench/mem/ after issue 15a's option
-		# tables land: their family is mem and their order today's.
-		fam=mem
-		case ${f##*/} in
-		memsize.c) order=${order:-80} ;; mem_bw.c) order=${order:-170} ;;
-		mem_lat.c) order=${order:-180} ;; stream.c) order=${order:-190} ;;
-		mem_cache.c) order=${order:-200} ;;
-		esac
+		echo "registry.sh: $f: a tool file belongs in a family folder, src/bench/FAMILY/" >&2
+		exit 1
 	fi
 	if [ -z "$order" ]; then
 		echo "registry.sh: $f: the descriptor has no ORDER (..., tools, ORDER };)" >&2

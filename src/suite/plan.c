@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "bench/mem_common.h"
+#include "bench/mem/mem_common.h"
 #include "suite/plan.h"
 #include "core/sysinfo.h"
 #include "core/util.h"
@@ -396,7 +396,7 @@ static void mem_lat(struct plan *p, const struct plan_cfg *c)
 	/* tlb's -M counts pages in plumb (lmbench's suite passed bytes): its default is used. */
 	add(p, c, F_MEM, HW, 0, 2.0, "tlb", "-L", line, NULL);
 	/* par_mem: 17 measurements of 0.5 ms samples per size (16 lines .. M, doubling), the
-	 * permutation once, each size's lines linked (mem_cache.c) */
+	 * permutation once, each size's lines linked (bench/mem/par_mem.c) */
 	double npm = log2d(lines / 16) + 1;
 	add(p, c, F_MEM, HW, STEP_EST_FINAL,
 	    0.1 + M / 2e9 + lines * 20e-9 + npm * lines * 1.5e-9 + npm * 17 * pt_s(c, 0.7),

@@ -60,7 +60,7 @@ struct plan {
 void plan_build(struct plan *p, const struct plan_cfg *c);
 void plan_free(struct plan *p);
 const char *profile_name(enum profile p);
-/* The default top of the memory series: mem_size_rule() (bench/mem_common.h: 4 x the last
+/* The default top of the memory series: mem_size_rule() (bench/mem/mem_common.h: 4 x the last
  * level, or 4 x the measured knee when sysfs's size is not believable, at most
  * MEM_DEFAULT_CAP) rounded up to a power of two, at least 8 MiB, at most a quarter of the
  * memory available per copy. measure = 0 (a dry run) takes the reported size where the knee

@@ -4,7 +4,7 @@
  * rounds, then whole tools, or refused below the smallest plan. No timing: the cost model. */
 #include <stdlib.h>
 #include <string.h>
-#include "bench/mem_common.h"
+#include "bench/mem/mem_common.h"
 #include "suite/fit.h"
 #include "cmd/run_opts.h"
 #include "suite/plan.h"

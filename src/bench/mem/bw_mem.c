@@ -1,5 +1,5 @@
 /*
- * mem_bw.c — bw_mem: memory bandwidth of simple loops over a buffer of a given size.
+ * bw_mem.c — bw_mem: memory bandwidth of simple loops over a buffer of a given size.
  *
  *   bw_mem [-P N -W US -N N] [--pages 4k|thp|huge] SIZE MODE [conflict]
  *
@@ -21,8 +21,8 @@
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
-#include "bench/mem_common.h"
-#include "bench/mem_kern.h"
+#include "bench/mem/mem_common.h"
+#include "bench/mem/mem_kern.h"
 #include "bench/tool.h"
 #include "core/arch.h"
 #include "core/timing.h"
@@ -222,4 +222,4 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_mem_bw = { "memory", SUBSET_HW, "memory bandwidth (bw_mem)", tools };
+const struct family fam_mem_bw = { "memory", SUBSET_HW, "memory bandwidth (bw_mem)", tools, 170 };

@@ -1,5 +1,5 @@
 /*
- * mem_lat.c — lat_mem_rd: load latency as the working set grows, by walking a chain of
+ * lat_mem_rd.c — lat_mem_rd: load latency as the working set grows, by walking a chain of
  * dependent pointers (each load's address is the previous load's value).
  *
  *   lat_mem_rd [-t] [-P N -W US -N N] [--pages 4k|thp|huge] [SIZE_MiB [STRIDE...]]
@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "bench/mem_common.h"
+#include "bench/mem/mem_common.h"
 #include "bench/tool.h"
 #include "core/arch.h"
 #include "core/timing.h"
@@ -223,4 +223,4 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_mem_lat = { "memlat", SUBSET_HW, "memory latency (lat_mem_rd)", tools };
+const struct family fam_mem_lat = { "memlat", SUBSET_HW, "memory latency (lat_mem_rd)", tools, 180 };

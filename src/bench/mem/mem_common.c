@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include "bench/mem_common.h"
+#include "bench/mem/mem_common.h"
 #include "core/arch.h"
 #include "core/clock.h"
 #include "core/opts.h"

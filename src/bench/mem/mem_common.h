@@ -147,7 +147,7 @@ void chain_begin(struct chain_builder *cb, char *base, size_t stride, size_t off
 /* Grow the cycle to the first n slots, keeping it a uniformly random cycle of them. */
 void chain_grow(struct chain_builder *cb, size_t n);
 
-/* par_mem's cycles (mem_cache.c): one random permutation of nall lines made once; each size's
+/* par_mem's cycles (bench/mem/par_mem.c): one random permutation of nall lines made once; each size's
  * cycle visits the lines below n in its order, and ord[0..n) says where each one is. */
 struct pm_order {
 	uint32_t *perm, *ord;    /* all lines in random order; this size's lines in that order */

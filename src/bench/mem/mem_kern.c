@@ -3,7 +3,7 @@
  * run-time choice among the versions. Plain C the compiler may vectorise for the baseline ISA;
  * results are returned or stored so nothing can be deleted.
  */
-#include "bench/mem_kern.h"
+#include "bench/mem/mem_kern.h"
 #include "core/arch.h"
 
 static uint64_t p_frd(const char *p, size_t bytes)

@@ -6,7 +6,7 @@
 #if defined(__x86_64__)
 #include <immintrin.h>
 #include <stdint.h>
-#include "bench/mem_kern.h"
+#include "bench/mem/mem_kern.h"
 
 static inline __attribute__((target("avx2"))) uint64_t hsum256(__m256i v)
 {
@@ -40,7 +40,7 @@ static inline __attribute__((target("avx512f"))) uint64_t hsum512(__m512i v)
 #define SET1I _mm256_set1_epi64x
 #define ZEROI _mm256_setzero_si256()
 #define HSUMI hsum256
-#include "bench/mem_kern_x86.inc"
+#include "bench/mem/mem_kern_x86.inc"
 #undef SFX
 #undef NAME
 #undef TGT
@@ -78,7 +78,7 @@ static inline __attribute__((target("avx512f"))) uint64_t hsum512(__m512i v)
 #define SET1I _mm512_set1_epi64
 #define ZEROI _mm512_setzero_si512()
 #define HSUMI hsum512
-#include "bench/mem_kern_x86.inc"
+#include "bench/mem/mem_kern_x86.inc"
 
 #else
 /* ISO C forbids an empty translation unit. */

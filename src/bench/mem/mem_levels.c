@@ -15,7 +15,7 @@
  * crossing is capped at 2.5x the level's latency, for when a level in between went unseen.
  */
 #include <math.h>
-#include "bench/mem_levels.h"
+#include "bench/mem/mem_levels.h"
 
 static double median_of(const double *v, int a, int b)
 {

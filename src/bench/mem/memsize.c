@@ -214,4 +214,4 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_memsize = { "memsize", SUBSET_HW, "usable memory", tools };
+const struct family fam_memsize = { "memsize", SUBSET_HW, "usable memory", tools, 80 };

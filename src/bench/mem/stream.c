@@ -41,8 +41,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include "bench/mem_common.h"
-#include "bench/mem_kern.h"
+#include "bench/mem/mem_common.h"
+#include "bench/mem/mem_kern.h"
 #include "bench/tool.h"
 #include "core/arch.h"
 #include "core/cpu.h"
@@ -530,4 +530,4 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_stream = { "stream", SUBSET_HW, "STREAM bandwidth", tools };
+const struct family fam_stream = { "stream", SUBSET_HW, "STREAM bandwidth", tools, 190 };
