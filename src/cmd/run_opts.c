@@ -9,7 +9,7 @@
 #include "bench/tool.h"
 #include "cmd/commands.h"
 #include "suite/fit.h"
-#include "cmd/run_opts.h"
+#include "suite/run_opts.h"
 #include "results/store.h"
 #include "core/cpu.h"
 #include "core/sysinfo.h"

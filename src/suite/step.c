@@ -1,5 +1,5 @@
 /*
- * run_step.c — one suite step in a child process (see run_step.h). The child runs the tool
+ * step.c — one suite step in a child process (see step.h). The child runs the tool
  * function exactly as `plumb NAME` would, but quiet (ctx.out = NULL) and with its stdout and
  * stderr going to a pipe the parent reads line by line; its results go back over a second pipe
  * as the tool's JSON document (docs/json-schema.md, "kind": "tool", read back with
@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "bench/net/net.h"
-#include "cmd/run_step.h"
+#include "suite/step.h"
 #include "core/cleanup.h"
 #include "core/clock.h"
 #include "core/json.h"

@@ -1,5 +1,5 @@
 /*
- * run_step.h — running one benchmark of the suite in isolation: the tool function runs in a
+ * step.h — running one benchmark of the suite in isolation: the tool function runs in a
  * forked child (its own process group, quiet tool_ctx), sends its results back over a pipe in
  * its JSON document, and its stderr/stdout lines are captured. A crash, a hang (per-step timeout)
  * or a stop request (Ctrl-C in the parent) kills the child and its helpers; the run goes on or

@@ -1,6 +1,6 @@
 /*
  * suite.c — `plumb run`: the whole suite, unattended. Builds the plan (plan.c, select.c) for
- * the profile and the machine, runs each step in its own child (run_step.c) so a crash or a hang
+ * the profile and the machine, runs each step in its own child (step.c) so a crash or a hang
  * costs one benchmark and not the run, records every sample with the system facts and the
  * options into one struct run, then stores it (results/store.h), writes it (results/io.h) and
  * prints the summary (analysis/summary.h). Ctrl-C / SIGTERM stop cleanly: the running child
@@ -23,7 +23,7 @@
 #include "analysis/summary.h"
 #include "bench/tool.h"
 #include "suite/noise.h"
-#include "cmd/run_step.h"
+#include "suite/step.h"
 #include "suite/run.h"
 #include "suite/suite.h"
 #include "core/cleanup.h"

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "bench/tool.h"
-#include "cmd/run_opts.h"
+#include "suite/run_opts.h"
 #include "suite/clock_watch.h"
 #include "suite/fit.h"
 #include "suite/plan.h"

@@ -6,7 +6,7 @@
 #include <string.h>
 #include "bench/mem/mem_common.h"
 #include "suite/fit.h"
-#include "cmd/run_opts.h"
+#include "suite/run_opts.h"
 #include "suite/plan.h"
 #include "core/timing.h"
 #include "test.h"

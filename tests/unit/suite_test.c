@@ -8,7 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "suite/plan.h"
-#include "cmd/run_step.h"
+#include "suite/step.h"
 #include "core/out.h"
 #include "core/util.h"
 #include "results/run.h"
