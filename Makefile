@@ -74,12 +74,14 @@ LDLIBS     += -lm -lpthread $(if $(filter 1,$(STATIC)),-ldl)
 ALL_CFLAGS := $(BASE_CFLAGS) $(CFLAGS) $(CPPFLAGS)
 
 # ---- sources ------------------------------------------------------------------------------
-SRCS  := $(wildcard src/core/*.c src/bench/*.c src/results/*.c src/analysis/*.c src/cmd/*.c)
-OBJS  := $(patsubst src/%.c,build/%.o,$(SRCS))
+# src/bench/FAMILY/*.c: a folder per benchmark family (tool.h); src/suite/: plumb run.
+BENCH_SRCS := $(wildcard src/bench/*.c src/bench/*/*.c)
+SRCS  := $(wildcard src/core/*.c src/results/*.c src/analysis/*.c src/suite/*.c src/cmd/*.c) $(BENCH_SRCS)
+OBJS  := $(patsubst src/%.c,build/%.o,$(SRCS)) build/registry_gen.o
 MAIN  := build/main.o
 LIB   := build/libplumb.a
 # Tool names come from the TOOL(...) entries of the benchmark descriptors: one source of truth.
-TOOLS := $(shell sed -n 's/^[[:space:]]*TOOL."\([a-z0-9_]*\)".*/\1/p' src/bench/*.c | sort -u)
+TOOLS := $(shell sed -n 's/^[[:space:]]*TOOL."\([a-z0-9_]*\)".*/\1/p' $(BENCH_SRCS) | sort -u)
 
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_OBJS := $(patsubst tests/unit/%.c,build/tests/%.o,$(UNIT_SRCS))
@@ -110,6 +112,17 @@ build/flags.stamp: FORCE
 
 build/%.o: src/%.c build/buildinfo.h build/flags.stamp
 	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+# The registry of tools, from the descriptor line each src/bench/FAMILY/*.c ends with (tool.h):
+# regenerated every build (a file may have gone), replaced only when it changes.
+build/registry_gen.c: FORCE
+	@mkdir -p build
+	@sh mk/registry.sh $(BENCH_SRCS) >build/registry_gen.c.tmp || { rm -f build/registry_gen.c.tmp; exit 1; }
+	@cmp -s build/registry_gen.c.tmp $@ || mv build/registry_gen.c.tmp $@
+	@rm -f build/registry_gen.c.tmp
+
+build/registry_gen.o: build/registry_gen.c build/flags.stamp
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
 $(LIB): $(filter-out $(MAIN),$(OBJS))
@@ -177,8 +190,8 @@ check-asan:
 # ---- fuzzing (clang's libFuzzer) ---------------------------------------------------------
 FUZZ_TIME ?= 30
 FUZZERS   := $(patsubst fuzz/%.c,bin/%,$(wildcard fuzz/fuzz_*.c))
-FUZZ_SRCS  = $(filter-out src/main.c,$(SRCS))
-bin/fuzz_%: fuzz/fuzz_%.c $(SRCS) build/buildinfo.h
+FUZZ_SRCS  = $(filter-out src/main.c,$(SRCS)) build/registry_gen.c
+bin/fuzz_%: fuzz/fuzz_%.c $(SRCS) build/buildinfo.h build/registry_gen.c
 	@mkdir -p bin
 	clang $(BASE_CFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -o $@ $< $(FUZZ_SRCS) $(LDLIBS)
 fuzz: $(FUZZERS)

@@ -3,7 +3,7 @@
  * passed without a terminating NUL, as it arrives from the socket. */
 #include <stdint.h>
 #include <string.h>
-#include "bench/net.h"
+#include "bench/net/net.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -73,8 +73,8 @@ static void usage(FILE *f)
 	fprintf(f, "  %-10s %s\n", "help NAME", "help on a command or tool (same as NAME --help)");
 	fprintf(f, "\nTools (lmbench's names, arguments and output lines; `plumb list` says more):\n ");
 	int col = 1;
-	for (int f2 = 0; families[f2]; f2++)
-		for (const struct tool *t = families[f2]->tools; t->name; t++) {
+	for (const struct registered *r = registry; r->file; r++)
+		for (const struct tool *t = r->file->tools; t->name; t++) {
 			if (col + (int)strlen(t->name) + 1 > 78) {
 				fprintf(f, "\n ");
 				col = 1;
@@ -127,6 +127,10 @@ int main(int argc, char **argv)
 		prog_name = cmd->name;
 		if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
 			command_help(cmd);
+			if (cmd->fn == cmd_run) { /* --only/--skip's ids, from the registry */
+				printf("\n");
+				families_help(stdout);
+			}
 			return 0;
 		}
 		return cmd->fn(argc - 1, argv + 1);

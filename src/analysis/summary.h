@@ -1,7 +1,7 @@
 /*
- * summary.h — lmbench's summary tables (getsummary, `make see`) from runs: one row per run,
- * lmbench's layout, column rules and number formatting (../shared/lmbench-formats.md §4), with
- * values below 0.001 printed properly where lmbench printed garbage.
+ * summary.h — lmbench's summary tables (lmbench 3's scripts/getsummary, behind `make see`) from
+ * runs: one row per run, lmbench's layout, column rules and number formatting, with values
+ * below 0.001 printed properly where lmbench printed garbage.
  */
 #ifndef PLUMB_SUMMARY_H
 #define PLUMB_SUMMARY_H

@@ -1,12 +1,15 @@
 /*
- * tool.h — how a benchmark family describes itself (after stress-ng's stressors): one constant
- * `struct family` per file, listing its tools. The dispatcher (main.c), `plumb list`, the
- * Makefile's symlinks (it greps the TOOL(" lines) and the suite all read these descriptors;
- * nobody keeps another list of tool names.
+ * tool.h — how a benchmark describes itself (after stress-ng's stressors and BusyBox's
+ * applets): src/bench/FAMILY/ holds a family's tools, a file per tool, and each file ends with
+ * a constant descriptor listing its tools. The family id is the folder's name. The Makefile
+ * makes the symlinks from the TOOL(" lines and the registry (build/registry_gen.c, by
+ * mk/registry.sh) from the `const struct family fam_` lines; the dispatcher (main.c), `plumb
+ * list` and the suite read the registry. Nobody keeps another list of tool names or families.
  */
 #ifndef PLUMB_TOOL_H
 #define PLUMB_TOOL_H
 
+#include <stdio.h>
 #include "core/opts.h"
 #include "core/out.h"
 
@@ -28,14 +31,41 @@ struct tool {
 
 enum subset { SUBSET_HW = 1, SUBSET_OS = 2 };
 
+/* A file's descriptor, the last line of every file of src/bench/FAMILY/ with tools in it:
+ *   const struct family fam_NAME = { "ALIAS", SUBSET, "what", tools, ORDER };
+ * on one line (mk/registry.sh reads it). ALIAS is the family id these tools had before the
+ * folders ("memory" is bw_mem, "caches" tlb par_mem line cache): --only and --skip still take
+ * it, selecting exactly those tools. ORDER places the file's tools in the registry, and so in
+ * `plumb list` and `plumb --help` (ascending, unique). */
 struct family {
-	const char *name;          /* "syscall", "memory", ... (plumb run --only NAME) */
+	const char *alias;
 	enum subset subset;
 	const char *desc;
 	const struct tool *tools;  /* ends with a zeroed entry */
+	int order;
 };
 
-extern const struct family *const families[];
-const struct tool *tool_find(const char *name, const struct family **fam);
+/* The registry, generated: every descriptor in ORDER with its family id (its folder). */
+struct registered {
+	const char *family;        /* "sys", "ipc", "mem", ... (plumb run --only ID) */
+	const struct family *file;
+};
+extern const struct registered registry[]; /* ends with a zeroed entry */
+
+/* The tool called name, or NULL; *where (if given) gets its registry entry. */
+const struct tool *tool_find(const char *name, const struct registered **where);
+
+/* Family ids (the folders) in registry order, each once: the i-th, NULL past the last. */
+const char *family_id(int i);
+/* Aliases (the ids before the folders) in registry order, each once: the i-th, or NULL. */
+const char *family_alias(int i);
+/* Whether id is a family id or an alias. */
+int family_known(const char *id);
+/* Whether id (a family id or an alias) selects the tools of registry entry r. */
+int family_selects(const char *id, const struct registered *r);
+/* run --help's lines naming the families and the aliases with their tools. */
+void families_help(FILE *f);
+/* "hardware" or "os". */
+const char *subset_name(enum subset s);
 
 #endif

@@ -1,6 +1,6 @@
 /*
  * ab.c — `plumb ab [run options] [--a 'PREFIX'] --b 'PREFIX' [--label A,B] ...`: one paired
- * A/B session. Each side is a `PREFIX run [run options]` child in worker mode (cmd/run.c,
+ * A/B session. Each side is a `PREFIX run [run options]` child in worker mode (suite/suite.c,
  * serve_ab): a PREFIX is a command line split on blanks, no shell, whose last word is a plumb
  * binary (a wrapper may come first). This process walks the plan and, for every step of every
  * round, has both sides run it back to back, A then B in even rounds and B then A in odd ones,

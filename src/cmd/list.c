@@ -1,7 +1,8 @@
-/* list.c — `plumb list [--names|--json|--metrics]`: every benchmark with its family and one line
- * of what it measures; --names the bare names (for scripts), --json the tools and the metric
- * registry (id, unit, better direction, statistic, method version) as one plumb/2 document;
- * --metrics docs/metrics.md, every metric's method, from the registry. */
+/* list.c — `plumb list [--names|--json|--metrics]`: every benchmark with its family, its alias
+ * (the family id before src/bench had folders) and one line of what it measures; --names the
+ * bare names (for scripts), --json the tools and the metric registry (id, unit, better
+ * direction, statistic, method version) as one plumb/2 document; --metrics docs/metrics.md,
+ * every metric's method, from the registry. */
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,12 +19,13 @@ static void list_json(void)
 	json_init(&j, stdout, 1);
 	json_doc_begin(&j, "list");
 	json_arr_begin(&j, "tools");
-	for (int f = 0; families[f]; f++)
-		for (const struct tool *t = families[f]->tools; t->name; t++) {
+	for (const struct registered *r = registry; r->file; r++)
+		for (const struct tool *t = r->file->tools; t->name; t++) {
 			json_obj_begin(&j, NULL);
 			json_str(&j, "name", t->name);
-			json_str(&j, "family", families[f]->name);
-			json_str(&j, "subset", families[f]->subset == SUBSET_HW ? "hardware" : "os");
+			json_str(&j, "family", r->family);
+			json_str(&j, "alias", r->file->alias);
+			json_str(&j, "subset", subset_name(r->file->subset));
 			json_str(&j, "measures", t->summary);
 			json_str(&j, "usage", t->usage);
 			json_obj_end(&j);
@@ -84,14 +86,17 @@ int cmd_list(int argc, char **argv)
 		return ferror(stdout) ? EXIT_USAGE : 0;
 	}
 	if (!names)
-		printf("%-18s %-10s %-8s %s\n", "NAME", "FAMILY", "SUBSET", "MEASURES");
-	for (int f = 0; families[f]; f++)
-		for (const struct tool *t = families[f]->tools; t->name; t++) {
+		printf("%-18s %-6s %-8s %-8s %s\n", "NAME", "FAMILY", "ALIAS", "SUBSET", "MEASURES");
+	for (const struct registered *r = registry; r->file; r++)
+		for (const struct tool *t = r->file->tools; t->name; t++) {
 			if (names)
 				printf("%s\n", t->name);
 			else
-				printf("%-18s %-10s %-8s %s\n", t->name, families[f]->name,
-				       families[f]->subset == SUBSET_HW ? "hardware" : "os", t->summary);
+				printf("%-18s %-6s %-8s %-8s %s\n", t->name, r->family, r->file->alias,
+				       subset_name(r->file->subset), t->summary);
 		}
+	if (!names)
+		printf("\nFAMILY is the folder the tool's source is in (src/bench/FAMILY/); ALIAS the "
+		       "family id it had\nbefore, which `plumb run --only/--skip` still take.\n");
 	return 0;
 }

@@ -8,8 +8,8 @@
 #include <unistd.h>
 #include "bench/tool.h"
 #include "cmd/commands.h"
-#include "cmd/run_fit.h"
-#include "cmd/run_opts.h"
+#include "suite/fit.h"
+#include "suite/run_opts.h"
 #include "results/store.h"
 #include "core/cpu.h"
 #include "core/sysinfo.h"
@@ -21,13 +21,9 @@
 static void help(void)
 {
 	command_help(command_find("run"));
-	printf("\nFamilies: ");
-	int first = 1;
-	for (int f = 0; families[f]; f++) {
-		printf("%s%s", first ? "" : ", ", families[f]->name);
-		first = 0;
-	}
-	printf(" (and those of benchmarks not built in).\nSee docs/suite.md.\n");
+	printf("\n");
+	families_help(stdout);
+	printf("See docs/suite.md.\n");
 }
 
 static const char *ext(const char *path)

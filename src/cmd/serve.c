@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include "bench/net.h"
+#include "bench/net/net.h"
 #include "cmd/commands.h"
 #include "core/opts.h"
 #include "core/util.h"

@@ -64,7 +64,7 @@ double result_noise_pct(const struct result *r);
 /* A result is flagged noisy (summary, compare, run warnings) above this many percent. */
 #define NOISY_PCT 5.0
 /* The CPU clock a run read before every step moved "too much" above this spread, (P95 - P5) /
- * median in percent: plumb run warns, the summary says so (cmd/run_clock.h). */
+ * median in percent: plumb run warns, the summary says so (suite/clock_watch.h). */
 #define CLOCK_SPREAD_WARN 3.0
 /* A caveat is a reason, other than spread, not to read a result at face value: its samples can
  * be tight while the number still depends on something outside the benchmark. A benchmark

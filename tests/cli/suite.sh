@@ -88,7 +88,7 @@ check suite/unknown-family-lists-valid grep -q 'valid: .*syscall' "$T/uf"
 "$PLUMB" run --dry-run --full >"$T/plan.f"
 nq=$(grep -c . "$T/plan.q"); nd=$(grep -c . "$T/plan.d"); nf=$(grep -c . "$T/plan.f")
 if lt "$nq" "$nd" && lt "$nd" "$nf"; then pass suite/profiles-grow; else fail suite/profiles-grow "$nq $nd $nf"; fi
-# Every family of SPEC §2 is in the quick plan (tool names are lmbench's, so stable).
+# Every family lmbench runs is in the quick plan (tool names are lmbench's, so stable).
 miss=""
 for t in mhz lat_syscall lat_select lat_sig lat_pipe lat_unix lat_proc lat_ops par_ops lmdd \
 	lat_pagefault lat_mmap lat_fs lat_udp lat_tcp lat_rpc lat_connect bw_tcp lat_http bw_unix \

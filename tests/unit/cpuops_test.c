@@ -2,8 +2,8 @@
  * operation is a real one of the intended width), and mhz_measure() finds a plausible clock. */
 #include <math.h>
 #include <string.h>
-#include "bench/mhz.h"
-#include "bench/ops.h"
+#include "bench/cpu/mhz.h"
+#include "bench/cpu/ops.h"
 #include "core/sysinfo.h"
 #include "core/timing.h"
 #include "test.h"

@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "bench/files.h"
+#include "bench/fs/fs.h"
 #include "test.h"
 
 TEST(fs_sum_matches_reference)

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <getopt.h>
-#include "bench/mem_common.h"
-#include "bench/mem_kern.h"
-#include "bench/mem_levels.h"
+#include "bench/mem/mem_common.h"
+#include "bench/mem/mem_kern.h"
+#include "bench/mem/mem_levels.h"
 #include "test.h"
 
 static const struct mem_kernels *vers[4];

@@ -1,7 +1,7 @@
 /* net_test.c — the network helpers that need no network: ports and the --remote HOST[:BASE]
  * parser the suite uses. */
 #include <string.h>
-#include "bench/net.h"
+#include "bench/net/net.h"
 #include "test.h"
 
 TEST(net_ports)

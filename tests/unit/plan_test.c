@@ -4,10 +4,10 @@
  * rounds, then whole tools, or refused below the smallest plan. No timing: the cost model. */
 #include <stdlib.h>
 #include <string.h>
-#include "bench/mem_common.h"
-#include "cmd/run_fit.h"
-#include "cmd/run_opts.h"
-#include "cmd/run_plan.h"
+#include "bench/mem/mem_common.h"
+#include "suite/fit.h"
+#include "suite/run_opts.h"
+#include "suite/plan.h"
 #include "core/timing.h"
 #include "test.h"
 

@@ -7,8 +7,8 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "cmd/run_plan.h"
-#include "cmd/run_step.h"
+#include "suite/plan.h"
+#include "suite/step.h"
 #include "core/out.h"
 #include "core/util.h"
 #include "results/run.h"

@@ -1,0 +1,209 @@
+/*
+ * lat_ops.c — lat_ops: the latency of integer, int64, float and double operations, lmbench's 18
+ * lines in lmbench's order (par_ops, in par_ops.c, times the same chains side by side).
+ *
+ * Each test times one dependent chain (ops.h) of 50 units per loop iteration; the value is the
+ * time per operation. The loop counter runs beside the chain on any out-of-order core and a
+ * chain of 100 operations hides it on in-order ones, so the empty loop's cost is not subtracted
+ * (it would be subtracted from time the chain never spent).
+ *
+ * Corrections (lmbench subtracts an add from its mul and mod chains): plumb's mul chain is pure,
+ * so nothing is subtracted; the mod chain needs an add to stay in range (one lea with the
+ * remainder, so no register move sits on the chain: ops.h), so the measured add latency of the
+ * same width is subtracted from every sample — unless that would leave a sample at or below
+ * zero, in which case nothing is subtracted and the result says so (info correction=skipped).
+ *
+ * bogomflops is lmbench's throughput test: y = (1+x)(1.5-x)/x over a 1000-element array,
+ * reported per element, kept scalar (not vectorised) so it means the same at -O2 and -O3.
+ * -P applies only to bogomflops, as in lmbench. Samples last 1 ms unless ENOUGH or --min-sample
+ * say otherwise (see lat_ops() for why).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "bench/cpu/ops.h"
+#include "bench/tool.h"
+#include "core/util.h"
+
+const struct ops_type ops_types[OPS_NTYPES] = {
+#define X(name, label, T, OPND, U, S, SINK, opu) { #name, label, opu },
+	OPS_TYPES(X)
+#undef X
+};
+
+/* Stored in volatile memory so the compiler cannot know them. */
+static volatile uint32_t seeds32[8] = {
+	0x9e3779b9u, 0x7f4a7c15u, 0x40003039u, 0x8765u, 0x40000000u, 0x12345679u, 0x8123u, 77u,
+};
+static volatile uint64_t seeds64[8] = {
+	0x9e3779b97f4a7c15ull, 0xbf58476d1ce4e5b9ull, 0x4000000000003039ull, 0x80001235ull,
+	0x4000000000000000ull, 0x123456789abcdef1ull, 0x80001234ull, 77ull,
+};
+static volatile double seedsf[3] = { 1.000123, 2.345, 1.3 };
+
+void ops_args_init(struct ops_args *a)
+{
+	memset(a, 0, sizeof *a);
+	a->ip = seeds32[0]; a->iq = seeds32[1]; a->is = seeds32[2]; a->im = seeds32[3];
+	a->ih = seeds32[4]; a->i0 = seeds32[5]; a->idiv0 = seeds32[6];
+	a->imod0 = seeds32[4] + seeds32[7];
+	a->lp = seeds64[0]; a->lq = seeds64[1]; a->ls = seeds64[2]; a->lm = seeds64[3];
+	a->lh = seeds64[4]; a->l0 = seeds64[5]; a->ldiv0 = seeds64[6];
+	a->lmod0 = seeds64[4] + seeds64[7];
+	a->dg = seedsf[0]; a->dh = 1.0 / seedsf[0]; a->dd = seedsf[1]; a->d0 = seedsf[2];
+	a->fg = (float)a->dg; a->fh = 1.0f / a->fg; a->fd = (float)a->dd; a->f0 = (float)a->d0;
+}
+
+/* One chain, 50 units per iteration. */
+#define LAT_X(name, label, T, OPND, U, S, SINK, opu) \
+	CHAIN_FN(lat_##name, T, OPND, U, S, SINK, 1, X50)
+OPS_TYPES(LAT_X)
+#undef LAT_X
+#define LAT_UNITS 50
+
+static void (*const lat_fns[OPS_NTYPES])(uint64_t, void *) = {
+#define X(name, label, T, OPND, U, S, SINK, opu) lat_##name,
+	OPS_TYPES(X)
+#undef X
+};
+
+/* ---- bogomflops ----------------------------------------------------------------------- */
+
+#define BOGO_M 1000
+
+struct bogo {
+	float fx[BOGO_M], fy[BOGO_M];
+	double dx[BOGO_M], dy[BOGO_M];
+};
+
+/* Keep the element loop scalar: lmbench's figure is scalar throughput, and a vectorised loop
+ * would make the number depend on -O level and compiler. */
+#if defined(__clang__)
+#define NOVEC_FN
+#define NOVEC_LOOP _Pragma("clang loop vectorize(disable) interleave(disable)")
+#elif defined(__GNUC__)
+#define NOVEC_FN __attribute__((optimize("no-tree-vectorize")))
+#define NOVEC_LOOP
+#else
+#define NOVEC_FN
+#define NOVEC_LOOP
+#endif
+
+NOVEC_FN static void bogo_float(uint64_t n, void *arg)
+{
+	struct bogo *b = arg;
+	for (uint64_t i = 0; i < n; i++) {
+		NOVEC_LOOP
+		for (int j = 0; j < BOGO_M; j++)
+			b->fy[j] = (1.0f + b->fx[j]) * (1.5f - b->fx[j]) / b->fx[j];
+		compiler_barrier(); /* x may have changed: every pass is recomputed */
+	}
+}
+
+NOVEC_FN static void bogo_double(uint64_t n, void *arg)
+{
+	struct bogo *b = arg;
+	for (uint64_t i = 0; i < n; i++) {
+		NOVEC_LOOP
+		for (int j = 0; j < BOGO_M; j++)
+			b->dy[j] = (1.0 + b->dx[j]) * (1.5 - b->dx[j]) / b->dx[j];
+		compiler_barrier();
+	}
+}
+
+/* Short samples (1 ms, unless ENOUGH or --min-sample say otherwise): a chain needs no long
+ * sample for the clock's sake, and on a busy machine a sample longer than a scheduler time
+ * slice (a few ms) almost always contains another process's run, which moves the median.
+ * (par_ops.c says the same for par_ops.) */
+static const struct tool_options lat_ops_options = { .timing = { .min_sample_ns = 1e6 } };
+
+/* ---- the tool --------------------------------------------------------------------------- */
+
+/* Measure and record chain type t; -1 when the measurement failed. add_ns[0/1] carries the
+ * 32/64-bit add latency to the mod correction. */
+static int lat_one(struct tool_ctx *c, int t, struct ops_args *a, double add_ns[2])
+{
+	struct bench_op op = { .loop = lat_fns[t], .arg = a, .no_parallel = 1 };
+	struct measurement m;
+	if (measure(&op, &m) != 0)
+		return -1;
+	double ops = (double)(LAT_UNITS * ops_types[t].ops_per_unit);
+	char metric[64];
+	snprintf(metric, sizeof metric, "lat_ops.%s", ops_types[t].name);
+	int is64 = strncmp(ops_types[t].name, "int64", 5) == 0;
+	const char *kind = strchr(ops_types[t].name, '_') + 1;
+	struct result *r;
+	if (strcmp(kind, "mod") == 0) {
+		/* Subtract the add that keeps the chain in range (one per modulo). */
+		double corr = add_ns[is64];
+		int ok = corr > 0 && !isnan(corr);
+		for (size_t i = 0; ok && i < m.n; i++)
+			if (m.s[i].value / ops - corr <= 0)
+				ok = 0;
+		if (ok)
+			for (size_t i = 0; i < m.n; i++)
+				m.s[i].value -= corr * ops;
+		r = record_latency(c, metric, "", NAN, &m, ops);
+		char kv[96];
+		if (ok)
+			snprintf(kv, sizeof kv, "correction_ns=-%.4f", corr);
+		else
+			snprintf(kv, sizeof kv, "correction=skipped");
+		result_add_info(r, "%s", kv);
+	} else {
+		r = record_latency(c, metric, "", NAN, &m, ops);
+		if (strcmp(kind, "add") == 0)
+			add_ns[is64] = r->value;
+	}
+	measurement_free(&m);
+	return 0;
+}
+
+static int lat_bogo(struct tool_ctx *c, struct bogo *b, int dbl)
+{
+	struct bench_op op = { .loop = dbl ? bogo_double : bogo_float, .arg = b };
+	struct measurement m;
+	if (measure(&op, &m) != 0)
+		return -1;
+	record_latency(c, dbl ? "lat_ops.double_bogomflops" : "lat_ops.float_bogomflops", "", NAN,
+		       &m, BOGO_M);
+	measurement_free(&m);
+	return 0;
+}
+
+static int lat_ops(struct tool_ctx *c, int argc, char **argv)
+{
+	options_parse(c, argc, argv, &lat_ops_options, NULL);
+	if (optind < argc)
+		usage_error(c, "unexpected operand '%s' (lat_ops takes none)", argv[optind]);
+	struct ops_args a;
+	ops_args_init(&a);
+	double add_ns[2] = { NAN, NAN };
+	/* The chains are single-process latencies; only bogomflops runs -P copies (lmbench). */
+	for (int t = 0; t < OPS_NTYPES; t++)
+		if (lat_one(c, t, &a, add_ns) != 0)
+			return EXIT_MEASURE;
+	struct bogo *b = xmalloc(sizeof *b);
+	for (int j = 0; j < BOGO_M; j++) {
+		/* x in [0.6, 1.4): no zero, no denormal, no overflow anywhere in the formula */
+		double x = 0.6 + 0.8 * fmod(j * 0.6180339887 + seedsf[2], 1.0);
+		b->dx[j] = x;
+		b->fx[j] = (float)x;
+	}
+	int rc = 0;
+	if (lat_bogo(c, b, 0) != 0 || lat_bogo(c, b, 1) != 0)
+		rc = EXIT_MEASURE;
+	free(b);
+	return rc;
+}
+
+static const struct tool tools[] = {
+	TOOL("lat_ops", lat_ops, 0, "",
+	     "latency of integer/int64/float/double bit, add, mul, div, mod; bogomflops",
+	     "Each figure is the time of one operation in a dependent chain (ns); bogomflops is\n"
+	     "(1+x)(1.5-x)/x per element of a 1000-element array. -P applies to bogomflops only."),
+	{ 0 },
+};
+
+const struct family fam_ops = { "ops", SUBSET_HW, "CPU operations", tools, 60 };

@@ -1,0 +1,169 @@
+/*
+ * par_ops.c — par_ops: instruction-level parallelism of the lat_ops operations.
+ *
+ * For each of the 16 operation types, k = 1, 2, 3 ... independent chains (ops.h) run
+ * interleaved in one loop. With t(k) the time per operation (minimum over samples, as lmbench),
+ * parallelism(k) = t(1) / t(k): how many operations complete in the time one takes alone; the
+ * figure is the largest over k (k = 1 gives exactly 1). lmbench always tries 1..16 chains (five
+ * minutes on a fast machine); plumb tries up to 16 but stops when three more chains in a row
+ * have not raised the figure by 2 %: the curve rises to the core's limit and then stays flat or
+ * falls (register spills), so the remaining counts cannot win.
+ *
+ * Samples: the samples of every variant are split into three consecutive groups; each group
+ * yields lmbench's figure computed from that group's minima, and those (up to) three figures are
+ * the result's samples, so their spread shows how much a stretch of the run moved the figure.
+ * The line prints the registry statistic, BEST: for a higher-is-better figure the largest of
+ * the group figures, as lmbench's figure comes from minimum times (the best case). The figure
+ * from the minima of all samples (lmbench's own computation) is recorded as best_of_minima.
+ *
+ * Sample length defaults to 1 ms and 6 samples per variant (ENOUGH, --min-sample and -N
+ * override), so the whole tool takes a few seconds.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "bench/cpu/ops.h"
+#include "bench/tool.h"
+#include "core/util.h"
+
+#define PAR_UNITS 4     /* units of each chain per loop iteration */
+#define PAR_MAXK 16     /* lmbench's maximum chain count */
+#define PAR_GROUPS 3
+#define PAR_PATIENCE 3  /* stop after this many chain counts without a gain */
+#define PAR_GAIN 1.02
+
+#define ALLK(name, T, OPND, U, S, SINK)                                 \
+	CHAIN_FN(par_##name##_1, T, OPND, U, S, SINK, 1, X4)            \
+	CHAIN_FN(par_##name##_2, T, OPND, U, S, SINK, 2, X4)            \
+	CHAIN_FN(par_##name##_3, T, OPND, U, S, SINK, 3, X4)            \
+	CHAIN_FN(par_##name##_4, T, OPND, U, S, SINK, 4, X4)            \
+	CHAIN_FN(par_##name##_5, T, OPND, U, S, SINK, 5, X4)            \
+	CHAIN_FN(par_##name##_6, T, OPND, U, S, SINK, 6, X4)            \
+	CHAIN_FN(par_##name##_7, T, OPND, U, S, SINK, 7, X4)            \
+	CHAIN_FN(par_##name##_8, T, OPND, U, S, SINK, 8, X4)            \
+	CHAIN_FN(par_##name##_9, T, OPND, U, S, SINK, 9, X4)            \
+	CHAIN_FN(par_##name##_10, T, OPND, U, S, SINK, 10, X4)          \
+	CHAIN_FN(par_##name##_11, T, OPND, U, S, SINK, 11, X4)          \
+	CHAIN_FN(par_##name##_12, T, OPND, U, S, SINK, 12, X4)          \
+	CHAIN_FN(par_##name##_13, T, OPND, U, S, SINK, 13, X4)          \
+	CHAIN_FN(par_##name##_14, T, OPND, U, S, SINK, 14, X4)          \
+	CHAIN_FN(par_##name##_15, T, OPND, U, S, SINK, 15, X4)          \
+	CHAIN_FN(par_##name##_16, T, OPND, U, S, SINK, 16, X4)
+
+#define PAR_X(name, label, T, OPND, U, S, SINK, opu) ALLK(name, T, OPND, U, S, SINK)
+OPS_TYPES(PAR_X)
+#undef PAR_X
+
+typedef void (*loop_fn)(uint64_t, void *);
+static const loop_fn par_fns[OPS_NTYPES][PAR_MAXK] = {
+#define X(name, label, T, OPND, U, S, SINK, opu)                                          \
+	{ par_##name##_1, par_##name##_2, par_##name##_3, par_##name##_4, par_##name##_5,   \
+	  par_##name##_6, par_##name##_7, par_##name##_8, par_##name##_9, par_##name##_10,  \
+	  par_##name##_11, par_##name##_12, par_##name##_13, par_##name##_14,               \
+	  par_##name##_15, par_##name##_16 },
+	OPS_TYPES(X)
+#undef X
+};
+
+/* Minimum time per operation of one variant: overall and per group. */
+struct variant {
+	double min;
+	double gmin[PAR_GROUPS];
+	double gel[PAR_GROUPS];  /* elapsed of the group's best sample */
+	uint64_t iters;
+	int ngroups;
+};
+
+static int run_variant(int t, int k, struct ops_args *a, struct variant *v)
+{
+	struct bench_op op = { .loop = par_fns[t][k - 1], .arg = a, .no_parallel = 1 };
+	struct measurement m;
+	if (measure(&op, &m) != 0)
+		return -1;
+	double ops = (double)k * PAR_UNITS * ops_types[t].ops_per_unit;
+	v->ngroups = m.n < PAR_GROUPS ? (int)m.n : PAR_GROUPS;
+	v->min = INFINITY;
+	for (int g = 0; g < PAR_GROUPS; g++)
+		v->gmin[g] = INFINITY;
+	for (size_t i = 0; i < m.n; i++) {
+		double x = m.s[i].value / ops;
+		int g = (int)(i * (size_t)v->ngroups / m.n);
+		if (x < v->min)
+			v->min = x;
+		if (x < v->gmin[g]) {
+			v->gmin[g] = x;
+			v->gel[g] = m.s[i].elapsed_ns;
+		}
+	}
+	v->iters = m.iters;
+	measurement_free(&m);
+	return 0;
+}
+
+static int par_type(struct tool_ctx *c, int t, struct ops_args *a)
+{
+	struct variant one, v;
+	if (run_variant(t, 1, a, &one) != 0)
+		return -1;
+	int ng = one.ngroups;
+	struct sample s[PAR_GROUPS];
+	for (int g = 0; g < ng; g++)
+		s[g] = (struct sample){ .value = 1.0, .iters = one.iters, .elapsed_ns = one.gel[g],
+					.round = timing.round };
+	double best = 1.0;
+	int best_k = 1, gain_k = 1, k;
+	for (k = 2; k <= PAR_MAXK && k < gain_k + PAR_PATIENCE + 1; k++) {
+		if (run_variant(t, k, a, &v) != 0)
+			return -1;
+		double p = one.min / v.min;
+		if (p > best * PAR_GAIN)
+			gain_k = k;
+		if (p > best) {
+			best = p;
+			best_k = k;
+		}
+		for (int g = 0; g < ng && g < v.ngroups; g++) {
+			double pg = one.gmin[g] / v.gmin[g];
+			if (pg > s[g].value)
+				s[g] = (struct sample){ .value = pg, .iters = v.iters,
+							.elapsed_ns = v.gel[g], .round = timing.round };
+		}
+	}
+	char metric[64];
+	snprintf(metric, sizeof metric, "par_ops.%s", ops_types[t].name);
+	struct result *r = record_values(c, metric, "", NAN, s, (size_t)ng);
+	result_add_info(r, "chains=%d chains_tried=%d single_ns=%.4f best_of_minima=%.4f", best_k,
+			k - 1, one.min, best);
+	return 0;
+}
+
+/* Short samples as lat_ops's (lat_ops.c says why), and 6 unless -N says otherwise: 16 types x
+ * up to 16 variants must take seconds. */
+static const struct tool_options par_ops_options = {
+	.timing = { .min_sample_ns = 1e6, .repetitions = 6 } };
+
+static int par_ops_main(struct tool_ctx *c, int argc, char **argv)
+{
+	options_parse(c, argc, argv, &par_ops_options, NULL);
+	if (optind < argc)
+		usage_error(c, "unexpected operand '%s' (par_ops takes none)", argv[optind]);
+	struct ops_args a;
+	ops_args_init(&a);
+	int rc = 0;
+	for (int t = 0; t < OPS_NTYPES && rc == 0; t++)
+		if (par_type(c, t, &a) != 0)
+			rc = EXIT_MEASURE;
+	return rc;
+}
+
+static const struct tool tools[] = {
+	TOOL("par_ops", par_ops_main, 0, "",
+	     "instruction-level parallelism of the lat_ops operations",
+	     "For each operation, 1, 2, 3... independent chains run together; the figure is how many\n"
+	     "operations complete in the time one takes alone (best chain count; the search stops\n"
+	     "when three more chains bring no gain)."),
+	{ 0 },
+};
+
+const struct family fam_par_ops = { "ops", SUBSET_HW, "CPU operations", tools, 61 };

@@ -1,0 +1,202 @@
+/*
+ * lat_fs.c — lat_fs: files created and deleted per second, for sizes 0k 1k 4k 10k (lmbench's
+ * lat_fs). Every file lives in plumb's private directory under --fsdir; docs/files.md.
+ */
+#define _FILE_OFFSET_BITS 64 /* 64-bit offsets on armhf too: files beyond 2 GiB */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+#include <sys/mman.h>
+#include <sys/sysmacros.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+#include "bench/fs/fs.h"
+#include "bench/tool.h"
+#include "core/arch.h"
+#include "core/cleanup.h"
+#include "core/util.h"
+
+/* The measurement facts finish() records for record_latency/record_bandwidth, for results made
+ * with record_values (rates computed here). */
+static void meas_info(struct result *r, const struct measurement *m)
+{
+	result_add_info(r, "cpu=%d copies=%d iters=%llu min_sample_ns=%.0f", m->cpu, m->parallel,
+		 (unsigned long long)m->iters, m->min_sample_ns);
+}
+
+#define FS_PER_DIR 100   /* names per directory, as lmbench: directory size stays small */
+
+struct fsb {
+	char *base;        /* our private directory */
+	size_t size;       /* bytes written to each file */
+	char *buf;
+	int round;         /* a fresh tree per interval */
+	int dfd;           /* the interval's tree */
+	int *sub;          /* its subdirectories */
+	uint64_t nsub;
+	char tree[64];
+};
+
+static void tree_make(struct fsb *f, uint64_t files)
+{
+	snprintf(f->tree, sizeof f->tree, "t%d.%d", (int)getpid(), f->round++); /* -P copies */
+	int bfd = open(f->base, O_RDONLY | O_DIRECTORY);
+	if (bfd < 0 || mkdirat(bfd, f->tree, 0700) != 0)
+		die(EXIT_MEASURE, "mkdir in %s: %s", f->base, strerror(errno));
+	f->dfd = openat(bfd, f->tree, O_RDONLY | O_DIRECTORY);
+	close(bfd);
+	f->nsub = (files + FS_PER_DIR - 1) / FS_PER_DIR;
+	f->sub = xcalloc(f->nsub ? f->nsub : 1, sizeof *f->sub);
+	for (uint64_t d = 0; d < f->nsub; d++) {
+		char n[24];
+		snprintf(n, sizeof n, "%llu", (unsigned long long)d);
+		if (mkdirat(f->dfd, n, 0700) != 0 ||
+		    (f->sub[d] = openat(f->dfd, n, O_RDONLY | O_DIRECTORY)) < 0)
+			die(EXIT_MEASURE, "mkdir in %s: %s", f->base, strerror(errno));
+	}
+}
+
+static void tree_remove(struct fsb *f)
+{
+	for (uint64_t d = 0; d < f->nsub; d++)
+		close(f->sub[d]);
+	free(f->sub);
+	f->sub = NULL;
+	close(f->dfd);
+	char *p = xasprintf("%s/%s", f->base, f->tree);
+	remove_tree(p);
+	free(p);
+}
+
+static void name_of(uint64_t i, char *n)
+{
+	/* Short decimal names; formatting is a few ns against a create's microseconds. */
+	snprintf(n, 24, "%llu", (unsigned long long)(i % FS_PER_DIR));
+}
+
+static void create_files(struct fsb *f, uint64_t iters)
+{
+	char n[24];
+	for (uint64_t i = 0; i < iters; i++) {
+		name_of(i, n);
+		int fd = openat(f->sub[i / FS_PER_DIR], n, O_CREAT | O_EXCL | O_WRONLY, 0600);
+		if (fd < 0)
+			die(EXIT_MEASURE, "create in %s: %s", f->base, strerror(errno));
+		for (size_t off = 0; off < f->size;) {
+			size_t chunk = f->size - off > 128 * 1024 ? 128 * 1024 : f->size - off;
+			ssize_t w = write(fd, f->buf, chunk);
+			if (w <= 0)
+				die(EXIT_MEASURE, "write in %s: %s", f->base, strerror(errno));
+			off += (size_t)w;
+		}
+		close(fd);
+	}
+}
+
+static void delete_files(struct fsb *f, uint64_t iters)
+{
+	char n[24];
+	for (uint64_t i = 0; i < iters; i++) {
+		name_of(i, n);
+		if (unlinkat(f->sub[i / FS_PER_DIR], n, 0) != 0)
+			die(EXIT_MEASURE, "unlink in %s: %s", f->base, strerror(errno));
+	}
+}
+
+static void cr_before(uint64_t iters, void *a) { tree_make(a, iters); }
+static void cr_loop(uint64_t iters, void *a) { create_files(a, iters); }
+static void cr_after(uint64_t iters, void *a) { tree_remove(a); }
+static void del_before(uint64_t iters, void *a) { tree_make(a, iters); create_files(a, iters); }
+static void del_loop(uint64_t iters, void *a) { delete_files(a, iters); }
+
+static struct result *record_rate(struct tool_ctx *c, const char *metric, const char *params,
+				  const struct measurement *m)
+{
+	struct sample *s = xcalloc(m->n ? m->n : 1, sizeof *s);
+	for (size_t i = 0; i < m->n; i++) {
+		s[i] = m->s[i];
+		s[i].value = m->s[i].value > 0 ? 1e9 / m->s[i].value : NAN;
+	}
+	struct result *r = record_values(c, metric, params, NAN, s, m->n);
+	meas_info(r, m);
+	free(s);
+	return r;
+}
+
+struct fs_opts { uint64_t size; int size_given, nfiles; };
+static const struct tool_options fs_options = { .opts = (const struct opt[]){
+	{ 's', NULL, OPT_SIZE, 0, 1ll << 30, offsetof(struct fs_opts, size), "size",
+	  "file size", "only this file size (default: 0k 1k 4k 10k)", NULL },
+	{ 'n', NULL, OPT_INT, 1, 10000000, offsetof(struct fs_opts, nfiles), "files",
+	  "files per interval", "files created and deleted per timed interval", NULL },
+	{ 0 } } };
+
+static int lat_fs(struct tool_ctx *c, int argc, char **argv)
+{
+	struct fs_opts o = { .size = UINT64_MAX };
+	options_parse(c, argc, argv, &fs_options, &o);
+	long long one_size = o.size == UINT64_MAX ? -1 : (long long)o.size, nfiles = o.nfiles;
+	if (argc - optind > 1)
+		usage_error(c, "too many operands (one directory at most)");
+	if (optind < argc) {
+		struct stat st;
+		if (stat(argv[optind], &st) != 0 || !S_ISDIR(st.st_mode))
+			die(EXIT_USAGE, "%s: not a directory", argv[optind]);
+		c->fsdir = argv[optind];
+	}
+	struct fsb f = { 0 };
+	f.base = fs_private_dir(c);
+	fs_fact(c, f.base);
+	int history = fs_ext4_nojournal(f.base);
+	if (history) { /* the sentence on screen, the word in the facts */
+		out_printf(c, "[FS caveat: %s]\n", caveat_text(CAVEAT_FS_HISTORY));
+		FILE *o = c->out;
+		c->out = NULL;
+		out_fact(c, NULL, "FS_caveat", "%s", CAVEAT_FS_HISTORY);
+		c->out = o;
+	}
+	static const long long defaults[] = { 0, 1024, 4096, 10240 };
+	int nsizes = one_size >= 0 ? 1 : 4;
+	for (int k = 0; k < nsizes; k++) {
+		f.size = (size_t)(one_size >= 0 ? one_size : defaults[k]);
+		f.buf = xcalloc(1, f.size < 128 * 1024 ? f.size + 1 : 128 * 1024);
+		memset(f.buf, 'p', f.size < 128 * 1024 ? f.size : 128 * 1024);
+		char params[48];
+		snprintf(params, sizeof params, "size=%zu", f.size);
+		struct bench_op cr = { .before = cr_before, .loop = cr_loop, .after = cr_after,
+				       .arg = &f, .fixed_iters = (uint64_t)nfiles };
+		struct bench_op del = { .before = del_before, .loop = del_loop, .after = cr_after,
+					.arg = &f, .fixed_iters = (uint64_t)nfiles };
+		struct measurement mc, md;
+		if (measure(&cr, &mc) != 0 || measure(&del, &md) != 0)
+			return EXIT_MEASURE;
+		struct result *rc = record_rate(c, "lat_fs.create", params, &mc);
+		struct result *rd = record_rate(c, "lat_fs.delete", params, &md);
+		if (history)
+			result_add_info(rc, "caveat=%s", CAVEAT_FS_HISTORY);
+		out_printf(c, "%zuk\t%llu\t%.0f\t%.0f\n", f.size >> 10, (unsigned long long)mc.iters,
+			   rc->value, rd->value);
+		measurement_free(&mc);
+		measurement_free(&md);
+		free(f.buf);
+	}
+	free(f.base); /* the directory itself goes at exit (cleanup.h) */
+	return 0;
+}
+
+static const struct tool tools[] = {
+	TOOL("lat_fs", lat_fs, 0, "[-s size] [-n files] [dir]",
+	     "file creations and deletions per second (sizes 0k 1k 4k 10k)",
+	     "Prints 'SIZEk FILES CREATES/s DELETES/s' per size. Files go in a private directory\n"
+	     "under dir (or --fsdir, $TMPDIR, /tmp), at most 100 per directory, removed after."),
+	{ 0 },
+};
+
+const struct family fam_lat_fs = { "files", SUBSET_OS, "file system and VM", tools, 100 };

@@ -1,0 +1,137 @@
+/*
+ * lat_mmap.c — lat_mmap: mmap of a file, one byte touched every 16 KiB of its first tenth (or with -r
+ * every 160 KiB of all of it), munmap; the faults the kernel really took are recorded. A FILE
+ * operand is only mapped PROT_READ; without one plumb makes its own. docs/files.md.
+ */
+#define _FILE_OFFSET_BITS 64 /* 64-bit offsets on armhf too: files beyond 2 GiB */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+#include <sys/mman.h>
+#include <sys/sysmacros.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+#include "bench/fs/fs.h"
+#include "bench/tool.h"
+#include "core/arch.h"
+#include "core/cleanup.h"
+#include "core/util.h"
+
+struct mm {
+	const char *file;
+	int fd;
+	size_t size, span, stride;
+	uint64_t acc;
+	struct rusage ru0;
+	uint64_t ops;        /* mappings made while faults were counted */
+	long majflt, minflt; /* faults the kernel counted during them */
+};
+
+/* Fault counts around every timed interval (untimed): the faults really taken, which on a
+ * kernel with large folios are far fewer than the touches. */
+static void mm_before(uint64_t iters, void *a)
+{
+	struct mm *m = a;
+	getrusage(RUSAGE_SELF, &m->ru0);
+}
+
+static void mm_after(uint64_t iters, void *a)
+{
+	struct mm *m = a;
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	m->majflt += ru.ru_majflt - m->ru0.ru_majflt;
+	m->minflt += ru.ru_minflt - m->ru0.ru_minflt;
+	m->ops += iters;
+}
+
+static void mm_loop(uint64_t iters, void *a)
+{
+	struct mm *m = a;
+	uint64_t acc = m->acc;
+	for (uint64_t i = 0; i < iters; i++) {
+		volatile unsigned char *p = mmap(NULL, m->size, PROT_READ, MAP_SHARED, m->fd, 0);
+		if (p == MAP_FAILED)
+			die(EXIT_MEASURE, "mmap %s: %s", m->file, strerror(errno));
+		for (size_t off = 0; off < m->span; off += m->stride)
+			acc += p[off];
+		munmap((void *)p, m->size);
+	}
+	m->acc = acc;
+	KEEP(m->acc);
+}
+
+struct mmap_opts { int rnd; };
+static const struct tool_options mmap_options = { .opts = (const struct opt[]){
+	{ 'r', NULL, OPT_FLAG, 0, 0, offsetof(struct mmap_opts, rnd), NULL, NULL,
+	  "touch the pages in a random order", NULL },
+	{ 0 } } };
+
+static int lat_mmap(struct tool_ctx *c, int argc, char **argv)
+{
+	struct mmap_opts o = { 0 };
+	options_parse(c, argc, argv, &mmap_options, &o);
+	int rnd = o.rnd;
+	if (argc - optind < 1)
+		usage_error(c, "missing size");
+	if (argc - optind > 2)
+		usage_error(c, "too many operands");
+	struct mm m = { .fd = -1 };
+	m.size = (size_t)parse_size(argv[optind], 320 * 1024, (uint64_t)SIZE_MAX / 2, "size (at least 320k)");
+	char *own = NULL;
+	if (argc - optind == 2) {
+		m.file = argv[optind + 1];
+		if (fs_user_file_size(c, m.file) < m.size)
+			die(EXIT_USAGE, "%s: shorter than size %zu", m.file, m.size);
+	} else {
+		char *dir = fs_private_dir(c);
+		m.file = own = fs_make_file(dir, "XXX", m.size);
+		free(dir);
+	}
+	/* lmbench: one byte every 16 KiB of the first tenth, or with -r every 160 KiB of all. */
+	m.span = rnd ? m.size : m.size / 10;
+	m.stride = rnd ? 160 * 1024 : 16 * 1024;
+	m.fd = fs_open_ro(m.file);
+	struct bench_op op = { .before = mm_before, .loop = mm_loop, .after = mm_after, .arg = &m };
+	struct measurement ms;
+	if (measure(&op, &ms) != 0)
+		return EXIT_MEASURE;
+	sink_u64(m.acc);
+	char *d = fs_dir_of(m.file);
+	struct result *r = record_latency(c, "lat_mmap.latency", rnd ? "touch=spread" : "",
+					  (double)m.size / 1e6, &ms, 1);
+	/* per operation = per mapping; per fault = the operation's time over the faults it took */
+	size_t touches = (m.span + m.stride - 1) / m.stride;
+	double ops = m.ops ? (double)m.ops : 1, flt = (double)(m.majflt + m.minflt) / ops;
+	char per_fault[32] = "none"; /* no fault taken: no cost per fault */
+	if (flt > 0)
+		snprintf(per_fault, sizeof per_fault, "%.4f", r->value / flt);
+	result_add_info(r, "fstype=%s file=%s touches_per_op=%zu faults_per_op=%.3f "
+			"majflt_per_op=%.3f minflt_per_op=%.3f us_per_touch=%.4f us_per_fault=%s",
+			fs_type_name(d), own ? "own" : m.file, touches, flt, (double)m.majflt / ops,
+			(double)m.minflt / ops, r->value / (double)touches, per_fault);
+	free(d);
+	measurement_free(&ms);
+	close(m.fd);
+	free(own);
+	return 0;
+}
+
+static const struct tool tools[] = {
+	TOOL("lat_mmap", lat_mmap, 0, "[-r] size [file]",
+	     "mmap + touch one byte per 16 KiB of the first tenth + munmap",
+	     "Prints 'MB microseconds'. -r touches one byte per 160 KiB over the whole size.\n"
+	     "The mapping is read-only (lmbench mapped read-write and wrote: method version 2);\n"
+	     "without file plumb creates one. The faults the kernel really took (getrusage) are\n"
+	     "recorded per mapping and the time per fault (large folios map many pages per fault)."),
+	{ 0 },
+};
+
+const struct family fam_lat_mmap = { "files", SUBSET_OS, "file system and VM", tools, 103 };

@@ -1,0 +1,58 @@
+/*
+ * lat_pipe.c — lat_pipe: the round trip of 1 byte over a pipe to an echo process and back over
+ * another.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "bench/ipc/ipc.h"
+#include "bench/tool.h"
+#include "core/cleanup.h"
+#include "core/util.h"
+
+static int setup_pipe(void *a)
+{
+	struct ipc *s = a;
+	int to[2], from[2];
+	if (pipe(to) || pipe(from)) {
+		warnx_("pipe: %s", strerror(errno));
+		return -1;
+	}
+	if ((s->child = ipc_fork_helper()) < 0)
+		return -1;
+	if (s->child == 0) {
+		close(to[1]);
+		close(from[0]);
+		ipc_echo(to[0], from[1], s->buf, s->msize);
+	}
+	close(to[0]);
+	close(from[1]);
+	s->wfd = to[1];
+	s->rfd = from[0];
+	ipc_roundtrip(s); /* warm-up, and proof the helper runs */
+	return 0;
+}
+
+static int lat_pipe(struct tool_ctx *c, int argc, char **argv)
+{
+	options_parse(c, argc, argv, NULL, NULL);
+	ipc_no_operands(c, argc, argv);
+	struct ipc s = { .msize = 1, .buf = ipc_one_byte };
+	struct bench_op op = { .setup = setup_pipe, .loop = ipc_loop_echo, .teardown = ipc_teardown_echo };
+	return ipc_run(c, &s, &op, "lat_pipe.latency", "", 1);
+}
+
+static const struct tool tools[] = {
+	TOOL("lat_pipe", lat_pipe, 0, "", "pipe round-trip latency (1 byte) with an echo process",
+	     NULL),
+	{ 0 },
+};
+
+const struct family fam_ipc = { "ipc", SUBSET_OS, "local IPC latency: pipe, AF_UNIX, FIFO, locks, semaphores", tools, 50 };

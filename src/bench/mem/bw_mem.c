@@ -1,0 +1,225 @@
+/*
+ * bw_mem.c — bw_mem: memory bandwidth of simple loops over a buffer of a given size.
+ *
+ *   bw_mem [-P N -W US -N N] [--pages 4k|thp|huge] SIZE MODE [conflict]
+ *
+ * Modes as lmbench defines them, on 512-byte blocks of 4-byte ints:
+ *   rd wr rdwr cp   one int every 16 bytes (sum / store / sum+store / copy) — "partial"
+ *   frd fwr fcp     every word (sum / store / copy); vector code where the CPU has it
+ *   bzero bcopy     libc memset / memcpy of the whole buffer
+ * The copy modes use a second buffer (SIZE + 2 KiB); with the `conflict` operand the destination
+ * starts 1920 bytes in, as lmbench does. Output: lmbench's `<MB> <MB/s>` line (MB = SIZE/10^6,
+ * bytes counted once for copies); with -P N the copies run at once and the figure is their sum.
+ *
+ * Through the lmbench name only that line is printed (scripts read it with awk '{print $2}');
+ * the page size of the timed buffers (read while they are mapped) and the kernel version used are
+ * in the JSON and, with `plumb bw_mem`, printed as [KEY: value] lines.
+ */
+#include <errno.h>
+#include <math.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bench/mem/mem_common.h"
+#include "bench/mem/mem_kern.h"
+#include "bench/tool.h"
+#include "core/arch.h"
+#include "core/timing.h"
+#include "core/util.h"
+
+enum bw_mode { M_RD, M_WR, M_RDWR, M_CP, M_FRD, M_FWR, M_FCP, M_BZERO, M_BCOPY };
+
+static const struct {
+	const char *name;
+	int copy; /* needs a second buffer */
+} bw_modes[] = {
+	[M_RD] = { "rd", 0 },   [M_WR] = { "wr", 0 },   [M_RDWR] = { "rdwr", 0 },
+	[M_CP] = { "cp", 1 },   [M_FRD] = { "frd", 0 }, [M_FWR] = { "fwr", 0 },
+	[M_FCP] = { "fcp", 1 }, [M_BZERO] = { "bzero", 0 }, [M_BCOPY] = { "bcopy", 1 },
+};
+#define NMODES (sizeof bw_modes / sizeof bw_modes[0])
+
+struct bw {
+	enum bw_mode mode;
+	size_t size;       /* bytes the loop covers (a multiple of 512 for the block modes) */
+	int conflict;
+	enum mem_pages pages;
+	struct mem_buf a, b;
+	char *src, *dst;
+	const struct mem_kernels *k;
+	struct bw_pages *pages_seen; /* shared with -P copies */
+};
+
+/* The page size of the buffers really timed, described by the first measuring process to
+ * finish (a shared page, so -P copies can tell the parent). */
+struct bw_pages {
+	int taken;
+	char desc[200];
+};
+
+/* lmbench's "partial" loops: one int every 16 bytes of each 512-byte block. */
+#define E4(f, o) f(o) f(o + 4) f(o + 8) f(o + 12)
+#define E32(f) E4(f, 0) E4(f, 16) E4(f, 32) E4(f, 48) E4(f, 64) E4(f, 80) E4(f, 96) E4(f, 112)
+
+static uint32_t part_rd(const int32_t *p, size_t blocks)
+{
+	uint32_t s = 0;
+	for (size_t b = 0; b < blocks; b++, p += 128) {
+#define RD(o) s += (uint32_t)p[o];
+		E32(RD)
+#undef RD
+	}
+	return s;
+}
+
+static void part_wr(int32_t *p, size_t blocks)
+{
+	for (size_t b = 0; b < blocks; b++, p += 128) {
+#define WR(o) p[o] = 1;
+		E32(WR)
+#undef WR
+	}
+}
+
+static uint32_t part_rdwr(int32_t *p, size_t blocks)
+{
+	uint32_t s = 0;
+	for (size_t b = 0; b < blocks; b++, p += 128) {
+#define RW(o) s += (uint32_t)p[o]; p[o] = (int32_t)s;
+		E32(RW)
+#undef RW
+	}
+	return s;
+}
+
+static void part_cp(int32_t *restrict d, const int32_t *restrict s, size_t blocks)
+{
+	for (size_t b = 0; b < blocks; b++, d += 128, s += 128) {
+#define CP(o) d[o] = s[o];
+		E32(CP)
+#undef CP
+	}
+}
+
+static void bw_loop(uint64_t n, void *arg)
+{
+	struct bw *w = arg;
+	size_t blocks = w->size / 512;
+	uint64_t keep = 0;
+	for (uint64_t i = 0; i < n; i++) {
+		switch (w->mode) {
+		case M_RD: keep += part_rd((const int32_t *)w->src, blocks); break;
+		case M_WR: part_wr((int32_t *)w->src, blocks); break;
+		case M_RDWR: keep += part_rdwr((int32_t *)w->src, blocks); break;
+		case M_CP: part_cp((int32_t *)w->dst, (const int32_t *)w->src, blocks); break;
+		case M_FRD: keep += w->k->frd(w->src, w->size); break;
+		case M_FWR: w->k->fwr(w->src, w->size, i); break;
+		case M_FCP: w->k->fcp(w->dst, w->src, w->size); break;
+		case M_BZERO: memset(w->src, 0, w->size); break;
+		case M_BCOPY: memcpy(w->dst, w->src, w->size); break;
+		}
+		/* stores and memset/memcpy must happen every time: the buffers are "used" here */
+		compiler_barrier();
+	}
+	sink_u64(keep);
+}
+
+/* Buffers belong to the process that measures (each -P copy has its own). */
+static int bw_setup(void *arg)
+{
+	struct bw *w = arg;
+	mem_alloc(&w->a, w->size, w->pages);
+	w->src = w->a.p;
+	if (bw_modes[w->mode].copy) {
+		mem_alloc(&w->b, w->size + 2048, w->pages);
+		w->dst = w->b.p + (w->conflict ? 1920 : 0);
+	}
+	/* a source of nonzero words, so a sum cannot be known in advance */
+	for (size_t i = 0; i + 4 <= w->size; i += 4)
+		*(int32_t *)(w->src + i) = (int32_t)(i >> 2);
+	return 0;
+}
+
+static void bw_teardown(void *arg)
+{
+	struct bw *w = arg;
+	if (__sync_bool_compare_and_swap(&w->pages_seen->taken, 0, 1))
+		mem_page_desc(&w->a, w->pages_seen->desc, sizeof w->pages_seen->desc);
+	mem_free(&w->a);
+	mem_free(&w->b);
+}
+
+struct bw_mem_opts { const char *pages; };
+/* 5 samples: lmbench's TRIES-like count; -N overrides. */
+static const struct tool_options bw_mem_options = {
+	.opts = (const struct opt[]){ MEM_PAGES_OPT(struct bw_mem_opts, pages), { 0 } },
+	.timing = { .repetitions = 5 },
+};
+
+static int bw_mem(struct tool_ctx *c, int argc, char **argv)
+{
+	struct bw_mem_opts o = { 0 };
+	mem_options_parse(c, argc, &argv, &bw_mem_options, &o);
+	struct bw w = { .pages = mem_pages_opt(c, o.pages) };
+	if (argc - optind < 2)
+		usage_error(c, "needs SIZE and MODE (rd wr rdwr cp frd fwr fcp bzero bcopy)");
+	if (argc - optind > 3)
+		usage_error(c, "too many operands");
+	uint64_t size = parse_size(argv[optind], 512, 1ull << 40, "size");
+	const char *mode = argv[optind + 1];
+	size_t m;
+	for (m = 0; m < NMODES; m++)
+		if (strcmp(bw_modes[m].name, mode) == 0)
+			break;
+	if (m == NMODES)
+		usage_error(c, "unknown mode '%s' (rd wr rdwr cp frd fwr fcp bzero bcopy)", mode);
+	w.mode = (enum bw_mode)m;
+	if (argc - optind == 3) {
+		if (strcmp(argv[optind + 2], "conflict") != 0)
+			usage_error(c, "third operand must be 'conflict', not '%s'", argv[optind + 2]);
+		w.conflict = 1;
+	}
+	/* the block loops cover whole 512-byte blocks; libc calls the exact size */
+	w.size = m == M_BZERO || m == M_BCOPY ? size : size / 512 * 512;
+	int P = timing.parallel > 1 ? timing.parallel : 1;
+	mem_check_fits(c, (uint64_t)P * (bw_modes[m].copy ? 2 * size + 8192 : size + 4096));
+	w.k = mem_kernels_best();
+	w.pages_seen = mmap(NULL, sizeof *w.pages_seen, PROT_READ | PROT_WRITE,
+			    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (w.pages_seen == MAP_FAILED)
+		die(EXIT_MEASURE, "mmap: %s", strerror(errno));
+	memset(w.pages_seen, 0, sizeof *w.pages_seen);
+	struct bench_op op = { .setup = bw_setup, .loop = bw_loop, .teardown = bw_teardown,
+			       .arg = &w };
+	struct measurement meas;
+	if (measure(&op, &meas) != 0)
+		return EXIT_MEASURE;
+	/* Facts before the result line: the page size of the buffers that were timed (read in
+	 * teardown, while they were still mapped), not of a probe mapping. */
+	mem_fact(c, NULL, "Page size", "page_size", !c->via_symlink, "%s",
+		 w.pages_seen->taken ? w.pages_seen->desc : "unknown");
+	munmap(w.pages_seen, sizeof *w.pages_seen);
+	mem_fact(c, NULL, "Kernel", "kernel", !c->via_symlink, "%s", m == M_FRD || m == M_FWR || m == M_FCP ? w.k->name
+		   : m == M_BZERO || m == M_BCOPY ? "libc" : "scalar (lmbench's loop)");
+	char metric[32], params[64];
+	snprintf(metric, sizeof metric, "bw_mem.%s", mode);
+	/* the size is the series' abscissa (x), not part of its identity */
+	snprintf(params, sizeof params, "%s", w.conflict ? "conflict=1" : "");
+	record_bandwidth(c, metric, params, (double)size / 1e6, &meas,
+					    (double)w.size);
+	measurement_free(&meas);
+	return 0;
+}
+
+static const struct tool tools[] = {
+	TOOL("bw_mem", bw_mem, 0, "[--pages 4k|thp|huge] SIZE rd|wr|rdwr|cp|frd|fwr|fcp|bzero|bcopy [conflict]",
+	     "memory bandwidth of read, write and copy loops over SIZE bytes",
+	     "SIZE takes k/m/g suffixes (at least 512). rd/wr/rdwr/cp touch one int every 16 bytes\n"
+	     "(lmbench's partial loops); frd/fwr/fcp every word with the widest vector unit found\n"
+	     "(avx512, avx2 or portable C); bzero/bcopy call libc. -P N: N copies, aggregate MB/s.\n"
+	     "Default 5 samples, median (-N changes it)."),
+	{ 0 },
+};
+
+const struct family fam_mem_bw = { "memory", SUBSET_HW, "memory bandwidth (bw_mem)", tools, 170 };

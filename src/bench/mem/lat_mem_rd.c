@@ -1,0 +1,226 @@
+/*
+ * lat_mem_rd.c — lat_mem_rd: load latency as the working set grows, by walking a chain of
+ * dependent pointers (each load's address is the previous load's value).
+ *
+ *   lat_mem_rd [-t] [-P N -W US -N N] [--pages 4k|thp|huge] [SIZE_MiB [STRIDE...]]
+ *
+ * For each stride (default 64 bytes = lmbench's 512/sizeof(void *)), prints "stride=N and then
+ * one `%.5f %.3f` line per size (MiB, ns per load) over lmbench's size steps from 512 bytes up to
+ * SIZE_MiB; an empty line ends each series when strides were given, as lmbench does.
+ *   default chain   slot i points to slot i+1 (stride bytes on): prefetchers see a stream, so
+ *                   large sizes show bandwidth more than latency (lmbench's "main memory" at
+ *                   7 ns on modern CPUs)
+ *   -t              one random cycle through every slot of the size (mem_common.c explains how
+ *                   it grows with the size without being rebuilt); prefetchers cannot follow it
+ *                   and, on 4 KiB pages, most loads past the TLB's reach also miss the TLB.
+ *                   Sizes past the last level are warmed by reading their memory in address
+ *                   order (one load a line), not by walking the chain (a dependent miss a
+ *                   line); smaller ones by the walk, as before
+ * Without SIZE_MiB the largest size is 4 x the last-level cache sysfs reports, or 4 x a measured
+ * latency knee when sysfs reports nothing or more than MEM_DEFAULT_CAP / 4, at most
+ * MEM_DEFAULT_CAP and available memory (mem_common.c), so the curve reaches main memory.
+ * With -t (sizes of 8 MiB and more) a [Block-random chase: ...] fact gives the other main-memory
+ * figure, random only within 256 KiB blocks (multichase's order), measured at the largest size.
+ * The statistic is the minimum of short samples (5 by default), as lmbench takes the minimum.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "bench/mem/mem_common.h"
+#include "bench/tool.h"
+#include "core/arch.h"
+#include "core/timing.h"
+#include "core/util.h"
+
+/* lmbench's size steps: x2 below 1 KiB, +1 KiB below 4 KiB, then 8 steps per doubling. */
+size_t lat_next_range(size_t r)
+{
+	if (r < 1024)
+		return r * 2;
+	if (r < 4096)
+		return r + 1024;
+	size_t s = 32 << 10;
+	while (s <= r)
+		s *= 2;
+	return r + s / 16;
+}
+
+/*
+ * The other main-memory figure: a chase random within 256 KiB blocks, the blocks themselves in
+ * random order (multichase's default order). Consecutive loads mostly stay inside one block, so
+ * the TLB (and the open DRAM page) keeps up and the figure is lower than the whole-buffer one,
+ * which on 4 KiB pages pays a page walk for most loads. Measured once at the largest size,
+ * before the series, so both figures are on record. NAN when the size is under 2 blocks.
+ */
+static double block_chase_ns(struct mem_buf *b, size_t bytes, uint64_t seed)
+{
+	size_t line = 64, blk = 256 << 10, per = blk / line, nb = bytes / blk, n = nb * per;
+	if (nb < 2)
+		return NAN;
+	size_t *ord = xmalloc(n * sizeof *ord), *bo = xmalloc(nb * sizeof *bo);
+	uint64_t rng = seed ^ 0xb10c;
+	for (size_t i = 0; i < nb; i++)
+		bo[i] = i;
+	for (size_t i = nb - 1; i > 0; i--) {
+		size_t j = (size_t)mem_rand_below(&rng, i + 1), t = bo[i];
+		bo[i] = bo[j];
+		bo[j] = t;
+	}
+	for (size_t k = 0; k < nb; k++) {
+		size_t *o = ord + k * per;
+		for (size_t i = 0; i < per; i++)
+			o[i] = bo[k] * per + i;
+		for (size_t i = per - 1; i > 0; i--) {
+			size_t j = (size_t)mem_rand_below(&rng, i + 1), t = o[i];
+			o[i] = o[j];
+			o[j] = t;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		*(void **)(b->p + ord[i] * line) = b->p + ord[(i + 1) % n] * line;
+	void **start = (void **)(b->p + ord[0] * line);
+	free(ord);
+	free(bo);
+	return mem_chase_ns(b->p, n * line, start, n);
+}
+
+struct lat_mem_opts {
+	int random;
+	const char *pages;
+	uint64_t mem;
+};
+/* Short samples, minimum statistic: a default sweep takes seconds, not minutes. */
+static const struct tool_options lat_mem_options = {
+	.opts = (const struct opt[]){
+		{ 't', NULL, OPT_FLAG, 0, 0, offsetof(struct lat_mem_opts, random), NULL, NULL,
+		  "one random cycle through every slot (prefetchers cannot follow it)", NULL },
+		MEM_PAGES_OPT(struct lat_mem_opts, pages),
+		{ 0, "mem", OPT_SIZE, 512, 1ll << 44, offsetof(struct lat_mem_opts, mem), "SIZE", NULL,
+		  "the largest size in bytes (k/m/g); every operand is then a stride", NULL },
+		{ 0 } },
+	.timing = { .repetitions = 5, .min_sample_ns = 2e6 },
+};
+
+static int lat_mem_rd(struct tool_ctx *c, int argc, char **argv)
+{
+	struct lat_mem_opts o = { 0 };
+	mem_options_parse(c, argc, &argv, &lat_mem_options, &o);
+	int rnd = o.random;
+	enum mem_pages pages = mem_pages_opt(c, o.pages);
+	size_t maxb;
+	char how[160] = "";
+	if (o.mem) {
+		/* --mem SIZE (bytes, k/m/g): the largest size; every operand is then a stride */
+		maxb = (size_t)o.mem;
+	} else if (optind < argc) {
+		char *end;
+		double mib = strtod(argv[optind], &end);
+		if (end == argv[optind] || *end || !(mib > 0))
+			usage_error(c, "size '%s' is not a positive number of MiB", argv[optind]);
+		if (mib > 1e7) /* 10 TiB: beyond any machine, and beyond size_t's exact range */
+			usage_error(c, "size %s MiB is too large (at most 10000000 MiB)", argv[optind]);
+		maxb = (size_t)(mib * 1048576.0);
+		if (maxb < 512)
+			usage_error(c, "size '%s' MiB is below 512 bytes", argv[optind]);
+		optind++;
+	} else {
+		maxb = mem_default_bytes(1, 1, how, sizeof how);
+	}
+	int nstrides = argc - optind, explicit_strides = nstrides > 0;
+	size_t *strides = xcalloc((size_t)(nstrides ? nstrides : 1), sizeof *strides);
+	for (int i = 0; i < nstrides; i++) {
+		long long s = parse_int(argv[optind + i], (long long)sizeof(void *), 1 << 30, "stride");
+		if (s % (long long)sizeof(void *))
+			usage_error(c, "stride %lld is not a multiple of %zu bytes", s, sizeof(void *));
+		strides[i] = (size_t)s;
+	}
+	if (!nstrides) {
+		strides[0] = 512 / sizeof(void *);
+		nstrides = 1;
+	}
+	mem_check_fits(c, (uint64_t)maxb * (uint64_t)timing.parallel);
+
+	struct mem_buf b;
+	mem_alloc(&b, maxb, pages);
+	mem_page_fact(c, &b);
+	if (how[0])
+		mem_fact(c, NULL, "Largest size", "largest_size", 1, "%.0f MiB = %s", (double)maxb / 1048576.0, how);
+	uint64_t seed = 0;
+	if (rnd) {
+		seed = mem_seed();
+		mem_fact(c, NULL, "Chain", "chain", 1, "one random cycle through every slot of each size (on 4 KiB pages TLB misses"
+			 " included: --pages thp leaves most out), seed %#llx",
+			 (unsigned long long)seed);
+	} else {
+		mem_fact(c, NULL, "Chain", "chain", 1, "sequential, stride bytes apart (prefetchers help)");
+	}
+	if (rnd && maxb >= (8u << 20)) {
+		double bns = block_chase_ns(&b, maxb, seed);
+		if (!isnan(bns))
+			mem_fact(c, NULL, "Block-random chase", "block_chase_ns", 1,
+				 "%.3f ns at %.0f MiB (random within 256 KiB blocks, multichase's order: "
+				 "few TLB misses)", bns, (double)maxb / 1048576.0);
+	}
+	int status = 0;
+	for (int si = 0; si < nstrides && !status; si++) {
+		/* -t keeps lmbench's stride even below the line: one slot per line was tried and
+		 * changes the numbers (a cycle then revisits a line once a lap, so past a cache it
+		 * never hits; 16-byte slots revisit lines at random times: bench/README.md) */
+		size_t stride = strides[si], nmax = maxb / stride;
+		struct chain_builder cb;
+		if (rnd) {
+			chain_begin(&cb, b.p, stride, 0, seed);
+		} else {
+			for (size_t i = 0; i + 1 < nmax; i++)
+				*(void **)(b.p + i * stride) = b.p + (i + 1) * stride;
+		}
+		out_printf(c, "\"stride=%zu\n", stride);
+		for (size_t range = 512; range <= maxb; range = lat_next_range(range)) {
+			if (range < stride)
+				continue;
+			size_t n = range / stride;
+			void **last = (void **)(b.p + (n - 1) * stride);
+			if (rnd)
+				chain_grow(&cb, n);
+			else
+				*last = b.p; /* close the loop at this size */
+			/* -t past the last level warms by a sweep in address order, not a walk of n
+			 * dependent misses (mem_common.h) */
+			size_t warm = rnd && !mem_warm_by_walk(range) ? MEM_WARM_SWEEP : n;
+			struct measurement m;
+			if (mem_chase_measure(b.p, n * stride, (void **)b.p, warm, &m) != 0) {
+				status = EXIT_MEASURE;
+				break;
+			}
+			char params[64];
+			snprintf(params, sizeof params, "stride=%zu", stride); /* size is the abscissa */
+			record_latency(c, rnd ? "lat_mem_rd.rand" : "lat_mem_rd.seq", params,
+				       (double)range / 1048576.0, &m, MEM_CHASE_LOADS);
+			measurement_free(&m);
+			if (!rnd && n < nmax)
+				*last = b.p + n * stride; /* reopen for the next size */
+		}
+		if (explicit_strides)
+			out_printf(c, "\n");
+	}
+	mem_free(&b);
+	free(strides);
+	return status;
+}
+
+static const struct tool tools[] = {
+	TOOL("lat_mem_rd", lat_mem_rd, 0, "[-t] [--pages 4k|thp|huge] [--mem SIZE] [SIZE_MiB [STRIDE...]]",
+	     "memory load latency by working-set size (sequential or -t random chain)",
+	     "Prints \"stride=N, then `MiB ns` lines from 512 bytes to SIZE_MiB in lmbench's steps.\n"
+	     "-t walks one random cycle through every slot (seed in the [Chain: ...] line; set\n"
+	     "PLUMB_SEED to repeat it). SIZE_MiB defaults to 4 x the last-level cache, or 4 x a\n"
+	     "measured latency knee when sysfs's size is over 64 MiB or unknown, at most 256 MiB\n"
+	     "and available memory; --mem SIZE (bytes with k/m/g) sets it too, and then every\n"
+	     "operand is a stride.\n"
+	     "Statistic: minimum of 5 samples of 2 ms per size (-N, ENOUGH, --min-sample change it)."),
+	{ 0 },
+};
+
+const struct family fam_mem_lat = { "memlat", SUBSET_HW, "memory latency (lat_mem_rd)", tools, 180 };

@@ -1,0 +1,128 @@
+/*
+ * tlb.c — tlb: TLB entries, the pages a chain can touch before address translation starts to
+ * cost.
+ * A pointer chase (chase.h): short samples (3 of 1 ms by default) so it finishes in seconds;
+ * chains are random, so prefetchers cannot help; buffers are on 4 KiB pages unless --pages
+ * says otherwise.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "bench/mem/chase.h"
+#include "bench/mem/mem_common.h"
+#include "bench/mem/mem_levels.h"
+#include "bench/tool.h"
+#include "core/arch.h"
+#include "core/sysinfo.h"
+#include "core/timing.h"
+#include "core/util.h"
+
+
+struct tlb_bufs {
+	struct mem_buf pg, cmp;
+	size_t line, psz;
+	void ***nodes;
+};
+
+/* ns per load of a random chain over npages pages (one line each, at varying offsets), and of
+ * a compact random chain over the same number of lines. */
+static void tlb_point(struct tlb_bufs *t, size_t npages, double *pg_ns, double *cmp_ns)
+{
+	uint64_t rng = 0x7fb5d329728ea185ULL ^ npages;
+	size_t lines_per_page = t->psz / t->line;
+	for (size_t i = 0; i < npages; i++)
+		t->nodes[i] = (void **)(t->pg.p + i * t->psz + (i % lines_per_page) * t->line);
+	void **s1 = mem_link_random(t->nodes, npages, &rng);
+	*pg_ns = mem_chase_ns(t->pg.p, npages * t->psz, s1, 2 * npages);
+	for (size_t i = 0; i < npages; i++)
+		t->nodes[i] = (void **)(t->cmp.p + i * t->line);
+	void **s2 = mem_link_random(t->nodes, npages, &rng);
+	*cmp_ns = mem_chase_ns(t->cmp.p, npages * t->line, s2, 2 * npages);
+}
+
+static const struct tool_options tlb_options = {
+	.opts = (const struct opt[]){
+		{ 'c', NULL, OPT_FLAG, 0, 0, offsetof(struct cache_opts, cost), NULL, NULL,
+		  "also print the cost of a TLB miss", NULL },
+		LINE_OPT,
+		/* bytes, as lmbench's suite passes it (-M 128M) */
+		{ 'M', NULL, OPT_SIZE, 16 * 4096, 1ll << 36, offsetof(struct cache_opts, max), "BYTES", "bytes",
+		  "the most memory to spread pages over (default 64 MiB = 16 Ki pages)", NULL },
+		MEM_PAGES_OPT(struct cache_opts, pages),
+		{ 0 } },
+	.timing = { .repetitions = 3, .min_sample_ns = 1e6 },
+};
+
+static int tlb_tool(struct tool_ctx *c, int argc, char **argv)
+{
+	struct cache_opts o = { .line = 64 };
+	mem_options_parse(c, argc, &argv, &tlb_options, &o);
+	int cost = o.cost;
+	size_t line = (size_t)o.line, maxpages = o.max ? (size_t)(o.max / (uint64_t)sysconf(_SC_PAGESIZE)) : 16384;
+	if (optind < argc)
+		usage_error(c, "unexpected operand '%s'", argv[optind]);
+	if (!chase_pow2(line))
+		usage_error(c, "-L %zu is not a power of two", line);
+	struct tlb_bufs t = { .line = line, .psz = (size_t)sysconf(_SC_PAGESIZE) };
+	mem_check_fits(c, (uint64_t)maxpages * t.psz);
+	mem_alloc(&t.pg, maxpages * t.psz, mem_pages_opt(c, o.pages));
+	mem_alloc(&t.cmp, maxpages * line, PAGES_4K);
+	t.nodes = xmalloc(maxpages * sizeof *t.nodes);
+	mem_page_fact(c, &t.pg);
+	/* double until a page chain costs 15% more than the compact one, then bisect */
+	size_t lo = 0, hi = 0;
+	double pg, cm;
+	for (size_t n = 8; n <= maxpages; n *= 2) {
+		tlb_point(&t, n, &pg, &cm);
+		if (pg > 1.15 * cm) {
+			hi = n;
+			break;
+		}
+		lo = n;
+	}
+	int status = 0;
+	if (!hi || !lo) {
+		fprintf(stderr, "tlb: no TLB effect found up to %zu pages\n", maxpages);
+		status = EXIT_MEASURE;
+	} else {
+		while (hi - lo > 1) {
+			size_t mid = (lo + hi) / 2;
+			tlb_point(&t, mid, &pg, &cm);
+			if (pg > 1.15 * cm)
+				hi = mid;
+			else
+				lo = mid;
+		}
+		/* the extra cost of a miss, measured well past the reach */
+		size_t far = 4 * hi <= maxpages ? 4 * hi : maxpages;
+		tlb_point(&t, far, &pg, &cm);
+		struct sample s = { .value = (double)lo, .iters = 1 };
+		FILE *o = c->out;
+		c->out = NULL;
+		struct result *r = record_values(c, "tlb.pages", "", NAN, &s, 1);
+		c->out = o;
+		mem_fact(c, r, "TLB miss cost", "miss_ns", 0, "%.2f", pg - cm);
+		if (cost)
+			out_printf(c, "tlb: %zu pages %.5f nanoseconds\n", lo, pg - cm);
+		else
+			emit_line(c, r);
+	}
+	free(t.nodes);
+	mem_free(&t.pg);
+	mem_free(&t.cmp);
+	return status;
+}
+
+
+static const struct tool tools[] = {
+	TOOL("tlb", tlb_tool, 0, "[-c] [-L LINE] [-M BYTES] [--pages 4k|thp|huge]",
+	     "TLB entries: pages a chain can touch before translation misses cost",
+	     "Compares a random chain over N pages (one line each) with a compact chain over N\n"
+	     "lines; the first count where pages cost 15% more is bisected.\n"
+	     "THP (--pages thp) would hide the TLB."),
+	{ 0 },
+};
+
+const struct family fam_tlb = { "caches", SUBSET_HW, "TLB, parallelism, line, caches", tools, 200 };

@@ -1,0 +1,132 @@
+/*
+ * bw_unix.c — bw_unix (an AF_UNIX socketpair) and bw_pipe (a pipe), one front for both: a
+ * forked child writes XFER-byte chunks as fast as it can, the timed operation reads BYTES in
+ * reads of that size; bandwidth = BYTES / time. The child is placed by the helper rule of
+ * cpu.h, by default on the reader's CPU.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include "bench/net/net.h"
+#include "bench/tool.h"
+#include "core/cleanup.h"
+#include "core/timing.h"
+#include "core/util.h"
+
+#define DEF_MSG (64u << 10) /* the default transfer size, lmbench's */
+
+struct bwl {
+	int is_pipe;
+	int rfd;
+	pid_t child;
+	size_t xfer;
+	uint64_t bytes;
+	char *buf;
+};
+
+static int bwl_setup(void *a)
+{
+	struct bwl *b = a;
+	int fds[2];
+	if (b->is_pipe ? pipe2(fds, O_CLOEXEC) : socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds)) {
+		warnx_("%s: %s", b->is_pipe ? "pipe" : "socketpair", strerror(errno));
+		return -1;
+	}
+	b->child = plumb_fork();
+	if (b->child < 0) {
+		warnx_("fork: %s", strerror(errno));
+		return -1;
+	}
+	if (b->child == 0) {
+		timing_place_helper(1);
+		close(fds[0]);
+		char *buf = xcalloc(1, b->xfer);
+		while (write_in_full(fds[1], buf, b->xfer) == 0)
+			;
+		_exit(0);
+	}
+	close(fds[1]);
+	b->rfd = fds[0];
+	/* lmbench reads into a buffer 128 bytes past a page start (not page-aligned on purpose). */
+	b->buf = xcalloc(1, b->xfer + 128);
+	net_read_move(b->rfd, b->buf + 128, b->xfer, b->bytes, b->is_pipe ? "bw_pipe" : "bw_unix");
+	return 0;
+}
+
+static void bwl_loop(uint64_t n, void *a)
+{
+	struct bwl *b = a;
+	for (uint64_t i = 0; i < n; i++)
+		net_read_move(b->rfd, b->buf + 128, b->xfer, b->bytes, b->is_pipe ? "bw_pipe" : "bw_unix");
+}
+
+static void bwl_teardown(void *a)
+{
+	struct bwl *b = a;
+	close(b->rfd);
+	if (b->child > 0) {
+		kill(b->child, SIGKILL);
+		child_wait(b->child);
+	}
+	free(b->buf);
+}
+
+struct bwl_opts { uint64_t xfer, bytes; };
+static const struct tool_options bwl_options = { .opts = (const struct opt[]){
+	{ 'm', NULL, OPT_SIZE, 1, NET_MAX_MSG, offsetof(struct bwl_opts, xfer), "XFER",
+	  "transfer size", "bytes per write() of the child (default 64 KiB)", NULL },
+	{ 'M', NULL, OPT_SIZE, 1, 1 << 30, offsetof(struct bwl_opts, bytes), "BYTES",
+	  "bytes per operation", "bytes read per timed operation (default 10 MiB)", NULL },
+	{ 0 } } };
+
+static int bw_local(struct tool_ctx *c, int argc, char **argv, int is_pipe)
+{
+	struct bwl_opts o = { .xfer = DEF_MSG, .bytes = 10u << 20 };
+	options_parse(c, argc, argv, &bwl_options, &o);
+	struct bwl b = { .is_pipe = is_pipe, .xfer = (size_t)o.xfer, .bytes = o.bytes };
+	/* lmbench's bw_unix also took the byte count as an operand. */
+	if (!is_pipe && optind < argc)
+		b.bytes = parse_size(argv[optind++], 1, 1ull << 30, "BYTES");
+	if (optind < argc)
+		usage_error(c, "too many operands");
+	struct bench_op op = { .setup = bwl_setup, .loop = bwl_loop, .teardown = bwl_teardown,
+			       .arg = &b, .helpers = 1 };
+	struct measurement m;
+	if (measure(&op, &m) != 0)
+		return EXIT_MEASURE;
+	struct result *r = record_bandwidth(c, is_pipe ? "bw_pipe.bandwidth" : "bw_unix.bandwidth", "",
+					    NAN, &m, (double)b.bytes);
+	result_add_info(r, "xfer=%zu bytes=%llu", b.xfer, (unsigned long long)b.bytes);
+	measurement_free(&m);
+	return 0;
+}
+
+static int bw_unix(struct tool_ctx *c, int argc, char **argv)
+{
+	return bw_local(c, argc, argv, 0);
+}
+
+static int bw_pipe(struct tool_ctx *c, int argc, char **argv)
+{
+	return bw_local(c, argc, argv, 1);
+}
+
+static const struct tool tools[] = {
+	TOOL("bw_unix", bw_unix, 0, "[-m XFER] [-M BYTES] [BYTES]",
+	     "AF_UNIX stream bandwidth: a child writes XFER-byte chunks, BYTES read per operation",
+	     "XFER defaults to 64 KiB, BYTES to 10 MiB. Unlike lmbench, -M changes the figure\n"
+	     "(lmbench always divided 10 MiB by the time)."),
+	TOOL("bw_pipe", bw_pipe, 0, "[-m XFER] [-M BYTES]",
+	     "pipe bandwidth: a child writes XFER-byte chunks, BYTES read per operation",
+	     "XFER defaults to 64 KiB, BYTES to 10 MiB."),
+	{ 0 },
+};
+
+const struct family fam_bw_unix = { "netbw", SUBSET_OS, "socket and pipe bandwidth", tools, 142 };

@@ -1,0 +1,241 @@
+/*
+ * lat_proc.c — lat_proc: procedure call and process creation.
+ *   procedure  a call of a function the compiler may not inline or remove, and the loop around
+ *              it: the whole iteration, nothing subtracted (an empty loop overlaps the call on
+ *              an out-of-order core; subtracting it made the figure 20-35 % low).
+ *   fork       fork(); the child _exit()s at once; the parent waits for it.
+ *   exec       fork() + execve() of plumb-hello (lmbench's /tmp/hello: a tiny program that
+ *              prints one line) with an empty environment, its stdout on /dev/null.
+ *   shell      fork() + execve("/bin/sh", "-c", plumb-hello), empty environment, stdout on
+ *              /dev/null.
+ * fork, exec and shell fork from plumb-spawn (src/hello/spawn.c), a helper as small as
+ * lmbench's lat_proc started once per measuring process: forked from plumb itself the figure
+ * carried plumb's image and heap (fork copies page tables), not only the kernel's work. A sample
+ * is one command to the helper ("fork N times") and its answer; the pipe round trip (a few
+ * microseconds in a 60 ms sample) is inside the timed span, so it can only add.
+ * plumb-hello and plumb-spawn sit beside the plumb binary (bin/ in the build tree) or in
+ * ../lib/plumb/ once installed; they are found from /proc/self/exe, so nothing is copied to
+ * /tmp. A child that fails (exec error) makes the tool exit 3.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "bench/tool.h"
+#include "core/arch.h"
+#include "core/cleanup.h"
+#include "core/util.h"
+
+/* Slow operations: a sample of at least 60 ms, so 11 samples and calibration take about 1 s
+ * and each sample holds many process creations. */
+#define PROC_MIN_SAMPLE_NS 60e6
+
+struct proc {
+	char mode;             /* plumb-spawn's command: f(ork), e(xec), s(hell) */
+	char *spawn, *hello, *shell_cmd;
+	int to, from;          /* pipes to and from plumb-spawn */
+	pid_t pid;
+};
+
+static char *const empty_env[] = { NULL };
+
+__attribute__((noinline)) static int procedure(int x)
+{
+	/* The asm makes the function opaque (not pure), so no call can be folded or dropped. */
+	__asm__ __volatile__("" : "+r"(x));
+	return x;
+}
+
+static void loop_procedure(uint64_t n, void *a)
+{
+	for (uint64_t i = 0; i < n; i++) {
+		int r = procedure((int)i);
+		KEEP(r);
+	}
+}
+
+/* One timed command to plumb-spawn: n children of the mode's kind, then its answer. */
+static void loop_spawn(uint64_t n, void *a)
+{
+	struct proc *p = a;
+	char cmd[48], ans[64];
+	int len = snprintf(cmd, sizeof cmd, "%c %llu\n", p->mode, (unsigned long long)n);
+	if (write(p->to, cmd, (size_t)len) != len)
+		die(EXIT_MEASURE, "plumb-spawn: %s", strerror(errno));
+	size_t got = 0;
+	while (got + 1 < sizeof ans) {
+		ssize_t r = read(p->from, ans + got, 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			die(EXIT_MEASURE, "plumb-spawn exited without an answer");
+		if (ans[got++] == '\n')
+			break;
+	}
+	ans[got] = 0;
+	if (strcmp(ans, "ok\n") != 0)
+		die(EXIT_MEASURE, "plumb-spawn: %.*s", (int)strcspn(ans, "\n"), ans);
+}
+
+/* Start plumb-spawn (in each measuring process, after it is placed: the helper and its
+ * children inherit the CPU), and check it runs the mode once. */
+static int spawn_setup(void *a)
+{
+	struct proc *p = a;
+	int to[2], from[2];
+	if (pipe2(to, O_CLOEXEC) || pipe2(from, O_CLOEXEC))
+		die(EXIT_MEASURE, "pipe: %s", strerror(errno));
+	pid_t pid = plumb_fork();
+	if (pid < 0)
+		die(EXIT_MEASURE, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		/* dup2 onto itself (stdin or stdout were closed) keeps close-on-exec: clear it */
+		if (dup2(to[0], 0) < 0 || dup2(from[1], 1) < 0 || fcntl(0, F_SETFD, 0) < 0 ||
+		    fcntl(1, F_SETFD, 0) < 0)
+			_exit(127);
+		char *argv[] = { p->spawn, p->hello, p->shell_cmd, NULL };
+		execve(p->spawn, argv, empty_env);
+		_exit(127);
+	}
+	close(to[0]);
+	close(from[1]);
+	p->to = to[1];
+	p->from = from[0];
+	p->pid = pid;
+	loop_spawn(1, p); /* fail now, with a clear message, if it cannot run */
+	return 0;
+}
+
+static void spawn_teardown(void *a)
+{
+	struct proc *p = a;
+	close(p->to); /* end of input: the helper exits */
+	close(p->from);
+	child_wait(p->pid);
+}
+
+/* A helper (plumb-hello, plumb-spawn) next to our own binary, or in ../lib/plumb when
+ * installed; NULL if absent. */
+static char *find_helper(const char *name)
+{
+	char self[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (len <= 0)
+		return NULL;
+	self[len] = 0;
+	char *slash = strrchr(self, '/');
+	if (!slash)
+		return NULL;
+	*slash = 0;
+	const char *cand[] = { "%s/%s", "%s/../lib/plumb/%s" };
+	for (size_t i = 0; i < sizeof cand / sizeof cand[0]; i++) {
+		char *p = xasprintf(cand[i], self, name);
+		if (access(p, X_OK) == 0)
+			return p;
+		free(p);
+	}
+	return NULL;
+}
+
+/* The path quoted for sh -c (it may contain blanks or quotes). */
+static char *sh_quote(const char *s)
+{
+	size_t n = 3;
+	for (const char *p = s; *p; p++)
+		n += *p == '\'' ? 4 : 1;
+	char *q = xmalloc(n), *o = q;
+	*o++ = '\'';
+	for (const char *p = s; *p; p++) {
+		if (*p == '\'') {
+			memcpy(o, "'\\''", 4);
+			o += 4;
+		} else {
+			*o++ = *p;
+		}
+	}
+	*o++ = '\'';
+	*o = 0;
+	return q;
+}
+
+/* key=path in r's info, blanks made '_' (info is "key=value ..."). */
+static void path_info(struct result *r, const char *key, const char *path)
+{
+	char *kv = xasprintf("%s=%s", key, path);
+	for (char *q = kv; *q; q++)
+		if (*q == ' ')
+			*q = '_';
+	result_add_info(r, "%s", kv);
+	free(kv);
+}
+
+static const struct {
+	const char *mode, *metric;
+	void (*loop)(uint64_t, void *);
+} modes[] = {
+	{ "procedure", "lat_proc.procedure", loop_procedure },
+	{ "fork", "lat_proc.fork", loop_spawn },
+	{ "exec", "lat_proc.exec", loop_spawn },
+	{ "shell", "lat_proc.shell", loop_spawn },
+};
+
+static int lat_proc(struct tool_ctx *c, int argc, char **argv)
+{
+	options_parse(c, argc, argv, NULL, NULL);
+	if (optind >= argc)
+		usage_error(c, "missing mode (procedure, fork, exec or shell)");
+	const char *mode = argv[optind];
+	size_t i;
+	for (i = 0; i < sizeof modes / sizeof modes[0]; i++)
+		if (strcmp(mode, modes[i].mode) == 0)
+			break;
+	if (i == sizeof modes / sizeof modes[0])
+		usage_error(c, "unknown mode '%s' (procedure, fork, exec or shell)", mode);
+	if (argc > optind + 1)
+		usage_error(c, "too many operands");
+
+	struct proc p = { .to = -1, .from = -1 };
+	if (i >= 1) {
+		p.mode = "fes"[i - 1];
+		p.hello = find_helper("plumb-hello");
+		p.spawn = p.hello ? find_helper("plumb-spawn") : NULL;
+		if (!p.spawn)
+			die(EXIT_MEASURE, "%s not found beside %s or in ../lib/plumb/ (build it with "
+			    "make)", p.hello ? "plumb-spawn" : "plumb-hello", "/proc/self/exe");
+		p.shell_cmd = sh_quote(p.hello);
+	}
+	struct bench_op op = { .loop = modes[i].loop, .arg = &p,
+			       .setup = i >= 1 ? spawn_setup : NULL,
+			       .teardown = i >= 1 ? spawn_teardown : NULL,
+			       .min_sample_ns = i >= 1 ? PROC_MIN_SAMPLE_NS : 0 };
+	struct measurement m;
+	if (measure(&op, &m) != 0)
+		return EXIT_MEASURE;
+	struct result *r = record_latency(c, modes[i].metric, "", NAN, &m, 1);
+	if (p.spawn) {
+		path_info(r, "forked_from", p.spawn);
+		if (i >= 2)
+			path_info(r, "program", p.hello);
+	}
+	measurement_free(&m);
+	free(p.hello);
+	free(p.spawn);
+	free(p.shell_cmd);
+	return 0;
+}
+
+static const struct tool tools[] = {
+	TOOL("lat_proc", lat_proc, 0, "procedure|fork|exec|shell",
+	     "procedure call, fork+exit, fork+execve, fork+/bin/sh -c latency",
+	     "fork, exec and shell fork from plumb-spawn, a helper as small as lmbench's lat_proc\n"
+	     "(so plumb's own size is not timed); exec and shell run plumb-hello with an empty\n"
+	     "environment and its output on /dev/null. Both are installed beside plumb; no\n"
+	     "/tmp/hello is needed. procedure is the call and its loop: nothing subtracted."),
+	{ 0 },
+};
+
+const struct family fam_proc = { "proc", SUBSET_OS, "procedure calls and process creation", tools, 40 };

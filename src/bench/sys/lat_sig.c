@@ -1,0 +1,309 @@
+/*
+ * lat_sig.c — lat_sig: the costs of signals.
+ *   install  one sigaction(SIGUSR1) per iteration.
+ *   catch    delivery of SIGUSR1 to ourselves with kill() to an empty handler, minus the cost of
+ *            kill(self, 0) (the system call without a signal), as lmbench does: what is left is
+ *            the kernel's signal set-up, the handler call and sigreturn.
+ *   prot     a write to a read-only page: the protection fault, the SIGSEGV delivery and the
+ *            handler, minus the catch figure above (lmbench's correction), i.e. the cost of the
+ *            trap and the kernel's fault handling beyond an ordinary signal delivery.
+ * Corrections: the operations (kill 0, kill SIGUSR1, fault) are measured in interleaved rounds,
+ * one sample of each per round, so slow phases of a busy machine fall on all of them. Every
+ * sample of the measured operation is kept and has ONE constant subtracted: the correction
+ * estimated from the minimum of its operations' samples. Noise on a shared machine only ever
+ * adds time, and a difference of two medians taken from disturbed samples swings by several
+ * microseconds either way (negative results included, which lmbench hid by clamping at 0); the
+ * least disturbed sample is the best estimate of a cost that is subtracted. The result is then
+ * the median of the corrected samples (record_values), as lmbench; the correction is recorded
+ * with it (kill0_ns, catch_ns).
+ * The fault loop: before each sample the page is made read-only (untimed). The timed loop is
+ * ONE store to the page; the handler counts the faults and returns, so the store re-executes and
+ * faults again, until the count reaches the sample's iteration count, when the handler makes the
+ * page writable and the store completes. A sample of n iterations is therefore n complete
+ * fault + handler + sigreturn round trips, plus one mprotect() (amortised over n, well under
+ * 0.1 % at the default sample length). No siglongjmp, so no signal-mask system calls are timed.
+ * The optional FILE operand (lmbench's prot needs one) is mapped private and read-only; without
+ * it an anonymous page is used.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "bench/tool.h"
+#include "core/arch.h"
+#include "core/cpu.h"
+#include "core/util.h"
+
+struct sig {
+	pid_t self;            /* set in setup: each -P copy signals itself */
+	int fd;                /* FILE for prot, or -1 */
+	char *page;
+	size_t pagesz;
+};
+
+static void empty_handler(int sig)
+{
+	(void)sig;
+}
+
+static void loop_install(uint64_t n, void *a)
+{
+	struct sigaction sa, old;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = empty_handler;
+	sigemptyset(&sa.sa_mask);
+	for (uint64_t i = 0; i < n; i++)
+		if (sigaction(SIGUSR1, &sa, &old) != 0)
+			die(EXIT_MEASURE, "sigaction: %s", strerror(errno));
+}
+
+static int setup_catch(void *a)
+{
+	struct sig *s = a;
+	s->self = getpid();
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = empty_handler;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, NULL);
+	return 0;
+}
+
+static void loop_send(uint64_t n, void *a)
+{
+	struct sig *s = a;
+	for (uint64_t i = 0; i < n; i++)
+		if (kill(s->self, 0) != 0)
+			die(EXIT_MEASURE, "kill: %s", strerror(errno));
+}
+
+static void loop_catch(uint64_t n, void *a)
+{
+	struct sig *s = a;
+	for (uint64_t i = 0; i < n; i++)
+		if (kill(s->self, SIGUSR1) != 0)
+			die(EXIT_MEASURE, "kill: %s", strerror(errno));
+}
+
+/* ---- protection faults ------------------------------------------------------------------ */
+
+static char *volatile fault_page;
+static size_t fault_pagesz;
+static volatile uint64_t faults_left;
+
+static void on_fault(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	char *p = si->si_addr;
+	if (p < fault_page || p >= fault_page + fault_pagesz) {
+		/* Not our page: a real bug. Return with the default action so it crashes honestly. */
+		signal(sig, SIG_DFL);
+		return;
+	}
+	if (--faults_left == 0)
+		mprotect(fault_page, fault_pagesz, PROT_READ | PROT_WRITE);
+}
+
+static int setup_prot(void *a)
+{
+	struct sig *s = a;
+	setup_catch(a);
+	s->pagesz = (size_t)sysconf(_SC_PAGESIZE);
+	if (s->fd >= 0) {
+		s->page = mmap(NULL, s->pagesz, PROT_READ, MAP_PRIVATE, s->fd, 0);
+		if (s->page != MAP_FAILED)
+			(void)*(volatile char *)s->page; /* map it in: only protection faults timed */
+	} else {
+		s->page = mmap(NULL, s->pagesz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			       -1, 0);
+		if (s->page != MAP_FAILED)
+			s->page[0] = 1;
+	}
+	if (s->page == MAP_FAILED) {
+		warnx_("mmap: %s", strerror(errno));
+		return -1;
+	}
+	fault_page = s->page;
+	fault_pagesz = s->pagesz;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_fault;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGSEGV, &sa, NULL);
+	sigaction(SIGBUS, &sa, NULL);
+	return 0;
+}
+
+static void before_prot(uint64_t n, void *a)
+{
+	struct sig *s = a;
+	faults_left = n;
+	if (mprotect(s->page, s->pagesz, PROT_READ) != 0)
+		die(EXIT_MEASURE, "mprotect: %s", strerror(errno));
+}
+
+static void loop_prot(uint64_t n, void *a)
+{
+	/* Faults n times (see the top comment), then completes. */
+	*(volatile char *)fault_page = (char)n;
+}
+
+static void teardown_prot(void *a)
+{
+	struct sig *s = a;
+	signal(SIGSEGV, SIG_DFL);
+	signal(SIGBUS, SIG_DFL);
+	munmap(s->page, s->pagesz);
+}
+
+/* ---- the tool ----------------------------------------------------------------------------- */
+
+/* The estimate of a cost that is subtracted: the least disturbed sample (see the top comment). */
+static double min_ns(const struct measurement *m)
+{
+	return measurement_stat(m, 1);
+}
+
+/* The corrected figure has no measurement of its own: record the facts record_latency() would
+ * (placement, iterations, overheads) plus the correction subtracted. */
+static void add_info(struct result *r, const char *fmt, double v, const struct measurement *m)
+{
+	char kv[64];
+	snprintf(kv, sizeof kv, fmt, v);
+	result_add_info(r, "%s cpu=%d placement=%s copies=%d iters=%llu min_sample_ns=%.0f "
+			"loop_overhead_ns=%.4f clock_overhead_ns=%.2f", kv, m->cpu, cpu_policy_desc(),
+			m->parallel, (unsigned long long)m->iters, m->min_sample_ns,
+			m->loop_overhead_ns, m->clock_overhead_ns);
+}
+
+/* Samples of m (ns per iteration) minus sub_ns, in microseconds. */
+static struct sample *corrected(const struct measurement *m, double sub_ns)
+{
+	struct sample *v = xmalloc((m->n + 1) * sizeof *v);
+	for (size_t i = 0; i < m->n; i++) {
+		v[i] = m->s[i];
+		v[i].value = (m->s[i].value - sub_ns) * 1e-3;
+	}
+	return v;
+}
+
+static void measure_or_die(const struct bench_op *op, struct measurement *m)
+{
+	if (measure(op, m) != 0)
+		exit(EXIT_MEASURE);
+}
+
+/* Measure the k operations in interleaved rounds: each is calibrated once (its first measure()
+ * call, which also gives round 0's sample), then every further round takes one sample of each
+ * with that iteration count. A burst of load on the machine then falls on all of them alike
+ * instead of on whichever happened to be measured at the time, so the differences taken below
+ * stay honest on a busy machine. */
+static void measure_rounds(struct bench_op *ops, int k, struct measurement *out)
+{
+	int reps = timing_repetitions();
+	size_t cap[4] = { 0 };
+	/* one sample per call and round, no adaptive stopping */
+	static const struct timing_defaults one = { .repetitions = 1 };
+	for (int j = 0; j < k; j++)
+		ops[j].sampling = &one;
+	for (int r = 0; r < reps; r++)
+		for (int j = 0; j < k; j++) {
+			struct measurement m;
+			measure_or_die(&ops[j], &m);
+			if (r == 0) {
+				ops[j].fixed_iters = m.iters;
+				out[j] = m;
+				cap[j] = m.n;
+				continue;
+			}
+			for (size_t i = 0; i < m.n; i++) {
+				if (out[j].n == cap[j]) {
+					cap[j] = 2 * cap[j] + 8;
+					out[j].s = xrealloc(out[j].s, cap[j] * sizeof *out[j].s);
+				}
+				out[j].s[out[j].n++] = m.s[i];
+			}
+			measurement_free(&m);
+		}
+}
+
+static int lat_sig(struct tool_ctx *c, int argc, char **argv)
+{
+	options_parse(c, argc, argv, NULL, NULL);
+	if (optind >= argc)
+		usage_error(c, "missing mode (install, catch or prot)");
+	const char *mode = argv[optind];
+	if (strcmp(mode, "install") && strcmp(mode, "catch") && strcmp(mode, "prot"))
+		usage_error(c, "unknown mode '%s' (install, catch or prot)", mode);
+	if (argc > optind + 2)
+		usage_error(c, "too many operands");
+	struct sig s = { .fd = -1 };
+	const char *file = argc > optind + 1 ? argv[optind + 1] : NULL;
+	if (file) {
+		/* lmbench's operand: must exist; prot maps its first page. */
+		struct stat st;
+		if (stat(file, &st) != 0)
+			die(EXIT_USAGE, "%s: %s", file, strerror(errno));
+		if (mode[0] == 'p') {
+			if (!S_ISREG(st.st_mode) || st.st_size == 0)
+				die(EXIT_USAGE, "%s: not a regular non-empty file", file);
+			if ((s.fd = open(file, O_RDONLY)) < 0)
+				die(EXIT_USAGE, "%s: %s", file, strerror(errno));
+		}
+	}
+
+	if (mode[0] == 'i') {
+		struct measurement m;
+		struct bench_op op = { .loop = loop_install, .arg = &s };
+		measure_or_die(&op, &m);
+		record_latency(c, "lat_sig.install", "", NAN, &m, 1);
+		measurement_free(&m);
+		return 0;
+	}
+
+	/* ms[0] kill(self, 0), ms[1] kill(self, SIGUSR1), ms[2] the faults (prot only) */
+	struct bench_op ops[3] = {
+		{ .setup = setup_catch, .loop = loop_send, .arg = &s },
+		{ .setup = setup_catch, .loop = loop_catch, .arg = &s },
+		{ .setup = setup_prot, .before = before_prot, .loop = loop_prot,
+		  .teardown = teardown_prot, .arg = &s },
+	};
+	struct measurement ms[3];
+	int k = mode[0] == 'c' ? 2 : 3;
+	measure_rounds(ops, k, ms);
+	double send_ns = min_ns(&ms[0]);
+	if (k == 2) {
+		struct sample *v = corrected(&ms[1], send_ns);
+		struct result *r = record_values(c, "lat_sig.catch", "", NAN, v, ms[1].n);
+		add_info(r, "kill0_ns=%.2f", send_ns, &ms[1]);
+		free(v);
+	} else {
+		double catch_ns = min_ns(&ms[1]) - send_ns;
+		struct sample *v = corrected(&ms[2], catch_ns);
+		struct result *r = record_values(c, "lat_sig.prot", "", NAN, v, ms[2].n);
+		add_info(r, "catch_ns=%.2f", catch_ns, &ms[2]);
+		free(v);
+	}
+	for (int j = 0; j < k; j++)
+		measurement_free(&ms[j]);
+	if (s.fd >= 0)
+		close(s.fd);
+	return 0;
+}
+
+static const struct tool tools[] = {
+	TOOL("lat_sig", lat_sig, 0, "install|catch|prot [FILE]",
+	     "signal handler installation, signal delivery overhead, protection fault cost",
+	     "catch is the delivery of SIGUSR1 to an empty handler minus the cost of kill(self, 0);\n"
+	     "prot is a write to a read-only page caught by a SIGSEGV handler, minus the catch cost.\n"
+	     "prot maps the first page of FILE when given (lmbench needed one), else an anonymous page."),
+	{ 0 },
+};
+
+const struct family fam_signal = { "signal", SUBSET_OS, "signals and protection faults", tools, 30 };

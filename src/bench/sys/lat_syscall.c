@@ -1,0 +1,156 @@
+/*
+ * lat_syscall.c — lat_syscall: the cost of entering the kernel for the simplest calls.
+ *   null   getppid()                 read   read 1 byte from /dev/zero
+ *   write  write 1 byte to /dev/null stat   stat() of FILE
+ *   fstat  fstat() of FILE           open   open(FILE)+close()
+ * Without FILE, stat/fstat/open use a small file plumb creates in its private directory
+ * (lmbench's suite does the same with $FSDIR/lmbench).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "bench/tool.h"
+#include "core/cleanup.h"
+#include "core/util.h"
+
+struct sc {
+	const char *file;
+	int fd;
+};
+
+static void loop_null(uint64_t n, void *a)
+{
+	for (uint64_t i = 0; i < n; i++)
+		(void)getppid();
+}
+
+static void loop_read(uint64_t n, void *a)
+{
+	struct sc *s = a;
+	char c;
+	for (uint64_t i = 0; i < n; i++)
+		if (read(s->fd, &c, 1) != 1)
+			abort();
+}
+
+static void loop_write(uint64_t n, void *a)
+{
+	struct sc *s = a;
+	char c = 0;
+	for (uint64_t i = 0; i < n; i++)
+		if (write(s->fd, &c, 1) != 1)
+			abort();
+}
+
+static void loop_stat(uint64_t n, void *a)
+{
+	struct sc *s = a;
+	struct stat st;
+	for (uint64_t i = 0; i < n; i++)
+		if (stat(s->file, &st) != 0)
+			abort();
+}
+
+static void loop_fstat(uint64_t n, void *a)
+{
+	struct sc *s = a;
+	struct stat st;
+	for (uint64_t i = 0; i < n; i++)
+		if (fstat(s->fd, &st) != 0)
+			abort();
+}
+
+static void loop_open(uint64_t n, void *a)
+{
+	struct sc *s = a;
+	for (uint64_t i = 0; i < n; i++) {
+		int fd = open(s->file, O_RDONLY);
+		if (fd < 0)
+			abort();
+		close(fd);
+	}
+}
+
+static const struct {
+	const char *mode, *metric;
+	void (*loop)(uint64_t, void *);
+	int needs_file, fd_flags;
+	const char *fd_path;
+} modes[] = {
+	{ "null", "lat_syscall.null", loop_null, 0, 0, NULL },
+	{ "read", "lat_syscall.read", loop_read, 0, O_RDONLY, "/dev/zero" },
+	{ "write", "lat_syscall.write", loop_write, 0, O_WRONLY, "/dev/null" },
+	{ "stat", "lat_syscall.stat", loop_stat, 1, 0, NULL },
+	{ "fstat", "lat_syscall.fstat", loop_fstat, 1, O_RDONLY, NULL },
+	{ "open", "lat_syscall.open", loop_open, 1, 0, NULL },
+};
+
+/* A small file of our own for stat/fstat/open when the user names none. */
+static char *own_file(struct tool_ctx *c)
+{
+	char *dir = private_dir(c->fsdir);
+	if (!dir)
+		die(EXIT_MEASURE, "cannot create a directory under %s: %s",
+		    c->fsdir ? c->fsdir : "$TMPDIR", strerror(errno));
+	char *f = xasprintf("%s/lmbench", dir);
+	int fd = open(f, O_CREAT | O_EXCL | O_WRONLY, 0600);
+	if (fd < 0 || write(fd, "plumb\n", 6) != 6)
+		die(EXIT_MEASURE, "cannot create %s: %s", f, strerror(errno));
+	close(fd);
+	free(dir);
+	return f;
+}
+
+static int lat_syscall(struct tool_ctx *c, int argc, char **argv)
+{
+	options_parse(c, argc, argv, NULL, NULL);
+	if (optind >= argc)
+		usage_error(c, "missing mode (null, read, write, stat, fstat or open)");
+	const char *mode = argv[optind];
+	size_t i;
+	for (i = 0; i < sizeof modes / sizeof modes[0]; i++)
+		if (strcmp(mode, modes[i].mode) == 0)
+			break;
+	if (i == sizeof modes / sizeof modes[0])
+		usage_error(c, "unknown mode '%s' (null, read, write, stat, fstat or open)", mode);
+	struct sc s = { .file = argc > optind + 1 ? argv[optind + 1] : NULL, .fd = -1 };
+	if (argc > optind + 2)
+		usage_error(c, "too many operands");
+	char *owned = NULL;
+	if (modes[i].needs_file) {
+		struct stat st;
+		if (!s.file)
+			s.file = owned = own_file(c);
+		else if (stat(s.file, &st) != 0)
+			die(EXIT_USAGE, "%s: %s", s.file, strerror(errno));
+	}
+	const char *fdp = modes[i].fd_path ? modes[i].fd_path : modes[i].mode[0] == 'f' ? s.file : NULL;
+	if (fdp && (s.fd = open(fdp, modes[i].fd_flags)) < 0)
+		die(EXIT_MEASURE, "%s: %s", fdp, strerror(errno));
+	struct bench_op op = { .loop = modes[i].loop, .arg = &s };
+	struct measurement m;
+	if (measure(&op, &m) != 0)
+		return EXIT_MEASURE;
+	struct result *r = record_latency(c, modes[i].metric, "", NAN, &m, 1);
+	if (modes[i].needs_file) {
+		result_add_info(r, "file=%s", s.file);
+	}
+	measurement_free(&m);
+	if (s.fd >= 0)
+		close(s.fd);
+	free(owned);
+	return 0;
+}
+
+static const struct tool tools[] = {
+	TOOL("lat_syscall", lat_syscall, 0, "null|read|write|stat|fstat|open [FILE]",
+	     "system call latency: null, 1-byte read/write, stat, fstat, open+close",
+	     "FILE defaults to a small file plumb creates under --fsdir (stat, fstat, open)."),
+	{ 0 },
+};
+
+const struct family fam_syscall = { "syscall", SUBSET_OS, "system calls", tools, 10 };

@@ -1,0 +1,206 @@
+/*
+ * select.c — which steps `plumb run` runs: the plan for the profile fitted to the time budget
+ * (fit.h), kept or dropped by --only, --skip (family ids and their aliases, tool.h) and
+ * --subset; and the plan as --dry-run prints it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/timing.h"
+#include "core/util.h"
+#include "suite/suite.h"
+
+/* The family of step s's tool (its folder), or for a tool not built in the one the plan
+ * expects; *t gets the tool (NULL when not built in), *subset its subset. */
+static const char *step_family(const struct step *s, const struct tool **t, int *subset)
+{
+	const struct registered *r = NULL;
+	const struct tool *tt = tool_find(s->argv[0], &r);
+	if (t)
+		*t = tt;
+	if (tt) {
+		if (subset)
+			*subset = (int)r->file->subset;
+		return r->family;
+	}
+	if (subset)
+		*subset = (int)s->subset;
+	return s->family;
+}
+
+static void names_add(struct names *n, const char *s)
+{
+	for (int i = 0; i < n->n; i++)
+		if (strcmp(n->v[i], s) == 0)
+			return;
+	if (n->n < 128)
+		n->v[n->n++] = s;
+}
+
+static int names_has(const struct names *n, const char *s)
+{
+	for (int i = 0; i < n->n; i++)
+		if (strcmp(n->v[i], s) == 0)
+			return 1;
+	return 0;
+}
+
+/* Whether an id of n (a family or an alias: tool.h) selects step s; a step whose tool is not
+ * built in is selected by the family the plan expects for it. */
+static int names_select(const struct names *n, const struct step *s)
+{
+	const struct registered *r = NULL;
+	const struct tool *t = tool_find(s->argv[0], &r);
+	for (int i = 0; i < n->n; i++)
+		if (t ? family_selects(n->v[i], r) : strcmp(n->v[i], s->family) == 0)
+			return 1;
+	return 0;
+}
+
+/* Parse a comma list of family ids; an unknown id is a usage error listing the valid. */
+static void parse_families(const char *opt, char *list, const struct names *valid,
+			   struct names *out)
+{
+	for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
+		if (!*tok)
+			continue;
+		if (!names_has(valid, tok)) {
+			char buf[1024] = "";
+			for (int i = 0; i < valid->n; i++)
+				snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s", i ? ", " : "",
+					 valid->v[i]);
+			die(EXIT_USAGE, "%s: unknown family '%s' (valid: %s)", opt, tok, buf);
+		}
+		names_add(out, tok);
+	}
+	if (out->n == 0)
+		die(EXIT_USAGE, "%s: no family named", opt);
+}
+
+/* Whether the run keeps step s: --only, --skip, --subset. */
+static int step_kept(const struct step *s, void *arg)
+{
+	const struct suite *S = arg;
+	const struct run_opts *o = &S->o;
+	int sub;
+	step_family(s, NULL, &sub);
+	if ((o->only && !names_select(&S->only, s)) || (o->skip && names_select(&S->skipf, s)))
+		return 0;
+	if (o->subset && !(sub & o->subset) && !(s->flags & STEP_ALWAYS))
+		return 0;
+	return 1;
+}
+
+/* What the budget counts: the steps kept whose tool is built in. */
+static int step_costs(const struct step *s, void *arg)
+{
+	return step_kept(s, arg) && tool_find(s->argv[0], NULL);
+}
+
+/* The plan for the profile, fitted to the budget (fit.h), filtered by --only, --skip and
+ * --subset; steps whose tool is not built in are counted (and kept for --dry-run). */
+void select_steps(struct suite *S)
+{
+	const struct run_opts *o = &S->o;
+	struct plan_cfg pc = {
+		.profile = o->profile, .mem_bytes = S->mem, .mem_given = o->mem != 0,
+		.file_bytes = S->file_bytes, .line = S->line,
+		.file = S->file ? S->file : "$FSDIR/XXX", .fsdir = S->fsrun ? S->fsrun : "$FSDIR",
+		.remote = o->remote, .disk = o->disk, .copies = o->copies,
+		/* the estimates are for 11 samples; measured here: 3 samples a round take about a
+		 * third of the time (default: 34 s a round against 66 s estimated with 0.3 + 0.7 r/11),
+		 * 7 adaptive about two thirds, 11 adaptive to 51 the full time */
+		.sample_scale = 0.1 + 0.9 * (double)S->reps / TIMING_DEFAULT_REPS,
+		.reps = S->reps,
+	};
+
+	/* Family ids: the registry's families and aliases, and the plan's for tools not built in. */
+	struct plan all;
+	plan_build(&all, &pc);
+	struct names valid = { .n = 0 };
+	for (int f = 0; family_id(f); f++)
+		names_add(&valid, family_id(f));
+	for (int f = 0; family_alias(f); f++)
+		names_add(&valid, family_alias(f));
+	for (size_t i = 0; i < all.n; i++)
+		names_add(&valid, step_family(&all.v[i], NULL, NULL));
+	if (o->only)
+		parse_families("--only", o->only, &valid, &S->only);
+	if (o->skip)
+		parse_families("--skip", o->skip, &valid, &S->skipf);
+	plan_free(&all);
+
+	S->fit.budget = o->time_limit > 0 ? o->time_limit : plan_budget(o->profile);
+	S->fit.rounds_asked = o->repeat;
+	plan_fit(&S->plan, &pc, step_costs, S, &S->fit);
+	if (!S->fit.fits && o->time_limit > 0)
+		die(EXIT_USAGE, "--time-limit %.0f s is below the smallest plan, about %.0f s here "
+		    "(series thinned, one round, one tool per family)", o->time_limit,
+		    S->fit.min_est);
+	S->o.repeat = S->fit.rounds;
+	S->mem = pc.mem_bytes;
+
+	S->sel = xcalloc(S->plan.n + 1, sizeof *S->sel);
+	S->last_file = (size_t)-1;
+	for (size_t i = 0; i < S->plan.n; i++) {
+		const struct step *s = &S->plan.v[i];
+		if (s->dropped || !step_kept(s, S))
+			continue;
+		const struct tool *t;
+		const char *fam = step_family(s, &t, NULL);
+		if (!t) {
+			names_add(&S->absent, s->argv[0]);
+			S->nabsent++;
+			if (!o->dry_run)
+				continue;
+		}
+		/* The last step that uses $FILE: the file goes after it, as lmbench deletes it. */
+		if (t && (s->flags & (STEP_FILE | STEP_WRITES_FILE)))
+			S->last_file = S->nsel;
+		S->sel[S->nsel++] = (struct sel){ s, t, fam };
+		if (t)
+			S->est_total += s->est_s;
+	}
+	for (int i = 0; i < S->absent.n; i++)
+		sb_add(&S->skipped, ", ", S->absent.v[i]);
+}
+
+/* What the budget cost the plan, in words ("" when nothing). */
+void fit_desc(const struct suite *S, char *buf, size_t len)
+{
+	const struct plan_fit *f = &S->fit;
+	buf[0] = 0;
+	if (f->thinned)
+		snprintf(buf, len, "series thinned to the summary's sizes");
+	if (f->mem_asked > S->mem)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%smemory series to %llu MiB, not %llu",
+			 buf[0] ? "; " : "", (unsigned long long)(S->mem / MIB),
+			 (unsigned long long)(f->mem_asked / MIB));
+	if (f->rounds < f->rounds_asked)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%d of %d rounds", buf[0] ? "; " : "",
+			 f->rounds, f->rounds_asked);
+	if (f->ndropped)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%stools left out: %s",
+			 buf[0] ? "; " : "", f->dropped);
+}
+
+void print_plan(const struct suite *S)
+{
+	double all = 0;
+	for (size_t i = 0; i < S->nsel; i++) {
+		const struct sel *x = &S->sel[i];
+		printf("%-8s %6.1f  %s%s\n", x->family, x->s->est_s, x->s->label,
+		       x->t ? "" : "   (not built in: skipped)");
+		all += x->s->est_s;
+	}
+	char fd[1200];
+	fit_desc(S, fd, sizeof fd);
+	printf("%zu steps, profile %s, memory series to %llu MiB (%s), file %llu MiB\n"
+	       "estimated %.0f s for %d round(s) with the tools built in (%.0f s a round listed), "
+	       "budget %.0f s%s%s%s\n",
+	       S->nsel, profile_name(S->o.profile), (unsigned long long)(S->mem / MIB), S->mem_how,
+	       (unsigned long long)(S->file_bytes / MIB), S->fit.est, S->o.repeat, all,
+	       S->fit.budget, S->o.time_limit > 0 ? " (--time-limit)" : " (the profile's)",
+	       fd[0] ? ": " : "", fd);
+}
+

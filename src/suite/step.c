@@ -1,0 +1,357 @@
+/*
+ * step.c — one suite step in a child process (see step.h). The child runs the tool
+ * function exactly as `plumb NAME` would, but quiet (ctx.out = NULL) and with its stdout and
+ * stderr going to a pipe the parent reads line by line; its results go back over a second pipe
+ * as the tool's JSON document (docs/json-schema.md, "kind": "tool", read back with
+ * results/json_read.c) when the tool returns — or when it exits through die(), from an atexit
+ * hook, so what a tool measured before failing is not lost.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "bench/net/net.h"
+#include "suite/step.h"
+#include "core/cleanup.h"
+#include "core/clock.h"
+#include "core/json.h"
+#include "core/metrics.h"
+#include "core/out.h"
+#include "core/timing.h"
+#include "core/util.h"
+#include "results/io.h"
+#include "buildinfo.h"
+
+#define GRACE_NS 2000000000ull /* SIGTERM first, SIGKILL this long after */
+
+/* ---- protocol: the tool's JSON document ---------------------------------------------------- */
+
+void proto_write(FILE *f, const struct tool_ctx *c)
+{
+	struct json j;
+	json_init(&j, f, 0);
+	json_doc_begin(&j, "tool");
+	json_str(&j, "tool", c->tool);
+	json_kv_object(&j, "facts", c->header_info);
+	json_arr_begin(&j, "results");
+	for (size_t i = 0; i < c->results.n; i++)
+		json_result(&j, &c->results.v[i]);
+	json_arr_end(&j);
+	json_obj_end(&j);
+	fputc('\n', f);
+	fflush(f);
+}
+
+/* The tool's facts ([KEY: value] lines) as "k=v k=v": every result of the step carries them. */
+static char *facts_string(const struct run *d)
+{
+	char *s = NULL;
+	for (size_t i = 0; i < d->facts.n; i++) {
+		const struct kv *kv = &d->facts.v[i];
+		if (strcmp(kv->key, "tool") == 0)
+			continue;
+		char *n = xasprintf("%s%s%s=%s", s ? s : "", s ? " " : "", kv->key, kv->val);
+		free(s);
+		s = n;
+	}
+	return s;
+}
+
+int proto_merge(const char *buf, size_t len, int round, struct run *r, size_t *nresults)
+{
+	char err[256];
+	*nresults = 0;
+	if (len == 0)
+		return -1;
+	struct run *d = run_parse(buf, len, "step", err, sizeof err);
+	if (!d)
+		return -1;
+	char *h = facts_string(d);
+	for (size_t i = 0; i < d->results.n; i++) {
+		struct result *q = &d->results.v[i];
+		struct result *e = NULL;
+		for (size_t k = 0; k < r->results.n && !e; k++)
+			if (point_same(&r->results.v[k], q->metric, q->params, q->x))
+				e = &r->results.v[k];
+		if (!e) {
+			/* a new point; its value is the tool's until samples of more rounds join it */
+			e = result_list_add(&r->results, q->metric, q->params, q->x);
+			e->value = q->value;
+			e->unit = q->unit ? xstrdup(q->unit) : NULL;
+			e->version = q->version;
+			if (h && (!q->info || !strstr(q->info, h)))
+				e->info = q->info ? xasprintf("%s %s", q->info, h) : xstrdup(h);
+			else
+				e->info = q->info ? xstrdup(q->info) : NULL;
+		}
+		for (size_t k = 0; k < q->nsamples; k++) {
+			struct sample sm = q->samples[k];
+			sm.round = round;
+			result_add_sample(e, sm);
+		}
+		if (e->nsamples && e->nsamples != q->nsamples)
+			result_update_value(e, metric_stat_dir(metric_find(e->metric)));
+		(*nresults)++;
+	}
+	free(h);
+	run_free(d);
+	return 0;
+}
+
+/* ---- the child ------------------------------------------------------------------------------ */
+
+static struct sigaction child_act[8];
+static int child_sigs[8], nchild_sigs;
+
+void step_set_child_sigactions(const struct sigaction *act, const int *sigs, int n)
+{
+	nchild_sigs = n > 8 ? 8 : n;
+	for (int i = 0; i < nchild_sigs; i++) {
+		child_act[i] = act[i];
+		child_sigs[i] = sigs[i];
+	}
+}
+
+static struct tool_ctx child_ctx;
+static FILE *child_res;
+static int child_sent;
+static pid_t child_pid;
+
+static void child_send(void)
+{
+	/* A helper the tool forked inherits this hook: only the step's own process reports. */
+	if (child_sent || !child_res || getpid() != child_pid)
+		return;
+	child_sent = 1;
+	proto_write(child_res, &child_ctx);
+	fclose(child_res);
+	child_res = NULL;
+}
+
+static void child_main(const struct tool *t, int argc, char **argv, const struct step_env *env,
+		       int resw, int errw)
+{
+	for (int i = 0; i < nchild_sigs; i++)
+		sigaction(child_sigs[i], &child_act[i], NULL);
+	sigset_t none;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	setpgid(0, 0);
+	int dn = open("/dev/null", O_RDONLY);
+	if (dn >= 0) {
+		dup2(dn, 0);
+		if (dn > 2)
+			close(dn);
+	}
+	dup2(errw, 1);
+	dup2(errw, 2);
+	if (errw > 2)
+		close(errw);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (env->tmpdir)
+		setenv("TMPDIR", env->tmpdir, 1);
+	child_pid = getpid();
+	child_res = fdopen(resw, "w");
+	if (!child_res)
+		_exit(EXIT_MEASURE);
+	prog_name = t->name;
+	optind = 0;
+	child_ctx.tool = t->name;
+	child_ctx.out = NULL;
+	child_ctx.fsdir = env->fsdir;
+	child_ctx.argc = argc - 1;
+	child_ctx.argv = argv + 1;
+	timing.round = env->round;
+	if (env->remote && net_remote_set(env->remote) != 0)
+		_exit(EXIT_USAGE);
+	atexit(child_send);
+	int st = t->fn(&child_ctx, argc, argv);
+	exit(st);
+}
+
+/* ---- the parent ----------------------------------------------------------------------------- */
+
+struct linebuf {
+	char *buf;
+	size_t n, cap;
+};
+
+static void lb_add(struct linebuf *b, const char *p, size_t n)
+{
+	if (b->n + n + 1 > b->cap) {
+		b->cap = (b->n + n + 1) * 2;
+		b->buf = xrealloc(b->buf, b->cap);
+	}
+	memcpy(b->buf + b->n, p, n);
+	b->n += n;
+}
+
+/* Hand every complete line of b to fn; keep the rest. At eof the rest is a line too. */
+static void lb_lines(struct linebuf *b, int eof, void (*fn)(char *, void *), void *arg)
+{
+	if (!b->buf)
+		return; /* nothing arrived */
+	size_t start = 0;
+	for (size_t i = 0; i < b->n; i++)
+		if (b->buf[i] == '\n') {
+			b->buf[i] = 0;
+			fn(b->buf + start, arg);
+			start = i + 1;
+		}
+	if (eof && start < b->n) {
+		lb_add(b, "", 1);
+		fn(b->buf + start, arg);
+		start = b->n;
+	}
+	memmove(b->buf, b->buf + start, b->n - start);
+	b->n -= start;
+}
+
+static void on_err_line(char *line, void *arg)
+{
+	struct step_outcome *o = arg;
+	size_t l = strlen(line);
+	while (l && (line[l - 1] == '\r' || line[l - 1] == ' '))
+		line[--l] = 0;
+	/* Progress written with \r (memsize) keeps only its last part. */
+	char *cr = strrchr(line, '\r');
+	if (cr)
+		line = cr + 1;
+	if (!*line)
+		return;
+	if (o->nlines < STEP_MAX_LINES)
+		o->lines[o->nlines++] = xstrdup(line);
+	else
+		o->lines_dropped++;
+}
+
+static void kill_group(pid_t pid, int sig)
+{
+	kill(-pid, sig);
+	kill(pid, sig);
+}
+
+int step_exec(const struct tool *t, int argc, char **argv, const struct step_env *env,
+	      struct run *r, struct step_outcome *out)
+{
+	memset(out, 0, sizeof *out);
+	out->status = -1;
+	int resp[2], errp[2];
+	if (pipe2(resp, O_CLOEXEC) || pipe2(errp, O_CLOEXEC))
+		die(EXIT_MEASURE, "pipe: %s", strerror(errno));
+	/* Signals stay blocked across the fork so the child cannot run the parent's handler. */
+	sigset_t all, old;
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	uint64_t t0 = now_ns();
+	pid_t pid = plumb_fork();
+	if (pid == 0) {
+		close(resp[0]);
+		close(errp[0]);
+		child_main(t, argc, argv, env, resp[1], errp[1]);
+	}
+	if (pid > 0)
+		setpgid(pid, pid); /* also done by the child: whichever runs first */
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	close(resp[1]);
+	close(errp[1]);
+	if (pid < 0) {
+		close(resp[0]);
+		close(errp[0]);
+		char msg[128];
+		snprintf(msg, sizeof msg, "fork: %s", strerror(errno));
+		on_err_line(msg, out);
+		return -1;
+	}
+
+	struct linebuf rb = { 0 }, eb = { 0 };
+	int fds[2] = { resp[0], errp[0] };
+	uint64_t deadline = env->timeout_s > 0 ? t0 + (uint64_t)(env->timeout_s * 1e9) : 0;
+	uint64_t term_at = 0, exited_at = 0;
+	int exited = 0;
+	while (fds[0] >= 0 || fds[1] >= 0) {
+		struct pollfd pf[2];
+		int np = 0, which[2];
+		for (int i = 0; i < 2; i++)
+			if (fds[i] >= 0) {
+				pf[np].fd = fds[i];
+				pf[np].events = POLLIN;
+				which[np++] = i;
+			}
+		int pr = poll(pf, (nfds_t)np, 200);
+		for (int k = 0; pr > 0 && k < np; k++) {
+			if (!(pf[k].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			char buf[65536];
+			ssize_t got = read(pf[k].fd, buf, sizeof buf);
+			if (got < 0 && errno == EINTR)
+				continue;
+			int i = which[k];
+			if (got <= 0) {
+				close(fds[i]);
+				fds[i] = -1;
+			} else {
+				lb_add(i ? &eb : &rb, buf, (size_t)got);
+			}
+			if (i)
+				lb_lines(&eb, fds[i] < 0, on_err_line, out);
+		}
+		if (env->tick)
+			env->tick(env->tick_arg);
+		uint64_t now = now_ns();
+		if (!exited) {
+			int st;
+			pid_t w = waitpid(pid, &st, WNOHANG);
+			if (w == pid) {
+				exited = 1;
+				exited_at = now;
+				out->status = st;
+				child_forget(pid);
+				/* Helpers must not outlive their step (they would also hold the pipes). */
+				kill(-pid, SIGKILL);
+			}
+		}
+		if (!term_at && !exited) {
+			int why = 0;
+			if (env->stop && *env->stop)
+				why = out->stopped = 1;
+			else if (deadline && now > deadline)
+				why = out->timed_out = 1;
+			if (why) {
+				kill_group(pid, SIGTERM);
+				term_at = now;
+			}
+		} else if (term_at && !exited && now > term_at + GRACE_NS) {
+			kill_group(pid, SIGKILL);
+		}
+		/* Anything still holding the pipes after the child is gone is not ours to wait for. */
+		if (exited && now > exited_at + GRACE_NS)
+			break;
+	}
+	for (int i = 0; i < 2; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	if (!exited) {
+		out->status = child_wait(pid);
+		kill(-pid, SIGKILL);
+	}
+	/* the child's JSON document, complete or not at all (a killed child sends none) */
+	out->complete = proto_merge(rb.buf, rb.n, env->round, r, &out->nresults) == 0;
+	free(rb.buf);
+	free(eb.buf);
+	out->seconds = (double)(now_ns() - t0) / 1e9;
+	int ok = out->status >= 0 && WIFEXITED(out->status) && WEXITSTATUS(out->status) == 0 &&
+		 out->complete && !out->timed_out && !out->stopped;
+	return ok ? 0 : -1;
+}
+
+void step_outcome_free(struct step_outcome *o)
+{
+	for (int i = 0; i < o->nlines; i++)
+		free(o->lines[i]);
+	memset(o, 0, sizeof *o);
+}

@@ -1,0 +1,527 @@
+/*
+ * suite.c — `plumb run`: the whole suite, unattended. Builds the plan (plan.c, select.c) for
+ * the profile and the machine, runs each step in its own child (step.c) so a crash or a hang
+ * costs one benchmark and not the run, records every sample with the system facts and the
+ * options into one struct run, then stores it (results/store.h), writes it (results/io.h) and
+ * prints the summary (analysis/summary.h). Ctrl-C / SIGTERM stop cleanly: the running child
+ * and its helpers die, temporary directories go, what was measured is saved marked incomplete,
+ * and the exit status is 128 + the signal. Documented in docs/suite.md.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "analysis/summary.h"
+#include "bench/tool.h"
+#include "suite/noise.h"
+#include "suite/step.h"
+#include "suite/run.h"
+#include "suite/suite.h"
+#include "core/cleanup.h"
+#include "core/clock.h"
+#include "core/cpu.h"
+#include "core/sysinfo.h"
+#include "core/timing.h"
+#include "core/util.h"
+#include "results/io.h"
+#include "results/run.h"
+#include "results/store.h"
+
+volatile sig_atomic_t suite_stop_sig;
+
+static void on_stop(int sig)
+{
+	if (!suite_stop_sig)
+		suite_stop_sig = sig;
+}
+
+static const int stop_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+#define NSTOP ((int)(sizeof stop_sigs / sizeof stop_sigs[0]))
+
+/* The parent only notes the signal; the loop stops the child and saves. The child gets the
+ * handlers back that clean up and re-raise. */
+static void install_stop_handlers(void)
+{
+	struct sigaction sa, old[NSTOP];
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop;
+	sigfillset(&sa.sa_mask);
+	for (int i = 0; i < NSTOP; i++)
+		sigaction(stop_sigs[i], &sa, &old[i]);
+	step_set_child_sigactions(old, stop_sigs, NSTOP);
+}
+
+/* ---- small helpers ---------------------------------------------------------------------------- */
+
+void sb_add(struct sbuf *b, const char *sep, const char *s)
+{
+	size_t need = b->n + strlen(sep) + strlen(s) + 1;
+	if (need > 65536)
+		return; /* facts stay readable; the count says how many there were */
+	if (need > b->cap) {
+		b->cap = need * 2;
+		b->s = xrealloc(b->s, b->cap);
+	}
+	b->n += (size_t)sprintf(b->s + b->n, "%s%s", b->items ? sep : "", s);
+	b->items++;
+}
+
+static char *iso_now(char *buf, size_t len, int compact)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(buf, len, compact ? "%Y%m%dT%H%M%SZ" : "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return buf;
+}
+
+static const char *signame(int sig)
+{
+	switch (sig) {
+	case SIGSEGV: return "SIGSEGV";
+	case SIGBUS: return "SIGBUS";
+	case SIGABRT: return "SIGABRT";
+	case SIGKILL: return "SIGKILL";
+	case SIGTERM: return "SIGTERM";
+	case SIGFPE: return "SIGFPE";
+	case SIGILL: return "SIGILL";
+	case SIGINT: return "SIGINT";
+	default: return "a signal";
+	}
+}
+
+static void tick(void *p)
+{
+	progress_draw(p);
+}
+
+static void cost_note(struct costs *c, const struct tool *t, double est, double real)
+{
+	int i;
+	for (i = 0; i < c->n && c->t[i] != t; i++)
+		;
+	if (i == c->n && c->n < 128)
+		c->t[c->n++] = t;
+	if (i < 128) {
+		c->est[i] += est;
+		c->real[i] += real;
+	}
+	c->est_all += est;
+	c->real_all += real;
+}
+
+static double cost_scale(const struct costs *c, const struct tool *t)
+{
+	for (int i = 0; i < c->n; i++)
+		if (c->t[i] == t && c->est[i] > 0.2)
+			return c->real[i] / c->est[i];
+	return c->est_all > 2 ? c->real_all / c->est_all : 1.0;
+}
+
+/* ---- the run ---------------------------------------------------------------------------------- */
+
+static void describe_failure(const struct sel *x, const struct step_outcome *oc, char *buf,
+			     size_t len)
+{
+	const char *last = oc->nlines ? oc->lines[oc->nlines - 1] : NULL;
+	if (oc->timed_out)
+		snprintf(buf, len, "%s: timed out after %.0f s and was killed", x->s->label, oc->seconds);
+	else if (oc->status >= 0 && WIFSIGNALED(oc->status))
+		snprintf(buf, len, "%s: died of %s%s%s", x->s->label, signame(WTERMSIG(oc->status)),
+			 last ? ": " : "", last ? last : "");
+	else if (oc->status >= 0 && WIFEXITED(oc->status) && WEXITSTATUS(oc->status))
+		snprintf(buf, len, "%s: failed (exit %d)%s%s", x->s->label, WEXITSTATUS(oc->status),
+			 last ? ": " : "", last ? last : "");
+	else
+		snprintf(buf, len, "%s: sent no results%s%s", x->s->label, last ? ": " : "",
+			 last ? last : "");
+}
+
+static void fact_num(struct run *r, const char *key, const char *fmt, double v)
+{
+	char buf[64];
+	snprintf(buf, sizeof buf, fmt, v);
+	kv_set(&r->facts, key, buf);
+}
+
+/* The run's identity and the facts known before it starts. */
+static void record_start(struct suite *S)
+{
+	struct run *run = S->run;
+	char ts[40];
+	run->started = xstrdup(iso_now(ts, sizeof ts, 0));
+	run->profile = xstrdup(profile_name(S->o.profile));
+	run->source = xstrdup("plumb");
+	run_set_new_uid(run); /* its identity wherever it is copied to (issue 11 item 6) */
+	run->rounds = S->o.repeat;
+	if (S->o.label)
+		run->label = xstrdup(S->o.label);
+	struct fact facts[64];
+	int nf = sysinfo_facts(facts, 64);
+	for (int i = 0; i < nf; i++)
+		kv_set(&run->facts, facts[i].key, facts[i].val);
+	const char *h = kv_get(&run->facts, "hostname");
+	run->host = xstrdup(h ? h : "unknown");
+	fact_num(run, "copies", "%.0f", S->o.copies);
+	fact_num(run, "mem_series_bytes", "%.0f", (double)S->mem);
+	kv_set(&run->facts, "mem_series_reason", S->mem_how);
+	fact_num(run, "plan_budget_s", "%.0f", S->fit.budget);
+	fact_num(run, "plan_estimate_s", "%.0f", S->fit.est);
+	char fd[1200];
+	fit_desc(S, fd, sizeof fd);
+	if (fd[0]) {
+		kv_set(&run->facts, "plan_fit", fd);
+		run_warn("to fit the %.0f s budget: %s", S->fit.budget, fd);
+	}
+	fact_num(run, "file_bytes", "%.0f", (double)S->file_bytes);
+	fact_num(run, "line_size", "%.0f", S->line);
+	fact_num(run, "samples", "%.0f", S->reps);
+	if (timing.max_samples) {
+		fact_num(run, "max_samples", "%.0f", timing.max_samples);
+		fact_num(run, "target_ci", "%g", timing.target_ci);
+	}
+	kv_set(&run->facts, "placement", cpu_policy_desc());
+	run_noise_check(run, run_warn);
+	clock_watch_start(&S->clock, run, 8, run_warn);
+	if (S->o.remote)
+		kv_set(&run->facts, "remote", S->o.remote);
+	if (S->o.cold) {
+		S->can_cold = geteuid() == 0;
+		if (!S->can_cold)
+			run_warn("--cold needs root to drop the page cache: file benchmarks run with a warm cache");
+		kv_set(&run->facts, "cold", S->can_cold ? "yes" : "no (not root)");
+	}
+}
+
+/* One step of one round. Returns -1 when the run must stop (a signal). */
+static int run_one(struct suite *S, int round, size_t i)
+{
+	const struct sel *x = &S->sel[i];
+	const struct step *s = x->s;
+	if ((s->flags & STEP_FILE) && access(S->file, F_OK) != 0 &&
+	    make_file(S->file, S->file_bytes) != 0 && !suite_stop_sig)
+		run_warn("cannot write %s: %s", S->file, strerror(errno));
+	if (suite_stop_sig)
+		return -1;
+	if (S->can_cold && (s->flags & STEP_COLD))
+		drop_caches();
+
+	char label[160];
+	if (S->o.repeat > 1)
+		snprintf(label, sizeof label, "round %d/%d: %s", round + 1, S->o.repeat, s->label);
+	else
+		snprintf(label, sizeof label, "%s", s->label);
+	double rest = 0;
+	for (int r2 = round; r2 < S->o.repeat; r2++)
+		for (size_t k = r2 == round ? i + 1 : 0; k < S->nsel; k++)
+			rest += S->sel[k].s->est_s * cost_scale(&S->costs, S->sel[k].t);
+	clock_watch_probe(&S->clock); /* the clock this step starts on (clock_watch.h) */
+	progress_start(&S->prog, label, s->est_s * cost_scale(&S->costs, x->t), rest);
+
+	/* argv copy: the tool's getopt permutes it. */
+	char **av = xcalloc((size_t)s->argc + 1, sizeof *av);
+	for (int k = 0; k < s->argc; k++)
+		av[k] = s->argv[k];
+	double timeout = S->o.timeout ? S->o.timeout
+			 : S->o.profile == PROF_FULL ? 60 + 20 * s->est_s : 30 + 10 * s->est_s;
+	struct step_env env = {
+		.tmpdir = S->rundir, .fsdir = S->fsrun, .round = round, .timeout_s = timeout,
+		.stop = &suite_stop_sig, .tick = tick, .tick_arg = &S->prog,
+		.remote = (s->flags & STEP_REMOTE) ? S->o.remote : NULL,
+	};
+	struct step_outcome oc;
+	int rc = step_exec(x->t, s->argc, av, &env, S->run, &oc);
+	free(av);
+	progress_finish(&S->prog);
+	cost_note(&S->costs, x->t, s->est_s, oc.seconds);
+	char tm[220];
+	snprintf(tm, sizeof tm, "%s=%.2f", s->label, oc.seconds);
+	sb_add(&S->times, "; ", tm);
+	int stopped = oc.stopped;
+	if (stopped) {
+		/* interrupted: not the step's fault, nothing to report */
+	} else if (rc == 0) {
+		S->nok++;
+		for (int k = 0; k < oc.nlines; k++) {
+			char w[600];
+			snprintf(w, sizeof w, "%s: %s", s->label, oc.lines[k]);
+			if (k < 3)
+				run_warn("%s", w);
+			sb_add(&S->warnings, " | ", w);
+		}
+	} else {
+		char why[800];
+		describe_failure(x, &oc, why, sizeof why);
+		run_warn("%s", why);
+		sb_add(&S->failed, "; ", why);
+		S->nfailed++;
+		if (oc.timed_out || (oc.status >= 0 && WIFSIGNALED(oc.status)))
+			S->run->incomplete = 1;
+	}
+	step_outcome_free(&oc);
+	/* A killed child cannot clean up after itself. */
+	sweep(S->rundir, "XXX");
+	if (S->fsrun != S->rundir)
+		sweep(S->fsrun, "XXX");
+	if (i == S->last_file)
+		unlink(S->file);
+	return stopped ? -1 : 0;
+}
+
+static void run_all(struct suite *S)
+{
+	S->tty = isatty(2);
+	progress_init(&S->prog, S->tty, (int)S->nsel * S->o.repeat);
+	progress_current = &S->prog;
+	S->t_start = now_ns();
+	for (int round = 0; round < S->o.repeat && !suite_stop_sig; round++)
+		for (size_t i = 0; i < S->nsel && !suite_stop_sig; i++)
+			if (run_one(S, round, i) != 0)
+				break;
+	progress_clear(&S->prog);
+	progress_current = NULL;
+}
+
+/* Facts from what ran. */
+static void record_end(struct suite *S)
+{
+	struct run *run = S->run;
+	char ts[40];
+	run->ended = xstrdup(iso_now(ts, sizeof ts, 0));
+	if (suite_stop_sig) {
+		run->incomplete = 1;
+		kv_set(&run->facts, "stopped_by", signame(suite_stop_sig));
+	}
+	for (size_t i = 0; i < run->results.n; i++)
+		if (!strcmp(run->results.v[i].metric, "mhz.mhz") && !isnan(run->results.v[i].value))
+			fact_num(run, "mhz", "%.0f", run->results.v[i].value);
+	clock_watch_end(&S->clock, run, run_warn);
+	char steps[160];
+	snprintf(steps, sizeof steps, "%d ok, %d failed, %d not built in", S->nok, S->nfailed,
+		 S->nabsent);
+	kv_set(&run->facts, "steps", steps);
+	if (S->skipped.items)
+		kv_set(&run->facts, "not_built_in", S->skipped.s);
+	if (S->failed.items)
+		kv_set(&run->facts, "failed", S->failed.s);
+	if (S->warnings.items)
+		kv_set(&run->facts, "warnings", S->warnings.s);
+	if (S->times.items)
+		kv_set(&run->facts, "step_seconds", S->times.s); /* where the time goes (bench/) */
+	if (S->absent.n && !suite_stop_sig)
+		run_warn("%d benchmark(s) not built in, %d step(s) skipped: %s", S->absent.n,
+			 S->nabsent, S->skipped.s);
+}
+
+/* Keep the run: the file asked for, the store, or a file here when the store cannot. */
+static void keep(struct suite *S)
+{
+	const struct run_opts *o = &S->o;
+	struct run *run = S->run;
+	char err[512];
+	if (o->output) {
+		if (run_save_file(run, o->output, o->file_fmt, err, sizeof err) == 0) {
+			S->kept = 1;
+			snprintf(S->where, sizeof S->where, "written to %s", o->output);
+		} else {
+			run_warn("%s", err);
+			S->save_failed = 1;
+		}
+	}
+	if (o->no_store)
+		return;
+	struct store *st = store_open(o->db, 1, err, sizeof err);
+	if (st && store_save(st, run, err, sizeof err) == 0) {
+		S->kept = 1;
+		size_t l = strlen(S->where);
+		snprintf(S->where + l, sizeof S->where - l, "%sstored as run %ld in %s", l ? ", " : "",
+			 run->id, store_name(st));
+	} else if (o->output) {
+		run_warn("results store unavailable: %s", err);
+	} else {
+		char ts[40], fb[300], err2[512];
+		snprintf(fb, sizeof fb, "plumb-run-%s-%s.json", run->host, iso_now(ts, sizeof ts, 1));
+		if (run_save_file(run, fb, FMT_JSON, err2, sizeof err2) == 0) {
+			S->kept = 1;
+			snprintf(S->where, sizeof S->where, "written to ./%s", fb);
+			run_warn("results store unavailable (%s): run saved to ./%s", err, fb);
+		} else {
+			run_warn("results store unavailable (%s) and %s", err, err2);
+			S->save_failed = 1;
+		}
+	}
+	if (st)
+		store_close(st);
+}
+
+/* stdout: the summary, or the run as JSON / lmbench text. */
+static void report(struct suite *S)
+{
+	struct run *run = S->run;
+	fflush(stderr);
+	if (S->o.fmt == OUT_JSON || S->o.fmt == OUT_LMBENCH) {
+		int json = S->o.fmt == OUT_JSON;
+		if ((json ? run_write_json(run, stdout) : run_write_lmbench(run, stdout)) != 0) {
+			run_warn("cannot print the run as %s here (writer not available)",
+				 json ? "JSON" : "lmbench text");
+			S->save_failed = 1;
+		}
+	} else {
+		/* through a buffer, so a label or host name with bytes that are not UTF-8 prints valid */
+		struct run *rv[1] = { run };
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&buf, &len);
+		if (m) {
+			summary_print(m, rv, 1);
+			fclose(m);
+			utf8_fputs(stdout, buf, 0);
+			free(buf);
+		}
+	}
+	fflush(stdout);
+	if (S->tty && S->kept) {
+		double el = (double)(now_ns() - S->t_start) / 1e9;
+		run_warn("%zu results in %d:%02d; %s", run->results.n, (int)el / 60, (int)el % 60,
+			 S->where);
+	}
+}
+
+static void suite_free(struct suite *S)
+{
+	free(S->failed.s);
+	free(S->warnings.s);
+	free(S->skipped.s);
+	free(S->times.s);
+	free(S->sel);
+	plan_free(&S->plan);
+	run_free(S->run);
+	free(S->file);
+	free(S->o.only);
+	free(S->o.skip);
+	cleanup_run(); /* the private directories (registered) */
+	if (S->fsrun != S->rundir)
+		free(S->fsrun);
+	free(S->rundir);
+}
+
+/* `plumb ab`'s side (cmd/ab.c): the parent decides which step of which round runs when, so
+ * that both sides run each step back to back. Lines on stdout: "rounds N", "step LABEL" per
+ * step, "ready"; then for each "run ROUND INDEX" read from stdin the step runs and "done" is
+ * written ("stop" when interrupted). At "end" or end of input the run is written as plumb JSON
+ * to path — the documented format the parent reads — and "saved" or "failed" is written. */
+static int serve_ab(struct suite *S, const char *path)
+{
+	FILE *in = stdin, *out = stdout;
+	fprintf(out, "rounds %d\n", S->o.repeat);
+	for (size_t i = 0; i < S->nsel; i++)
+		fprintf(out, "step %s\n", S->sel[i].s->label);
+	fprintf(out, "ready\n");
+	fflush(out);
+	progress_init(&S->prog, 0, (int)S->nsel * S->o.repeat);
+	S->t_start = now_ns();
+	char line[256];
+	while (!suite_stop_sig && fgets(line, sizeof line, in)) {
+		int round;
+		size_t idx;
+		if (sscanf(line, "run %d %zu", &round, &idx) == 2 && idx < S->nsel && round >= 0 &&
+		    round < S->o.repeat) {
+			int rc = run_one(S, round, idx);
+			fprintf(out, "%s\n", rc ? "stop" : "done");
+			fflush(out);
+		} else {
+			break; /* "end" */
+		}
+	}
+	record_end(S);
+	char err[512];
+	int ok = run_save_file(S->run, path, FMT_JSON, err, sizeof err) == 0;
+	if (!ok)
+		run_warn("%s", err);
+	fprintf(out, "%s\n", ok ? "saved" : "failed");
+	fflush(out);
+	return ok ? 0 : EXIT_MEASURE;
+}
+
+/* Die of the signal, now that everything is saved and removed: a shell running plumb in a loop
+ * sees the interrupt (WIFSIGNALED) and stops too. SIGQUIT would dump core: it exits 131. */
+static int die_of_signal(int sig)
+{
+	if (sig != SIGQUIT) {
+		fflush(NULL);
+		signal(sig, SIG_DFL);
+		sigset_t set;
+		sigemptyset(&set);
+		sigaddset(&set, sig);
+		sigprocmask(SIG_UNBLOCK, &set, NULL);
+		raise(sig);
+	}
+	return 128 + sig;
+}
+
+int suite_main(int argc, char **argv)
+{
+	prog_name = "plumb run";
+	static struct suite S; /* large; one per process */
+	memset(&S, 0, sizeof S);
+	/* --ab-worker=PATH: a side of `plumb ab` (not in --help: plumb ab passes it) */
+	const char *ab_path = NULL;
+	for (int i = 1; i < argc; i++)
+		if (strncmp(argv[i], "--ab-worker=", 12) == 0) {
+			ab_path = argv[i] + 12;
+			memmove(&argv[i], &argv[i + 1], (size_t)(argc - i) * sizeof *argv);
+			argc--;
+			break;
+		}
+	S.run = run_new();
+	run_opts_parse(argc, argv, &S.o, S.run);
+	if (ab_path) {
+		if (S.o.output || S.o.fmt != OUT_TEXT || S.o.dry_run)
+			die(EXIT_USAGE, "plumb ab: -o, --format, --json and --dry-run are not run options "
+					"here");
+		S.o.no_store = 1;
+	}
+	set_sizes_and_timing(&S);
+	if (!S.o.dry_run)
+		make_dirs(&S);
+	select_steps(&S);
+	if (S.o.dry_run) {
+		print_plan(&S);
+		suite_free(&S);
+		return 0;
+	}
+	if (S.nsel == 0)
+		die(EXIT_MEASURE, "nothing to run: the benchmarks chosen are not built in (%s)",
+		    S.skipped.items ? S.skipped.s : "no step selected");
+
+	record_start(&S);
+	install_stop_handlers();
+	if (ab_path) {
+		int st = serve_ab(&S, ab_path);
+		suite_free(&S);
+		return suite_stop_sig ? die_of_signal(suite_stop_sig) : st;
+	}
+	run_all(&S);
+	record_end(&S);
+	keep(&S);
+	int status = 0;
+	if (suite_stop_sig)
+		run_warn("stopped by %s after %zu result(s)%s%s", signame(suite_stop_sig), S.run->results.n,
+			 S.kept ? "; incomplete run " : "", S.kept ? S.where : "");
+	else
+		report(&S);
+	if (S.save_failed)
+		status = EXIT_MEASURE;
+	suite_free(&S);
+	return suite_stop_sig ? die_of_signal(suite_stop_sig) : status;
+}
+

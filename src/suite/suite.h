@@ -1,0 +1,93 @@
+/*
+ * suite.h — what the files of `plumb run` share (suite.c the phases, select.c which steps run,
+ * workdir.c the directories, $FILE and the sizes): the run's state, passed from phase to phase.
+ */
+#ifndef PLUMB_SUITE_H
+#define PLUMB_SUITE_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "bench/tool.h"
+#include "suite/run_opts.h"
+#include "suite/clock_watch.h"
+#include "suite/fit.h"
+#include "suite/plan.h"
+#include "suite/progress.h"
+
+#define MIB (1024ull * 1024)
+
+/* The signal that stops the run (0: none): the parent only notes it (suite.c). */
+extern volatile sig_atomic_t suite_stop_sig;
+
+/* A growing list of words, for facts such as the failed steps. */
+struct sbuf {
+	char *s;
+	size_t n, cap;
+	int items;
+};
+
+/* Family ids and tool names, each once. */
+struct names {
+	const char *v[128];
+	int n;
+};
+
+/* Time-left estimates: the plan's per-step costs, scaled by how long the finished steps of the
+ * same tool took against theirs (later sizes, later rounds), else by the run's overall ratio. */
+struct costs {
+	const struct tool *t[128];
+	double est[128], real[128];
+	int n;
+	double est_all, real_all;
+};
+
+struct sel {
+	const struct step *s;
+	const struct tool *t;    /* NULL: not built in (listed by --dry-run only) */
+	const char *family;
+};
+
+/* Everything one `plumb run` holds, passed from phase to phase. */
+struct suite {
+	struct run_opts o;
+	struct run *run;
+	uint64_t mem, file_bytes;
+	int line, reps, tty, can_cold;
+	char *rundir, *fsrun, *file;
+	struct plan plan;
+	struct plan_fit fit;
+	char mem_how[300];       /* why the memory series goes to mem */
+	struct names only, skipf;
+	struct sel *sel;
+	size_t nsel, last_file;
+	struct names absent;
+	int nabsent, nok, nfailed;
+	double est_total;
+	struct progress prog;
+	struct costs costs;
+	struct sbuf failed, warnings, skipped, times;
+	struct clock_watch clock;
+	uint64_t t_start;
+	char where[1200];        /* where the run was kept, for the last line */
+	int kept, save_failed;
+};
+
+/* suite.c */
+void sb_add(struct sbuf *b, const char *sep, const char *s);
+
+/* select.c: the plan for the profile fitted to the budget and filtered by --only, --skip and
+ * --subset into S->sel; the plan as --dry-run prints it; what the budget cost it, in words. */
+void select_steps(struct suite *S);
+void print_plan(const struct suite *S);
+void fit_desc(const struct suite *S, char *buf, size_t len);
+
+/* workdir.c: the memory and file sizes and the sample counts the children inherit; the
+ * private directories and $FILE; a swept step directory; $FILE written; the page cache dropped. */
+void set_sizes_and_timing(struct suite *S);
+void make_dirs(struct suite *S);
+void sweep(const char *dir, const char *keep);
+int make_file(const char *path, uint64_t bytes);
+void drop_caches(void);
+
+#endif

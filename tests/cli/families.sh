@@ -1,0 +1,127 @@
+# families.sh — family ids and aliases for run --only/--skip (docs/suite.md): every family id
+# plumb had before src/bench had folders still selects exactly the tools it did, and each
+# family id (a folder of src/bench/) selects every tool in its folder; plumb list agrees with
+# the source tree; the registry is generated from the descriptors.
+. tests/lib.sh
+
+# The tools of the --full plan that --only/--skip ARG keeps, once each, in plan order.
+plan_tools() {
+	"$PLUMB" run --dry-run --full --disk /dev/null "$@" 2>/dev/null |
+		awk 'NF >= 3 && $2 ~ /^[0-9]+\.[0-9]$/ && !seen[$3]++ { printf "%s ", $3 }'
+}
+
+# Each old id and the plan's tools for it, taken from the binary before the folders (commit
+# cf51939: `plumb run --dry-run --full --disk /dev/null --only ID`, tools once each in plan
+# order).
+while read -r id want; do
+	got=$(plan_tools --only "$id" | sed 's/ $//')
+	if [ "$got" = "$want" ]; then pass "families/alias-$id"
+	else fail "families/alias-$id" "got '$got', want '$want'"; fi
+done <<'LISTS'
+syscall lat_syscall
+select lat_select
+signal lat_sig
+proc lat_proc
+ipc lat_pipe lat_unix lat_fifo lat_fcntl lat_sem
+ops lat_ops par_ops
+mhz mhz
+memsize memsize
+ctx lat_ctx
+files lat_pagefault lat_mmap lat_fs bw_file_rd bw_mmap_rd
+lmdd lmdd
+disk disk
+netlat lat_unix_connect lat_udp lat_tcp lat_connect
+netbw bw_tcp bw_udp bw_unix bw_pipe
+http lat_http
+rpc lat_rpc
+memory bw_mem
+memlat lat_mem_rd
+stream stream
+caches line tlb par_mem cache
+LISTS
+
+# Each old id and every tool it names (plumb list's ALIAS column; before the folders, its
+# FAMILY column).
+while read -r id want; do
+	got=$("$PLUMB" list | awk -v a="$id" 'NR > 1 && $3 == a { printf "%s ", $1 }' | sed 's/ $//')
+	if [ "$got" = "$want" ]; then pass "families/list-alias-$id"
+	else fail "families/list-alias-$id" "got '$got', want '$want'"; fi
+done <<'LISTS'
+syscall lat_syscall
+select lat_select
+signal lat_sig
+proc lat_proc
+ipc lat_pipe lat_unix lat_fifo lat_fcntl lat_sem
+ops lat_ops par_ops
+mhz mhz
+memsize memsize
+ctx lat_ctx
+files lat_fs bw_file_rd bw_mmap_rd lat_mmap lat_pagefault
+lmdd lmdd
+disk disk
+netlat lat_tcp lat_udp lat_connect lat_unix_connect
+netbw bw_tcp bw_udp bw_unix bw_pipe
+http lat_http
+rpc lat_rpc
+memory bw_mem
+memlat lat_mem_rd
+stream stream
+caches tlb par_mem line cache
+LISTS
+
+# Each folder of src/bench/ is a family: plumb list names it for every tool whose TOOL row is
+# in it, and --only FOLDER keeps exactly the plan's steps of those tools.
+all=$(plan_tools)
+for dir in src/bench/*/; do
+	fam=$(basename "$dir")
+	tools=$(sed -n 's/^[[:space:]]*TOOL("\([a-z0-9_]*\)".*/\1/p' "$dir"*.c)
+	bad=""
+	for t in $tools; do
+		f=$("$PLUMB" list | awk -v t="$t" '$1 == t { print $2 }')
+		[ "$f" = "$fam" ] || bad="$bad $t:$f"
+	done
+	if [ -z "$bad" ]; then pass "families/list-$fam"; else fail "families/list-$fam" "$bad"; fi
+	want=""
+	for t in $all; do
+		for u in $tools; do [ "$t" = "$u" ] && want="$want$t "; done
+	done
+	got=$(plan_tools --only "$fam")
+	if [ -n "$want" ] && [ "$got" = "$want" ]; then pass "families/only-$fam"
+	else fail "families/only-$fam" "got '$got', want '$want'"; fi
+	# --skip FAMILY leaves none of them
+	left=$(plan_tools --skip "$fam")
+	hit=""
+	for t in $tools; do case " $left" in *" $t "*) hit="$hit $t" ;; esac; done
+	if [ -z "$hit" ]; then pass "families/skip-$fam"; else fail "families/skip-$fam" "kept:$hit"; fi
+done
+
+# No family is named as a --subset value; every tool is in a folder.
+if [ -e src/bench/os ] || [ -e src/bench/hardware ]; then fail families/no-subset-names "src/bench/os or hardware"
+else pass families/no-subset-names; fi
+loose=$(grep -l '^[[:space:]]*TOOL("' src/bench/*.c 2>/dev/null | tr '\n' ' ')
+if [ -z "$loose" ]; then pass families/every-tool-in-a-folder
+else fail families/every-tool-in-a-folder "$loose"; fi
+
+# The generator refuses a folder named os, a file of TOOL rows without a descriptor, and two
+# descriptors with one ORDER.
+mkdir -p "$T/src/bench/os" "$T/src/bench/x"
+printf 'const struct family fam_a = { "a", SUBSET_OS, "a", tools, 1 };\n' >"$T/src/bench/os/a.c"
+if sh mk/registry.sh "$T/src/bench/os/a.c" >/dev/null 2>"$T/gen.err"; then fail families/gen-refuses-os "accepted"
+else pass families/gen-refuses-os; fi
+printf '\tTOOL("b", b, 0, "", "", NULL),\n' >"$T/src/bench/x/b.c"
+if sh mk/registry.sh "$T/src/bench/x/b.c" >/dev/null 2>&1; then fail families/gen-refuses-no-descriptor "accepted"
+else pass families/gen-refuses-no-descriptor; fi
+printf 'const struct family fam_c = { "c", SUBSET_OS, "c", tools, 7 };\n' >"$T/src/bench/x/c.c"
+printf 'const struct family fam_d = { "d", SUBSET_OS, "d", tools, 7 };\n' >"$T/src/bench/x/d.c"
+if sh mk/registry.sh "$T/src/bench/x/c.c" "$T/src/bench/x/d.c" >/dev/null 2>&1; then
+	fail families/gen-refuses-same-order "accepted"
+else pass families/gen-refuses-same-order; fi
+
+# run --help names the families and the aliases; an unknown id lists both.
+"$PLUMB" run --help >"$T/help" 2>&1
+if grep -q 'sys, proc, ipc' "$T/help" && grep -q 'memory (bw_mem)' "$T/help" &&
+   grep -q 'caches (tlb par_mem line cache)' "$T/help"; then pass families/run-help
+else fail families/run-help "$(grep -i -A3 famil "$T/help" | head -5)"; fi
+"$PLUMB" run --only nosuch 2>"$T/uf" >/dev/null
+if grep -q 'valid: sys, .*memory' "$T/uf"; then pass families/unknown-lists-both
+else fail families/unknown-lists-both "$(cat "$T/uf")"; fi
