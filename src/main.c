@@ -46,6 +46,7 @@ static int run_tool(const struct tool *t, int argc, char **argv, int via_symlink
 {
 	struct tool_ctx c = { 0 };
 	c.tool = t->name;
+	c.opts = t->opts;
 	c.via_symlink = via_symlink;
 	c.out = via_symlink && !t->lm_stdout ? stderr : stdout;
 	c.argc = argc - 1;

@@ -19,15 +19,19 @@ struct tool {
 	const char *name;      /* the lmbench program name */
 	tool_fn fn;            /* argv[0] is the tool name; returns the exit status */
 	int lm_stdout;         /* lmbench printed results on stdout (line, mhz, memsize, seek) */
+	const struct tool_options *opts; /* its own options (opts.h), or NULL: what options_parse()
+				  * parses, --help and `plumb list --json` print */
 	const char *usage;     /* operands and own options, e.g. "[-n N] file|tcp" */
 	const char *summary;   /* one line: what it measures */
 	const char *help;      /* more lines for --help (may be NULL) */
 };
 
 /* One entry per line, starting with TOOL(" — the Makefile reads the names from these lines.
- * A tool's own options are a `struct tool_options` table (opts.h) defined beside its function,
- * which passes it to options_parse(); --help prints it from there. */
-#define TOOL(name, fn, lm_stdout, usage, summary, help) { name, fn, lm_stdout, usage, summary, help }
+ * A tool's own options are a `struct tool_options` table (opts.h) named in its entry; the
+ * dispatcher hands it to the tool (tool_ctx.opts), options_parse() parses it and --help
+ * prints it: the tool function never names it. */
+#define TOOL(name, fn, lm_stdout, opts, usage, summary, help)                                  \
+	{ name, fn, lm_stdout, opts, usage, summary, help }
 
 enum subset { SUBSET_HW = 1, SUBSET_OS = 2 };
 

@@ -13,6 +13,27 @@
 #include "core/util.h"
 #include "buildinfo.h"
 
+/* A tool's own options, from its descriptor's table (groups expanded). */
+static void json_opts(struct json *j, const struct opt *o)
+{
+	for (; o && (o->letter || o->name || o->type); o++) {
+		if (o->type == OPT_GROUP) {
+			json_opts(j, o->extra);
+			continue;
+		}
+		char letter[2] = { o->letter, 0 };
+		json_obj_begin(j, NULL);
+		if (o->letter)
+			json_str(j, "short", letter);
+		if (o->name)
+			json_str(j, "long", o->name);
+		if (o->arg)
+			json_str(j, "value", o->arg);
+		json_str(j, "help", o->help ? o->help : "");
+		json_obj_end(j);
+	}
+}
+
 static void list_json(void)
 {
 	struct json j;
@@ -28,6 +49,9 @@ static void list_json(void)
 			json_str(&j, "subset", subset_name(r->file->subset));
 			json_str(&j, "measures", t->summary);
 			json_str(&j, "usage", t->usage);
+			json_arr_begin(&j, "options");
+			json_opts(&j, t->opts ? t->opts->opts : NULL);
+			json_arr_end(&j);
 			json_obj_end(&j);
 		}
 	json_arr_end(&j);

@@ -214,8 +214,9 @@ static struct flat_opt find_row(const struct flat_opt *f, int n, int ch, int fir
 	return f[i];
 }
 
-int options_parse(struct tool_ctx *c, int argc, char **argv, const struct tool_options *t, void *dst)
+int options_parse(struct tool_ctx *c, int argc, char **argv, void *dst)
 {
+	const struct tool_options *t = c->opts;
 	char optstring[3 * MAX_OPTS + 16] = ":P:W:N:";
 	struct option lo[NSHARED + MAX_OPTS + 1];
 	struct flat_opt f[MAX_OPTS];

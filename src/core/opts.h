@@ -64,10 +64,11 @@ struct tool_options {
 	struct timing_defaults timing;   /* this tool's own sampling defaults */
 };
 
-/* Parse argv against the shared options and t's (t may be NULL: only the shared ones); values
- * go into dst. Exits 2 with one line on a bad option or value, 0 after --help. Returns the
- * index of the first operand (options may follow operands, GNU style). */
-int options_parse(struct tool_ctx *c, int argc, char **argv, const struct tool_options *t, void *dst);
+/* Parse argv against the shared options and the tool's own table, c->opts (set by whoever runs
+ * the tool from its descriptor's; NULL: only the shared ones); values go into dst. Exits 2 with
+ * one line on a bad option or value, 0 after --help. Returns the index of the first operand
+ * (options may follow operands, GNU style). */
+int options_parse(struct tool_ctx *c, int argc, char **argv, void *dst);
 /* The "Options:" lines of --help for t's own options (nothing when it has none). */
 void options_help(FILE *f, const struct tool_options *t);
 

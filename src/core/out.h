@@ -20,6 +20,7 @@
 
 struct tool_ctx {
 	const char *tool;         /* lmbench tool name */
+	const struct tool_options *opts; /* its options table, from its descriptor (NULL: none) */
 	FILE *out;                /* lmbench lines go here; NULL = print nothing */
 	int json;                 /* --json */
 	int via_symlink;          /* invoked as an lmbench name */

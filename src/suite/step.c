@@ -161,6 +161,7 @@ static void child_main(const struct tool *t, int argc, char **argv, const struct
 	prog_name = t->name;
 	optind = 0;
 	child_ctx.tool = t->name;
+	child_ctx.opts = t->opts;
 	child_ctx.out = NULL;
 	child_ctx.fsdir = env->fsdir;
 	child_ctx.argc = argc - 1;

@@ -42,3 +42,21 @@ for t in $("$PLUMB" list --names); do
 	if [ -z "$bad" ]; then pass "dispatch/help-options-accepted-$t"
 	else fail "dispatch/help-options-accepted-$t" "refused:$bad"; fi
 done
+# Options live in the descriptors: `plumb list --json` prints every tool's own options from
+# them, and each option a tool's --help lists among its own is one of those rows.
+"$PLUMB" list --json >"${TMPDIR:-/tmp}/plumb-list.$$.json" 2>/dev/null
+check dispatch/options-in-descriptors python3 - "${TMPDIR:-/tmp}/plumb-list.$$.json" "$PLUMB" <<'PY'
+import json, subprocess, sys
+tools = json.load(open(sys.argv[1]))['tools']
+assert len(tools) >= 38 and all(isinstance(t['options'], list) for t in tools)
+by = {t['name']: t for t in tools}
+assert any(o.get('short') == 'm' for o in by['lat_tcp']['options'])
+assert any(o.get('long') == 'pages' for o in by['bw_mem']['options'])
+assert by['lat_pipe']['options'] == []
+for t in tools:
+    help = subprocess.run([sys.argv[2], t['name'], '--help'], capture_output=True, text=True).stdout
+    for o in t['options']:
+        word = '--' + o['long'] if 'long' in o else '-' + o['short']
+        assert word in help, (t['name'], word)
+PY
+rm -f "${TMPDIR:-/tmp}/plumb-list.$$.json"

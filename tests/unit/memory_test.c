@@ -317,9 +317,9 @@ TEST(mem_pages_and_options)
 	char *args[] = { "stream", "-v", "2", "op", "--threads", "all", "--table", "--pages=thp", "--", "--table", NULL };
 	char **av = args;
 	struct longopt_test o = { 0 };
-	struct tool_ctx c = { .tool = "stream" };
+	struct tool_ctx c = { .tool = "stream", .opts = &t };
 	optind = 0;
-	int first = mem_options_parse(&c, 10, &av, &t, &o);
+	int first = mem_options_parse(&c, 10, &av, &o);
 	CHECK(o.version == 2 && o.table == 1);
 	CHECK_STR(o.threads, "all");
 	CHECK_STR(o.pages, "thp");

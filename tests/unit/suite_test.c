@@ -115,9 +115,9 @@ static int tool_record_then_die(struct tool_ctx *c, int argc, char **argv)
 }
 
 static const struct tool fake[] = {
-	{ "crash", tool_crash, 0, "", "", NULL },
-	{ "hang", tool_hang, 0, "", "", NULL },
-	{ "halfway", tool_record_then_die, 0, "", "", NULL },
+	{ "crash", tool_crash, 0, NULL, "", "", NULL },
+	{ "hang", tool_hang, 0, NULL, "", "", NULL },
+	{ "halfway", tool_record_then_die, 0, NULL, "", "", NULL },
 };
 
 static int run1(const struct tool *t, char *arg1, double timeout, struct run *run,

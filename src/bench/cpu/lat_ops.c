@@ -174,7 +174,7 @@ static int lat_bogo(struct tool_ctx *c, struct bogo *b, int dbl)
 
 static int lat_ops(struct tool_ctx *c, int argc, char **argv)
 {
-	options_parse(c, argc, argv, &lat_ops_options, NULL);
+	options_parse(c, argc, argv, NULL);
 	if (optind < argc)
 		usage_error(c, "unexpected operand '%s' (lat_ops takes none)", argv[optind]);
 	struct ops_args a;
@@ -199,7 +199,7 @@ static int lat_ops(struct tool_ctx *c, int argc, char **argv)
 }
 
 static const struct tool tools[] = {
-	TOOL("lat_ops", lat_ops, 0, "",
+	TOOL("lat_ops", lat_ops, 0, &lat_ops_options, "",
 	     "latency of integer/int64/float/double bit, add, mul, div, mod; bogomflops",
 	     "Each figure is the time of one operation in a dependent chain (ns); bogomflops is\n"
 	     "(1+x)(1.5-x)/x per element of a 1000-element array. -P applies to bogomflops only."),

@@ -211,7 +211,7 @@ static const struct tool_options mhz_options = { .opts = (const struct opt[]){
 static int mhz_tool(struct tool_ctx *c, int argc, char **argv)
 {
 	struct mhz_opts o = { 0 };
-	options_parse(c, argc, argv, &mhz_options, &o);
+	options_parse(c, argc, argv, &o);
 	int only_clock = o.only_clock;
 	if (optind < argc)
 		usage_error(c, "unexpected operand '%s' (mhz takes only -c)", argv[optind]);
@@ -239,7 +239,7 @@ static int mhz_tool(struct tool_ctx *c, int argc, char **argv)
 }
 
 static const struct tool tools[] = {
-	TOOL("mhz", mhz_tool, 1, "[-c]",
+	TOOL("mhz", mhz_tool, 1, &mhz_options, "[-c]",
 	     "the clock the core runs at (MHz), turbo included",
 	     "Times a chain of register adds (one cycle each) and checks it against a chain of\n"
 	     "multiplies (a whole number of cycles each). -c prints only the clock period in ns.\n"

@@ -145,7 +145,7 @@ static const struct tool_options par_ops_options = {
 
 static int par_ops_main(struct tool_ctx *c, int argc, char **argv)
 {
-	options_parse(c, argc, argv, &par_ops_options, NULL);
+	options_parse(c, argc, argv, NULL);
 	if (optind < argc)
 		usage_error(c, "unexpected operand '%s' (par_ops takes none)", argv[optind]);
 	struct ops_args a;
@@ -158,7 +158,7 @@ static int par_ops_main(struct tool_ctx *c, int argc, char **argv)
 }
 
 static const struct tool tools[] = {
-	TOOL("par_ops", par_ops_main, 0, "",
+	TOOL("par_ops", par_ops_main, 0, &par_ops_options, "",
 	     "instruction-level parallelism of the lat_ops operations",
 	     "For each operation, 1, 2, 3... independent chains run together; the figure is how many\n"
 	     "operations complete in the time one takes alone (best chain count; the search stops\n"

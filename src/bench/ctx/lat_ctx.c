@@ -196,7 +196,7 @@ static const struct tool_options ctx_options = { .opts = (const struct opt[]){
 static int lat_ctx(struct tool_ctx *c, int argc, char **argv)
 {
 	struct ctx_opts o = { 0 };
-	options_parse(c, argc, argv, &ctx_options, &o);
+	options_parse(c, argc, argv, &o);
 	long long kb = o.kb;
 	if (optind >= argc)
 		usage_error(c, "missing process count(s), e.g. lat_ctx -s 0 2 4 8 16");
@@ -250,7 +250,7 @@ static int lat_ctx(struct tool_ctx *c, int argc, char **argv)
 }
 
 static const struct tool tools[] = {
-	TOOL("lat_ctx", lat_ctx, 0, "[-s KB] N [N...]",
+	TOOL("lat_ctx", lat_ctx, 0, &ctx_options, "[-s KB] N [N...]",
 	     "context switch time among N processes passing a token, each summing KB of its own",
 	     "Prints an empty line, \"size=Kk ovr=O (overhead per switch, us), then one line\n"
 	     "'N us-per-switch' per process count. The overhead (one process's pipe write+read\n"

@@ -125,7 +125,7 @@ static uint64_t reference_sum(const char *file, uint64_t size)
 /* Common front of bw_file_rd and bw_mmap_rd: "size mode [file]". */
 int bw_rd_run(struct tool_ctx *c, int argc, char **argv, const struct rd_modes *md)
 {
-	options_parse(c, argc, argv, NULL, NULL);
+	options_parse(c, argc, argv, NULL);
 	const char *m1 = md->only;
 	if (argc - optind < 2)
 		usage_error(c, "usage: size %s|open2close [file]", m1);
@@ -197,7 +197,7 @@ static int bw_file_rd(struct tool_ctx *c, int argc, char **argv)
 }
 
 static const struct tool tools[] = {
-	TOOL("bw_file_rd", bw_file_rd, 0, "size io_only|open2close [file]",
+	TOOL("bw_file_rd", bw_file_rd, 0, NULL, "size io_only|open2close [file]",
 	     "re-read bandwidth of a cached file with read(), every word summed",
 	     "Prints 'MB MB/s'. Without file, plumb creates one of size bytes in its private\n"
 	     "directory; a named file is only read. The bytes summed are checked against the file."),

@@ -70,7 +70,7 @@ static int bw_mmap_rd(struct tool_ctx *c, int argc, char **argv)
 }
 
 static const struct tool tools[] = {
-	TOOL("bw_mmap_rd", bw_mmap_rd, 0, "size mmap_only|open2close [file]",
+	TOOL("bw_mmap_rd", bw_mmap_rd, 0, NULL, "size mmap_only|open2close [file]",
 	     "read bandwidth of a mapped cached file, every word summed",
 	     "Prints 'MB MB/s'. The file is mapped read-only; without file plumb creates one."),
 	{ 0 },

@@ -64,7 +64,7 @@ static int one_read(struct dk *d, uint64_t off, size_t len, struct measurement *
 
 static int disk(struct tool_ctx *c, int argc, char **argv)
 {
-	options_parse(c, argc, argv, NULL, NULL);
+	options_parse(c, argc, argv, NULL);
 	if (argc - optind != 1)
 		usage_error(c, "need exactly one DEVICE or FILE to read");
 	struct dk d = { .dev = argv[optind] };
@@ -164,7 +164,7 @@ static int disk(struct tool_ctx *c, int argc, char **argv)
 }
 
 static const struct tool tools[] = {
-	TOOL("disk", disk, 0, "DEVICE|FILE",
+	TOOL("disk", disk, 0, NULL, "DEVICE|FILE",
 	     "seek time by distance and read bandwidth by offset, read-only",
 	     "Prints \"Seek times for DEV then 'MB ms' lines, an empty line, \"Zone bandwidth for\n"
 	     "DEV then 'MB MB/s' lines. Opens DEV read-only (O_DIRECT when possible) and never\n"

@@ -141,7 +141,7 @@ static const struct tool_options fs_options = { .opts = (const struct opt[]){
 static int lat_fs(struct tool_ctx *c, int argc, char **argv)
 {
 	struct fs_opts o = { .size = UINT64_MAX };
-	options_parse(c, argc, argv, &fs_options, &o);
+	options_parse(c, argc, argv, &o);
 	long long one_size = o.size == UINT64_MAX ? -1 : (long long)o.size, nfiles = o.nfiles;
 	if (argc - optind > 1)
 		usage_error(c, "too many operands (one directory at most)");
@@ -192,7 +192,7 @@ static int lat_fs(struct tool_ctx *c, int argc, char **argv)
 }
 
 static const struct tool tools[] = {
-	TOOL("lat_fs", lat_fs, 0, "[-s size] [-n files] [dir]",
+	TOOL("lat_fs", lat_fs, 0, &fs_options, "[-s size] [-n files] [dir]",
 	     "file creations and deletions per second (sizes 0k 1k 4k 10k)",
 	     "Prints 'SIZEk FILES CREATES/s DELETES/s' per size. Files go in a private directory\n"
 	     "under dir (or --fsdir, $TMPDIR, /tmp), at most 100 per directory, removed after."),

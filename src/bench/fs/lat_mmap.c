@@ -77,7 +77,7 @@ static const struct tool_options mmap_options = { .opts = (const struct opt[]){
 static int lat_mmap(struct tool_ctx *c, int argc, char **argv)
 {
 	struct mmap_opts o = { 0 };
-	options_parse(c, argc, argv, &mmap_options, &o);
+	options_parse(c, argc, argv, &o);
 	int rnd = o.rnd;
 	if (argc - optind < 1)
 		usage_error(c, "missing size");
@@ -125,7 +125,7 @@ static int lat_mmap(struct tool_ctx *c, int argc, char **argv)
 }
 
 static const struct tool tools[] = {
-	TOOL("lat_mmap", lat_mmap, 0, "[-r] size [file]",
+	TOOL("lat_mmap", lat_mmap, 0, &mmap_options, "[-r] size [file]",
 	     "mmap + touch one byte per 16 KiB of the first tenth + munmap",
 	     "Prints 'MB microseconds'. -r touches one byte per 160 KiB over the whole size.\n"
 	     "The mapping is read-only (lmbench mapped read-write and wrote: method version 2);\n"

@@ -99,7 +99,7 @@ static void pf_after(uint64_t iters, void *a)
 
 static int lat_pagefault(struct tool_ctx *c, int argc, char **argv)
 {
-	options_parse(c, argc, argv, NULL, NULL);
+	options_parse(c, argc, argv, NULL);
 	if (argc - optind > 1)
 		usage_error(c, "too many operands");
 	struct pf p = { .fd = -1 };
@@ -201,7 +201,7 @@ static int lat_pagefault(struct tool_ctx *c, int argc, char **argv)
 }
 
 static const struct tool tools[] = {
-	TOOL("lat_pagefault", lat_pagefault, 0, "[file]",
+	TOOL("lat_pagefault", lat_pagefault, 0, NULL, "[file]",
 	     "cost of a real (major) page fault per page, the file's pages evicted before each pass",
 	     "Without file plumb creates an 8 MiB file and drops its pages from the page cache\n"
 	     "before every pass (checked with mincore): each touch, in random page order and\n"

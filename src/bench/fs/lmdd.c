@@ -174,7 +174,7 @@ static const struct tool_options lmdd_options = { .timing = { .repetitions = 1 }
 
 static int lmdd(struct tool_ctx *c, int argc, char **argv)
 {
-	options_parse(c, argc, argv, &lmdd_options, NULL);
+	options_parse(c, argc, argv, NULL);
 	struct dd d = { .ifd = -1, .ofd = -1, .bs = 8192 };
 	const char *label = "";
 	int print = 0;
@@ -299,7 +299,7 @@ static int lmdd(struct tool_ctx *c, int argc, char **argv)
 }
 
 static const struct tool tools[] = {
-	TOOL("lmdd", lmdd, 0, "key=value... (if= of= bs= count= move= skip= fsync= sync= print= label= opat= notrunc=)",
+	TOOL("lmdd", lmdd, 0, &lmdd_options, "key=value... (if= of= bs= count= move= skip= fsync= sync= print= label= opat= notrunc=)",
 	     "dd-like transfer timer; the suite's file write bandwidth (with fsync)",
 	     "if=/of= default to internal (zeros in, nothing out). of= must be a regular file: it is\n"
 	     "created or truncated, never deleted. print=3 prints '<label>N KB/sec' (the suite's\n"

@@ -104,7 +104,7 @@ static void teardown_fcntl(void *a)
 
 static int lat_fcntl(struct tool_ctx *c, int argc, char **argv)
 {
-	options_parse(c, argc, argv, NULL, NULL);
+	options_parse(c, argc, argv, NULL);
 	ipc_no_operands(c, argc, argv);
 	char *dir = ipc_tool_dir(c);
 	struct ipc s = { .dir = dir };
@@ -115,7 +115,7 @@ static int lat_fcntl(struct tool_ctx *c, int argc, char **argv)
 }
 
 static const struct tool tools[] = {
-	TOOL("lat_fcntl", lat_fcntl, 0, "", "fcntl() record-lock hand-off latency between two processes",
+	TOOL("lat_fcntl", lat_fcntl, 0, NULL, "", "fcntl() record-lock hand-off latency between two processes",
 	     "Reported per hand-off (half a round trip), as lmbench."),
 	{ 0 },
 };

@@ -82,7 +82,7 @@ out:
 
 static int lat_fifo(struct tool_ctx *c, int argc, char **argv)
 {
-	options_parse(c, argc, argv, NULL, NULL);
+	options_parse(c, argc, argv, NULL);
 	ipc_no_operands(c, argc, argv);
 	char *dir = ipc_tool_dir(c);
 	struct ipc s = { .dir = dir, .msize = 1, .buf = ipc_one_byte };
@@ -93,7 +93,7 @@ static int lat_fifo(struct tool_ctx *c, int argc, char **argv)
 }
 
 static const struct tool tools[] = {
-	TOOL("lat_fifo", lat_fifo, 0, "", "FIFO round-trip latency (1 byte) with an echo process",
+	TOOL("lat_fifo", lat_fifo, 0, NULL, "", "FIFO round-trip latency (1 byte) with an echo process",
 	     "The FIFOs are made in a private directory under --fsdir and removed once open."),
 	{ 0 },
 };

@@ -42,7 +42,7 @@ static int setup_pipe(void *a)
 
 static int lat_pipe(struct tool_ctx *c, int argc, char **argv)
 {
-	options_parse(c, argc, argv, NULL, NULL);
+	options_parse(c, argc, argv, NULL);
 	ipc_no_operands(c, argc, argv);
 	struct ipc s = { .msize = 1, .buf = ipc_one_byte };
 	struct bench_op op = { .setup = setup_pipe, .loop = ipc_loop_echo, .teardown = ipc_teardown_echo };
@@ -50,7 +50,7 @@ static int lat_pipe(struct tool_ctx *c, int argc, char **argv)
 }
 
 static const struct tool tools[] = {
-	TOOL("lat_pipe", lat_pipe, 0, "", "pipe round-trip latency (1 byte) with an echo process",
+	TOOL("lat_pipe", lat_pipe, 0, NULL, "", "pipe round-trip latency (1 byte) with an echo process",
 	     NULL),
 	{ 0 },
 };

@@ -129,7 +129,7 @@ static void teardown_sem(void *a)
 
 static int lat_sem(struct tool_ctx *c, int argc, char **argv)
 {
-	options_parse(c, argc, argv, NULL, NULL);
+	options_parse(c, argc, argv, NULL);
 	ipc_no_operands(c, argc, argv);
 	int copies = timing.parallel > 1 ? timing.parallel : 1;
 	sem_guard(1); /* before the set exists, so no signal can find it unguarded */
@@ -146,7 +146,7 @@ static int lat_sem(struct tool_ctx *c, int argc, char **argv)
 }
 
 static const struct tool tools[] = {
-	TOOL("lat_sem", lat_sem, 0, "", "SysV semaphore hand-off latency between two processes",
+	TOOL("lat_sem", lat_sem, 0, NULL, "", "SysV semaphore hand-off latency between two processes",
 	     "Reported per hand-off (half a round trip), as lmbench. The semaphore set is removed\n"
 	     "at the end, at exit and on SIGINT/SIGTERM/SIGHUP/SIGQUIT."),
 	{ 0 },

@@ -47,7 +47,7 @@ static const struct tool_options unix_options = { .opts = (const struct opt[]){
 static int lat_unix(struct tool_ctx *c, int argc, char **argv)
 {
 	struct unix_opts o = { .msize = 1 };
-	options_parse(c, argc, argv, &unix_options, &o);
+	options_parse(c, argc, argv, &o);
 	size_t msize = (size_t)o.msize;
 	ipc_no_operands(c, argc, argv);
 	struct ipc s = { .msize = msize, .buf = xcalloc(1, msize) };
@@ -61,7 +61,7 @@ static int lat_unix(struct tool_ctx *c, int argc, char **argv)
 }
 
 static const struct tool tools[] = {
-	TOOL("lat_unix", lat_unix, 0, "[-m SIZE]",
+	TOOL("lat_unix", lat_unix, 0, &unix_options, "[-m SIZE]",
 	     "AF_UNIX stream socket round-trip latency (SIZE bytes, default 1)", NULL),
 	{ 0 },
 };

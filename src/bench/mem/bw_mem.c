@@ -160,7 +160,7 @@ static const struct tool_options bw_mem_options = {
 static int bw_mem(struct tool_ctx *c, int argc, char **argv)
 {
 	struct bw_mem_opts o = { 0 };
-	mem_options_parse(c, argc, &argv, &bw_mem_options, &o);
+	mem_options_parse(c, argc, &argv, &o);
 	struct bw w = { .pages = mem_pages_opt(c, o.pages) };
 	if (argc - optind < 2)
 		usage_error(c, "needs SIZE and MODE (rd wr rdwr cp frd fwr fcp bzero bcopy)");
@@ -213,7 +213,7 @@ static int bw_mem(struct tool_ctx *c, int argc, char **argv)
 }
 
 static const struct tool tools[] = {
-	TOOL("bw_mem", bw_mem, 0, "[--pages 4k|thp|huge] SIZE rd|wr|rdwr|cp|frd|fwr|fcp|bzero|bcopy [conflict]",
+	TOOL("bw_mem", bw_mem, 0, &bw_mem_options, "[--pages 4k|thp|huge] SIZE rd|wr|rdwr|cp|frd|fwr|fcp|bzero|bcopy [conflict]",
 	     "memory bandwidth of read, write and copy loops over SIZE bytes",
 	     "SIZE takes k/m/g suffixes (at least 512). rd/wr/rdwr/cp touch one int every 16 bytes\n"
 	     "(lmbench's partial loops); frd/fwr/fcp every word with the widest vector unit found\n"

@@ -44,7 +44,7 @@ static const struct tool_options cache_options = {
 static int cache_tool(struct tool_ctx *c, int argc, char **argv)
 {
 	struct cache_opts o = { .line = chase_sysfs_line() ? (int)chase_sysfs_line() : 64 };
-	mem_options_parse(c, argc, &argv, &cache_options, &o);
+	mem_options_parse(c, argc, &argv, &o);
 	int verbose = o.verbose;
 	size_t line = (size_t)o.line;
 	uint64_t max = o.max;
@@ -181,7 +181,7 @@ static int cache_tool(struct tool_ctx *c, int argc, char **argv)
 
 
 static const struct tool tools[] = {
-	TOOL("cache", cache_tool, 0, "[-v] [-L LINE] [-M LEN] [--pages 4k|thp|huge]",
+	TOOL("cache", cache_tool, 0, &cache_options, "[-v] [-L LINE] [-M LEN] [--pages 4k|thp|huge]",
 	     "each cache level's size and latency, next to sysfs",
 	     "Random-chase latency at 4 sizes per doubling up to LEN (default: as lat_mem_rd's\n"
 	     "largest size), split into plateaus. Prints lmbench's `L%d cache: ...` and\n"

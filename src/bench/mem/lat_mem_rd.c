@@ -106,7 +106,7 @@ static const struct tool_options lat_mem_options = {
 static int lat_mem_rd(struct tool_ctx *c, int argc, char **argv)
 {
 	struct lat_mem_opts o = { 0 };
-	mem_options_parse(c, argc, &argv, &lat_mem_options, &o);
+	mem_options_parse(c, argc, &argv, &o);
 	int rnd = o.random;
 	enum mem_pages pages = mem_pages_opt(c, o.pages);
 	size_t maxb;
@@ -211,7 +211,7 @@ static int lat_mem_rd(struct tool_ctx *c, int argc, char **argv)
 }
 
 static const struct tool tools[] = {
-	TOOL("lat_mem_rd", lat_mem_rd, 0, "[-t] [--pages 4k|thp|huge] [--mem SIZE] [SIZE_MiB [STRIDE...]]",
+	TOOL("lat_mem_rd", lat_mem_rd, 0, &lat_mem_options, "[-t] [--pages 4k|thp|huge] [--mem SIZE] [SIZE_MiB [STRIDE...]]",
 	     "memory load latency by working-set size (sequential or -t random chain)",
 	     "Prints \"stride=N, then `MiB ns` lines from 512 bytes to SIZE_MiB in lmbench's steps.\n"
 	     "-t walks one random cycle through every slot (seed in the [Chain: ...] line; set\n"

@@ -106,7 +106,7 @@ static const struct tool_options line_options = {
 static int line_tool(struct tool_ctx *c, int argc, char **argv)
 {
 	struct cache_opts opt = { 0 };
-	mem_options_parse(c, argc, &argv, &line_options, &opt);
+	mem_options_parse(c, argc, &argv, &opt);
 	int verbose = opt.verbose;
 	if (optind < argc)
 		usage_error(c, "unexpected operand '%s'", argv[optind]);
@@ -138,7 +138,7 @@ static int line_tool(struct tool_ctx *c, int argc, char **argv)
 
 
 static const struct tool tools[] = {
-	TOOL("line", line_tool, 1, "[-v] [-M LEN]",
+	TOOL("line", line_tool, 1, &line_options, "[-v] [-M LEN]",
 	     "cache line size",
 	     "Flushes the first word of cached 1 KiB blocks and loads the word L bytes further:\n"
 	     "the first L at which that load still hits is the line size. Prints the size\n"

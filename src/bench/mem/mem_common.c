@@ -353,8 +353,7 @@ enum mem_pages mem_pages_opt(struct tool_ctx *c, const char *value)
 	return (enum mem_pages)p;
 }
 
-int mem_options_parse(struct tool_ctx *c, int argc, char ***argvp, const struct tool_options *t,
-		      void *dst)
+int mem_options_parse(struct tool_ctx *c, int argc, char ***argvp, void *dst)
 {
 	static int registered;
 	if (!registered) {
@@ -365,7 +364,7 @@ int mem_options_parse(struct tool_ctx *c, int argc, char ***argvp, const struct 
 	char **nv = xcalloc((size_t)argc + 1, sizeof *nv);
 	memcpy(nv, *argvp, (size_t)argc * sizeof *nv);
 	*argvp = longopts_vec = nv;
-	return options_parse(c, argc, nv, t, dst);
+	return options_parse(c, argc, nv, dst);
 }
 
 uint64_t mem_seed(void)

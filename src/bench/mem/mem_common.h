@@ -81,8 +81,7 @@ uint64_t mem_default_bytes(unsigned divisor, unsigned llcs, char *how, size_t ho
 enum mem_pages mem_pages_opt(struct tool_ctx *c, const char *value);
 /* options_parse() on a copy of argv (freed at exit): getopt permutes what it parses, and the
  * JSON document records the command line as it was given. */
-int mem_options_parse(struct tool_ctx *c, int argc, char ***argv, const struct tool_options *t,
-		      void *dst);
+int mem_options_parse(struct tool_ctx *c, int argc, char ***argv, void *dst);
 
 /* STREAM's validation (stream.c): how many of x[0..n) differ from want by more than McCalpin's
  * relative 1e-13; *first = index of the first wrong one. */

@@ -117,7 +117,7 @@ static void probe_child(uint64_t max_mib, int fd)
 
 static int memsize_tool(struct tool_ctx *c, int argc, char **argv)
 {
-	options_parse(c, argc, argv, NULL, NULL);
+	options_parse(c, argc, argv, NULL);
 	uint64_t req = 1024;
 	if (optind < argc) {
 		uint64_t v;
@@ -205,7 +205,7 @@ static int memsize_tool(struct tool_ctx *c, int argc, char **argv)
 }
 
 static const struct tool tools[] = {
-	TOOL("memsize", memsize_tool, 1, "[MiB]",
+	TOOL("memsize", memsize_tool, 1, NULL, "[MiB]",
 	     "memory one process can use (MiB), within free memory and cgroup limits",
 	     "Touches up to MiB (default 1024; lmbench's k/m suffixes multiply it) in a child\n"
 	     "process, never beyond what the kernel reports available (MemAvailable, cgroup\n"

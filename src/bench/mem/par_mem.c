@@ -149,7 +149,7 @@ static const struct tool_options par_mem_options = {
 static int par_mem(struct tool_ctx *c, int argc, char **argv)
 {
 	struct cache_opts o = { .line = chase_sysfs_line() ? (int)chase_sysfs_line() : 64 };
-	mem_options_parse(c, argc, &argv, &par_mem_options, &o);
+	mem_options_parse(c, argc, &argv, &o);
 	size_t line = (size_t)o.line;
 	uint64_t max = o.max;
 	if (optind < argc)
@@ -184,7 +184,7 @@ static int par_mem(struct tool_ctx *c, int argc, char **argv)
 
 
 static const struct tool tools[] = {
-	TOOL("par_mem", par_mem, 0, "[-L LINE] [-M MAX] [--pages 4k|thp|huge]",
+	TOOL("par_mem", par_mem, 0, &par_mem_options, "[-L LINE] [-M MAX] [--pages 4k|thp|huge]",
 	     "memory-level parallelism by size: independent chains walked together",
 	     "Prints `MB parallelism` for sizes from 16 lines doubling to MAX (default: as\n"
 	     "lat_mem_rd's largest size).\n"

@@ -392,7 +392,7 @@ static const struct tool_options stream_options = { .opts = (const struct opt[])
 static int stream(struct tool_ctx *c, int argc, char **argv)
 {
 	struct stream_opts o = { .version = 1 };
-	mem_options_parse(c, argc, &argv, &stream_options, &o);
+	mem_options_parse(c, argc, &argv, &o);
 	int version = o.version;
 	uint64_t total = o.total;
 	if (optind < argc)
@@ -521,7 +521,7 @@ static int stream(struct tool_ctx *c, int argc, char **argv)
 }
 
 static const struct tool tools[] = {
-	TOOL("stream", stream, 0, "[-v 1|2] [-M BYTES] [--threads N|all] [--table] [--no-nt] [--pages 4k|thp|huge]",
+	TOOL("stream", stream, 0, &stream_options, "[-v 1|2] [-M BYTES] [--threads N|all] [--table] [--no-nt] [--pages 4k|thp|huge]",
 	     "STREAM memory bandwidth: copy scale add triad (-v 1), fill copy daxpy sum (-v 2)",
 	     "Arrays default to 4 x the last-level cache each (-M: total bytes of the three).\n"
 	     "-P N: N processes (aggregate).\n"

@@ -58,7 +58,7 @@ static const struct tool_options tlb_options = {
 static int tlb_tool(struct tool_ctx *c, int argc, char **argv)
 {
 	struct cache_opts o = { .line = 64 };
-	mem_options_parse(c, argc, &argv, &tlb_options, &o);
+	mem_options_parse(c, argc, &argv, &o);
 	int cost = o.cost;
 	size_t line = (size_t)o.line, maxpages = o.max ? (size_t)(o.max / (uint64_t)sysconf(_SC_PAGESIZE)) : 16384;
 	if (optind < argc)
@@ -117,7 +117,7 @@ static int tlb_tool(struct tool_ctx *c, int argc, char **argv)
 
 
 static const struct tool tools[] = {
-	TOOL("tlb", tlb_tool, 0, "[-c] [-L LINE] [-M BYTES] [--pages 4k|thp|huge]",
+	TOOL("tlb", tlb_tool, 0, &tlb_options, "[-c] [-L LINE] [-M BYTES] [--pages 4k|thp|huge]",
 	     "TLB entries: pages a chain can touch before translation misses cost",
 	     "Compares a random chain over N pages (one line each) with a compact chain over N\n"
 	     "lines; the first count where pages cost 15% more is bisected.\n"

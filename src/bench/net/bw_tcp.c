@@ -93,7 +93,7 @@ static const struct tool_options bwtcp_options = { .opts = (const struct opt[]){
 static int bw_tcp(struct tool_ctx *c, int argc, char **argv)
 {
 	struct netopts o;
-	net_parse_opts(c, argc, argv, &bwtcp_options, &o, 0, 0);
+	net_parse_opts(c, argc, argv, &o, 0, 0);
 	if (o.start)
 		return net_tool_start(c, NS_BWTCP, o.port);
 	if (o.stop)
@@ -118,7 +118,7 @@ static int bw_tcp(struct tool_ctx *c, int argc, char **argv)
 }
 
 static const struct tool tools[] = {
-	TOOL("bw_tcp", bw_tcp, 0, NET_SYNOPSIS("[-m MSIZE] [-M MOVE] "),
+	TOOL("bw_tcp", bw_tcp, 0, &bwtcp_options, NET_SYNOPSIS("[-m MSIZE] [-M MOVE] "),
 	     "TCP bandwidth: the server writes MSIZE-byte messages, the client reads MOVE bytes",
 	     "MSIZE 1 B to 10 MiB; both default to 64 KiB, one given alone sets the other, MOVE is\n"
 	     "rounded up to whole messages. Output: MSIZE in MB, then MB/sec (lmbench's line).\n"

@@ -128,7 +128,7 @@ static const struct tool_options bwudp_options = { .opts = (const struct opt[]){
 static int bw_udp(struct tool_ctx *c, int argc, char **argv)
 {
 	struct netopts o;
-	net_parse_opts(c, argc, argv, &bwudp_options, &o, 8192, 1u << 20);
+	net_parse_opts(c, argc, argv, &o, 8192, 1u << 20);
 	if (o.start)
 		return net_tool_start(c, NS_BWUDP, o.port);
 	if (o.stop)
@@ -155,7 +155,7 @@ static int bw_udp(struct tool_ctx *c, int argc, char **argv)
 }
 
 static const struct tool tools[] = {
-	TOOL("bw_udp", bw_udp, 0, NET_SYNOPSIS("[-m MSIZE] [-M MOVE] "),
+	TOOL("bw_udp", bw_udp, 0, &bwudp_options, NET_SYNOPSIS("[-m MSIZE] [-M MOVE] "),
 	     "UDP bandwidth of MSIZE-byte datagrams (default 8192), MOVE bytes (default 1 MiB) a time",
 	     "Datagrams go in batches that fit the sink's receive buffer; only bytes the sink\n"
 	     "received count, and a loss is printed as [lost: ...]. Port 34297 with -s."),

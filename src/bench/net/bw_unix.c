@@ -89,7 +89,7 @@ static const struct tool_options bwl_options = { .opts = (const struct opt[]){
 static int bw_local(struct tool_ctx *c, int argc, char **argv, int is_pipe)
 {
 	struct bwl_opts o = { .xfer = DEF_MSG, .bytes = 10u << 20 };
-	options_parse(c, argc, argv, &bwl_options, &o);
+	options_parse(c, argc, argv, &o);
 	struct bwl b = { .is_pipe = is_pipe, .xfer = (size_t)o.xfer, .bytes = o.bytes };
 	/* lmbench's bw_unix also took the byte count as an operand. */
 	if (!is_pipe && optind < argc)
@@ -119,11 +119,11 @@ static int bw_pipe(struct tool_ctx *c, int argc, char **argv)
 }
 
 static const struct tool tools[] = {
-	TOOL("bw_unix", bw_unix, 0, "[-m XFER] [-M BYTES] [BYTES]",
+	TOOL("bw_unix", bw_unix, 0, &bwl_options, "[-m XFER] [-M BYTES] [BYTES]",
 	     "AF_UNIX stream bandwidth: a child writes XFER-byte chunks, BYTES read per operation",
 	     "XFER defaults to 64 KiB, BYTES to 10 MiB. Unlike lmbench, -M changes the figure\n"
 	     "(lmbench always divided 10 MiB by the time)."),
-	TOOL("bw_pipe", bw_pipe, 0, "[-m XFER] [-M BYTES]",
+	TOOL("bw_pipe", bw_pipe, 0, &bwl_options, "[-m XFER] [-M BYTES]",
 	     "pipe bandwidth: a child writes XFER-byte chunks, BYTES read per operation",
 	     "XFER defaults to 64 KiB, BYTES to 10 MiB."),
 	{ 0 },

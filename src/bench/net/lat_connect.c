@@ -92,7 +92,7 @@ static int run_connect(struct tool_ctx *c, struct conl *k, const char *metric, c
 static int lat_connect(struct tool_ctx *c, int argc, char **argv)
 {
 	struct netopts o;
-	net_parse_opts(c, argc, argv, &connect_options, &o, 0, 0);
+	net_parse_opts(c, argc, argv, &o, 0, 0);
 	if (o.start)
 		return net_tool_start(c, NS_CONNECT, o.port);
 	if (o.stop)
@@ -108,7 +108,7 @@ static int lat_connect(struct tool_ctx *c, int argc, char **argv)
 static int lat_unix_connect(struct tool_ctx *c, int argc, char **argv)
 {
 	struct netopts o = { 0 };
-	options_parse(c, argc, argv, &unix_connect_options, &o);
+	options_parse(c, argc, argv, &o);
 	if (o.start || o.stop)
 		usage_error(c, "-%c: plumb always runs its own server on a private socket "
 			    "(lmbench's used the fixed path /tmp/af_unix)", o.start ? 's' : 'S');
@@ -119,12 +119,12 @@ static int lat_unix_connect(struct tool_ctx *c, int argc, char **argv)
 }
 
 static const struct tool tools[] = {
-	TOOL("lat_connect", lat_connect, 0, NET_SYNOPSIS(""),
+	TOOL("lat_connect", lat_connect, 0, &connect_options, NET_SYNOPSIS(""),
 	     "TCP connection cost: socket + connect + close",
 	     "Port 31237 with -s. Each connection is closed with SO_LINGER 0 (a reset), so no\n"
 	     "TIME_WAIT entries pile up and a long run cannot exhaust the ephemeral ports.\n"
 	     "Always one process (-P is ignored), as in lmbench."),
-	TOOL("lat_unix_connect", lat_unix_connect, 0, "",
+	TOOL("lat_unix_connect", lat_unix_connect, 0, &unix_connect_options, "",
 	     "AF_UNIX connection cost: socket + connect + close",
 	     "The server listens on a socket in a private directory, removed afterwards."),
 	{ 0 },

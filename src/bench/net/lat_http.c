@@ -201,7 +201,7 @@ static const struct tool_options http_options = { .opts = (const struct opt[]){
 static int lat_http(struct tool_ctx *c, int argc, char **argv)
 {
 	struct http_opts o = { 0 };
-	options_parse(c, argc, argv, &http_options, &o);
+	options_parse(c, argc, argv, &o);
 	int start = o.start, stop = o.stop, base = o.base;
 	if (argc - optind > 2)
 		usage_error(c, "too many operands (HOST [PORT])");
@@ -248,7 +248,7 @@ static int lat_http(struct tool_ctx *c, int argc, char **argv)
 }
 
 static const struct tool tools[] = {
-	TOOL("lat_http", lat_http, 0, "-s | [-b BASE] [HOST [PORT]] [< URLS] | -S HOST [PORT]",
+	TOOL("lat_http", lat_http, 0, &http_options, "-s | [-b BASE] [HOST [PORT]] [< URLS] | -S HOST [PORT]",
 	     "HTTP latency: fetch a list of pages, each over a new connection",
 	     "Without HOST plumb serves its own 14 generated pages (about 40 KB) on an ephemeral\n"
 	     "port. With HOST (port 8008 by default, lmbench's suite port) the URL paths are read\n"

@@ -225,7 +225,7 @@ static int rpc_stop_server(const char *host, int port)
 static int lat_rpc(struct tool_ctx *c, int argc, char **argv)
 {
 	struct rpc_opts o = { .proto = -1 };
-	options_parse(c, argc, argv, &rpc_options, &o);
+	options_parse(c, argc, argv, &o);
 	int start = o.start, stop = o.stop, base = o.base;
 	int want_tcp = o.proto != 1, want_udp = o.proto != 0;
 	if (argc - optind > 1)
@@ -271,7 +271,7 @@ static int lat_rpc(struct tool_ctx *c, int argc, char **argv)
 {
 	/* --help and bad options behave as in a full build; measuring is what cannot be done. */
 	struct rpc_opts o = { .proto = -1 };
-	options_parse(c, argc, argv, &rpc_options, &o);
+	options_parse(c, argc, argv, &o);
 	fprintf(stderr, "%s: plumb was built without libtirpc (install libtirpc-dev and rebuild)\n", c->tool);
 	return EXIT_MEASURE;
 }
@@ -279,7 +279,7 @@ static int lat_rpc(struct tool_ctx *c, int argc, char **argv)
 #endif
 
 static const struct tool tools[] = {
-	TOOL("lat_rpc", lat_rpc, 0, "-s | [-p tcp|udp] [-b BASE] [HOST] | -S HOST",
+	TOOL("lat_rpc", lat_rpc, 0, &rpc_options, "-s | [-p tcp|udp] [-b BASE] [HOST] | -S HOST",
 	     "Sun RPC round trip over TCP and UDP, no portmapper needed",
 	     "Without -p both are measured, TCP first. Without HOST plumb starts its own server on\n"
 	     "an ephemeral 127.0.0.1 port; -s starts a background one on port 31239 (TCP and UDP),\n"

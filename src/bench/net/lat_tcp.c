@@ -71,7 +71,7 @@ static const struct tool_options tcp_options = { .opts = (const struct opt[]){
 static int lat_tcp(struct tool_ctx *c, int argc, char **argv)
 {
 	struct netopts o;
-	net_parse_opts(c, argc, argv, &tcp_options, &o, 1, 0);
+	net_parse_opts(c, argc, argv, &o, 1, 0);
 	if (o.start)
 		return net_tool_start(c, NS_TCP, o.port);
 	if (o.stop)
@@ -92,7 +92,7 @@ static int lat_tcp(struct tool_ctx *c, int argc, char **argv)
 }
 
 static const struct tool tools[] = {
-	TOOL("lat_tcp", lat_tcp, 0, NET_SYNOPSIS("[-m SIZE] "),
+	TOOL("lat_tcp", lat_tcp, 0, &tcp_options, NET_SYNOPSIS("[-m SIZE] "),
 	     "TCP round-trip latency of SIZE-byte messages (default 1)",
 	     "Without HOST: plumb starts its own server on an ephemeral 127.0.0.1 port and stops it.\n"
 	     "-s starts lmbench's background server on port 31234 (127.0.0.1; it exits after 600 s\n"

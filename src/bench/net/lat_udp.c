@@ -99,7 +99,7 @@ static const struct tool_options udp_options = { .opts = (const struct opt[]){
 static int lat_udp(struct tool_ctx *c, int argc, char **argv)
 {
 	struct netopts o;
-	net_parse_opts(c, argc, argv, &udp_options, &o, 4, 0);
+	net_parse_opts(c, argc, argv, &o, 4, 0);
 	if (o.start)
 		return net_tool_start(c, NS_UDP, o.port);
 	if (o.stop)
@@ -120,7 +120,7 @@ static int lat_udp(struct tool_ctx *c, int argc, char **argv)
 }
 
 static const struct tool tools[] = {
-	TOOL("lat_udp", lat_udp, 0, NET_SYNOPSIS("[-m SIZE] "),
+	TOOL("lat_udp", lat_udp, 0, &udp_options, NET_SYNOPSIS("[-m SIZE] "),
 	     "UDP round-trip latency of SIZE-byte datagrams (default 4, 4..65507)",
 	     "As lat_tcp; lmbench's UDP port is 34298. A datagram unanswered for 1 s is resent\n"
 	     "(five times at most, then exit 3)."),

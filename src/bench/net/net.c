@@ -308,11 +308,11 @@ int net_send_stop(enum net_svc svc, const char *host, int port)
 
 /* ---- client side ------------------------------------------------------------------------------ */
 
-void net_parse_opts(struct tool_ctx *c, int argc, char **argv, const struct tool_options *t,
-		    struct netopts *o, uint64_t def_msize, uint64_t def_move)
+void net_parse_opts(struct tool_ctx *c, int argc, char **argv, struct netopts *o,
+		    uint64_t def_msize, uint64_t def_move)
 {
 	memset(o, 0, sizeof *o);
-	options_parse(c, argc, argv, t, o);
+	options_parse(c, argc, argv, o);
 	if (o->port_arg)
 		o->port = net_parse_port(c, o->port_arg, "-p");
 	o->msize_given = o->msize != 0;

@@ -159,10 +159,10 @@ struct netopts {
 	"bytes moved per operation", "bytes moved per operation", NULL }
 /* The synopsis of a client tool; mid is its own options ("[-m SIZE] "). */
 #define NET_SYNOPSIS(mid) "-s [-p PORT] | " mid "[-p PORT|-b BASE] [HOST] | -S HOST"
-/* Parse argv against t (a client tool's table), then check -p, the operands and -s/-S;
- * msize/move not given get the defaults passed. Bad input exits 2. */
-void net_parse_opts(struct tool_ctx *c, int argc, char **argv, const struct tool_options *t,
-		    struct netopts *o, uint64_t def_msize, uint64_t def_move);
+/* Parse argv against the client tool's table (its descriptor's), then check -p, the operands and
+ * -s/-S; msize/move not given get the defaults passed. Bad input exits 2. */
+void net_parse_opts(struct tool_ctx *c, int argc, char **argv, struct netopts *o,
+		    uint64_t def_msize, uint64_t def_move);
 /* "host=NAME" (plus "msize=N" when -m was given), malloc'd. */
 char *net_host_params(const struct net_client *nc, const struct netopts *o);
 /* Parse -p / -b values (exit 2 on bad input). */

@@ -185,7 +185,7 @@ static const struct {
 
 static int lat_proc(struct tool_ctx *c, int argc, char **argv)
 {
-	options_parse(c, argc, argv, NULL, NULL);
+	options_parse(c, argc, argv, NULL);
 	if (optind >= argc)
 		usage_error(c, "missing mode (procedure, fork, exec or shell)");
 	const char *mode = argv[optind];
@@ -229,7 +229,7 @@ static int lat_proc(struct tool_ctx *c, int argc, char **argv)
 }
 
 static const struct tool tools[] = {
-	TOOL("lat_proc", lat_proc, 0, "procedure|fork|exec|shell",
+	TOOL("lat_proc", lat_proc, 0, NULL, "procedure|fork|exec|shell",
 	     "procedure call, fork+exit, fork+execve, fork+/bin/sh -c latency",
 	     "fork, exec and shell fork from plumb-spawn, a helper as small as lmbench's lat_proc\n"
 	     "(so plumb's own size is not timed); exec and shell run plumb-hello with an empty\n"

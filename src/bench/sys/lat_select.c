@@ -105,7 +105,7 @@ static const struct tool_options select_options = { .opts = (const struct opt[])
 static int lat_select(struct tool_ctx *c, int argc, char **argv)
 {
 	struct select_opts o = { .n = 200 };
-	options_parse(c, argc, argv, &select_options, &o);
+	options_parse(c, argc, argv, &o);
 	unsigned n = (unsigned)o.n;
 	if (optind >= argc)
 		usage_error(c, "missing mode (file or tcp)");
@@ -147,7 +147,7 @@ static int lat_select(struct tool_ctx *c, int argc, char **argv)
 }
 
 static const struct tool tools[] = {
-	TOOL("lat_select", lat_select, 0, "[-n N] file|tcp",
+	TOOL("lat_select", lat_select, 0, &select_options, "[-n N] file|tcp",
 	     "select() latency on N ready descriptors of a file or of TCP sockets",
 	     "N (default 200, k/m suffixes as lmbench) descriptors are all duplicates of one file\n"
 	     "or loopback TCP socket; the file lives under --fsdir. nfds is the highest descriptor\n"

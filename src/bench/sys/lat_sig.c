@@ -235,7 +235,7 @@ static void measure_rounds(struct bench_op *ops, int k, struct measurement *out)
 
 static int lat_sig(struct tool_ctx *c, int argc, char **argv)
 {
-	options_parse(c, argc, argv, NULL, NULL);
+	options_parse(c, argc, argv, NULL);
 	if (optind >= argc)
 		usage_error(c, "missing mode (install, catch or prot)");
 	const char *mode = argv[optind];
@@ -298,7 +298,7 @@ static int lat_sig(struct tool_ctx *c, int argc, char **argv)
 }
 
 static const struct tool tools[] = {
-	TOOL("lat_sig", lat_sig, 0, "install|catch|prot [FILE]",
+	TOOL("lat_sig", lat_sig, 0, NULL, "install|catch|prot [FILE]",
 	     "signal handler installation, signal delivery overhead, protection fault cost",
 	     "catch is the delivery of SIGUSR1 to an empty handler minus the cost of kill(self, 0);\n"
 	     "prot is a write to a read-only page caught by a SIGSEGV handler, minus the catch cost.\n"

@@ -107,7 +107,7 @@ static char *own_file(struct tool_ctx *c)
 
 static int lat_syscall(struct tool_ctx *c, int argc, char **argv)
 {
-	options_parse(c, argc, argv, NULL, NULL);
+	options_parse(c, argc, argv, NULL);
 	if (optind >= argc)
 		usage_error(c, "missing mode (null, read, write, stat, fstat or open)");
 	const char *mode = argv[optind];
@@ -147,7 +147,7 @@ static int lat_syscall(struct tool_ctx *c, int argc, char **argv)
 }
 
 static const struct tool tools[] = {
-	TOOL("lat_syscall", lat_syscall, 0, "null|read|write|stat|fstat|open [FILE]",
+	TOOL("lat_syscall", lat_syscall, 0, NULL, "null|read|write|stat|fstat|open [FILE]",
 	     "system call latency: null, 1-byte read/write, stat, fstat, open+close",
 	     "FILE defaults to a small file plumb creates under --fsdir (stat, fstat, open)."),
 	{ 0 },
