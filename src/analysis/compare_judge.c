@@ -230,21 +230,38 @@ static void prepare_test(const struct cmp_table *t, struct cmp_row *row, size_t 
 	}
 }
 
+/* The prior of a paired row's variance: the median over the table's paired rows of its family,
+ * and what it is worth (*df: estimated from how much the family's variances spread,
+ * prior_df_from_spread(), at most PAIRED_PRIOR_DF). */
 static double family_prior(const struct cmp_table *t, const struct pending *pd, size_t npd,
-			   const char *family, int eq)
+			   const char *metric, int eq, double *df)
 {
-	double *v = xmalloc((npd + 1) * sizeof *v);
+	const char *family = noise_family(metric);
+	double *v = xmalloc((npd + 1) * sizeof *v), *s2 = xmalloc((npd + 1) * sizeof *s2);
+	double *dfs = xmalloc((npd + 1) * sizeof *dfs);
 	size_t n = 0;
 	for (size_t i = 0; i < npd; i++) {
 		size_t row = i / t->nsides;
 		/* each variance over its chi-square median ratio: the median of a few skewed
 		 * sample variances lies ~30 % below the variance (2 degrees of freedom) */
 		if (pd[i].paired && !isnan(pd[i].s2[eq]) && pd[i].nd >= 2 &&
-		    strcmp(noise_family(t->rows[row].metric), family) == 0)
-			v[n++] = pd[i].s2[eq] / chi2_median_ratio((double)pd[i].nd - 1);
+		    strcmp(noise_family(t->rows[row].metric), family) == 0) {
+			/* in units of the metric's own noise in the default table: a family's metrics
+			 * differ in noise (bogomflops 8 times lat_ops' median), and pooling them as
+			 * equals would judge the noisy ones with the quiet ones' variance */
+			double r = default_run_noise(t->rows[row].metric, 1);
+			s2[n] = pd[i].s2[eq] / (r * r);
+			dfs[n] = (double)pd[i].nd - 1;
+			v[n] = s2[n] / chi2_median_ratio((double)pd[i].nd - 1);
+			n++;
+		}
 	}
-	double m = n ? stats_median(v, n) : NAN;
+	double r = default_run_noise(metric, 1);
+	double m = n ? stats_median(v, n) * r * r : NAN;
+	*df = prior_df_from_spread(s2, dfs, n, PAIRED_PRIOR_DF);
 	free(v);
+	free(s2);
+	free(dfs);
 	return m;
 }
 
@@ -305,20 +322,18 @@ void cmp_judge(struct cmp_table *t)
 			}
 		}
 	}
-	/* paired tests: moderate each variance with the median of its family's */
+	/* paired tests: moderate each variance with its family's (family_prior()) */
 	for (size_t i = 0; i < t->nrows; i++)
 		for (size_t s = 1; s < t->nsides; s++) {
 			struct pending *p = &pd[i * t->nsides + s];
 			struct cmp_test *ts = &t->rows[i].test[s];
 			if (ts->v != V_UNDECIDED || !p->paired)
 				continue;
-			const char *fam = noise_family(t->rows[i].metric);
 			for (int eq = 0; eq <= p->eq_ok; eq++) {
-				double prior = family_prior(t, pd, npd, fam, eq);
+				double df, prior = family_prior(t, pd, npd, t->rows[i].metric, eq, &df);
 				struct cmp_change *out = eq ? &ts->eq : &ts->raw;
 				double fl = default_pair_noise(t->rows[i].metric);
-				*out = to_change(est_paired(p->d[eq], p->nd, prior, PAIRED_PRIOR_DF,
-							    fl * fl));
+				*out = to_change(est_paired(p->d[eq], p->nd, prior, df, fl * fl));
 			}
 		}
 	free(pd);

@@ -574,3 +574,22 @@ TEST(decide_shifts_power_and_same)
 	CHECK(an.false_same <= 0.05 * (double)(an.false_same_risk ? an.false_same_risk : 1));
 	CHECK((double)an.found / (double)an.shifted >= 0.6);
 }
+
+TEST(decide_prior_df_from_spread)
+{
+	/* 60 rows of 3-round variances (2 degrees of freedom) from one true variance: the pooled
+	 * figure is worth the most; from variances a hundredfold apart, much less; alone, nothing */
+	double s2[60], df[60];
+	for (int i = 0; i < 60; i++) {
+		double a = gauss(), b = gauss();
+		s2[i] = (a * a + b * b) / 2 * 1e-4;
+		df[i] = 2;
+	}
+	CHECK_NEAR(prior_df_from_spread(s2, df, 60, 4), 4, 1e-12);
+	for (int i = 0; i < 60; i++)
+		s2[i] *= i % 2 ? 10 : 0.1;
+	double d = prior_df_from_spread(s2, df, 60, 4);
+	printf("# prior worth %.2f degrees of freedom for variances a hundredfold apart\n", d);
+	CHECK(d > 0 && d < 1.5);
+	CHECK(prior_df_from_spread(s2, df, 2, 4) == 0);
+}
