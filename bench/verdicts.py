@@ -36,7 +36,7 @@ def summarize(name, pattern, target=None):
         before = false
         for r in verdicts(p):
             v, m = r['verdict'], r['metric']
-            if v in ('worse', 'better', 'no significant change'):
+            if v in ('worse', 'better', 'same', 'no significant change'):
                 tested += 1
             flagged = v in ('worse', 'better')
             if target is None or not target(m):

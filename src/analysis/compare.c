@@ -447,7 +447,8 @@ const char *verdict_name(enum verdict v)
 	switch (v) {
 	case V_WORSE: return "worse";
 	case V_BETTER: return "better";
-	case V_SAME: return "no significant change";
+	case V_UNDECIDED: return "no significant change";
+	case V_SAME: return "same";
 	case V_NOTEST: return "no test";
 	case V_NEUTRAL: return "-";
 	case V_METHOD: return "method differs";

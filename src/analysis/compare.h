@@ -34,11 +34,12 @@ struct side {
 enum verdict {
 	V_WORSE,     /* significantly worse */
 	V_BETTER,    /* significantly better */
-	V_SAME,      /* tested: no significant change (or smaller than --min-effect) */
+	V_UNDECIDED, /* tested: neither a change nor sameness shown ("no significant change") */
 	V_NOTEST,    /* too few rounds on a side to test */
 	V_NEUTRAL,   /* a property of the machine (cache size, MHz): change shown, no verdict */
 	V_METHOD,    /* method versions differ: the numbers measure different things */
 	V_MISSING,   /* the point is missing on one side */
+	V_SAME,      /* tested: the 95 % interval lies within ±min-effect (equivalence test) */
 };
 
 /* One side's figures for one row. */
@@ -73,6 +74,8 @@ struct cmp_test {
 	struct cmp_change raw, eq; /* raw, and at equal clock (eq.est NAN when not applicable) */
 	int judged_eq;     /* the verdict was judged at equal clock */
 	double p, p_adj;   /* raw and corrected two-sided p of the judged change; NAN: not tested */
+	double p_same, p_same_adj; /* raw and corrected p of the equivalence test (two one-sided
+				    * tests against ±min-effect, each at alpha/2); NAN: not tested */
 	double mde;        /* smallest change this test could flag, percent (NAN: not tested) */
 	enum noise_src noise;
 	int hist_runs;     /* runs of history behind NS_HISTORY (the smaller of the two sides') */

@@ -181,6 +181,59 @@ struct log_est est_paired(const double *d, size_t n, double prior_var, double pr
 	return e;
 }
 
+/* digamma and trigamma: recurrence up to 6, then their asymptotic series. */
+static double digamma(double x)
+{
+	double r = 0;
+	for (; x < 6; x++)
+		r -= 1 / x;
+	double f = 1 / (x * x);
+	return r + log(x) - 0.5 / x - f * (1.0 / 12 - f * (1.0 / 120 - f / 252));
+}
+
+static double trigamma(double x)
+{
+	double r = 0;
+	for (; x < 6; x++)
+		r += 1 / (x * x);
+	double f = 1 / (x * x);
+	return r + 1 / x + f / 2 + f / x * (1.0 / 6 - f * (1.0 / 30 - f / 42));
+}
+
+/* The y with trigamma(y) = v (trigamma decreases): bisection on log y. */
+static double trigamma_inverse(double v)
+{
+	double lo = log(1e-6), hi = log(1e8);
+	for (int i = 0; i < 100; i++) {
+		double mid = (lo + hi) / 2;
+		if (trigamma(exp(mid)) > v)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return exp((lo + hi) / 2);
+}
+
+double prior_df_from_spread(const double *s2, const double *df, size_t n, double cap)
+{
+	double e[1024], tri = 0;
+	size_t k = 0;
+	for (size_t i = 0; i < n && k < 1024; i++)
+		if (s2[i] > 0 && df[i] > 0 && isfinite(s2[i])) {
+			e[k++] = log(s2[i]) - digamma(df[i] / 2) + log(df[i] / 2);
+			tri += trigamma(df[i] / 2);
+		}
+	if (k < 3)
+		return 0;
+	/* what the log variances spread beyond their sampling noise is the spread of the rows'
+	 * true variances: the wider, the less a family's figure says about one row */
+	double extra = sample_var(e, k) - tri / (double)k;
+	if (!(extra > 0))
+		return cap;
+	double d0 = 2 * trigamma_inverse(extra);
+	return d0 < cap ? d0 : cap;
+}
+
 /* The default noise, by metric id prefix (first match wins, so single metrics come before their
  * family): run = the run-to-run standard deviation of a run's log value, raw; run_eq = the same
  * at equal clock, for metrics whose cost follows the core clock (clock = 1); pair = the standard

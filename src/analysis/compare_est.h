@@ -34,8 +34,9 @@ struct log_est est_side(double *const *runs, const size_t *n, size_t k, double p
 struct log_est est_diff(struct log_est a, struct log_est b);
 /* Paired: d[i] = log b_i - log a_i for rounds run back to back; the variance of d is moderated
  * with prior_var (worth prior_df degrees of freedom: the median over the table's paired rows of
- * the same family, corrected for the median's bias) and never below floor_var (the metric's
- * paired noise on a quiet machine, default_pair_noise() squared). */
+ * the same family, each in units of its metric's default noise, corrected for the median's bias;
+ * prior_df from prior_df_from_spread()) and never below floor_var (the metric's paired noise on a
+ * quiet machine, default_pair_noise() squared). */
 struct log_est est_paired(const double *d, size_t n, double prior_var, double prior_df,
 			  double floor_var);
 
@@ -63,9 +64,16 @@ const char *noise_family(const char *metric);
  * clock"): compare also judges it at equal clock. */
 int metric_follows_clock(const char *metric);
 
+/* The degrees of freedom a pooled prior of variances is worth for one row (the empirical-Bayes
+ * estimate of limma's moderated t): s2[i] are the rows' sample variances with df[i] degrees of
+ * freedom each; their log values spread by sampling alone by trigamma(df/2), and whatever they
+ * spread beyond that is the spread of the rows' true variances, which makes the pooled figure
+ * worth less. 0 with fewer than 3 usable rows (nothing to pool), at most cap. */
+double prior_df_from_spread(const double *s2, const double *df, size_t n, double cap);
+
 /* Runs of history a side needs before the store's noise replaces the default. */
 #define HISTORY_MIN_RUNS 4
-/* Degrees of freedom of the pooled prior of paired variances. */
+/* The most degrees of freedom the pooled prior of paired variances is worth. */
 #define PAIRED_PRIOR_DF 4.0
 
 #endif

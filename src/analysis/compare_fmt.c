@@ -82,10 +82,14 @@ static void change_text(const struct cmp_test *t, char *buf, size_t len)
 		snprintf(buf, len, "%+.1f%%", t->change);
 }
 
+/* The verdict word, then the corrected p of the test that decided it (of the equivalence test
+ * for `same`), and "at equal clock" when the judged change is the at-equal-clock column. */
 static void verdict_text(const struct cmp_test *t, char *buf, size_t len)
 {
-	if (!isnan(t->p_adj))
-		snprintf(buf, len, "%s (p=%.2g)", verdict_name(t->v), t->p_adj);
+	double p = t->v == V_SAME ? t->p_same_adj : t->p_adj;
+	const char *eq = t->judged_eq ? ", at equal clock" : "";
+	if (!isnan(p))
+		snprintf(buf, len, "%s (p=%.2g%s)", verdict_name(t->v), p, eq);
 	else
 		snprintf(buf, len, "%s", verdict_name(t->v));
 }
@@ -93,7 +97,7 @@ static void verdict_text(const struct cmp_test *t, char *buf, size_t len)
 /* What "no significant change" means for this row: the smallest change it could flag. */
 static void detect_text(const struct cmp_test *t, char *buf, size_t len)
 {
-	if (t->v == V_SAME && !isnan(t->mde))
+	if (t->v == V_UNDECIDED && !isnan(t->mde))
 		snprintf(buf, len, "±%.1f%%", t->mde);
 	else
 		snprintf(buf, len, "%s", "");
@@ -235,22 +239,25 @@ static void print_header(FILE *f, const struct cmp_table *t, int markdown)
 		t->sides[0].name);
 	fprintf(f, "%schange: ratio of geometric means, 95%% interval; the run is the unit of noise "
 		   "(paired rounds within one plumb ab session)\n", p);
-	fprintf(f, "%sverdict: interval excludes 0, t test on logs, alpha %g, %s over %zu tests, "
-		   "min effect %g%%; metrics that follow the CPU clock are judged at equal clock; "
-		   "detectable: smallest change a row could flag\n%s",
-		p, t->o.alpha, t->o.corr == CORR_HOLM ? "Holm" : t->o.corr == CORR_BH ?
-			"Benjamini-Hochberg" : "no correction",
-		t->ntests, t->o.min_effect, markdown ? "\n" : "\n");
+	const char *corr = t->o.corr == CORR_HOLM ? "Holm" : t->o.corr == CORR_BH ?
+			   "Benjamini-Hochberg" : "no correction";
+	fprintf(f, "%sverdict: worse/better: interval excludes 0, t test on logs, alpha %g, %s over "
+		   "%zu tests, min effect %g%%; same: the %g%% interval lies within ±%g%% (two "
+		   "one-sided tests, %s); metrics that follow the CPU clock are judged at equal "
+		   "clock; detectable: smallest change a row could flag\n%s",
+		p, t->o.alpha, corr, t->ntests, t->o.min_effect, 100 * (1 - t->o.alpha),
+		t->o.min_effect, corr, markdown ? "\n" : "\n");
 }
 
 static void print_footer(FILE *f, const struct cmp_table *t)
 {
-	size_t n[V_MISSING + 1] = { 0 };
+	size_t n[V_SAME + 1] = { 0 };
 	for (size_t i = 0; i < t->nrows; i++)
 		for (size_t s = 1; s < t->nsides; s++)
 			n[t->rows[i].test[s].v]++;
-	fprintf(f, "\n%zu worse, %zu better, %zu no significant change, %zu no test", n[V_WORSE],
-		n[V_BETTER], n[V_SAME], n[V_NOTEST]);
+	/* the first four counts keep their order (scripts read them); same follows */
+	fprintf(f, "\n%zu worse, %zu better, %zu no significant change, %zu no test, %zu same",
+		n[V_WORSE], n[V_BETTER], n[V_UNDECIDED], n[V_NOTEST], n[V_SAME]);
 	if (n[V_METHOD])
 		fprintf(f, ", %zu method differs", n[V_METHOD]);
 	if (n[V_MISSING])
@@ -275,7 +282,7 @@ static void print_csv(FILE *f, const struct cmp_table *t)
 	fprintf(f, "metric,params,x,unit,side,value,min,max,spread_pct,rounds,change_pct,"
 		   "change_lo_pct,change_hi_pct,equal_clock_change_pct,equal_clock_lo_pct,"
 		   "equal_clock_hi_pct,judged_at_equal_clock,p,p_adjusted,verdict,detectable_pct,"
-		   "noise\n");
+		   "noise,p_same,p_same_adjusted\n");
 	for (size_t i = 0; i < t->nrows; i++) {
 		const struct cmp_row *r = &t->rows[i];
 		for (size_t s = 0; s < t->nsides; s++) {
@@ -294,7 +301,7 @@ static void print_csv(FILE *f, const struct cmp_table *t)
 			csv_num(f, c->spread);
 			fprintf(f, ",%zu", c->nrounds);
 			if (s == 0) {
-				fprintf(f, ",,,,,,,,,,baseline,,\n");
+				fprintf(f, ",,,,,,,,,,baseline,,,,\n");
 				continue;
 			}
 			const struct cmp_test *ts = &r->test[s];
@@ -309,9 +316,11 @@ static void print_csv(FILE *f, const struct cmp_table *t)
 			csv_num(f, ts->p_adj);
 			fputc(',', f);
 			csv_field(f, verdict_name(ts->v));
-			csv_num(f, ts->v == V_SAME ? ts->mde : NAN);
+			csv_num(f, ts->v == V_UNDECIDED ? ts->mde : NAN);
 			fputc(',', f);
 			csv_field(f, noise_src_name(ts->noise));
+			csv_num(f, ts->p_same);
+			csv_num(f, ts->p_same_adj);
 			fputc('\n', f);
 		}
 	}
@@ -378,13 +387,15 @@ static void print_json(FILE *f, const struct cmp_table *t)
 				json_num(&j, "equal_clock_lo_pct", ts->eq.lo);
 				json_num(&j, "equal_clock_hi_pct", ts->eq.hi);
 				json_bool(&j, "judged_at_equal_clock", ts->judged_eq);
-				json_num(&j, "detectable_pct", ts->v == V_SAME ? ts->mde : NAN);
+				json_num(&j, "detectable_pct", ts->v == V_UNDECIDED ? ts->mde : NAN);
 				json_str(&j, "noise", noise_src_name(ts->noise));
 				json_num(&j, "noise_pct", ts->noise_pct);
 				if (ts->noise == NS_HISTORY)
 					json_int(&j, "noise_history_runs", ts->hist_runs);
 				json_num(&j, "p", r->test[s].p);
 				json_num(&j, "p_adjusted", r->test[s].p_adj);
+				json_num(&j, "p_same", r->test[s].p_same);
+				json_num(&j, "p_same_adjusted", r->test[s].p_same_adj);
 				json_str(&j, "verdict", verdict_name(r->test[s].v));
 			}
 			json_obj_end(&j);

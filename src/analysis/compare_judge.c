@@ -230,22 +230,58 @@ static void prepare_test(const struct cmp_table *t, struct cmp_row *row, size_t 
 	}
 }
 
+/* The prior of a paired row's variance: the median over the table's paired rows of its family,
+ * and what it is worth (*df: estimated from how much the family's variances spread,
+ * prior_df_from_spread(), at most PAIRED_PRIOR_DF). */
 static double family_prior(const struct cmp_table *t, const struct pending *pd, size_t npd,
-			   const char *family, int eq)
+			   const char *metric, int eq, double *df)
 {
-	double *v = xmalloc((npd + 1) * sizeof *v);
+	const char *family = noise_family(metric);
+	double *v = xmalloc((npd + 1) * sizeof *v), *s2 = xmalloc((npd + 1) * sizeof *s2);
+	double *dfs = xmalloc((npd + 1) * sizeof *dfs);
 	size_t n = 0;
 	for (size_t i = 0; i < npd; i++) {
 		size_t row = i / t->nsides;
 		/* each variance over its chi-square median ratio: the median of a few skewed
 		 * sample variances lies ~30 % below the variance (2 degrees of freedom) */
 		if (pd[i].paired && !isnan(pd[i].s2[eq]) && pd[i].nd >= 2 &&
-		    strcmp(noise_family(t->rows[row].metric), family) == 0)
-			v[n++] = pd[i].s2[eq] / chi2_median_ratio((double)pd[i].nd - 1);
+		    strcmp(noise_family(t->rows[row].metric), family) == 0) {
+			/* in units of the metric's own noise in the default table: a family's metrics
+			 * differ in noise (bogomflops 8 times lat_ops' median), and pooling them as
+			 * equals would judge the noisy ones with the quiet ones' variance */
+			double r = default_run_noise(t->rows[row].metric, 1);
+			s2[n] = pd[i].s2[eq] / (r * r);
+			dfs[n] = (double)pd[i].nd - 1;
+			v[n] = s2[n] / chi2_median_ratio((double)pd[i].nd - 1);
+			n++;
+		}
 	}
-	double m = n ? stats_median(v, n) : NAN;
+	double r = default_run_noise(metric, 1);
+	double m = n ? stats_median(v, n) * r * r : NAN;
+	*df = prior_df_from_spread(s2, dfs, n, PAIRED_PRIOR_DF);
 	free(v);
+	free(s2);
+	free(dfs);
 	return m;
+}
+
+/* The equivalence test of a change against ±min_effect percent (two one-sided t tests on the
+ * log scale, each at alpha/2, so that uncorrected p < alpha is exactly "the (1 - alpha)
+ * interval lies inside ±min_effect": at the default alpha, the 95 % interval shown). */
+static double p_equivalent(const struct cmp_change *c, double min_effect)
+{
+	if (!(min_effect > 0) || min_effect >= 100 || isnan(c->est) || isnan(c->se))
+		return NAN;
+	double d = log1p(c->est / 100), lo = log1p(-min_effect / 100), hi = log1p(min_effect / 100);
+	if (c->se == 0)
+		return d > lo && d < hi ? 0 : 1;
+	double p_side[2], t[2] = { (d - lo) / c->se, (hi - d) / c->se };
+	for (int k = 0; k < 2; k++) {
+		/* one-sided p of "the change lies beyond this bound" */
+		double two = t_two_sided_p(t[k], c->df);
+		p_side[k] = t[k] > 0 ? two / 2 : 1 - two / 2;
+	}
+	return fmin(1, 2 * fmax(p_side[0], p_side[1]));
 }
 
 void cmp_judge(struct cmp_table *t)
@@ -280,37 +316,37 @@ void cmp_judge(struct cmp_table *t)
 				 (t->sides[s].nruns < 2 && c->nrounds < CMP_MIN_ROUNDS))
 				ts->v = V_NOTEST;
 			else {
-				ts->v = V_SAME;
+				ts->v = V_UNDECIDED;
 				prepare_test(t, row, s, &pd[i * t->nsides + s]);
 				k++;
 			}
 		}
 	}
-	/* paired tests: moderate each variance with the median of its family's */
+	/* paired tests: moderate each variance with its family's (family_prior()) */
 	for (size_t i = 0; i < t->nrows; i++)
 		for (size_t s = 1; s < t->nsides; s++) {
 			struct pending *p = &pd[i * t->nsides + s];
 			struct cmp_test *ts = &t->rows[i].test[s];
-			if (ts->v != V_SAME || !p->paired)
+			if (ts->v != V_UNDECIDED || !p->paired)
 				continue;
-			const char *fam = noise_family(t->rows[i].metric);
 			for (int eq = 0; eq <= p->eq_ok; eq++) {
-				double prior = family_prior(t, pd, npd, fam, eq);
+				double df, prior = family_prior(t, pd, npd, t->rows[i].metric, eq, &df);
 				struct cmp_change *out = eq ? &ts->eq : &ts->raw;
 				double fl = default_pair_noise(t->rows[i].metric);
-				*out = to_change(est_paired(p->d[eq], p->nd, prior, PAIRED_PRIOR_DF,
-							    fl * fl));
+				*out = to_change(est_paired(p->d[eq], p->nd, prior, df, fl * fl));
 			}
 		}
 	free(pd);
 	/* the judged change: at equal clock when the metric follows the clock and both sides know
-	 * their clock, else raw */
-	double *p = xmalloc((t->nrows * t->nsides + 1) * sizeof *p);
+	 * their clock, else raw; both tests below (difference and equivalence) read this one */
+	size_t np = t->nrows * t->nsides + 1;
+	double *p = xmalloc(np * sizeof *p), *pe = xmalloc(np * sizeof *pe);
 	size_t n = 0;
 	for (size_t i = 0; i < t->nrows; i++)
 		for (size_t s = 1; s < t->nsides; s++) {
 			struct cmp_test *ts = &t->rows[i].test[s];
-			if (ts->v == V_SAME) {
+			ts->p_same = ts->p_same_adj = NAN;
+			if (ts->v == V_UNDECIDED) {
 				ts->judged_eq = !isnan(ts->eq.est);
 				const struct cmp_change *c = ts->judged_eq ? &ts->eq : &ts->raw;
 				if (isnan(c->p)) {
@@ -320,14 +356,19 @@ void cmp_judge(struct cmp_table *t)
 					ts->lo = c->lo;
 					ts->hi = c->hi;
 					ts->p = c->p;
+					ts->p_same = p_equivalent(c, t->o.min_effect);
 				}
 			}
-			p[n++] = ts->v == V_SAME ? ts->p : NAN;
+			p[n] = ts->v == V_UNDECIDED ? ts->p : NAN;
+			pe[n++] = ts->v == V_UNDECIDED ? ts->p_same : NAN;
 		}
 	size_t tested = 0;
 	for (size_t i = 0; i < n; i++)
 		tested += !isnan(p[i]);
+	/* the same correction over the same tests for both claims: "changed" and "same" are each
+	 * controlled as the table's differences are (docs/compare.md, "The verdict") */
 	p_adjust(p, n, t->o.corr);
+	p_adjust(pe, n, t->o.corr);
 	t->ntests = tested;
 	(void)k;
 	/* one change alone in the table is flagged when its p is below alpha / tests (the first
@@ -338,8 +379,9 @@ void cmp_judge(struct cmp_table *t)
 		for (size_t s = 1; s < t->nsides; s++) {
 			struct cmp_row *row = &t->rows[i];
 			struct cmp_test *ts = &row->test[s];
+			ts->p_same_adj = pe[n];
 			ts->p_adj = p[n++];
-			if (ts->v != V_SAME || isnan(ts->p_adj) || isnan(ts->change))
+			if (ts->v != V_UNDECIDED || isnan(ts->p_adj) || isnan(ts->change))
 				continue;
 			const struct cmp_change *c = ts->judged_eq ? &ts->eq : &ts->raw;
 			double alpha1 = t->o.corr == CORR_NONE ? t->o.alpha : t->o.alpha / m;
@@ -351,8 +393,10 @@ void cmp_judge(struct cmp_table *t)
 				int up = ts->change > 0;
 				int good = row->def->better == HIGHER ? up : !up;
 				ts->v = good ? V_BETTER : V_WORSE;
+			} else if (ts->p_same_adj < t->o.alpha) {
+				ts->v = V_SAME;
 			}
 		}
 	free(p);
+	free(pe);
 }
-

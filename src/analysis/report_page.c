@@ -26,7 +26,8 @@ static const char css[] =
 	"font-variant-numeric:tabular-nums}\n"
 	"td.val{max-width:360px;overflow-wrap:anywhere}\n"
 	"tr.diff td{background:#fff4d6}td.worse{background:#f6cdc8;font-weight:bold}"
-	"td.better{background:#cdeed4;font-weight:bold}td.method{background:#e7e1f5}\n"
+	"td.better{background:#cdeed4;font-weight:bold}td.method{background:#e7e1f5}"
+	"td.same{background:#e4eef8}\n"
 	"ul.warn{color:#8a4b00;margin:6px 0}\n"
 	"details{margin:8px 0}summary{cursor:pointer;color:#1a4d8f}\n"
 	"pre.summary{font-size:11.5px;overflow-x:auto;background:#f7f7f7;padding:8px;"
@@ -154,7 +155,8 @@ static void facts_section(FILE *f, const struct side *sides, size_t n)
 
 static const char *verdict_class(enum verdict v)
 {
-	return v == V_WORSE ? " worse" : v == V_BETTER ? " better" : v == V_METHOD ? " method" : "";
+	return v == V_WORSE ? " worse" : v == V_BETTER ? " better" : v == V_METHOD ? " method"
+	       : v == V_SAME ? " same" : "";
 }
 
 static void compare_row(FILE *f, const struct cmp_row *r, size_t n)
@@ -184,8 +186,9 @@ static void compare_row(FILE *f, const struct cmp_row *r, size_t n)
 		else
 			fprintf(f, "<td class=\"num\">%+.1f%%</td>", ts->change);
 		fprintf(f, "<td class=\"v%s\">%s", verdict_class(ts->v), verdict_name(ts->v));
-		if (!isnan(ts->p_adj))
-			fprintf(f, " (p=%.2g)", ts->p_adj);
+		double p = ts->v == V_SAME ? ts->p_same_adj : ts->p_adj; /* the deciding test's */
+		if (!isnan(p))
+			fprintf(f, " (p=%.2g%s)", p, ts->judged_eq ? ", at equal clock" : "");
 		fputs("</td>", f);
 	}
 	fputs("</tr>\n", f);
@@ -262,19 +265,24 @@ static void untested_changes(FILE *f, const struct cmp_table *t, const struct si
 static void compare_section(FILE *f, const struct side *sides, size_t n, const struct cmp_opts *o)
 {
 	struct cmp_table *t = cmp_build(sides, n, o);
-	size_t changed = 0;
-	for (size_t i = 0; i < t->nrows; i++)
+	size_t changed = 0, same = 0;
+	for (size_t i = 0; i < t->nrows; i++) {
 		changed += row_changed(&t->rows[i], n);
+		for (size_t s = 1; s < n; s++)
+			same += t->rows[i].test[s].v == V_SAME;
+	}
 	fprintf(f, "<h2 id=\"verdicts\">Verdicts</h2>\n<p class=\"note\">Baseline: ");
 	esc(f, sides[0].name);
-	fprintf(f, ". %zu of %zu compared points changed significantly (%zu worse). Values: median "
+	fprintf(f, ". %zu of %zu compared points changed significantly (%zu worse); %zu judged the "
+		   "same. Values: median "
 		   "of the rounds &plusmn;half their range (number of rounds). Verdict: the change's 95 "
 		   "%% interval on log values (the run as the unit of noise; paired rounds for a plumb "
 		   "ab session) excludes 0, &alpha; = %g, %s over %zu tests, and a change of "
-		   "at least %g %%.</p>\n", changed, t->nrows, cmp_regressions(t), t->o.alpha,
-		t->o.corr == CORR_HOLM ? "Holm" : t->o.corr == CORR_BH ?
+		   "at least %g %%; <i>same</i>: the interval lies within &plusmn;%g %% (two one-sided "
+		   "tests, corrected alike).</p>\n", changed, t->nrows, cmp_regressions(t), same,
+		t->o.alpha, t->o.corr == CORR_HOLM ? "Holm" : t->o.corr == CORR_BH ?
 			"Benjamini&ndash;Hochberg" : "no correction",
-		t->ntests, t->o.min_effect);
+		t->ntests, t->o.min_effect, t->o.min_effect);
 	if (t->nwarnings) {
 		fputs("<ul class=\"warn\">\n", f);
 		for (size_t i = 0; i < t->nwarnings; i++) {

@@ -42,8 +42,10 @@ const struct command commands[] = {
 	  "RUN RUN [RUN...] [--all] [--alpha A] [--min-effect PCT] [--correction bh|holm|none]\n"
 	  "       [--format text|markdown|csv|json|junit] [--fail-on-regression] [--db PATH|URI] [-o FILE]",
 	  "runs side by side per metric: change with a 95% interval (the run is the unit of noise;\n"
-	  "paired rounds for a plumb ab session), verdict (BH-corrected, min effect), the smallest\n"
-	  "detectable change, the change at equal clock for clock-bound metrics (docs/compare.md)",
+	  "paired rounds for a plumb ab session), a verdict: worse, better (BH-corrected, min effect),\n"
+	  "same (the interval lies within ±min effect), no significant change (undecided) or no test;\n"
+	  "the smallest detectable change, the change at equal clock for clock-bound metrics\n"
+	  "(docs/compare.md)",
 	  NULL, compare_options },
 	{ "ab", cmd_ab,
 	  "[run options] [--a 'PREFIX'] --b 'PREFIX' [--label A,B] [--alpha A] [--min-effect PCT]\n"

@@ -215,7 +215,7 @@ const struct opt compare_group[] = {
 	{ 0, "alpha", OPT_CUSTOM, 0, 0, offsetof(struct compare_args, o.alpha), "A", NULL,
 	  "significance level before correction (default 0.05)", &alpha_action },
 	{ 0, "min-effect", OPT_CUSTOM, 0, 0, offsetof(struct compare_args, o.min_effect), "P", NULL,
-	  "smallest change in percent called worse/better (default 3)", &min_effect_action },
+	  "smallest change in percent called worse/better; same: within ±P (default 3)", &min_effect_action },
 	{ 0, "correction", OPT_CUSTOM, 0, 0, offsetof(struct compare_args, o.corr), "C", NULL,
 	  "multiple-test correction: bh (default), holm or none", &correction_action },
 	{ 0 },

@@ -82,7 +82,7 @@ esac
 # item 7 of issue 11: every row has its change with a 95 % interval, the noise it assumed, and a
 # verdict word exactly once; "no significant change" rows say what they could have detected
 bad=$(grep -E '^(lat_|bw_)' "$T/shift.out" "$T/self.out" | while IFS= read -r l; do
-	n=$(printf '%s\n' "$l" | grep -oE 'worse|better|no significant change|no test' | wc -l)
+	n=$(printf '%s\n' "$l" | grep -oE 'worse|better|same|no significant change|no test' | wc -l)
 	printf '%s\n' "$l" | grep -Eq '[+-][0-9.]+% \[[+-][0-9.]+, [+-][0-9.]+\]' || n=x
 	printf '%s\n' "$l" | grep -q 'default ±' || n=y
 	case "$l" in *"no significant change"*) printf '%s\n' "$l" | grep -Eq '±[0-9.]+% +default' || n=z ;; esac
@@ -130,6 +130,57 @@ gen_run "$T/p2.json" 1 1.1 performance "" s1
 "$PLUMB" compare "$T/p1.json" "$T/p2.json" >"$T/pair.out" 2>/dev/null
 if grep '^lat_syscall.null' "$T/pair.out" | grep -q 'worse.*paired rounds'
 then pass "compare: paired"; else fail "compare: paired" "$(cat "$T/pair.out")"; fi
+
+# the four answers, on an A/A pair of one plumb ab session with known values (no random numbers,
+# so the same on every machine): 8 rounds whose deviations are one fixed pattern, side B's
+# shifted by a round, so both sides have the same mean; quiet rows (1 %) are `same` within the
+# default 3 %, a noisy one (30 %) cannot be told and says "no significant change"; nothing fails
+# --fail-on-regression, and every format says so.
+gen_aa() {
+	awk -v phase="$2" '
+	function point(metric, x, center, amp, unit, better,   r, s, v, first) {
+		printf "%s    {\"metric\": \"%s\", \"params\": {}, \"x\": %s, \"value\": %.6g, \"unit\": \"%s\", \"statistic\": \"median\", \"better\": \"%s\", \"method_version\": 1, \"samples\": [", sep, metric, x, center, unit, better
+		first = 1
+		for (r = 0; r < 8; r++) {
+			rv = center * exp(amp * c[(r + phase) % 8])
+			for (s = 0; s < 3; s++) {
+				printf "%s{\"value\": %.6g, \"iters\": 1000, \"elapsed_ns\": %.0f, \"round\": %d}", first ? "" : ", ", rv, rv * 1000, r
+				first = 0
+			}
+		}
+		printf "]}"
+		sep = ",\n"
+	}
+	BEGIN {
+		split("0.3 -0.5 0.9 -0.2 -0.8 0.4 0.1 -0.2", cc, " ")
+		for (i = 0; i < 8; i++) c[i] = cc[i + 1]
+		printf "{\n  \"schema\": \"plumb/1\", \"kind\": \"run\", \"plumb_version\": \"0.1.0\",\n"
+		printf "  \"run\": {\"id\": null, \"label\": \"aa%s\", \"host\": \"vm\", \"profile\": \"quick\", \"started\": \"2026-11-30T04:00:00Z\", \"ended\": \"2026-11-30T04:05:00Z\", \"incomplete\": false, \"rounds\": 8, \"options\": {}},\n", phase
+		printf "  \"system\": {\"hostname\": \"vm\"},\n  \"facts\": {\"ab_session\": \"aa1\"},\n  \"results\": [\n"
+		sep = ""
+		point("lat_syscall.null", "null", 0.13, 0.01, "us", "lower")
+		point("lat_pipe.latency", "null", 4.2, 0.01, "us", "lower")
+		point("bw_mem.frd", 64, 9000, 0.3, "MB/s", "higher")
+		printf "\n  ]\n}\n"
+	}' >"$1"
+}
+gen_aa "$T/aa0.json" 0
+gen_aa "$T/aa1.json" 1
+"$PLUMB" compare --fail-on-regression "$T/aa0.json" "$T/aa1.json" >"$T/aa.out" 2>"$T/aa.err"
+rc=$?
+if [ $rc -eq 0 ] && grep '^lat_syscall.null' "$T/aa.out" | grep -q ' same (p=' &&
+   grep '^lat_pipe.latency' "$T/aa.out" | grep -q ' same (p=' &&
+   grep '^bw_mem.frd' "$T/aa.out" | grep -q 'no significant change' &&
+   tail -n1 "$T/aa.out" | grep -q '^0 worse, 0 better, 1 no significant change, 0 no test, 2 same$'
+then pass "compare: a/a same"; else fail "compare: a/a same" "rc=$rc $(cat "$T/aa.out" "$T/aa.err")"; fi
+"$PLUMB" compare --format csv "$T/aa0.json" "$T/aa1.json" >"$T/aa.csv" 2>/dev/null
+"$PLUMB" compare --json "$T/aa0.json" "$T/aa1.json" >"$T/aa.js" 2>/dev/null
+"$PLUMB" compare --format junit --fail-on-regression "$T/aa0.json" "$T/aa1.json" >"$T/aa.xml" 2>/dev/null
+rcj=$?
+if [ "$(grep -c ',same,' "$T/aa.csv")" -eq 2 ] && [ "$(grep -c '"verdict": "same"' "$T/aa.js")" -eq 2 ] &&
+   [ $rcj -eq 0 ] && grep -q '<testsuites [^>]*failures="0"' "$T/aa.xml" && ! grep -q '<failure' "$T/aa.xml"
+then pass "compare: a/a same in csv, json, junit"
+else fail "compare: a/a same in csv, json, junit" "rc=$rcj $(cat "$T/aa.csv") $(head -c 400 "$T/aa.xml")"; fi
 
 # one stored run against another: the store's earlier runs of the host give the noise (4 needed)
 for i in 11 12 13 14 15 16; do gen_run "$T/h$i.json" $i 1 performance; done

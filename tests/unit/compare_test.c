@@ -221,7 +221,7 @@ TEST(compare_run_with_itself)
 	struct cmp_table *t = cmp_build(s, 2, &o);
 	CHECK(t->nrows == 2);
 	CHECK(t->ntests == 2);
-	CHECK(count_verdict(t, V_SAME) == 2);
+	CHECK(count_verdict(t, V_UNDECIDED) == 2);
 	CHECK(cmp_regressions(t) == 0);
 	for (size_t i = 0; i < t->nrows; i++)
 		CHECK_NEAR(t->rows[i].test[1].change, 0, 1e-12);
@@ -285,7 +285,7 @@ TEST(compare_known_shift)
 	s[0].nhistory = s[1].nhistory = 0;
 	t = cmp_build(s, 2, &o);
 	r = row_of(t, "bw_mem.frd", 512);
-	CHECK(r && r->test[1].v == V_SAME && r->test[1].noise == NS_DEFAULT &&
+	CHECK(r && r->test[1].v == V_UNDECIDED && r->test[1].noise == NS_DEFAULT &&
 	      r->test[1].mde > 20);
 	cmp_free(t);
 	for (int k = 0; k < 6; k++)
@@ -335,7 +335,8 @@ TEST(compare_noise_no_false_alarms)
 
 TEST(compare_min_effect)
 {
-	/* a clean, complete separation of 2 %: significant, but below the 3 % default effect */
+	/* a clean, complete separation of 2 %: significant, but below the 3 % default effect, and
+	 * its interval lies within ±3 %: the same within the minimum effect */
 	struct run *a = run_new(), *b = run_new();
 	double va[8], vb[8];
 	for (int i = 0; i < 8; i++) {
@@ -353,7 +354,8 @@ TEST(compare_min_effect)
 	cmp_opts_default(&o);
 	struct cmp_table *t = cmp_build(s, 2, &o);
 	CHECK(t->rows[0].test[1].v == V_SAME);
-	CHECK(t->rows[0].test[1].p_adj < 0.001);
+	CHECK(t->rows[0].test[1].p_adj < 0.001 && t->rows[0].test[1].p_same_adj < 0.05);
+	CHECK(t->rows[0].test[1].lo > -3 && t->rows[0].test[1].hi < 3);
 	cmp_free(t);
 	o.min_effect = 1;
 	t = cmp_build(s, 2, &o);
