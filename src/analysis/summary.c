@@ -303,7 +303,9 @@ static int used_before(const struct row *r, int k)
 static void noisy_notes(FILE *f, const struct row *rows, size_t n)
 {
 	int any = 0;
-	const char *seen[8];
+	/* copies: the text of a caveat plumb does not know is the word itself, in a buffer of the
+	 * loop below */
+	char seen[8][256];
 	int nseen = 0;
 	for (size_t i = 0; i < n; i++)
 		for (int k = 0; k < rows[i].nused; k++) {
@@ -337,7 +339,7 @@ static void noisy_notes(FILE *f, const struct row *rows, size_t n)
 				for (int j = 0; j < nseen; j++)
 					known |= !strcmp(seen[j], caveat_text(caveat));
 				if (!known)
-					seen[nseen++] = caveat_text(caveat);
+					snprintf(seen[nseen++], sizeof seen[0], "%s", caveat_text(caveat));
 			}
 		}
 	for (int j = 0; j < nseen; j++) {
