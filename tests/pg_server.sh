@@ -48,3 +48,17 @@ pg_stop() {
 }
 # psql against the test database (for checks plumb cannot make itself)
 pg_sql() { "$PG_BIN/psql" -X -q -t -A -h "$PG_DIR/sock" -U plumb -d plumbtest -c "$1"; }
+# pg_start_or_skip NAME: start the server (stopped and removed at exit), or print SKIP NAME with
+# the reason (no libpq in this plumb, no server binaries) and return 1
+pg_start_or_skip() {
+	if "$PLUMB" runs --db "postgresql://x@%2Fnonexistent/x" 2>&1 | grep -q 'without libpq'; then
+		skip "$1" "plumb was built without libpq (make NO_PGSQL=1 or no libpq-dev)"
+		return 1
+	fi
+	if ! pg_start; then
+		skip "$1" "$PG_WHY"
+		return 1
+	fi
+	trap 'pg_stop; rm -rf "$T"' EXIT
+	trap 'exit 1' INT TERM
+}

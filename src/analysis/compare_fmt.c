@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/compare.h"
+#include "core/escape.h"
 #include "core/json.h"
 #include "core/util.h"
 
@@ -138,6 +139,13 @@ static size_t width(const char *s)
 
 static void grid_print(FILE *f, const struct grid *g, int markdown)
 {
+	/* cells hold names from runs (labels, metrics, units): escaped for the medium first, so
+	 * widths are those of what is printed and a LF or '|' cannot forge a row or a column */
+	for (size_t i = 0; i < g->nrow * g->ncol; i++) {
+		char *e = esc_dup(markdown ? md_fputs : term_fputs, g->c[i]);
+		free(g->c[i]);
+		g->c[i] = e;
+	}
 	size_t *w = xcalloc(g->ncol, sizeof *w);
 	for (size_t r = 0; r < g->nrow; r++)
 		for (size_t c = 0; c < g->ncol; c++)
@@ -235,8 +243,9 @@ static void print_grid(FILE *f, const struct cmp_table *t, int markdown)
 static void print_header(FILE *f, const struct cmp_table *t, int markdown)
 {
 	const char *p = markdown ? "" : "";
-	fprintf(f, "%sbaseline %s; values: median of the rounds ±half their range (rounds)\n", p,
-		t->sides[0].name);
+	fprintf(f, "%sbaseline ", p);
+	(markdown ? md_fputs : term_fputs)(f, t->sides[0].name);
+	fprintf(f, "; values: median of the rounds ±half their range (rounds)\n");
 	fprintf(f, "%schange: ratio of geometric means, 95%% interval; the run is the unit of noise "
 		   "(paired rounds within one plumb ab session)\n", p);
 	const char *corr = t->o.corr == CORR_HOLM ? "Holm" : t->o.corr == CORR_BH ?
@@ -267,8 +276,6 @@ static void print_footer(FILE *f, const struct cmp_table *t)
 	fprintf(f, "\n");
 }
 
-static void csv_field(FILE *f, const char *s) { csv_fputs(f, s); }
-
 static void csv_num(FILE *f, double v)
 {
 	if (isnan(v))
@@ -287,14 +294,14 @@ static void print_csv(FILE *f, const struct cmp_table *t)
 		const struct cmp_row *r = &t->rows[i];
 		for (size_t s = 0; s < t->nsides; s++) {
 			const struct cmp_cell *c = &r->cell[s];
-			csv_field(f, r->metric);
+			csv_fputs(f, r->metric);
 			fputc(',', f);
-			csv_field(f, r->params);
+			csv_fputs(f, r->params);
 			csv_num(f, r->x);
 			fputc(',', f);
-			csv_field(f, r->unit);
+			csv_fputs(f, r->unit);
 			fputc(',', f);
-			csv_field(f, t->sides[s].name);
+			csv_fputs(f, t->sides[s].name);
 			csv_num(f, c->center);
 			csv_num(f, c->lo);
 			csv_num(f, c->hi);
@@ -315,10 +322,10 @@ static void print_csv(FILE *f, const struct cmp_table *t)
 			csv_num(f, ts->p);
 			csv_num(f, ts->p_adj);
 			fputc(',', f);
-			csv_field(f, verdict_name(ts->v));
+			csv_fputs(f, verdict_name(ts->v));
 			csv_num(f, ts->v == V_UNDECIDED ? ts->mde : NAN);
 			fputc(',', f);
-			csv_field(f, noise_src_name(ts->noise));
+			csv_fputs(f, noise_src_name(ts->noise));
 			csv_num(f, ts->p_same);
 			csv_num(f, ts->p_same_adj);
 			fputc('\n', f);

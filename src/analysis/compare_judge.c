@@ -306,8 +306,10 @@ void cmp_judge(struct cmp_table *t)
 				ts->v = V_MISSING;
 				continue;
 			}
-			if (b->center != 0)
-				ts->change = (c->center - b->center) / fabs(b->center) * 100;
+			/* a ratio of two values only means something when both are on the same side of
+			 * zero, the base above it (a difference metric can come out at or below zero) */
+			if (b->center > 0 && c->center >= 0)
+				ts->change = (c->center - b->center) / b->center * 100;
 			if (b->version != c->version || b->version < 0)
 				ts->v = V_METHOD;
 			else if (!row->def || row->def->better == NEUTRAL)

@@ -6,54 +6,13 @@
  * verdict, the change and both values; points that cannot be judged (too few rounds, a missing
  * point, different method versions) are <skipped> with the reason; everything else passes.
  *
- * Every string comes from runs, which may come from any file: text is escaped for XML, bytes
- * that are not UTF-8 and characters XML 1.0 forbids become '?', so the output always parses.
+ * Every string comes from runs, which may come from any file: text is written with xml_fputs
+ * (core/escape.h), so the output always parses.
  */
 #include <math.h>
 #include <string.h>
 #include "analysis/compare_junit.h"
-
-/* s escaped for an attribute or element text. */
-static void xml_put(FILE *f, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
-	while (*p) {
-		unsigned c = *p;
-		size_t len = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3
-			     : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
-		for (size_t i = 1; i < len; i++)
-			if ((p[i] & 0xc0) != 0x80)
-				len = 0;
-		/* overlong forms, surrogates, beyond U+10FFFF, and U+FFFE/U+FFFF are not XML */
-		if (len == 3 && ((c == 0xe0 && p[1] < 0xa0) || (c == 0xed && p[1] >= 0xa0) ||
-				 (c == 0xef && p[1] == 0xbf && p[2] >= 0xbe)))
-			len = 0;
-		if (len == 4 && ((c == 0xf0 && p[1] < 0x90) || (c == 0xf4 && p[1] >= 0x90)))
-			len = 0;
-		if (len == 0) {
-			fputc('?', f);
-			p++;
-			continue;
-		}
-		if (len > 1) {
-			fwrite(p, 1, len, f);
-			p += len;
-			continue;
-		}
-		switch (c) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&apos;", f); break;
-		case '\t': fputs("&#9;", f); break;
-		case '\n': fputs("&#10;", f); break;
-		case '\r': fputs("&#13;", f); break;
-		default: fputc(c < 0x20 || c == 0x7f ? '?' : (int)c, f); break;
-		}
-		p++;
-	}
-}
+#include "core/escape.h"
 
 static size_t count(const struct cmp_table *t, size_t side, enum verdict v)
 {
@@ -96,22 +55,22 @@ static void testcase(FILE *f, const struct cmp_table *t, const struct cmp_row *r
 	if (n > 0 && (size_t)n < sizeof msg && !isnan(x->p_adj))
 		snprintf(msg + n, sizeof msg - (size_t)n, " (p=%.2g)", x->p_adj);
 	fputs("    <testcase classname=\"plumb.", f);
-	xml_put(f, fam);
+	xml_fputs(f, fam);
 	fputs("\" name=\"", f);
-	xml_put(f, name);
+	xml_fputs(f, name);
 	fputs("\" time=\"0\"", f);
 	if (x->v == V_WORSE) {
 		fputs(">\n      <failure type=\"regression\" message=\"", f);
-		xml_put(f, msg);
+		xml_fputs(f, msg);
 		fputs("\">", f);
 		fprintf(f, "baseline ");
-		xml_put(f, base);
+		xml_fputs(f, base);
 		fprintf(f, ", now ");
-		xml_put(f, now);
+		xml_fputs(f, now);
 		fputs("</failure>\n    </testcase>\n", f);
 	} else if (skipped(x->v)) {
 		fputs(">\n      <skipped message=\"", f);
-		xml_put(f, msg);
+		xml_fputs(f, msg);
 		fputs("\"/>\n    </testcase>\n", f);
 	} else {
 		fputs("/>\n", f);
@@ -135,15 +94,15 @@ void cmp_print_junit(FILE *f, const struct cmp_table *t)
 		for (size_t i = 0; i < t->nrows; i++)
 			sk += skipped(t->rows[i].test[s].v);
 		fputs("  <testsuite name=\"plumb compare ", f);
-		xml_put(f, t->sides[0].name);
+		xml_fputs(f, t->sides[0].name);
 		fputs(" vs ", f);
-		xml_put(f, t->sides[s].name);
+		xml_fputs(f, t->sides[s].name);
 		fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\" time=\"0\">\n",
 			t->nrows, count(t, s, V_WORSE), sk);
 		fputs("    <properties>\n      <property name=\"baseline\" value=\"", f);
-		xml_put(f, t->sides[0].name);
+		xml_fputs(f, t->sides[0].name);
 		fputs("\"/>\n      <property name=\"compared\" value=\"", f);
-		xml_put(f, t->sides[s].name);
+		xml_fputs(f, t->sides[s].name);
 		fprintf(f, "\"/>\n      <property name=\"alpha\" value=\"%g\"/>\n"
 			"      <property name=\"min_effect_pct\" value=\"%g\"/>\n    </properties>\n",
 			t->o.alpha, t->o.min_effect);
@@ -152,7 +111,7 @@ void cmp_print_junit(FILE *f, const struct cmp_table *t)
 		if (t->nwarnings) {
 			fputs("    <system-err>", f);
 			for (size_t w = 0; w < t->nwarnings; w++) {
-				xml_put(f, t->warnings[w]);
+				xml_fputs(f, t->warnings[w]);
 				fputs("&#10;", f);
 			}
 			fputs("</system-err>\n", f);

@@ -23,7 +23,14 @@ static void chart_add(struct charts *c, const char *slug, const char *title, cha
 		c->cap = c->cap ? 2 * c->cap : 16;
 		c->v = xrealloc(c->v, c->cap * sizeof *c->v);
 	}
-	c->v[c->n++] = (struct report_chart){ xstrdup(slug), xstrdup(title), svg, wide };
+	/* a slug names a file (plot) and an HTML id, and may hold a metric name from a run: only
+	 * letters, digits, '_' and '-' are kept, so it can name nothing but itself */
+	char *id = xstrdup(slug);
+	for (char *p = id; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		      *p == '_'))
+			*p = '-';
+	c->v[c->n++] = (struct report_chart){ id, xstrdup(title), svg, wide };
 }
 
 /* ---- series ------------------------------------------------------------------------------ */

@@ -4,7 +4,7 @@
  * compared point folded in a <details>), then the charts by section, lmbench's summary tables
  * (also for one run), and the system facts last, humanized (KiB/MiB, MHz), rows that differ
  * between runs shaded. No script, font or URL from outside; print styles keep charts and table
- * rows whole on a page. Every text goes through xml_escape (valid UTF-8, no control bytes).
+ * rows whole on a page. Every text goes through xml_fputs (valid UTF-8, no control bytes).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -12,6 +12,7 @@
 #include "analysis/report.h"
 #include "analysis/summary.h"
 #include "analysis/svg.h"
+#include "core/escape.h"
 #include "core/util.h"
 
 static const char css[] =
@@ -41,7 +42,7 @@ static const char css[] =
 	"h2{break-after:avoid}.chart,svg,tr{break-inside:avoid}"
 	".charts{display:block}.chart{margin-bottom:12px}table{font-size:10px}}\n";
 
-static void esc(FILE *f, const char *s) { xml_escape(f, s ? s : ""); }
+static void esc(FILE *f, const char *s) { xml_fputs(f, s ? s : ""); }
 
 /* A fact as a reader wants it: byte counts in KiB/MiB/GiB (the exact count after it when
  * rounded), clock rates with their unit. Other values as they are. */

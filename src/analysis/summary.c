@@ -21,6 +21,7 @@
 #include <string.h>
 #include "analysis/summary.h"
 #include "analysis/summary_row.h"
+#include "core/escape.h"
 #include "core/result.h"
 
 /* ---- lmbench's number formatting ---------------------------------------------------------- */
@@ -302,7 +303,9 @@ static int used_before(const struct row *r, int k)
 static void noisy_notes(FILE *f, const struct row *rows, size_t n)
 {
 	int any = 0;
-	const char *seen[8];
+	/* copies: the text of a caveat plumb does not know is the word itself, in a buffer of the
+	 * loop below */
+	char seen[8][256];
 	int nseen = 0;
 	for (size_t i = 0; i < n; i++)
 		for (int k = 0; k < rows[i].nused; k++) {
@@ -318,25 +321,32 @@ static void noisy_notes(FILE *f, const struct row *rows, size_t n)
 				fprintf(f, "\nNoisy cells (95%% confidence interval of the median wider than "
 					   "+-%.0f%%; rerun or use --repeat) and cells with a caveat:\n",
 					NOISY_PCT);
-			fprintf(f, "  %-9.9s %s%s%s", rows[i].host, p->metric, *p->params ? " " : "",
-				p->params);
+			fprintf(f, "  %-9.9s ", rows[i].host);
+			term_fputs(f, p->metric);
+			fputs(*p->params ? " " : "", f);
+			term_fputs(f, p->params);
 			if (!isnan(p->x))
 				fprintf(f, " x=%g", p->x);
 			if (!isnan(nz))
 				fprintf(f, "  +-%.0f%% (%zu samples)", nz, p->nsamples);
-			if (caveat)
-				fprintf(f, "  caveat: %s", caveat);
+			if (caveat) {
+				fputs("  caveat: ", f);
+				term_fputs(f, caveat);
+			}
 			fputc('\n', f);
 			if (caveat && nseen < 8) {
 				int known = 0;
 				for (int j = 0; j < nseen; j++)
 					known |= !strcmp(seen[j], caveat_text(caveat));
 				if (!known)
-					seen[nseen++] = caveat_text(caveat);
+					snprintf(seen[nseen++], sizeof seen[0], "%s", caveat_text(caveat));
 			}
 		}
-	for (int j = 0; j < nseen; j++)
-		fprintf(f, "  caveat: %s.\n", seen[j]);
+	for (int j = 0; j < nseen; j++) {
+		fputs("  caveat: ", f);
+		term_fputs(f, seen[j]);
+		fputs(".\n", f);
+	}
 }
 
 /* A fact of a result: from its info (a run's step facts join each result), else the run's. The
@@ -377,10 +387,12 @@ static void mem_notes(FILE *f, struct run *const *runs, const struct row *rows, 
 			continue;
 		if (!res_fact(runs[i], p, "page_size", pg, sizeof pg))
 			snprintf(pg, sizeof pg, "unknown");
-		fprintf(f, "  %-9.9s random %.1f ns at %g MiB, pages %s", rows[i].host, p->value, p->x,
-			pg);
-		if (res_fact(runs[i], p, "block_chase_ns", blk, sizeof blk))
-			fprintf(f, "; block-random %s", blk);
+		fprintf(f, "  %-9.9s random %.1f ns at %g MiB, pages ", rows[i].host, p->value, p->x);
+		term_fputs(f, pg);
+		if (res_fact(runs[i], p, "block_chase_ns", blk, sizeof blk)) {
+			fputs("; block-random ", f);
+			term_fputs(f, blk);
+		}
 		fputc('\n', f);
 	}
 }
@@ -399,7 +411,10 @@ static void clock_notes(FILE *f, struct run *const *runs, const struct row *rows
 			continue;
 		if (!any++)
 			fprintf(f, "\nCPU clock during the run (read before every step; 5th-95th percentile):\n");
-		fprintf(f, "  %-9.9s %s MHz median, %s-%s MHz (%s%%)%s\n", rows[i].host, med, lo, hi, sp,
+		char m[32], l[32], h[32], p[32];
+		fprintf(f, "  %-9.9s %s MHz median, %s-%s MHz (%s%%)%s\n", rows[i].host,
+			term_str(med, m, sizeof m), term_str(lo, l, sizeof l), term_str(hi, h, sizeof h),
+			term_str(sp, p, sizeof p),
 			atof(sp) > CLOCK_SPREAD_WARN ? ": CPU-bound cells move with it from run to run" : "");
 	}
 }
@@ -437,10 +452,17 @@ void summary_cells(FILE *f, struct run *const *runs, size_t n)
 			const struct result *p = rows[i].used[k];
 			char cv[32];
 			const char *caveat = result_caveat(p, cv, sizeof cv);
-			if (!used_before(&rows[i], k))
-				fprintf(f, "%zu\t%s\t%s\t%.17g\t%.17g\t%zu\t%.3f\t%s\n", i, p->metric,
-					p->params, p->x, p->value, p->nsamples, result_noise_pct(p),
-					caveat ? caveat : "-");
+			if (used_before(&rows[i], k))
+				continue;
+			/* tab-separated: every text escaped (a tab in a name shows as \t) */
+			fprintf(f, "%zu\t", i);
+			term_fputs(f, p->metric);
+			fputc('\t', f);
+			term_fputs(f, p->params);
+			fprintf(f, "\t%.17g\t%.17g\t%zu\t%.3f\t", p->x, p->value, p->nsamples,
+				result_noise_pct(p));
+			term_fputs(f, caveat ? caveat : "-");
+			fputc('\n', f);
 		}
 	free(rows);
 }

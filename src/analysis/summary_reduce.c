@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/summary_row.h"
+#include "core/escape.h"
 #include "core/result.h"
 
 /* ---- finding figures in a run ------------------------------------------------------------- */
@@ -365,12 +366,15 @@ static void reduce(const struct run *r, struct row *w)
 	int lm = (r->source && !strncmp(r->source, "lmbench3", 8)) ||
 		 (r->profile && !strcmp(r->profile, "lmbench"));
 	const char *os = kv_get(&r->facts, "os"), *kern = kv_get(&r->facts, "kernel");
-	snprintf(w->host, sizeof w->host, "%s", r->host ? r->host : "");
-	snprintf(w->os, sizeof w->os, "%s %s", os ? os : "", kern ? kern : "");
+	/* the row's texts come from the run: escaped once here for every table and note */
+	char t[sizeof w->os];
+	term_str(r->host ? r->host : "", w->host, sizeof w->host);
+	snprintf(t, sizeof t, "%s %s", os ? os : "", kern ? kern : "");
+	term_str(t, w->os, sizeof w->os);
 	const char *d = r->label;
 	if (!d && lm)
 		d = kv_get(&r->facts, "lmbench.OS");
-	snprintf(w->desc, sizeof w->desc, "%s", d ? d : r->profile ? r->profile : "");
+	term_str(d ? d : r->profile ? r->profile : "", w->desc, sizeof w->desc);
 
 	for (int i = 0; i < F_N; i++)
 		w->v[i] = -1;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/svg.h"
+#include "core/escape.h"
 #include "core/util.h"
 
 /* Okabe–Ito colours (distinguishable with the common colour-vision deficiencies), then more. */
@@ -20,15 +21,13 @@ void svg_set_standalone(int on) { standalone = on; }
 
 const char *svg_color(int i) { return palette[i % (int)(sizeof palette / sizeof *palette)]; }
 
-void xml_escape(FILE *f, const char *s) { utf8_fputs(f, s, 1); }
-
 static void open_svg(FILE *f, int w, int h, const char *title)
 {
 	fprintf(f, "<svg%s viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" "
 		   "font-family=\"sans-serif\" font-size=\"12\" role=\"img\">\n",
 		standalone ? " xmlns=\"http://www.w3.org/2000/svg\"" : "", w, h, w, h);
 	fputs("<title>", f);
-	xml_escape(f, title);
+	xml_fputs(f, title);
 	fputs("</title>\n", f);
 	fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", w, h);
 	fprintf(f, "<text x=\"%d\" y=\"20\" font-size=\"15\" font-weight=\"bold\" "
@@ -41,10 +40,10 @@ static void open_svg(FILE *f, int w, int h, const char *title)
 		while (max > 0 && ((unsigned char)title[max] & 0xc0) == 0x80)
 			max--; /* not inside a UTF-8 sequence */
 		char *cut = xasprintf("%.*s\xe2\x80\xa6", (int)max, title);
-		xml_escape(f, cut);
+		xml_fputs(f, cut);
 		free(cut);
 	} else {
-		xml_escape(f, title);
+		xml_fputs(f, title);
 	}
 	fputs("</text>\n", f);
 }
@@ -190,11 +189,11 @@ static void draw_axes(FILE *f, const struct axes *a, const struct svg_chart *c)
 		   "stroke=\"#444444\"/>\n", a->px0, a->py1, a->px1 - a->px0, a->py0 - a->py1);
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", (a->px0 + a->px1) / 2,
 		a->py0 + 34);
-	xml_escape(f, c->xlabel);
+	xml_fputs(f, c->xlabel);
 	fputs("</text>\n", f);
 	fprintf(f, "<text transform=\"translate(16 %.1f) rotate(-90)\" text-anchor=\"middle\">",
 		(a->py0 + a->py1) / 2);
-	xml_escape(f, c->ylabel);
+	xml_fputs(f, c->ylabel);
 	fputs("</text>\n", f);
 }
 
@@ -267,7 +266,7 @@ void svg_line_chart(FILE *f, const struct svg_chart *c)
 			   "stroke-dasharray=\"4,4\"/>\n", px, a.py0, px, a.py1);
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" fill=\"#555555\">", px + 3,
 			a.py1 + 12 + 11 * (double)(i % 3));
-		xml_escape(f, c->m[i].label);
+		xml_fputs(f, c->m[i].label);
 		fputs("</text>\n", f);
 	}
 	for (size_t i = 0; i < c->ns; i++)
@@ -281,7 +280,7 @@ void svg_line_chart(FILE *f, const struct svg_chart *c)
 			   "stroke-width=\"2\"%s%s%s/>\n", lx, ly - 4, lx + 24, ly - 4,
 			svg_color(c->s[i].color), *d ? " stroke-dasharray=\"" : "", d, *d ? "\"" : "");
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">", lx + 30, ly);
-		xml_escape(f, c->s[i].name);
+		xml_fputs(f, c->s[i].name);
 		fputs("</text>\n", f);
 	}
 	if (shown < c->ns)
@@ -310,7 +309,7 @@ void svg_bar_chart(FILE *f, const char *title, char *const *side_names, size_t n
 		fprintf(f, "<rect x=\"%.1f\" y=\"34\" width=\"14\" height=\"10\" fill=\"%s\"/>\n", lx,
 			svg_color((int)s));
 		fprintf(f, "<text x=\"%.1f\" y=\"43\">", lx + 20);
-		xml_escape(f, side_names[s]);
+		xml_fputs(f, side_names[s]);
 		fputs("</text>\n", f);
 	}
 	double px0 = label_w, pw = w - label_w - right;
@@ -325,9 +324,9 @@ void svg_bar_chart(FILE *f, const char *title, char *const *side_names, size_t n
 				y - 3, w, group_h);
 		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", label_w - 8,
 			y + group_h / 2.0);
-		xml_escape(f, g[i].name);
+		xml_fputs(f, g[i].name);
 		fprintf(f, " (");
-		xml_escape(f, g[i].unit);
+		xml_fputs(f, g[i].unit);
 		fputs(")</text>\n", f);
 		for (size_t s = 0; s < nsides; s++) {
 			double by = y + (double)s * (bar_h + 2), v = g[i].v[s];

@@ -57,9 +57,6 @@ void svg_bar_chart(FILE *f, const char *title, char *const *side_names, size_t n
  * report carries no URL-looking text at all. Default 0 (inline). */
 void svg_set_standalone(int on);
 
-/* Write s as XML text: &, <, >, " escaped, invalid UTF-8 and the control characters XML
- * forbids written as U+FFFD (utf8_fputs). */
-void xml_escape(FILE *f, const char *s);
 /* Colour of palette index i (colour-blind-safe palette, cycles). */
 const char *svg_color(int i);
 

@@ -276,6 +276,10 @@ int cmd_ab(int argc, char **argv)
 	if (!comma || comma == lab || !comma[1] || strchr(comma + 1, ','))
 		die(EXIT_USAGE, "--label: '%s' is not two labels A,B", labels);
 	*comma = 0;
+	char why[128];
+	if (run_text_check("label A", lab, why, sizeof why) ||
+	    run_text_check("label B", comma + 1, why, sizeof why))
+		die(EXIT_USAGE, "--label: %s", why);
 
 	check_prefix(pa, "--a");
 	check_prefix(pb, "--b");

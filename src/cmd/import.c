@@ -3,11 +3,13 @@
  * bad file (garbage, empty, truncated, no recognisable result) is reported in one line naming it,
  * exit 2, and nothing is saved. A run the store already holds (same uid: the same plumb run, or
  * the same content of an lmbench file) is not added again, and the line says so. */
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cmd/commands.h"
+#include "core/escape.h"
 #include "core/util.h"
 #include "results/io.h"
 #include "results/store.h"
@@ -40,6 +42,8 @@ int cmd_import(int argc, char **argv)
 	struct run **runs = NULL;
 	size_t n = 0, nfiles = 0;
 	char err[512];
+	if (label && run_text_check("the label", label, err, sizeof err))
+		die(EXIT_USAGE, "--label: %s", err);
 	for (int i = first; i < argc; i++) {
 		nfiles++;
 		size_t before = n;
@@ -61,14 +65,15 @@ int cmd_import(int argc, char **argv)
 		const struct run *r = runs[k];
 		const char *src = r->source ? r->source : "";
 		const char *colon = strchr(src, ':');
+		char from[PATH_MAX * 4], host[RUN_TEXT_MAX * 4], label[RUN_TEXT_MAX * 4];
+		term_str(colon ? colon + 1 : src, from, sizeof from);
 		if (r->dup)
-			printf("run %ld: already in the store, nothing added (from %s)\n", r->id,
-			       colon ? colon + 1 : src);
+			printf("run %ld: already in the store, nothing added (from %s)\n", r->id, from);
 		else
 			printf("run %ld: %s, %s, %zu results (from %s)\n", r->id,
-			       r->host ? r->host : "?",
-			       r->label ? r->label : r->profile ? r->profile : "-", r->results.n,
-			       colon ? colon + 1 : src);
+			       term_str(r->host ? r->host : "?", host, sizeof host),
+			       term_str(r->label ? r->label : r->profile ? r->profile : "-", label,
+					sizeof label), r->results.n, from);
 		run_free(runs[k]);
 	}
 	free(runs);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd/commands.h"
+#include "core/escape.h"
 #include "core/util.h"
 #include "results/store.h"
 
@@ -74,12 +75,15 @@ int cmd_push(int argc, char **argv)
 			snprintf(what, sizeof what, "run %ld", from[i]);
 		else
 			snprintf(what, sizeof what, "a run from a file");
+		char host[RUN_TEXT_MAX * 4], label[RUN_TEXT_MAX * 4];
+		term_str(r->host ? r->host : "?", host, sizeof host);
+		term_str(r->label ? r->label : "-", label, sizeof label);
 		if (r->dup)
-			printf("%s (%s, %s): already there as run %ld, nothing added\n", what,
-			       r->host ? r->host : "?", r->label ? r->label : "-", r->id);
+			printf("%s (%s, %s): already there as run %ld, nothing added\n", what, host,
+			       label, r->id);
 		else
-			printf("%s (%s, %s): pushed as run %ld, %zu results\n", what,
-			       r->host ? r->host : "?", r->label ? r->label : "-", r->id, r->results.n);
+			printf("%s (%s, %s): pushed as run %ld, %zu results\n", what, host, label,
+			       r->id, r->results.n);
 		added += !r->dup;
 		run_free(runs[i]);
 	}

@@ -181,6 +181,9 @@ void run_opts_parse(int argc, char **argv, struct run_opts *o, struct run *run)
 	if (quick && full)
 		die(EXIT_USAGE, "--quick and --full exclude each other");
 	o->profile = quick ? PROF_QUICK : full ? PROF_FULL : PROF_DEFAULT;
+	char why[128];
+	if (o->label && run_text_check("the label", o->label, why, sizeof why))
+		die(EXIT_USAGE, "--label: %s", why);
 	if (!o->copies)
 		o->copies = 1;
 	/* The default profile measures in 3 interleaved rounds: see set_sizes_and_timing(). */

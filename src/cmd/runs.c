@@ -2,13 +2,16 @@
  * selected with --host H, --label L, --since DATE (all that are given must match), `--delete RUN`
  * / `--relabel RUN TEXT` to manage them (RUN is an id or a label: every run with that label),
  * `--check` to verify the database (SQLite's integrity and foreign-key checks; PostgreSQL
- * enforces its own). The store may be an SQLite file or a PostgreSQL URI (--db). */
+ * enforces its own) and then every run as the other commands read it, naming each one they
+ * would skip (store.h: store_check_runs). The store may be an SQLite file or a PostgreSQL URI
+ * (--db). Stored text is printed through term_str: a label cannot drive the terminal. */
 #include <ctype.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cmd/commands.h"
+#include "core/escape.h"
 #include "core/util.h"
 #include "results/store.h"
 
@@ -27,6 +30,14 @@ static int ids_of(struct store *s, const char *arg, long **ids)
 		return 1;
 	}
 	return store_find_label(s, arg, ids);
+}
+
+static void say_bad(struct store *s, const char *what, const char *why, void *ctx)
+{
+	char line[1024];
+	snprintf(line, sizeof line, "%s: %s", what, why);
+	term_fputs(stdout, line);
+	fputc('\n', stdout);
 }
 
 struct runs_cli {
@@ -49,7 +60,7 @@ const struct opt runs_options[] = {
 	{ 0, "relabel", OPT_STRING, 0, 0, offsetof(struct runs_cli, rel), "RUN TEXT", NULL,
 	  "set a run's label to TEXT (TEXT starting with '-': put it after --)", NULL },
 	{ 0, "check", OPT_FLAG, 0, 0, offsetof(struct runs_cli, check), NULL, NULL,
-	  "check the store's integrity", NULL },
+	  "check the store's integrity and name every run that cannot be read", NULL },
 	{ 0 },
 };
 
@@ -91,10 +102,19 @@ int cmd_runs(int argc, char **argv)
 	if (check) {
 		if (store_check(s, err, sizeof err))
 			die(EXIT_MEASURE, "%s", err);
+		/* and every run as the readers read it: what they would skip is named here */
+		int bad = store_check_runs(s, say_bad, NULL, err, sizeof err);
+		if (bad < 0)
+			die(EXIT_MEASURE, "%s", err);
+		if (bad)
+			die(EXIT_MEASURE, "%s: %d run%s cannot be read (listed above); the others can",
+			    store_name(s), bad, bad == 1 ? "" : "s");
 		printf("%s: ok\n", store_name(s));
 		store_close(s);
 		return 0;
 	}
+	if (rel && run_text_check("the label", text, err, sizeof err))
+		die(EXIT_USAGE, "--relabel: %s", err);
 	if (del || rel) {
 		const char *arg = del ? del : rel;
 		long *ids = NULL;
@@ -118,9 +138,14 @@ int cmd_runs(int argc, char **argv)
 	printf("%5s  %-20s  %-16s  %-20s  %-8s %s\n", "id", "date", "host", "label", "profile", "");
 	for (int i = 0; i < n; i++) {
 		const struct run *r = list[i];
-		printf("%5ld  %-20s  %-16s  %-20s  %-8s %s\n", r->id, r->started ? r->started : "-",
-		       r->host ? r->host : "-", r->label ? r->label : "-",
-		       r->profile ? r->profile : "-", r->incomplete ? "incomplete" : "");
+		/* stored text, escaped: a control character cannot drive the terminal or forge a row */
+		char date[80], host[RUN_TEXT_MAX * 4], label[RUN_TEXT_MAX * 4], prof[80];
+		printf("%5ld  %-20s  %-16s  %-20s  %-8s %s\n", r->id,
+		       term_str(r->started ? r->started : "-", date, sizeof date),
+		       term_str(r->host ? r->host : "-", host, sizeof host),
+		       term_str(r->label ? r->label : "-", label, sizeof label),
+		       term_str(r->profile ? r->profile : "-", prof, sizeof prof),
+		       r->incomplete ? "incomplete" : "");
 		run_free(list[i]);
 	}
 	free(list);

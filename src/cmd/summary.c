@@ -8,6 +8,7 @@
 #include <string.h>
 #include "analysis/summary.h"
 #include "cmd/commands.h"
+#include "core/escape.h"
 #include "core/util.h"
 #include "results/run_merge.h"
 #include "results/store.h"
@@ -52,19 +53,8 @@ int cmd_summary(int argc, char **argv)
 		struct store *s = store_open(db, 0, err, sizeof err);
 		if (!s)
 			die(EXIT_USAGE, "%s", err);
-		struct run **list = NULL;
-		int k = store_list(s, &list, err, sizeof err);
-		if (k < 0)
+		if (store_load_where(s, NULL, &runs, &n, err, sizeof err))
 			die(EXIT_USAGE, "%s", err);
-		for (int i = 0; i < k; i++) {
-			struct run *r = store_load(s, list[i]->id, err, sizeof err);
-			if (!r)
-				die(EXIT_USAGE, "%s", err);
-			runs = realloc(runs, (n + 1) * sizeof *runs);
-			runs[n++] = r;
-			run_free(list[i]);
-		}
-		free(list);
 		store_close(s);
 	}
 	if (per_host) {
@@ -87,7 +77,7 @@ int cmd_summary(int argc, char **argv)
 	else
 		summary_print(m, runs, n);
 	fclose(m);
-	utf8_fputs(stdout, buf, 0);
+	utf8_fputs(stdout, buf);
 	free(buf);
 	for (size_t i = 0; i < n; i++)
 		run_free(runs[i]);

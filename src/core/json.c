@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/json.h"
+#include "core/escape.h"
 #include "buildinfo.h"
 #include "core/util.h"
 
@@ -13,36 +14,6 @@ void json_init(struct json *j, FILE *f, int pretty)
 	j->depth = 0;
 	j->need_comma[0] = 0;
 	j->pretty = pretty;
-}
-
-void json_write_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		size_t n = utf8_seq(p);
-		if (n == 0) { /* JSON is UTF-8: a byte that is not becomes U+FFFD */
-			fputs(UTF8_REPLACEMENT, f);
-			continue;
-		}
-		if (n > 1) {
-			fwrite(p, 1, n, f);
-			p += n - 1;
-			continue;
-		}
-		switch (*p) {
-		case '"': fputs("\\\"", f); break;
-		case '\\': fputs("\\\\", f); break;
-		case '\n': fputs("\\n", f); break;
-		case '\t': fputs("\\t", f); break;
-		case '\r': fputs("\\r", f); break;
-		default:
-			if (*p < 0x20)
-				fprintf(f, "\\u%04x", *p);
-			else
-				fputc(*p, f);
-		}
-	}
-	fputc('"', f);
 }
 
 static void indent(struct json *j)
@@ -62,7 +33,7 @@ static void item(struct json *j, const char *key)
 	if (j->depth > 0)
 		indent(j);
 	if (key) {
-		json_write_string(j->f, key);
+		json_fputs(j->f, key);
 		fputs(j->pretty ? ": " : ":", j->f);
 	}
 }
@@ -97,7 +68,7 @@ void json_str(struct json *j, const char *key, const char *v)
 {
 	item(j, key);
 	if (v)
-		json_write_string(j->f, v);
+		json_fputs(j->f, v);
 	else
 		fputs("null", j->f);
 }

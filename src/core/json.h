@@ -34,7 +34,5 @@ void json_bool(struct json *j, const char *key, int v);
 void json_null(struct json *j, const char *key);
 /* v with the fewest significant digits (1..17) that read back as exactly v ("0.05", "47427"). */
 char *json_fmt_num(double v, char *buf, size_t len);
-/* Write s as a JSON string literal (quotes included). */
-void json_write_string(FILE *f, const char *s);
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "core/escape.h"
 #include "core/util.h"
 
 const char *prog_name = "plumb";
@@ -60,27 +61,36 @@ char *xasprintf(const char *fmt, ...)
 	return s;
 }
 
+/* A message is one line whatever it quotes (a label, a host, a file's bytes): written through
+ * term_str, so a control character in it is shown, not acted on, and a value of megabytes is
+ * cut. */
+#define MSG_MAX 4096
+
+static void message(const char *fmt, va_list ap)
+{
+	char *text = NULL, line[MSG_MAX];
+	fflush(stdout);
+	if (vasprintf(&text, fmt, ap) < 0)
+		text = NULL;
+	fprintf(stderr, "%s: %s\n", prog_name, term_str(text ? text : fmt, line, sizeof line));
+	free(text);
+}
+
 void die(int code, const char *fmt, ...)
 {
 	va_list ap;
-	fflush(stdout);
-	fprintf(stderr, "%s: ", prog_name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	message(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	exit(code);
 }
 
 void warnx_(const char *fmt, ...)
 {
 	va_list ap;
-	fflush(stdout);
-	fprintf(stderr, "%s: ", prog_name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	message(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 long long parse_int(const char *s, long long min, long long max, const char *what)
@@ -149,46 +159,6 @@ size_t utf8_seq(const unsigned char *p)
 	    (c == 0xf0 && p[1] < 0x90) || (c == 0xf4 && p[1] > 0x8f))    /* overlong, > U+10FFFF */
 		return 0;
 	return n;
-}
-
-void utf8_fputs(FILE *f, const char *s, int xml)
-{
-	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p;) {
-		size_t n = utf8_seq(p);
-		if (!n || (xml && *p < 0x20 && *p != '\t' && *p != '\n' && *p != '\r')) {
-			fputs(UTF8_REPLACEMENT, f);
-			p++;
-			continue;
-		}
-		if (xml && n == 1 && strchr("&<>\"", *p)) {
-			fputs(*p == '&' ? "&amp;" : *p == '<' ? "&lt;" : *p == '>' ? "&gt;" : "&quot;", f);
-		} else {
-			fwrite(p, 1, n, f);
-		}
-		p += n;
-	}
-}
-
-void csv_fputs(FILE *f, const char *s)
-{
-	s = s ? s : "";
-	if (!strpbrk(s, ",\"\r\n")) {
-		utf8_fputs(f, s, 0);
-		return;
-	}
-	fputc('"', f);
-	for (const char *p = s; *p;) {
-		size_t n = strcspn(p, "\"");
-		char *part = xasprintf("%.*s", (int)n, p);
-		utf8_fputs(f, part, 0);
-		free(part);
-		p += n;
-		if (*p == '"') {
-			fputs("\"\"", f);
-			p++;
-		}
-	}
-	fputc('"', f);
 }
 
 int read_in_full(int fd, void *buf, size_t n)

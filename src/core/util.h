@@ -39,16 +39,10 @@ uint64_t parse_size(const char *s, uint64_t min, uint64_t max, const char *what)
 int try_parse_size(const char *s, uint64_t *out);
 
 /* Text as every writer emits it: labels and imported text are stored as given (any bytes), and
- * writers print them as valid UTF-8. utf8_seq() is the length of the well-formed UTF-8
- * sequence at p (1..4; no overlongs, surrogates or code points above U+10FFFF), or 0 when
- * the byte at p starts none. utf8_fputs() writes s with every such byte as U+FFFD; with xml
- * set it also writes U+FFFD for the control characters XML 1.0 forbids even as references
- * (all below 0x20 but tab, LF and CR), and escapes & < > " as XML's predefined entities. */
+ * writers print them through core/escape.h. utf8_seq() is the length of the well-formed UTF-8
+ * sequence at p (1..4; no overlongs, surrogates or code points above U+10FFFF), or 0 when the
+ * byte at p starts none. */
 #define UTF8_REPLACEMENT "\xef\xbf\xbd"
 size_t utf8_seq(const unsigned char *p);
-void utf8_fputs(FILE *f, const char *s, int xml);
-/* s as one CSV field (RFC 4180: quoted when it holds a comma, quote, CR or LF; quotes
- * doubled), valid UTF-8 as utf8_fputs writes it. */
-void csv_fputs(FILE *f, const char *s);
 
 #endif

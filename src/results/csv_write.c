@@ -3,21 +3,20 @@
  * row per sample (a result without samples, as imported from lmbench text, gives one row with
  * its value and an empty round), in the columns
  *     run,host,label,metric,params,x,round,value,unit,better
- * so that pandas.read_csv / R's read.csv load it in one call. RFC 4180: fields with a comma,
- * quote, CR or LF are quoted, quotes doubled; text is valid UTF-8 (invalid bytes as U+FFFD,
- * like every writer); numbers in the shortest form that reads back exactly; an unknown number
+ * so that pandas.read_csv / R's read.csv load it in one call. Text fields go through csv_fputs
+ * (core/escape.h: RFC 4180 quoting, control characters and bytes that are not UTF-8 shown
+ * visibly); numbers in the shortest form that reads back exactly; an unknown number
  * (x of a single value, a failed sample) is an empty field.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/escape.h"
 #include "core/json.h"
 #include "core/metrics.h"
 #include "core/util.h"
 #include "results/io.h"
-
-static void field(FILE *f, const char *s) { csv_fputs(f, s); }
 
 static void num(FILE *f, double v)
 {
@@ -29,15 +28,15 @@ static void num(FILE *f, double v)
 static void row(FILE *f, const char *run, const struct run *r, const struct result *p,
 		const char *better, const struct sample *s)
 {
-	field(f, run);
+	csv_fputs(f, run);
 	fputc(',', f);
-	field(f, r->host);
+	csv_fputs(f, r->host);
 	fputc(',', f);
-	field(f, r->label);
+	csv_fputs(f, r->label);
 	fputc(',', f);
-	field(f, p->metric);
+	csv_fputs(f, p->metric);
 	fputc(',', f);
-	field(f, p->params);
+	csv_fputs(f, p->params);
 	fputc(',', f);
 	num(f, p->x);
 	fputc(',', f);
@@ -46,9 +45,9 @@ static void row(FILE *f, const char *run, const struct run *r, const struct resu
 	fputc(',', f);
 	num(f, s ? s->value : p->value);
 	fputc(',', f);
-	field(f, p->unit);
+	csv_fputs(f, p->unit);
 	fputc(',', f);
-	field(f, better);
+	csv_fputs(f, better);
 	fputs("\r\n", f);
 }
 

@@ -46,6 +46,22 @@ int runs_parse(const char *buf, size_t len, const char *name, struct run ***runs
 	} else if (lmbench_parse(buf, len, name, runs, n, err, errlen)) {
 		return -1;
 	}
+	/* the check every reader applies: a file holding a run plumb cannot show is refused whole,
+	 * in one line naming it (a 100 MB label is never imported, nor printed) */
+	for (size_t i = before; i < *n; i++) {
+		char why[256], what[96];
+		if (run_check((*runs)[i], why, sizeof why) == 0)
+			continue;
+		if (*n - before > 1)
+			snprintf(what, sizeof what, "run %zu of %zu", i - before + 1, *n - before);
+		else
+			run_what((*runs)[i], what, sizeof what);
+		snprintf(err, errlen, "%s: %s: %s", name, what, why);
+		for (size_t k = before; k < *n; k++)
+			run_free((*runs)[k]);
+		*n = before;
+		return -1;
+	}
 	/* a run that came without an identity is known by its content (run_uid.c) */
 	for (size_t i = before; i < *n; i++)
 		if (!(*runs)[i]->uid)

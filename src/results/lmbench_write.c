@@ -14,8 +14,19 @@
 #include <time.h>
 #include "core/metrics.h"
 #include "core/out.h"
+#include "core/escape.h"
 #include "core/util.h"
 #include "results/io.h"
+
+/* One line of the file: pre, the run's text s escaped (term_fputs: a LF in a label or a fact
+ * cannot start a line of its own), post, LF. */
+static void text_line(FILE *f, const char *pre, const char *s, const char *post)
+{
+	fputs(pre, f);
+	term_fputs(f, s);
+	fputs(post, f);
+	fputc('\n', f);
+}
 
 static int same_series(const struct result *a, const struct result *b)
 {
@@ -26,7 +37,7 @@ static void point(FILE *f, const struct result *p)
 {
 	char line[512];
 	if (!isnan(p->value) && format_line(metric_find(p->metric), p, line, sizeof line) == 0)
-		fprintf(f, "%s\n", line);
+		text_line(f, "", line, "");
 }
 
 /* The lat_fs block: "<k>k\t<files>\t<creates/s>\t<deletes/s>" per size. */
@@ -58,18 +69,18 @@ static void series(FILE *f, const struct run *r, size_t first, int *mode)
 		if (*mode != rnd)
 			fprintf(f, "%s load latency\n", rnd ? "Random" : "Memory");
 		*mode = rnd;
-		fprintf(f, "\"stride=%s\n", param_get(s->params, "stride", v, sizeof v) ? v : "?");
+		text_line(f, "\"stride=", param_get(s->params, "stride", v, sizeof v) ? v : "?", "");
 	} else if (!strcmp(s->metric, "lat_ctx.switch")) {
 		const struct result *o = run_find(r, "lat_ctx.overhead", s->params, NAN);
-		fprintf(f, "\n\"size=%sk ovr=%.2f\n",
-			param_get(s->params, "size", v, sizeof v) ? v : "0",
-			o && !isnan(o->value) ? o->value : 0.0);
+		char ovr[48];
+		snprintf(ovr, sizeof ovr, "k ovr=%.2f", o && !isnan(o->value) ? o->value : 0.0);
+		text_line(f, "\n\"size=", param_get(s->params, "size", v, sizeof v) ? v : "0", ovr);
 	} else if (!strcmp(s->metric, "bw_tcp.bandwidth")) {
-		fprintf(f, "Socket bandwidth using %s\n",
-			param_get(s->params, "host", v, sizeof v) ? v : "localhost");
+		text_line(f, "Socket bandwidth using ",
+			  param_get(s->params, "host", v, sizeof v) ? v : "localhost", "");
 	} else if (!strncmp(s->metric, "disk.", 5)) {
-		fprintf(f, "\"%s for %s\n", strcmp(s->metric, "disk.seek") ? "Zone bandwidth" : "Seek times",
-			param_get(s->params, "dev", v, sizeof v) ? v : "?");
+		text_line(f, strcmp(s->metric, "disk.seek") ? "\"Zone bandwidth for " : "\"Seek times for ",
+			  param_get(s->params, "dev", v, sizeof v) ? v : "?", "");
 	} else if (!strcmp(s->metric, "bw_mem.bcopy") && param_get(s->params, "conflict", v, sizeof v) &&
 		   strcmp(v, "0")) {
 		fprintf(f, "\"libc bcopy aligned\n");
@@ -101,7 +112,7 @@ static void single(FILE *f, const struct result *p)
 		return;
 	/* imported "uint64 ..." lines go back out as lmbench printed them */
 	const char *i = p->info ? strstr(p->info, "lmbench_label=uint64") : NULL;
-	fprintf(f, "%s%s\n", i ? "u" : "", line);
+	text_line(f, i ? "u" : "", line, "");
 }
 
 static void cache_levels(FILE *f, const struct run *r)
@@ -112,8 +123,11 @@ static void cache_levels(FILE *f, const struct run *r)
 			continue;
 		const struct result *l = run_find(r, "cache.latency", s->params, NAN);
 		char v[16];
+		char rest[96];
+		snprintf(rest, sizeof rest, " cache: %.0f bytes %.2f nanoseconds", s->value,
+			 l ? l->value : NAN);
 		if (l && param_get(s->params, "level", v, sizeof v))
-			fprintf(f, "L%s cache: %.0f bytes %.2f nanoseconds\n", v, s->value, l->value);
+			text_line(f, "L", v, rest);
 	}
 }
 
@@ -127,7 +141,7 @@ static void date_line(FILE *f, const char *iso)
 	if (end && !*end && strftime(buf, sizeof buf, "%a %b %e %H:%M:%S UTC %Y", &tm))
 		fprintf(f, "[%s]\n", buf);
 	else
-		fprintf(f, "[%s]\n", iso);
+		text_line(f, "[", iso, "]");
 }
 
 static void headers(FILE *f, const struct run *r)
@@ -135,12 +149,14 @@ static void headers(FILE *f, const struct run *r)
 	const char *uname = kv_get(&r->facts, "uname");
 	const char *os = kv_get(&r->facts, "os"), *kern = kv_get(&r->facts, "kernel");
 	const char *kv = kv_get(&r->facts, "kernel_version"), *mach = kv_get(&r->facts, "machine");
-	if (uname && *uname)
-		fprintf(f, "[lmbench3.0 results for %s]\n", uname);
-	else
-		fprintf(f, "[lmbench3.0 results for %s %s %s %s %s]\n", os ? os : "Linux",
-			r->host ? r->host : "unknown", kern ? kern : "unknown", kv ? kv : "#",
-			mach ? mach : "unknown");
+	if (uname && *uname) {
+		text_line(f, "[lmbench3.0 results for ", uname, "]");
+	} else {
+		char *u = xasprintf("%s %s %s %s %s", os ? os : "Linux", r->host ? r->host : "unknown",
+				    kern ? kern : "unknown", kv ? kv : "#", mach ? mach : "unknown");
+		text_line(f, "[lmbench3.0 results for ", u, "]");
+		free(u);
+	}
 	int have_mhz = 0, have_line = 0, have_sync = 0;
 	for (size_t i = 0; i < r->facts.n; i++) {
 		const char *k = r->facts.v[i].key;
@@ -148,7 +164,9 @@ static void headers(FILE *f, const struct run *r)
 		    !strcmp(k, "lmbench.date") || !strcmp(k, "lmbench.end_date") ||
 		    !strcmp(k, "lmbench.uptime"))
 			continue;
-		fprintf(f, "[%s: %s]\n", k + 8, r->facts.v[i].val);
+		fputc('[', f);
+		term_fputs(f, k + 8);
+		text_line(f, ": ", r->facts.v[i].val, "]");
 		have_mhz |= !strcmp(k, "lmbench.MHZ");
 		have_line |= !strcmp(k, "lmbench.LINE_SIZE");
 		have_sync |= !strcmp(k, "lmbench.SYNC_MAX");
@@ -169,12 +187,12 @@ static void headers(FILE *f, const struct run *r)
 	if (!cp)
 		cp = kv_get(&r->facts, "opt.copies");
 	if (!have_sync && strncmp(r->source ? r->source : "", "lmbench3", 8))
-		fprintf(f, "[SYNC_MAX: %s]\n", cp ? cp : "1");
+		text_line(f, "[SYNC_MAX: ", cp ? cp : "1", "]");
 	if (!kv_get(&r->facts, "lmbench.HOSTNAME") && r->host)
-		fprintf(f, "[HOSTNAME: %s]\n", r->host);
+		text_line(f, "[HOSTNAME: ", r->host, "]");
 	const char *date = kv_get(&r->facts, "lmbench.date");
 	if (date)
-		fprintf(f, "[%s]\n", date);
+		text_line(f, "[", date, "]");
 	else if (r->started)
 		date_line(f, r->started);
 }
@@ -205,7 +223,7 @@ static void write_text(const struct run *r, FILE *f)
 	cache_levels(f, r);
 	const char *end = kv_get(&r->facts, "lmbench.end_date");
 	if (end) {
-		fprintf(f, "\n[%s]\n", end);
+		text_line(f, "\n[", end, "]");
 	} else if (r->ended) {
 		fputc('\n', f);
 		date_line(f, r->ended);
@@ -226,7 +244,7 @@ int run_write_lmbench(const struct run *r, FILE *f)
 		free(buf);
 		return -1;
 	}
-	utf8_fputs(f, buf, 0);
+	utf8_fputs(f, buf);
 	free(buf);
 	fflush(f);
 	return ferror(f) ? -1 : 0;

@@ -51,6 +51,22 @@ void run_free(struct run *r);
 /* The result of metric with exactly these params (and x, when x is not NaN), or NULL. */
 struct result *run_find(const struct run *r, const char *metric, const char *params, double x);
 
+/* Limits on what a user writes, the same at every entry (a file, a store, --label, --relabel):
+ * a label, a host, a fact's name, a metric name or a unit at most RUN_TEXT_MAX bytes; a fact's
+ * value, a result's parameters or info at most RUN_FACT_MAX; a start or end time RUN_TIME_MAX. */
+#define RUN_TEXT_MAX 256
+#define RUN_FACT_MAX 65536
+#define RUN_TIME_MAX 64
+/* The one test of a run every reader and store writer applies (results/run_check.c): every
+ * text within its limit, every number one a measurement can give (finite values, not negative
+ * unless the metric is a difference, counts and times not negative, rounds >= 1). 0, or -1 with
+ * why set to one line saying what is wrong (the run is not named: see run_what). */
+int run_check(const struct run *r, char *why, size_t len);
+/* A label or host given on a command line: 0, or -1 with why ("the label is longer ..."). */
+int run_text_check(const char *what, const char *s, char *why, size_t len);
+/* How messages name a run: "run 12 (uid 0123...)", "run 0123..." (a file's), "a run". */
+const char *run_what(const struct run *r, char *buf, size_t len);
+
 /* 1 when s is a well-formed uid (RUN_UID_LEN lowercase hex digits). */
 int uid_valid(const char *s);
 /* A fresh random uid: what `plumb run` gives the run it makes. */

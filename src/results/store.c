@@ -445,6 +445,15 @@ static int save_all_once(struct store *s, struct run *const *runs, size_t n)
 
 int store_save_all(struct store *s, struct run *const *runs, size_t n, char *err, size_t errlen)
 {
+	/* what no reader would show is not stored: one check, the readers' own */
+	for (size_t i = 0; i < n; i++) {
+		char why[256], what[96];
+		if (run_check(runs[i], why, sizeof why)) {
+			snprintf(err, errlen, "%s: %s: %s; nothing saved", s->name,
+				 run_what(runs[i], what, sizeof what), why);
+			return -1;
+		}
+	}
 	/* A deadlock between two writers saving the same runs in another order costs one of them
 	 * its transaction; the next attempt finds what the other stored. */
 	for (int attempt = 0;; attempt++) {

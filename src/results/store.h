@@ -40,12 +40,18 @@ int store_save_all(struct store *s, struct run *const *runs, size_t n, char *err
 int store_check(struct store *s, char *err, size_t errlen);
 /* 1 when plumb was built with SQLite or libpq. */
 int store_available(void);
-/* Load run id. NULL with err set. */
+/* Load run id. NULL with err set (also for a run that fails run_check: the message names it). */
 struct run *store_load(struct store *s, long id, char *err, size_t errlen);
 /* Ids of the runs with this label, oldest first; returns the count (ids malloc'd). */
 int store_find_label(struct store *s, const char *label, long **ids);
 /* Every run without its results (for `plumb runs`), oldest first. */
 int store_list(struct store *s, struct run ***runs, char *err, size_t errlen);
+/* A run the store holds but plumb cannot show (a value of the wrong type, out of range, not
+ * UTF-8, past a limit of run_check): the readers skip it and warn, naming it; one bad run never
+ * hides the others. store_check_runs hands each such run to bad (what: "run 12 (uid ...)",
+ * why: one line) and returns how many there were, or -1 with err set. */
+typedef void (*store_bad_fn)(struct store *s, const char *what, const char *why, void *ctx);
+int store_check_runs(struct store *s, store_bad_fn bad, void *ctx, char *err, size_t errlen);
 /* Selections of runs: every field that is set must match (since: started at or after). */
 struct run_filter {
 	const char *host, *label, *since;
@@ -55,6 +61,10 @@ int store_list_where(struct store *s, const struct run_filter *f, struct run ***
 		     size_t errlen);
 /* "host=H,label=L,since=DATE" (any of them, in any order) into f: 1 when arg is a selection, 0
  * when it is not one (no '='), -1 with err set when it is malformed. */
+/* Every run matching f (NULL: all), whole, appended to *runs / *n; bad runs skipped with a
+ * warning. 0, or -1 with err set when the store cannot be read. */
+int store_load_where(struct store *s, const struct run_filter *f, struct run ***runs, size_t *n,
+		     char *err, size_t errlen);
 int run_filter_parse(const char *arg, struct run_filter *f, char *err, size_t errlen);
 void run_filter_free(struct run_filter *f);
 /* 0 when d is a date plumb can select by (YYYY-MM-DD[THH:MM[:SS]][Z]), else -1 with err set. */

@@ -36,15 +36,15 @@ static int fail_db(struct store *s, char *err, size_t errlen, const char *what)
 
 static int hostile(struct store *s, char *err, size_t errlen, const char *table, long id)
 {
-	snprintf(err, errlen, "%s: run %ld: a value in %s has the wrong type, is out of range or is "
-		 "not UTF-8 text: the store is damaged", s->name, id, table);
+	snprintf(err, errlen, "%s: run %ld: damaged: a value in %s has the wrong type, is out of "
+		 "range or is not UTF-8 text", s->name, id, table);
 	return -1;
 }
 
 #define RUN_COLS "id, label, host, profile, source, started, ended, incomplete, rounds, uid"
 
-/* A runs row (RUN_COLS); NULL when a value is bad. */
-static struct run *run_from_row(const struct dbrows *rows, size_t i)
+/* A runs row (RUN_COLS); NULL with why set when a value is bad. */
+static struct run *run_from_row(const struct dbrows *rows, size_t i, char *why, size_t len)
 {
 	int bad = 0;
 	struct run *r = run_new();
@@ -60,11 +60,31 @@ static struct run *run_from_row(const struct dbrows *rows, size_t i)
 	r->uid = db_text(rows, i, 9, &bad);
 	if (r->uid && !uid_valid(r->uid))
 		bad = 1;
-	if (bad) {
+	if (bad)
+		snprintf(why, len, "damaged: a value in runs has the wrong type, is out of range or "
+			 "is not UTF-8 text");
+	if (bad || run_check(r, why, len)) {
 		run_free(r);
 		return NULL;
 	}
 	return r;
+}
+
+/* A bad run's id and uid as the row has them, for the message that names it. */
+static const char *row_what(const struct dbrows *rows, size_t i, char *buf, size_t len)
+{
+	int bad = 0;
+	struct run *r = run_new();
+	r->id = (long)db_int(rows, i, 0, INT64_MIN, INT64_MAX, &bad);
+	bad = 0;
+	r->uid = db_text(rows, i, 9, &bad);
+	if (r->uid && !uid_valid(r->uid)) {
+		free(r->uid);
+		r->uid = NULL;
+	}
+	run_what(r, buf, len);
+	run_free(r);
+	return buf;
 }
 
 static int load_facts(struct store *s, struct run *r, char *err, size_t errlen)
@@ -147,11 +167,16 @@ struct run *store_load(struct store *s, long id, char *err, size_t errlen)
 		fail_db(s, err, errlen, "cannot read the store");
 		goto out;
 	}
+	char why[256], what[96];
 	if (rows.nrows == 0) {
 		snprintf(err, errlen, "%s: no run %ld", s->name, id);
-	} else if (!(r = run_from_row(&rows, 0))) {
-		hostile(s, err, errlen, "runs", id);
+	} else if (!(r = run_from_row(&rows, 0, why, sizeof why))) {
+		snprintf(err, errlen, "%s: %s: %s", s->name, row_what(&rows, 0, what, sizeof what), why);
 	} else if (load_facts(s, r, err, errlen) || load_results(s, r, err, errlen)) {
+		run_free(r);
+		r = NULL;
+	} else if (run_check(r, why, sizeof why)) {
+		snprintf(err, errlen, "%s: %s: %s", s->name, run_what(r, what, sizeof what), why);
 		run_free(r);
 		r = NULL;
 	} else if (!r->uid) {
@@ -182,8 +207,22 @@ int store_find_label(struct store *s, const char *label, long **ids)
 	return n;
 }
 
-int store_list_where(struct store *s, const struct run_filter *f, struct run ***runs, char *err,
-		     size_t errlen)
+struct counted {
+	store_bad_fn fn;
+	void *ctx;
+	int *n;
+};
+
+static void count_bad(struct store *s, const char *what, const char *why, void *ctx)
+{
+	struct counted *c = ctx;
+	c->fn(s, what, why, c->ctx);
+	(*c->n)++;
+}
+
+/* The runs rows matching f; a row that is not a run plumb can show is handed to bad. */
+static int list_where(struct store *s, const struct run_filter *f, struct run ***runs, char *err,
+		      size_t errlen, store_bad_fn bad, void *ctx)
 {
 	struct dbrows rows;
 	struct dbval p[3];
@@ -209,16 +248,12 @@ int store_list_where(struct store *s, const struct run_filter *f, struct run ***
 		return fail_db(s, err, errlen, "cannot list runs");
 	int k = 0;
 	for (size_t i = 0; i < rows.nrows; i++) {
-		struct run *r = run_from_row(&rows, i);
+		char why[256], what[96];
+		struct run *r = run_from_row(&rows, i, why, sizeof why);
 		if (!r) {
-			int bad = 0;
-			long id = (long)db_int(&rows, i, 0, INT64_MIN, INT64_MAX, &bad);
-			for (int j = 0; j < k; j++)
-				run_free((*runs)[j]);
-			free(*runs);
-			*runs = NULL;
-			dbrows_free(&rows);
-			return hostile(s, err, errlen, "runs", id);
+			/* one bad row is that run's damage, not the store's: the others still list */
+			bad(s, row_what(&rows, i, what, sizeof what), why, ctx);
+			continue;
 		}
 		*runs = xrealloc(*runs, (size_t)(k + 1) * sizeof **runs);
 		(*runs)[k++] = r;
@@ -227,9 +262,50 @@ int store_list_where(struct store *s, const struct run_filter *f, struct run ***
 	return k;
 }
 
+static void warn_bad(struct store *s, const char *what, const char *why, void *ctx)
+{
+	warnx_("warning: %s: %s skipped: %s", s->name, what, why);
+}
+
+int store_list_where(struct store *s, const struct run_filter *f, struct run ***runs, char *err,
+		     size_t errlen)
+{
+	return list_where(s, f, runs, err, errlen, warn_bad, NULL);
+}
+
 int store_list(struct store *s, struct run ***runs, char *err, size_t errlen)
 {
 	return store_list_where(s, NULL, runs, err, errlen);
+}
+
+int store_check_runs(struct store *s, store_bad_fn bad, void *ctx, char *err, size_t errlen)
+{
+	struct run **list = NULL;
+	int nbad = 0;
+	struct counted c = { bad, ctx, &nbad };
+	int k = list_where(s, NULL, &list, err, errlen, count_bad, &c);
+	if (k < 0)
+		return -1;
+	for (int i = 0; i < k; i++) {
+		char why[512];
+		struct run *r = store_load(s, list[i]->id, why, sizeof why);
+		if (!r) {
+			/* store_load's message is "STORE: run N ...: why": said here as the run, why */
+			const char *p = why;
+			size_t nl = strlen(s->name);
+			if (!strncmp(p, s->name, nl) && !strncmp(p + nl, ": ", 2))
+				p += nl + 2;
+			if (!strncmp(p, "run ", 4) && strstr(p, ": "))
+				p = strstr(p, ": ") + 2;
+			char what[96];
+			bad(s, run_what(list[i], what, sizeof what), p, ctx);
+			nbad++;
+		}
+		run_free(r);
+		run_free(list[i]);
+	}
+	free(list);
+	return nbad;
 }
 
 static int change_run(struct store *s, const char *sql, long id, const char *label, char *err,
@@ -293,12 +369,13 @@ int store_backfill_uids(struct store *s, char *err, size_t errlen)
 		if (s->ops->query(s, "SELECT " RUN_COLS " FROM runs WHERE id = $1", &v, 1, &one)) {
 			rc = fail_db(s, err, errlen, "migration failed");
 		} else {
-			struct run *h = one.nrows ? run_from_row(&one, 0) : NULL;
+			char why[256];
+			struct run *h = one.nrows ? run_from_row(&one, 0, why, sizeof why) : NULL;
 			dbrows_free(&one);
 			if (!h)
-				rc = hostile(s, err, errlen, "runs", id);
-			else if (!(rc = load_facts(s, h, err, errlen)) &&
-				 !(rc = load_results(s, h, err, errlen))) {
+				continue; /* a damaged run: the readers skip it, named; it keeps no uid */
+			if (!(rc = load_facts(s, h, err, errlen)) &&
+			    !(rc = load_results(s, h, err, errlen))) {
 				run_set_content_uid(h);
 				struct dbval u[] = { vtext(h->uid), vint(id) };
 				struct dbrows dup;
@@ -387,17 +464,23 @@ static int load_all(struct store *s, const struct run_filter *f, struct run ***r
 	int k = store_list_where(s, f, &list, err, errlen);
 	if (k < 0)
 		return -1;
-	int rc = 0;
 	for (int i = 0; i < k; i++) {
-		struct run *r = rc ? NULL : store_load(s, list[i]->id, err, errlen);
+		char why[512];
+		struct run *r = store_load(s, list[i]->id, why, sizeof why);
 		if (r)
-			run_array_push(runs, n, r);
+			run_array_push(runs, n, r); /* a run that cannot be read is skipped, named */
 		else
-			rc = -1;
+			warnx_("warning: %s; skipped", why);
 		run_free(list[i]);
 	}
 	free(list);
-	return rc;
+	return 0;
+}
+
+int store_load_where(struct store *s, const struct run_filter *f, struct run ***runs, size_t *n,
+		     char *err, size_t errlen)
+{
+	return load_all(s, f, runs, n, err, errlen);
 }
 
 int runs_resolve(const char *arg, const char *db, struct run ***runs, size_t *n, char *err,

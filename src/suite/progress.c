@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include "suite/progress.h"
 #include "core/clock.h"
+#include "core/escape.h"
 
 struct progress *progress_current;
 
@@ -85,11 +86,10 @@ void run_warn(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	/* One line, whatever the message holds. */
-	for (char *c = buf; *c; c++)
-		if (*c == '\n' || *c == '\r')
-			*c = ' ';
-	fprintf(stderr, "plumb run: %s\n", buf);
+	/* One line, whatever the message holds (a label, a host: control characters shown). */
+	fputs("plumb run: ", stderr);
+	term_fputs(stderr, buf);
+	fputc('\n', stderr);
 	fflush(stderr);
 	if (p && p->on)
 		progress_draw(p);

@@ -31,6 +31,7 @@
 #include "core/cpu.h"
 #include "core/sysinfo.h"
 #include "core/timing.h"
+#include "core/escape.h"
 #include "core/util.h"
 #include "results/io.h"
 #include "results/run.h"
@@ -384,7 +385,7 @@ static void report(struct suite *S)
 		if (m) {
 			summary_print(m, rv, 1);
 			fclose(m);
-			utf8_fputs(stdout, buf, 0);
+			utf8_fputs(stdout, buf);
 			free(buf);
 		}
 	}

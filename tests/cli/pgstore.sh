@@ -156,21 +156,33 @@ else
 	pass pgstore/no-password-in-any-output
 fi
 
-# ---- hostile values in the database are refused, one line, exit 2 ------------------------------
+# ---- hostile values in the database are refused, one line (exit 2 for a run named by id) --------
 "$PG_BIN/createdb" -h "$PG_DIR/sock" -U plumb -E SQL_ASCII -T template0 hostile >/dev/null 2>&1
 H="postgresql://plumb@$SOCK/hostile"
 "$PLUMB" push "$T/c1.json" --to "$H" >/dev/null 2>&1
 hsql() { "$PG_BIN/psql" -X -q -t -A -h "$PG_DIR/sock" -U plumb -d hostile -c "$1" >/dev/null 2>&1; }
+# a damaged run is skipped by the listing, one warning naming it; named by its id it is refused
+expect_skipped() {
+	"$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	if [ $rc -eq 0 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q 'run 1 .*skipped' "$T/err" &&
+		! grep -q '^ *1 ' "$T/out"; then
+		pass "$name"
+	else
+		fail "$name" "rc=$rc $(head -c 200 "$T/err")"
+	fi
+}
 hsql "UPDATE runs SET host = E'board\\xff\\xfe'"
 expect_usage pgstore/hostile-not-utf8 "$PLUMB" runs --db "$H"
 hsql "UPDATE runs SET host = 'board1', rounds = 5000000000"
-expect_usage pgstore/hostile-huge-value "$PLUMB" runs --db "$H"
+name=pgstore/hostile-huge-value expect_skipped "$PLUMB" runs --db "$H"
+expect_usage pgstore/hostile-huge-value-by-id "$PLUMB" export 1 --db "$H"
 hsql "UPDATE runs SET rounds = 6; UPDATE results SET value = 'Infinity' WHERE seq = 0"
 expect_usage pgstore/hostile-infinity "$PLUMB" export 1 --db "$H"
 hsql "ALTER TABLE results ALTER COLUMN value TYPE text; UPDATE results SET value = 'lots' WHERE seq = 0"
 expect_usage pgstore/hostile-wrong-type "$PLUMB" summary --db "$H" 1
 hsql "UPDATE results SET value = '1.5'; UPDATE runs SET uid = 'not-a-uid'"
-expect_usage pgstore/hostile-bad-uid "$PLUMB" runs --db "$H"
+name=pgstore/hostile-bad-uid expect_skipped "$PLUMB" runs --db "$H"
 # a database that is someone else's: refused, not written to
 "$PG_BIN/createdb" -h "$PG_DIR/sock" -U plumb other >/dev/null 2>&1
 "$PG_BIN/psql" -X -q -h "$PG_DIR/sock" -U plumb -d other -c "CREATE TABLE runs (x int)" >/dev/null 2>&1

@@ -1,0 +1,143 @@
+/*
+ * run_check.c — the one test of whether a run can be shown (run.h: run_check): what every
+ * reader applies to what it read (JSON and lmbench files, SQLite and PostgreSQL stores), what
+ * every writer of a store applies before saving, and what `plumb runs --check` reports.
+ *
+ * Two kinds of limits. Lengths: a label or a host is a name, not a document; a fact or a
+ * result's parameters are a line, not megabytes — a run breaking one is refused, never imported
+ * or printed whole. Physics: counts and times of a measurement cannot be negative, a value is a
+ * finite number or missing (NaN), rounds number at least one.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include "core/escape.h"
+#include "core/metrics.h"
+#include "core/util.h"
+#include "results/run.h"
+
+#define RUN_ROUNDS_MAX 1000000
+#define RUN_VERSION_MAX 1000000
+#define RUN_FACTS_MAX 100000
+
+/* Metrics that are a measurement minus an estimated overhead: plumb records them as measured
+ * even when the difference comes out at or below zero (bench/ctx/lat_ctx.c, bench/sys/lat_sig.c).
+ * Every other metric plumb knows is a time, a rate, a size or a count: never negative. */
+static int may_be_negative(const char *metric)
+{
+	static const char *const diff[] = { "lat_ctx.switch", "lat_sig.catch", "lat_sig.prot" };
+	if (!metric_find(metric))
+		return 1; /* a metric plumb does not know: only its finiteness can be judged */
+	for (size_t i = 0; i < sizeof diff / sizeof *diff; i++)
+		if (!strcmp(metric, diff[i]))
+			return 1;
+	return 0;
+}
+
+static int too_long(const char *what, const char *s, size_t max, char *why, size_t len)
+{
+	size_t n = s ? strnlen(s, max + 1) : 0;
+	if (n <= max)
+		return 0;
+	snprintf(why, len, "%s is longer than %zu bytes", what, max);
+	return 1;
+}
+
+int run_text_check(const char *what, const char *s, char *why, size_t len)
+{
+	return too_long(what, s, RUN_TEXT_MAX, why, len) ? -1 : 0;
+}
+
+/* value: finite, or NaN (missing); and not negative unless the metric may be. */
+static int bad_value(double v, int neg_ok)
+{
+	return isinf(v) || (!neg_ok && v < 0);
+}
+
+static int check_result(const struct result *p, char *why, size_t len)
+{
+	char name[96];
+	if (!p->metric || !*p->metric) {
+		snprintf(why, len, "a result without a metric name");
+		return -1;
+	}
+	if (too_long("a metric name", p->metric, RUN_TEXT_MAX, why, len))
+		return -1;
+	term_str(p->metric, name, sizeof name);
+	if (too_long("the parameters of a result", p->params, RUN_FACT_MAX, why, len) ||
+	    too_long("the info of a result", p->info, RUN_FACT_MAX, why, len) ||
+	    too_long("a unit", p->unit, RUN_TEXT_MAX, why, len))
+		return -1;
+	int neg_ok = may_be_negative(p->metric);
+	if (isinf(p->x) || bad_value(p->value, neg_ok) || p->version < 0 ||
+	    p->version > RUN_VERSION_MAX) {
+		snprintf(why, len, "%s: x %g, value %g or method version %d cannot be", name, p->x,
+			 p->value, p->version);
+		return -1;
+	}
+	for (size_t k = 0; k < p->nsamples; k++) {
+		const struct sample *s = &p->samples[k];
+		/* a sample's count of operations is 0 only when nothing timed it (lmbench's files
+		 * give the value alone): then it has no elapsed time either */
+		int counted = s->iters >= 1 && s->iters <= INT64_MAX;
+		int timed = !isnan(s->elapsed_ns);
+		if (bad_value(s->value, neg_ok) || (timed && !counted) ||
+		    (!timed && s->iters > INT64_MAX) || isinf(s->elapsed_ns) || s->elapsed_ns < 0 ||
+		    s->round < 0 || s->round > RUN_ROUNDS_MAX) {
+			snprintf(why, len, "%s: sample %zu (value %g, %llu iterations, %g ns, round %d) "
+				 "cannot be", name, k + 1, s->value, (unsigned long long)s->iters,
+				 s->elapsed_ns, s->round);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int run_check(const struct run *r, char *why, size_t len)
+{
+	if (too_long("the label", r->label, RUN_TEXT_MAX, why, len) ||
+	    too_long("the host", r->host, RUN_TEXT_MAX, why, len) ||
+	    too_long("the profile", r->profile, RUN_TEXT_MAX, why, len) ||
+	    too_long("the source", r->source, RUN_FACT_MAX, why, len) ||
+	    too_long("the start time", r->started, RUN_TIME_MAX, why, len) ||
+	    too_long("the end time", r->ended, RUN_TIME_MAX, why, len))
+		return -1;
+	if (r->rounds < 1 || r->rounds > RUN_ROUNDS_MAX) {
+		snprintf(why, len, "%d rounds cannot be (1 to %d)", r->rounds, RUN_ROUNDS_MAX);
+		return -1;
+	}
+	if (r->facts.n > RUN_FACTS_MAX) {
+		snprintf(why, len, "%zu facts, more than %d", r->facts.n, RUN_FACTS_MAX);
+		return -1;
+	}
+	for (size_t i = 0; i < r->facts.n; i++) {
+		char key[96];
+		if (too_long("a fact's name", r->facts.v[i].key, RUN_TEXT_MAX, why, len))
+			return -1;
+		term_str(r->facts.v[i].key, key, sizeof key);
+		char what[128];
+		snprintf(what, sizeof what, "fact %s", key);
+		if (too_long(what, r->facts.v[i].val, RUN_FACT_MAX, why, len))
+			return -1;
+	}
+	for (size_t i = 0; i < r->results.n; i++)
+		if (check_result(&r->results.v[i], why, len))
+			return -1;
+	return 0;
+}
+
+const char *run_what(const struct run *r, char *buf, size_t len)
+{
+	char uid[48];
+	term_str(r->uid ? r->uid : "", uid, sizeof uid);
+	if (r->id && *uid)
+		snprintf(buf, len, "run %ld (uid %s)", r->id, uid);
+	else if (r->id)
+		snprintf(buf, len, "run %ld", r->id);
+	else if (*uid)
+		snprintf(buf, len, "run %s", uid);
+	else
+		snprintf(buf, len, "a run");
+	return buf;
+}
