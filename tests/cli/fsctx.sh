@@ -35,9 +35,10 @@ check fsctx/ctx-seed-filter grep -Eq '^-?[0-9]+\.[0-9]{2}$' "$T/seed"
 "$PLUMB" lat_ctx -N 3 -s 16 2 --json >"$T/ctxj"
 check fsctx/ctx-json-placement grep -q '"placement": "single:' "$T/ctxj"
 check fsctx/ctx-json-overhead grep -q '"metric": "lat_ctx.overhead"' "$T/ctxj"
-if [ "$(nproc)" -ge 2 ]; then
-	"$PLUMB" lat_ctx -N 3 --cpu 0,1 2 --json >"$T/ctxs" 2>&1
-	check fsctx/ctx-spread-placement grep -q '"placement": "list:0,1"' "$T/ctxs"
+two=$(allowed_cpus | head -n 2 | tr '\n' ',' | sed 's/,$//')
+if [ "$(allowed_cpus | wc -l)" -ge 2 ]; then
+	"$PLUMB" lat_ctx -N 3 --cpu "$two" 2 --json >"$T/ctxs" 2>&1
+	check fsctx/ctx-spread-placement grep -q "\"placement\": \"list:$two\"" "$T/ctxs"
 else
 	skip fsctx/ctx-spread-placement "one CPU"
 fi
@@ -57,20 +58,28 @@ for sig in TERM INT; do
 done
 
 # 2 processes, 0K, against perf's pipe ping-pong under the same placement (one CPU): a round
-# trip is two steps of (switch + overhead) in lat_ctx and one "usecs/op" in perf
-cpu=$(( $(nproc) - 1 ))
-if taskset -c $cpu perf bench sched pipe -l 1000 >/dev/null 2>&1; then
-	for try in 1 2 3; do
-		pf=$(taskset -c $cpu perf bench sched pipe -l 20000 2>/dev/null | awk '/usecs\/op/ { print $1 }')
-		"$PLUMB" lat_ctx --cpu $cpu -s 0 2 --json >"$T/ctxp"
+# trip is two steps of (switch + overhead) in lat_ctx and one "usecs/op" in perf. The two are
+# measured in 5 interleaved rounds and each side's least disturbed round is compared: other work
+# on the machine only ever adds time, and interleaving gives both sides the same quiet moments
+# (compared back to back, a busy CPU moved one side alone by 2x). The bound is a factor of 2:
+# the same work timed by two programs, not a speed.
+# the last CPU this shell may use (plumb's default placement takes the last one too)
+cpu=$(allowed_cpus | tail -n 1)
+if [ -n "$cpu" ] && command -v perf >/dev/null 2>&1 && taskset -c "$cpu" perf bench sched pipe -l 1000 >/dev/null 2>&1; then
+	: >"$T/ctxpf"
+	for round in 1 2 3 4 5; do
+		pf=$(taskset -c "$cpu" perf bench sched pipe -l 5000 2>/dev/null | awk '/usecs\/op/ { print $1 }')
+		"$PLUMB" lat_ctx --cpu "$cpu" -N 5 -s 0 2 --json >"$T/ctxp"
 		sw=$(sed -n 's/.*"lmbench": "2 \(-*[0-9.]*\)".*/\1/p' "$T/ctxp")
-		ov=$(sed -n 's/.*"overhead_us": "\([0-9.]*\)".*/\1/p' "$T/ctxp")
-		rt=$(awk -v s="$sw" -v o="$ov" 'BEGIN { print 2 * (s + o) }')
-		r=$(awk -v a="$rt" -v b="$pf" 'BEGIN { print (b > 0 ? a / b : 0) }')
-		between "$r" 0.5 2 && break
+		ov=$(sed -n 's/.*"overhead_us": "\{0,1\}\([0-9.]*\).*/\1/p' "$T/ctxp")
+		echo "$sw $ov $pf" >>"$T/ctxpf"
 	done
+	least=$(awk 'NF == 3 { rt = 2 * ($1 + $2); if (m == "" || rt < m) m = rt; if (p == "" || $3 < p) p = $3 }
+		     END { print m + 0, p + 0 }' "$T/ctxpf")
+	rt=${least% *}; pf=${least#* }
+	r=$(awk -v a="$rt" -v b="$pf" 'BEGIN { print (b > 0 ? a / b : 0) }')
 	if between "$r" 0.5 2; then pass fsctx/ctx-vs-perf-pipe
-	else fail fsctx/ctx-vs-perf-pipe "lat_ctx round trip $rt us, perf $pf us/op"; fi
+	else fail fsctx/ctx-vs-perf-pipe "least disturbed lat_ctx round trip $rt us, perf $pf us/op (rounds: switch overhead perf: $(tr '\n' ';' <"$T/ctxpf"))"; fi
 else
 	skip fsctx/ctx-vs-perf-pipe "perf bench does not work here"
 fi
