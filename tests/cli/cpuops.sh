@@ -116,7 +116,13 @@ if [ "$arch" = x86_64 ]; then
 fi
 
 # ---- memsize: within what the kernel says is available, honours a small argument ---------------
-"$BIN/memsize" 64 >"$T/ms" 2>"$T/ms.err"
+# memsize stops early when touching pages slows down for three steps in a row (reclaim); a CPU
+# shared with other work can look like that once, so a short answer is asked again, up to 3
+# times in all (memory that is there is there every time)
+for i in 1 2 3; do
+	"$BIN/memsize" 64 >"$T/ms" 2>"$T/ms.err"
+	grep -qx 64 "$T/ms" && break
+done
 check ops/memsize-small-arg grep -qx 64 "$T/ms"
 check ops/memsize-quiet-off-tty test ! -s "$T/ms.err"
 availk=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)

@@ -207,7 +207,9 @@ notcheaper unix-16k-not-cheaper unix unix16k
 run unix1m lat_unix -N 5 -m 1m
 dearer unix-1m-dearer unix unix1m "lat_unix -N 5" "lat_unix -N 5 -m 1m"
 sym pipe "^Pipe latency: $NUM microseconds$" lat_pipe -N 3
-sym sig "^Signal handler overhead: $NUM microseconds$" lat_sig -N 3 catch
+# (a sign allowed: catch subtracts a kill(0) measured apart from it, and with 3 samples on a busy
+# CPU the difference came out -0.17 us once; sig-catch-plausible judges the value, with 11)
+sym sig "^Signal handler overhead: -?$NUM microseconds$" lat_sig -N 3 catch
 if [ "$(nsem)" = "$sem0" ]; then pass procipc/sem-removed; else fail procipc/sem-removed "semaphore sets before $sem0, after $(nsem)"; fi
 mkdir -p "$T/fs"
 check procipc/fifo-fsdir "$PLUMB" lat_fifo -N 3 --fsdir "$T/fs"
