@@ -36,3 +36,11 @@ expect_usage() {
 		fail "$name" "rc=$rc stderr_lines=$lines: $(head -c 200 "$T/err")"
 	fi
 }
+
+# the CPUs this shell may use (taskset, cpusets), lowest first, one per line: a test that places
+# work on CPUs picks them from here, so it also runs where only some CPUs are allowed
+allowed_cpus() {
+	awk '/^Cpus_allowed_list:/ { n = split($2, r, ","); for (i = 1; i <= n; i++) {
+		k = split(r[i], ab, "-"); lo = ab[1]; hi = k > 1 ? ab[2] : ab[1]
+		for (c = lo; c <= hi; c++) print c } }' /proc/self/status
+}

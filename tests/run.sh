@@ -1,17 +1,41 @@
 #!/bin/sh
 # run.sh — run every test: the unit tests, then each tests/cli/*.sh. Prints failures and skips,
-# keeps the whole log in build/test.log, and ends with "N passed, N failed[, N skipped]".
-# TESTS="syscall core" sh tests/run.sh runs only the scripts whose names contain those words.
+# keeps the whole log in build/test.log (with the seconds each script took), prints the slowest
+# scripts, and ends with "N passed, N failed[, N skipped]".
+# TESTS="syscall core" sh tests/run.sh runs only the scripts whose names contain those words
+# (and bin/unit-tests when one word is "unit-tests").
 cd "$(dirname "$0")/.." || exit 2
 log=build/test.log
+times=build/test-times
 mkdir -p build
 : >"$log"
+: >"$times"
+now() { date +%s; }
 run() {
 	echo "### $*" >>"$log"
+	t0=$(now)
 	"$@" >>"$log" 2>&1
-	echo "### exit $?" >>"$log"
+	rc=$?
+	t=$(($(now) - t0))
+	echo "### exit $rc" >>"$log"
+	echo "### seconds $t" >>"$log"
+	echo "$t $*" >>"$times"
 }
-[ -n "$TESTS" ] || run bin/unit-tests
+start=$(now)
+# Where no cache size is known (or one too large to believe: a guest shown its host's L3), every
+# plumb run and every memory tool without a size first measures the latency knee, for seconds.
+# plumb run measures it once and hands it to its steps in PLUMB_MEM_KNEE; the tests do the same:
+# measured here once, before any script (tests/cli/memory.sh still measures it itself).
+if [ -z "${PLUMB_MEM_KNEE+set}" ] && bin/plumb run --dry-run 2>/dev/null | grep -q 'knee'; then
+	knee=$(PLUMB_MEM_NO_SYSFS=1 ENOUGH=1000 bin/plumb stream -N 1 2>&1 |
+		sed -n 's/.*4 x measured latency knee \([0-9][0-9]*\) MiB.*/\1/p' | head -n 1)
+	if [ -n "$knee" ]; then
+		export PLUMB_MEM_KNEE="${knee}M"
+		echo "### latency knee measured once for every script: PLUMB_MEM_KNEE=$PLUMB_MEM_KNEE ($(($(now) - start)) s)" >>"$log"
+	fi
+fi
+# the unit tests run with every script, or when TESTS names "unit-tests"
+case " $TESTS " in "  " | *" unit-tests "*) run bin/unit-tests ;; esac
 for t in tests/cli/*.sh; do
 	if [ -n "$TESTS" ]; then
 		want=0
@@ -20,6 +44,7 @@ for t in tests/cli/*.sh; do
 	fi
 	run timeout 600 sh "$t"
 done
+total=$(($(now) - start))
 grep -E '^(FAIL|SKIP) ' "$log"
 p=$(grep -c '^PASS ' "$log"); f=$(grep -c '^FAIL ' "$log"); s=$(grep -c '^SKIP ' "$log")
 # A script that died without reporting is a failure too.
@@ -28,6 +53,13 @@ if [ "$crashed" -gt 0 ] && [ "$f" -eq 0 ]; then
 	echo "FAIL a test program exited non-zero without a FAIL line (see $log)"
 	f=$((f + 1))
 fi
+# The slowest scripts, so a test that grows is noticed (the whole must stay within 5 minutes on
+# a 2-CPU machine).
+{
+	echo "### seconds per script, slowest first (total $total s)"
+	sort -rn "$times" | sed 's/timeout 600 sh //'
+} >>"$log"
+echo "slowest: $(sort -rn "$times" | head -n 5 | sed 's/timeout 600 sh tests\/cli\///; s/ /s /' | tr '\n' ' ')(total $total s; per script in $log)"
 if [ "$s" -gt 0 ]; then
 	echo "$p passed, $f failed, $s skipped"
 else

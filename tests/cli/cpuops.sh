@@ -53,21 +53,31 @@ check ops/mhz-c sh -c "'$BIN/mhz' -c | grep -Eq '^[0-9]+\.[0-9]{4}\$'"
 cyc=$(awk -v a="$add" -v m="$mhz" 'BEGIN { print a * m / 1000 }')
 if between "$cyc" 0.6 1.6; then pass ops/add-one-cycle; else fail ops/add-one-cycle "add=$add ns at $mhz MHz = $cyc cycles"; fi
 nom=$("$PLUMB" sysinfo | awk '$1 == "nominal_mhz" { print $2 }')
+# the lowest clock the kernel's frequency driver may choose (none in most guests): a CPU held at
+# its lowest clock (powersave) runs far below its nominal one, and that is not an error
+fmin=$(cat /sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_min_freq 2>/dev/null)
 if [ -n "$nom" ] && lt 0 "$nom"; then
-	lo=$(awk -v n="$nom" 'BEGIN { print 0.9 * n }'); hi=$(awk -v n="$nom" 'BEGIN { print 2 * n }')
-	if between "$mhz" "$lo" "$hi"; then pass ops/mhz-vs-nominal; else fail ops/mhz-vs-nominal "mhz=$mhz nominal=$nom"; fi
+	lo=$(awk -v n="$nom" -v f="$fmin" 'BEGIN { print 0.9 * (f + 0 > 0 ? f / 1000 : n) }'); hi=$(awk -v n="$nom" 'BEGIN { print 2 * n }')
+	if between "$mhz" "$lo" "$hi"; then pass ops/mhz-vs-nominal; else fail ops/mhz-vs-nominal "mhz=$mhz nominal=$nom lowest=${fmin:-?} kHz"; fi
 else
 	skip ops/mhz-vs-nominal "the kernel reports no nominal clock"
 fi
-# An independent chain of another instruction: lat_ops' integer multiply (C code, not mhz's asm)
-# is 3 cycles on every current x86-64 core; elsewhere it must be a whole number of cycles.
+# An independent chain of another instruction: lat_ops' int64 multiply (C code, not mhz's asm),
+# read in cycles of mhz's clock, is a whole number of cycles (1 to 8: 3 on current x86-64 cores,
+# 4 to 6 on older and smaller ones) on any CPU. The two are measured back to back; a busy
+# machine or a clock change between them can move the ratio off a whole number once, so a miss
+# is measured again, up to 3 times in all: a wrong clock is wrong every time.
+whole() { awk -v c="$1" 'BEGIN { r = int(c + 0.5); d = c - r; if (d < 0) d = -d; exit !(r >= 1 && r <= 8 && d <= 0.1 * r) }'; }
 mc=$(awk -v a="$mul64" -v m="$mhz" 'BEGIN { print a * m / 1000 }')
-if [ "$arch" = x86_64 ]; then
-	if between "$mc" 2.7 3.3; then pass ops/mhz-agrees-with-mul; else fail ops/mhz-agrees-with-mul "int64 mul=$mul64 ns at $mhz MHz = $mc cycles, want 3 +-10%"; fi
-else
-	near=$(awk -v c="$mc" 'BEGIN { r = int(c + 0.5); d = c - r; if (d < 0) d = -d; print (r >= 1 && d <= 0.1 * r) }')
-	if [ "$near" = 1 ]; then pass ops/mhz-agrees-with-mul; else fail ops/mhz-agrees-with-mul "int64 mul = $mc cycles, not whole"; fi
-fi
+tries="$mc"; n=1
+while ! whole "$mc" && [ $n -lt 3 ]; do
+	n=$((n + 1))
+	m2=$("$PLUMB" mhz | awk '{ print $1; exit }')
+	u2=$("$PLUMB" lat_ops 2>&1 | awk 'index($0, "int64 mul:") == 1 { print $(NF - 1); exit }')
+	mc=$(awk -v a="$u2" -v m="$m2" 'BEGIN { print a * m / 1000 }')
+	tries="$tries, $u2 ns at $m2 MHz = $mc"
+done
+if whole "$mc"; then pass ops/mhz-agrees-with-mul; else fail ops/mhz-agrees-with-mul "int64 mul = $tries cycles: not a whole number in $n tries (first: $mul64 ns at $mhz MHz)"; fi
 # the portable C chains find the same clock as the assembly ones
 pm=$(PLUMB_PORTABLE=1 "$PLUMB" mhz | awk '{ print $1 }')
 r=$(awk -v a="$pm" -v b="$mhz" 'BEGIN { print a / b }')
@@ -106,7 +116,13 @@ if [ "$arch" = x86_64 ]; then
 fi
 
 # ---- memsize: within what the kernel says is available, honours a small argument ---------------
-"$BIN/memsize" 64 >"$T/ms" 2>"$T/ms.err"
+# memsize stops early when touching pages slows down for three steps in a row (reclaim); a CPU
+# shared with other work can look like that once, so a short answer is asked again, up to 3
+# times in all (memory that is there is there every time)
+for i in 1 2 3; do
+	"$BIN/memsize" 64 >"$T/ms" 2>"$T/ms.err"
+	grep -qx 64 "$T/ms" && break
+done
 check ops/memsize-small-arg grep -qx 64 "$T/ms"
 check ops/memsize-quiet-off-tty test ! -s "$T/ms.err"
 availk=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)

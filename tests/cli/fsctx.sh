@@ -35,9 +35,10 @@ check fsctx/ctx-seed-filter grep -Eq '^-?[0-9]+\.[0-9]{2}$' "$T/seed"
 "$PLUMB" lat_ctx -N 3 -s 16 2 --json >"$T/ctxj"
 check fsctx/ctx-json-placement grep -q '"placement": "single:' "$T/ctxj"
 check fsctx/ctx-json-overhead grep -q '"metric": "lat_ctx.overhead"' "$T/ctxj"
-if [ "$(nproc)" -ge 2 ]; then
-	"$PLUMB" lat_ctx -N 3 --cpu 0,1 2 --json >"$T/ctxs" 2>&1
-	check fsctx/ctx-spread-placement grep -q '"placement": "list:0,1"' "$T/ctxs"
+two=$(allowed_cpus | head -n 2 | tr '\n' ',' | sed 's/,$//')
+if [ "$(allowed_cpus | wc -l)" -ge 2 ]; then
+	"$PLUMB" lat_ctx -N 3 --cpu "$two" 2 --json >"$T/ctxs" 2>&1
+	check fsctx/ctx-spread-placement grep -q "\"placement\": \"list:$two\"" "$T/ctxs"
 else
 	skip fsctx/ctx-spread-placement "one CPU"
 fi
@@ -57,20 +58,35 @@ for sig in TERM INT; do
 done
 
 # 2 processes, 0K, against perf's pipe ping-pong under the same placement (one CPU): a round
-# trip is two steps of (switch + overhead) in lat_ctx and one "usecs/op" in perf
-cpu=$(( $(nproc) - 1 ))
-if taskset -c $cpu perf bench sched pipe -l 1000 >/dev/null 2>&1; then
-	for try in 1 2 3; do
-		pf=$(taskset -c $cpu perf bench sched pipe -l 20000 2>/dev/null | awk '/usecs\/op/ { print $1 }')
-		"$PLUMB" lat_ctx --cpu $cpu -s 0 2 --json >"$T/ctxp"
+# trip is two steps of (switch + overhead) in lat_ctx and one "usecs/op" in perf. perf's figure
+# is a mean over its whole loop, so lat_ctx is read the same way: one sample of about the same
+# length (50 ms), right after perf's, in 7 rounds; the median of the rounds' ratios is compared.
+# A slow moment moves the two sides of a round alike; the median leaves out the rounds where it
+# moved one. (Least disturbed figures do not compare: on a machine with 9 jobs on 2 CPUs lat_ctx
+# finds quiet 5 ms samples that perf's 0.3 s mean never has.) The bound is a factor of 2: the
+# same work timed by two programs, not a speed. It needs a quiet CPU: skipped, saying so, when
+# perf's own rounds show there is none.
+# the last CPU this shell may use (plumb's default placement takes the last one too)
+cpu=$(allowed_cpus | tail -n 1)
+if [ -n "$cpu" ] && command -v perf >/dev/null 2>&1 && taskset -c "$cpu" perf bench sched pipe -l 1000 >/dev/null 2>&1; then
+	: >"$T/ctxpf"
+	for round in 1 2 3 4 5 6 7; do
+		pf=$(taskset -c "$cpu" perf bench sched pipe -l 2000 2>/dev/null | awk '/usecs\/op/ { print $1 }')
+		ENOUGH=50000 "$PLUMB" lat_ctx --cpu "$cpu" -N 1 -s 0 2 --json >"$T/ctxp"
 		sw=$(sed -n 's/.*"lmbench": "2 \(-*[0-9.]*\)".*/\1/p' "$T/ctxp")
-		ov=$(sed -n 's/.*"overhead_us": "\([0-9.]*\)".*/\1/p' "$T/ctxp")
-		rt=$(awk -v s="$sw" -v o="$ov" 'BEGIN { print 2 * (s + o) }')
-		r=$(awk -v a="$rt" -v b="$pf" 'BEGIN { print (b > 0 ? a / b : 0) }')
-		between "$r" 0.5 2 && break
+		ov=$(sed -n 's/.*"overhead_us": "\{0,1\}\([0-9.]*\).*/\1/p' "$T/ctxp")
+		echo "$sw $ov $pf" >>"$T/ctxpf"
 	done
-	if between "$r" 0.5 2; then pass fsctx/ctx-vs-perf-pipe
-	else fail fsctx/ctx-vs-perf-pipe "lat_ctx round trip $rt us, perf $pf us/op"; fi
+	r=$(awk 'NF == 3 && $3 > 0 { print 2 * ($1 + $2) / $3 }' "$T/ctxpf" | sort -g |
+		awk '{ v[NR] = $1 } END { print (NR ? v[int((NR + 1) / 2)] : 0) }')
+	# perf's own rounds say whether the CPU was quiet enough to compare two programs: on a
+	# busy one (other jobs on this CPU) they differ by 2x and more from round to round, and
+	# the two programs' means differed by 2x to 4x (lat_ctx cheaper), interleaved or not
+	pspread=$(awk 'NF == 3 && $3 > 0 { if (lo == "" || $3 < lo) lo = $3; if ($3 > hi) hi = $3 } END { print (lo > 0 ? hi / lo : 0) }' "$T/ctxpf")
+	if ! between "$pspread" 1 1.5; then
+		skip fsctx/ctx-vs-perf-pipe "CPU $cpu is busy: perf's own rounds differ by ${pspread}x (more than 1.5x), too noisy to hold two programs within 2x"
+	elif between "$r" 0.5 2; then pass fsctx/ctx-vs-perf-pipe
+	else fail fsctx/ctx-vs-perf-pipe "median of round ratios lat_ctx round trip / perf $r (rounds: switch overhead perf: $(tr '\n' ';' <"$T/ctxpf"))"; fi
 else
 	skip fsctx/ctx-vs-perf-pipe "perf bench does not work here"
 fi

@@ -14,15 +14,14 @@ jval() { sed -n 's/^ *"value": \([-0-9.e+]*\),\{0,1\}$/\1/p' "$1" | head -n1; }
 jinfo() { sed -n "s/^ *\"$2\": \"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}\$/\1/p" "$1" | head -n1; }
 within() { awk -v a="$1" -v b="$2" -v f="$3" 'BEGIN { r = a / b; exit !(b > 0 && r >= 1 - f && r <= 1 + f) }'; }
 
-# ---- procedure and fork against the reference loops: 9 interleaved rounds, 15 % ----------
-# Both on the same CPU (the last online one) when taskset exists, else both unpinned, in 15
-# interleaved rounds. The bound is on the ratio of the least disturbed samples of all rounds:
-# a busy machine (5 jobs on 2 CPUs moved one round's fork by 4x) only ever adds time to these
-# loops, so the minimum is each side's own work; rounds interleave so both sides see the same
-# quiet moments.
+# ---- procedure and fork against the reference loops: 15 interleaved rounds ----------------
+# Both on the same CPU (the last one this test may use) when taskset exists, else both
+# unpinned. Each round keeps each side's least disturbed sample: a busy machine (5 jobs on 2
+# CPUs moved one round's fork by 4x) mostly adds time to these loops; rounds interleave so both
+# sides see the same moments.
 CPU=none; PIN=
 if command -v taskset >/dev/null 2>&1; then
-	CPU=$(($(getconf _NPROCESSORS_ONLN) - 1)); PIN="taskset -c $CPU"
+	CPU=$(allowed_cpus | tail -n 1); PIN="taskset -c $CPU"
 	$PIN true 2>/dev/null || { CPU=none; PIN=; }
 fi
 # the smallest sample value of a JSON document (the samples follow the result's value)
@@ -43,9 +42,18 @@ else
 		done
 		mratio=$(paste "$T/p.$mode" "$T/r.$mode" | awk '$2 > 0 { print $1 / $2 }' | median)
 		p=$(sort -g "$T/p.$mode" | head -n1); r=$(sort -g "$T/r.$mode" | head -n1)
-		ratio=$(awk -v p="$p" -v r="$r" 'BEGIN { print (r > 0 ? p / r : 0) }')
-		if within "$ratio" 1 0.15; then pass "honesty/$mode-matches-independent-loop"
-		else fail "honesty/$mode-matches-independent-loop" "plumb/reference $ratio (least disturbed $p / $r ns, median of round ratios $mratio; rounds: $(tr '\n' ' ' <"$T/p.$mode")/ $(tr '\n' ' ' <"$T/r.$mode"))"; fi
+		# The estimate is the median of the 15 rounds' ratios: each round times both sides
+		# within a second of each other, so a slow moment moves both, and the median leaves
+		# out the rounds where it moved one (the least disturbed samples alone were fooled by
+		# one procedure round 20 % below all the others, on a machine with 8 jobs on 2 CPUs).
+		# The tolerance: 10 %, plus half the spread of the middle half of the round ratios
+		# (near 0 on a quiet machine), at most 30 % in all: a fork timed from a large
+		# process, or a call with a loop subtracted, is off by 2x or more.
+		tol=$(paste "$T/p.$mode" "$T/r.$mode" | awk '$2 > 0 { print $1 / $2 }' | sort -g |
+			awk '{ v[NR] = $1 } END { q1 = v[int((NR + 3) / 4)]; q3 = v[int((3 * NR + 3) / 4)]
+				t = 0.10 + (q3 - q1) / 2; if (t > 0.30) t = 0.30; printf "%.3f\n", t }')
+		if within "$mratio" 1 "$tol"; then pass "honesty/$mode-matches-independent-loop"
+		else fail "honesty/$mode-matches-independent-loop" "median of round ratios plumb/reference $mratio, allowed 1 +- $tol (least disturbed $p / $r ns; rounds: $(tr '\n' ' ' <"$T/p.$mode")/ $(tr '\n' ' ' <"$T/r.$mode"))"; fi
 	done
 fi
 
@@ -74,7 +82,9 @@ else fail honesty/mmap-per-fault-above-per-touch "us_per_fault='$upf' us_per_tou
 
 # ---- the summary says what Main mem and Rand mem are, with the run's random figures -----------
 "$PLUMB" lat_mem_rd -N 1 --json 8 128 >"$T/seq.json" 2>/dev/null
-"$PLUMB" lat_mem_rd -t -N 1 --json 8 16 >"$T/rnd.json" 2>/dev/null
+# (a knee given: where no cache size is known, -t would measure one first, for seconds; only the
+# summary's lines are checked here)
+PLUMB_MEM_KNEE=${PLUMB_MEM_KNEE:-8M} "$PLUMB" lat_mem_rd -t -N 1 --json 8 16 >"$T/rnd.json" 2>/dev/null
 "$PLUMB" summary "$T/seq.json" "$T/rnd.json" >"$T/mem.sum" 2>&1
 check honesty/summary-main-mem-line grep -q '^Main mem: .*stride 128.*prefetched' "$T/mem.sum"
 check honesty/summary-rand-mem-line grep -q '^Rand mem: .*random walk.*TLB misses included' "$T/mem.sum"

@@ -13,6 +13,15 @@ MAIN=$((LLC * 4)); [ "$MAIN" -le 268435456 ] || MAIN=268435456
 MAIN_MB=$((MAIN / 1048576))
 HALF_L1=$(( ${L1:-32768} / 2 ))
 
+# the default size when sysfs reports no caches: 4 x a knee measured with a quick chase
+PLUMB_MEM_NO_SYSFS=1 PLUMB_MEM_KNEE= "$PLUMB" stream -N 2 >"$T/sf" 2>&1
+check memory/default-size-measured-fallback grep -Eq '^\[Array size: .*4 x measured latency knee [0-9]+ MiB \(sysfs has no caches' "$T/sf"
+# A tool that needs the knee (no cache size known, or one too large to believe) measures it,
+# a few seconds each time; plumb run measures it once and hands it to its steps in
+# PLUMB_MEM_KNEE. The tests below do the same with the knee just measured.
+knee=$(sed -n 's/.*4 x measured latency knee \([0-9][0-9]*\) MiB.*/\1/p' "$T/sf" | head -n 1)
+[ -z "$knee" ] || [ -n "${PLUMB_MEM_KNEE:-}" ] || export PLUMB_MEM_KNEE="${knee}M"
+
 # ---- bw_mem ------------------------------------------------------------------------------
 bwre='^[0-9]+\.[0-9]+ [0-9]+\.[0-9]{2}$'
 lmfmt() { # lmbench's "%.6f if < 1 else %.2f" for both fields
@@ -111,17 +120,23 @@ PLUMB_STREAM_CORRUPT=daxpy "$PLUMB" stream -v 2 -N 2 -M 3m -P 2 >/dev/null 2>"$T
 [ $rc -eq 3 ] && pass memory/stream-validation-in-copies || fail memory/stream-validation-in-copies "rc=$rc"
 PLUMB_PORTABLE=1 "$PLUMB" stream -N 2 -M 3m >"$T/sp" 2>&1 && pass memory/stream-portable || fail memory/stream-portable "$(cat "$T/sp")"
 
-# the default size when sysfs reports no caches: 4 x a knee measured with a quick chase
-PLUMB_MEM_NO_SYSFS=1 "$PLUMB" stream -N 2 >"$T/sf" 2>&1
-check memory/default-size-measured-fallback grep -Eq '^\[Array size: .*4 x measured latency knee [0-9]+ MiB \(sysfs has no caches' "$T/sf"
 # a reported LLC too large to believe (a guest shown its host's L3): the knee rules (issue 12)
 PLUMB_LLC=1G PLUMB_MEM_KNEE=24M "$PLUMB" stream -N 2 >"$T/sk" 2>&1
 check memory/default-size-knee-over-reported grep -q '^\[Array size: 12582912 elements = 96.0 MiB per array (4 x measured latency knee 24 MiB (last-level cache reported: 1024 MiB))' "$T/sk"
 
 # ---- tlb, par_mem, line, cache -----------------------------------------------------------
-"$BIN/tlb" 2>"$T/tlb"
-n=$(awk '/^tlb: [0-9]+ pages$/ { print $2 }' "$T/tlb")
-if between "${n:-0}" 8 16384; then pass memory/tlb; else fail memory/tlb "$(cat "$T/tlb")"; fi
+# Every MMU has between 8 and 16384 TLB entries. The tool finds the count by timing chases that
+# double their pages; a burst of other work during one of them can make it stop early or late,
+# so a count outside the bounds is measured again, up to 3 times in all (a wrong tool is wrong
+# every time).
+tries=""
+for i in 1 2 3; do
+	"$BIN/tlb" 2>"$T/tlb"
+	n=$(awk '/^tlb: [0-9]+ pages$/ { print $2 }' "$T/tlb")
+	tries="$tries $(head -c 80 "$T/tlb" | tr '\n' ' ');"
+	between "${n:-0}" 8 16384 && break
+done
+if between "${n:-0}" 8 16384; then pass memory/tlb; else fail memory/tlb "in 3 tries:$tries"; fi
 check memory/tlb-suite-args "$BIN/tlb" -L 64 -M 128M
 "$BIN/par_mem" -M 1m 2>"$T/pm"
 ok=1
@@ -137,19 +152,25 @@ x86_64) [ "$line" = 64 ] && pass memory/line-64 || fail memory/line-64 "got '$li
    elif [ "$line" = "$sl" ]; then pass memory/line-sysfs; else fail memory/line-sysfs "got '$line' sysfs $sl"; fi ;;
 esac
 if [ -n "$L1" ] && [ -n "$L2" ]; then
-	"$PLUMB" cache -M $((LLC * 2)) >"$T/cache" 2>&1
+	# twice the LLC, at most 64 MiB: a guest may be shown its host's L3 (hundreds of MiB), and
+	# L1 and L2 show well before that
+	CM=$((LLC * 2)); [ "$CM" -le 67108864 ] || CM=67108864
+	"$PLUMB" cache -M "$CM" >"$T/cache" 2>&1
 	c1=$(awk '/^L1 cache: / { print $3 }' "$T/cache"); c2=$(awk '/^L2 cache: / { print $3 }' "$T/cache")
 	if between "${c1:-0}" $((L1 / 2)) $((L1 * 2)); then pass memory/cache-l1-vs-sysfs; else fail memory/cache-l1-vs-sysfs "measured '$c1' sysfs $L1"; fi
 	# L2 is physically indexed and the chain's pages land at random, so conflict misses start
 	# before the capacity and the rise is gradual: the crossing read 224 KiB of a 512 KiB L2 on an
 	# AMD EPYC guest (with 2 MiB pages too). A host that squeezes the shared level can also hide
-	# L3 once; the level is read again before the test calls it wrong. Gross errors still fail.
+	# L3 for a moment; the level is read again, up to 3 times in all, before the test calls it
+	# wrong. Gross errors still fail.
 	l2_ok() { between "${1:-0}" $((L2 / 4)) $((L2 * 2)); }
-	if ! l2_ok "$c2"; then
-		"$PLUMB" cache -M $((LLC * 2)) >"$T/cache2" 2>&1
-		c2="$c2, again $(awk '/^L2 cache: / { print $3 }' "$T/cache2")"
+	c2b=$c2; n=1
+	while ! l2_ok "$c2b" && [ $n -lt 3 ]; do
+		n=$((n + 1))
+		"$PLUMB" cache -M "$CM" >"$T/cache2" 2>&1
 		c2b=$(awk '/^L2 cache: / { print $3 }' "$T/cache2")
-	else c2b=$c2; fi
+		c2="$c2, again '$c2b'"
+	done
 	if l2_ok "$c2b"; then pass memory/cache-l2-vs-sysfs; else fail memory/cache-l2-vs-sysfs "measured '$c2' sysfs $L2"; fi
 	check memory/cache-lines grep -Eq '^L1 cache: [0-9]+ bytes [0-9]+\.[0-9]{2} nanoseconds [0-9]+ linesize [0-9]+\.[0-9]{2} parallelism$' "$T/cache"
 	check memory/cache-sysfs-fact grep -Eq '^\[L1: sysfs .*, measured .*\]$' "$T/cache"

@@ -8,14 +8,11 @@ export NET_TAG
 PLUMB_EXE=$(readlink -f "$PLUMB")
 # plumb processes (any name) still running with our tag; zombies do not count.
 leftovers() {
-	n=0
-	for e in /proc/[0-9]*/environ; do
-		p=${e#/proc/}; p=${p%/environ}
-		[ "$(readlink "/proc/$p/exe" 2>/dev/null)" = "$PLUMB_EXE" ] || continue
-		grep -qa "NET_TAG=$NET_TAG" "$e" 2>/dev/null || continue
-		n=$((n + 1))
-	done
-	echo $n
+	# one ls for every process (a readlink per process costs seconds on a busy machine)
+	ls -l /proc/[0-9]*/exe 2>/dev/null | awk -v a="$PLUMB_EXE" '$NF == a { split($(NF - 2), p, "/"); print p[3] }' |
+	while read -r p; do
+		grep -qa "NET_TAG=$NET_TAG" "/proc/$p/environ" 2>/dev/null && echo "$p"
+	done | wc -l
 }
 # Wait a moment for exits to be reaped, then there must be none.
 no_leftovers() {
@@ -39,9 +36,27 @@ null=$(field "$T/null" '^Simple syscall' 3)
 if lt "$(awk -v n="$null" 'BEGIN { print 4 * n }')" "$tcp"; then pass net/tcp-above-4-syscalls
 else fail net/tcp-above-4-syscalls "tcp=$tcp null=$null"; fi
 if "$PLUMB" list --names 2>/dev/null | grep -qx lat_pipe; then
-	"$PLUMB" lat_pipe >"$T/pipe" 2>&1
-	pipe=$(field "$T/pipe" '^Pipe latency' 3)
-	if lt "$pipe" "$tcp"; then pass net/tcp-above-pipe; else fail net/tcp-above-pipe "tcp=$tcp pipe=$pipe"; fi
+	# A TCP round trip over loopback does a pipe's work and the protocol's on top: it is not
+	# cheaper than a pipe's beyond the noise. Where wake-ups dominate (a 2-vCPU guest: both
+	# 52 us) the protocol's few microseconds are within the noise, so "dearer" is no law. The
+	# two are measured interleaved, 3 rounds each; each side's least disturbed sample is
+	# compared, allowing each side's spread (median - minimum of its samples).
+	: >"$T/tp"
+	for round in 1 2 3; do
+		"$PLUMB" lat_pipe -N 5 --json >"$T/pipej" 2>/dev/null
+		"$PLUMB" lat_tcp -N 5 --json >"$T/tcpj" 2>/dev/null
+		for f in pipej tcpj; do
+			sed -n 's/^ *"value": \([-0-9.e+]*\),\{0,1\}$/\1/p' "$T/$f" | tail -n +2 |
+				sed "s/^/$f /" >>"$T/tp"
+		done
+	done
+	# per side: the minimum and the median of all its samples
+	stats=$(awk '{ v[$1, ++n[$1]] = $2 } END { for (k in n) { m = n[k]; for (i = 1; i <= m; i++) a[i] = v[k, i]
+		for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+		printf "%s %s %s ", k, a[1], a[int((m + 1) / 2)] } }' "$T/tp")
+	if echo "$stats" | awk '{ for (i = 1; i < NF; i += 3) { mn[$i] = $(i + 1); md[$i] = $(i + 2) } }
+		END { p = mn["pipej"]; t = mn["tcpj"]; exit !(p > 0 && t > 0 && t >= p - ((md["pipej"] - p) + (md["tcpj"] - t))) }'
+	then pass net/tcp-not-cheaper-than-pipe; else fail net/tcp-not-cheaper-than-pipe "side minimum median: $stats"; fi
 fi
 "$BIN/lat_tcp" -m 1000 2>"$T/tcp1k" >/dev/null
 check net/tcp-symlink-stderr-msize grep -Eq '^TCP latency using localhost: [0-9.]+ microseconds$' "$T/tcp1k"
@@ -148,7 +163,9 @@ no_leftovers net/no-leftovers-after-S
 # ---- plumb serve: garbage, half-open and slow clients, then real clients ---------------------
 "$PLUMB" serve --port $BASE >"$T/serve" 2>&1 &
 SP=$!
-sleep 0.3
+# waits (for the server's ports, for the garbage sender's line) end as soon as the thing is
+# there, up to 20 s: on a busy machine python3 alone takes seconds to start
+i=0; while ! grep -q "tcp 127.0.0.1 port $BASE" "$T/serve" && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
 check net/serve-lists-ports grep -q "tcp 127.0.0.1 port $BASE" "$T/serve"
 if command -v python3 >/dev/null 2>&1; then
 	python3 - "$BASE" >"$T/garbage" 2>&1 <<'EOF' &
@@ -173,11 +190,11 @@ for port in range(base, base + 7):
         s = socket.socket(); s.connect(("127.0.0.1", port)); held.append(s)
     except OSError:
         pass
-print("garbage sent", len(held))
+print("garbage sent", len(held), flush=True)  # the test waits for this line
 time.sleep(8)   # hold the silent connections while the real clients run
 EOF
 	GP=$!
-	sleep 1
+	i=0; while ! grep -q 'garbage sent' "$T/garbage" && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
 	check net/serve-garbage-sent grep -q 'garbage sent' "$T/garbage"
 else
 	skip net/serve-garbage-sent "python3 is not installed (needed to send garbage)"
