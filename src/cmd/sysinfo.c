@@ -20,7 +20,7 @@ struct sysinfo_opts {
 static void set_format(const char *arg, void *field)
 {
 	if (strcmp(arg, "json") != 0)
-		die(EXIT_USAGE, "sysinfo: unknown argument '--format=%s' (only --json)", arg);
+		die(EXIT_USAGE, "unknown argument '--format=%s' (only --json)", arg);
 	*(int *)field = 1;
 }
 
@@ -39,7 +39,7 @@ const struct opt sysinfo_options[] = {
 
 __attribute__((noreturn)) static void sysinfo_bad(const char *cmd, const char *word, int missing)
 {
-	die(EXIT_USAGE, "sysinfo: unknown argument '%s' (only --json, --measure)", word);
+	die(EXIT_USAGE, "unknown argument '%s' (only --json, --measure)", word);
 }
 
 int cmd_sysinfo(int argc, char **argv)

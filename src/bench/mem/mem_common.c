@@ -205,8 +205,8 @@ uint64_t mem_size_rule(uint64_t llc, uint64_t knee, uint64_t usable, char *how, 
 			snprintf(how, howlen, "4 x measured latency knee %.0f MiB (last-level cache "
 				 "reported: %.0f MiB)", (double)knee / M, (double)llc / M);
 		else
-			snprintf(how, howlen, "4 x measured latency knee %.0f MiB (no cache size reported)",
-				 (double)knee / M);
+			snprintf(how, howlen, "4 x measured latency knee %.0f MiB (sysfs has no caches, "
+				 "nor does another source)", (double)knee / M);
 	} else if (llc) {
 		want = 4 * llc;
 		snprintf(how, howlen, "4 x last-level cache %.0f MiB", (double)llc / M);
