@@ -186,8 +186,8 @@ static const struct tool tools[] = {
 	     "Random-chase latency at 4 sizes per doubling up to LEN (default: as lat_mem_rd's\n"
 	     "largest size), split into plateaus. Prints lmbench's `L%d cache: ...` and\n"
 	     "`Memory latency: ...` lines, and [Ln: SOURCE X, measured Y] facts (SOURCE: sysfs,\n"
-	     "cpuid or sysconf), saying so where they disagree. -v also prints the curve it split, one [Point: BYTES bytes NS ns]\n"
-	     "line a size."),
+	     "cpuid or sysconf), saying so where they disagree. -v also prints the curve it\n"
+	     "split, one [Point: BYTES bytes NS ns] line a size."),
 	{ 0 },
 };
 
