@@ -307,8 +307,60 @@ static char *side_fact(const struct side *s, const char *key)
 
 static const char *const fact_keys[] = {
 	"cpu_model", "smt", "governor", "thp", "page_size", "hypervisor", "placement",
-	"build_cc", "build_cflags", "profile", NULL,
+	"build_cc", "build_cflags", "profile", "clocksource", "audit", NULL,
 };
+
+/* Whether the sides disagree on a fact: a side with two values, or two sides with different
+ * ones (a side without it is no difference). */
+static int fact_differs(const struct cmp_table *t, const char *key)
+{
+	char *first = NULL;
+	int differ = 0;
+	for (size_t s = 0; s < t->nsides && !differ; s++) {
+		char *v = side_fact(&t->sides[s], key);
+		if (!v)
+			continue;
+		differ = strchr(v, '|') || (first && strcmp(first, v) != 0);
+		if (!first)
+			first = v;
+		else
+			free(v);
+	}
+	free(first);
+	return differ;
+}
+
+/* The kernel's command line and its CPU mitigations (vuln_*): too long to print side by side,
+ * so one line names those that differ. They move every system call's cost (a 3x "regression"
+ * between two kernels was mitigations and audit). The kernel's version is not named: comparing
+ * two kernels is what compare is often for. */
+static void kernel_warning(struct cmp_table *t)
+{
+	struct kv_list seen = { 0 };
+	char *names = NULL;
+	for (size_t s = 0; s < t->nsides; s++)
+		for (size_t i = 0; i < t->sides[s].nruns; i++) {
+			const struct kv_list *f = &t->sides[s].runs[i]->facts;
+			for (size_t k = 0; k < f->n; k++) {
+				const char *key = f->v[k].key;
+				if ((strcmp(key, "cmdline") && strncmp(key, "vuln_", 5)) ||
+				    kv_get(&seen, key))
+					continue;
+				kv_set(&seen, key, "");
+				if (!fact_differs(t, key))
+					continue;
+				char *n = xasprintf("%s%s%s", names ? names : "", names ? ", " : "", key);
+				free(names);
+				names = n;
+			}
+		}
+	if (names)
+		add_warning(t, xasprintf("the kernel's settings differ (every system call's cost "
+					 "moves with them): %s; each side's values are in its facts "
+					 "(plumb report's table)", names));
+	free(names);
+	kv_free(&seen);
+}
 
 /* The median CPU clock a side's runs read while they ran (the clock_mhz fact of plumb run);
  * NAN when none recorded it. */
@@ -385,6 +437,7 @@ static void fact_warnings(struct cmp_table *t)
 			free(v[s]);
 		free(v);
 	}
+	kernel_warning(t);
 	clock_warning(t);
 	size_t method = 0;
 	for (size_t i = 0; i < t->nrows; i++)

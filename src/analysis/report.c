@@ -165,7 +165,8 @@ static void free_series(struct svg_series *s, size_t n)
 	free(s);
 }
 
-static void add_marker(struct svg_marker **out, size_t *nm, const char *name, double bytes)
+static void add_marker(struct svg_marker **out, size_t *nm, const char *name, double bytes,
+		       const char *note)
 {
 	double mb = bytes / 1048576;
 	for (size_t j = 0; j < *nm; j++)
@@ -175,31 +176,52 @@ static void add_marker(struct svg_marker **out, size_t *nm, const char *name, do
 		return; /* two machines' three levels at most: the chart's text stays bounded */
 	*out = xrealloc(*out, (*nm + 1) * sizeof **out);
 	(*out)[*nm].x = mb;
-	(*out)[*nm].label = bytes >= 1048576 ? xasprintf("%s %gM", name, mb) :
-					      xasprintf("%s %gK", name, bytes / 1024);
+	(*out)[*nm].label = bytes >= 1048576 ? xasprintf("%s %gM%s", name, mb, note) :
+					      xasprintf("%s %gK%s", name, bytes / 1024, note);
 	(*nm)++;
 }
 
-/* Cache sizes as markers in MB: from the runs' facts (cache_l1d, cache_l2, cache_l3, bytes),
- * else from measured cache.size results (plumb's cache tool, lmbench's "L1 cache:" lines). */
-static size_t cache_markers(const struct side *sides, size_t n, struct svg_marker **out)
+/* A run's cache levels from its facts (cache_l1d, cache_l2, cache_l3: bytes, from sysfs, CPUID
+ * or sysconf); the last level at its effective size when a latency knee measured it smaller
+ * (a guest shown its host's L3) or nothing was reported. Returns how many it marked. */
+static int fact_markers(const struct run *r, struct svg_marker **out, size_t *nm)
 {
 	static const char *const keys[] = { "cache_l1d", "cache_l2", "cache_l3" };
 	static const char *const names[] = { "L1d", "L2", "L3" };
+	double b[3];
+	int last = -1, found = 0;
+	for (int k = 0; k < 3; k++) {
+		const char *v = kv_get(&r->facts, keys[k]);
+		b[k] = v ? strtod(v, NULL) : 0;
+		if (b[k] > 0)
+			last = k;
+	}
+	const char *es = kv_get(&r->facts, "cache_llc_effective_source"),
+		   *ev = kv_get(&r->facts, "cache_llc_effective");
+	double eff = es && !strcmp(es, "measured") && ev ? strtod(ev, NULL) : 0;
+	for (int k = 0; k < 3; k++)
+		if (b[k] > 0 && !(k == last && eff > 0 && eff < b[k])) {
+			add_marker(out, nm, names[k], b[k], "");
+			found = 1;
+		}
+	if (eff > 0) {
+		add_marker(out, nm, last >= 0 && eff < b[last] ? names[last] : "LLC", eff,
+			   " (measured)");
+		found = 1;
+	}
+	return found;
+}
+
+/* Cache sizes as markers in MB: from the runs' facts, else from measured cache.size results
+ * (plumb's cache tool, lmbench's "L1 cache:" lines). */
+static size_t cache_markers(const struct side *sides, size_t n, struct svg_marker **out)
+{
 	size_t nm = 0;
 	*out = NULL;
 	for (size_t s = 0; s < n; s++)
 		for (size_t i = 0; i < sides[s].nruns; i++) {
 			const struct run *r = sides[s].runs[i];
-			int found = 0;
-			for (int k = 0; k < 3; k++) {
-				const char *v = kv_get(&r->facts, keys[k]);
-				double b = v ? strtod(v, NULL) : 0;
-				if (b > 0) {
-					add_marker(out, &nm, names[k], b);
-					found = 1;
-				}
-			}
+			int found = fact_markers(r, out, &nm);
 			for (size_t k = 0; k < r->results.n && !found; k++) {
 				const struct result *c = &r->results.v[k];
 				char lv[16], name[24];
@@ -207,7 +229,7 @@ static size_t cache_markers(const struct side *sides, size_t n, struct svg_marke
 				    !param_get(c->params, "level", lv, sizeof lv) || !strcmp(lv, "mem"))
 					continue;
 				snprintf(name, sizeof name, "L%s", lv);
-				add_marker(out, &nm, name, c->value);
+				add_marker(out, &nm, name, c->value, "");
 			}
 		}
 	return nm;

@@ -152,13 +152,30 @@ static double fact_num(const struct run *r, const char *key)
 
 static double fs_us(double rate) { return rate > 0 ? 1e6 / rate : -1; }
 
-/* The last-level cache in MiB from the run's facts (cache_l2, cache_l3, ...), 0 if unknown. */
+/* cache_l1d, cache_l2, cache_l3 ...: a level's size (not its _source, _line or _shared). */
+static int level_size_key(const char *k)
+{
+	if (strncmp(k, "cache_l", 7) != 0)
+		return 0;
+	const char *p = k + 7;
+	size_t d = strspn(p, "0123456789");
+	p += d;
+	if (*p == 'd')
+		p++;
+	return d > 0 && *p == 0;
+}
+
+/* The last-level cache in MiB from the run's facts: its effective size when a latency knee
+ * measured it (cache_llc_effective), else the largest level's (cache_l2, cache_l3, ...; not
+ * their _source, _line, _shared facts); 0 if unknown. */
 static double llc_mib(const struct run *r)
 {
+	const char *eff = kv_get(&r->facts, "cache_llc_effective");
+	if (eff && strtod(eff, NULL) > 0)
+		return strtod(eff, NULL) / 1048576.0;
 	double best = 0;
 	for (size_t i = 0; i < r->facts.n; i++) {
-		const char *k = r->facts.v[i].key;
-		if (!strncmp(k, "cache_l", 7) && k[7] >= '0' && k[7] <= '9') {
+		if (level_size_key(r->facts.v[i].key)) {
 			double b = strtod(r->facts.v[i].val, NULL);
 			if (b > best)
 				best = b;

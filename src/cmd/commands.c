@@ -19,7 +19,7 @@ const struct command commands[] = {
 	  "further); PLUMB_LLC=300M plans for a machine with that cache. Measured on a 2-vCPU KVM\n"
 	  "guest, quiet (docs/suite.md): default 88 s, quick 19 s (planner: 103 s and 23 s)",
 	  NULL, run_options },
-	{ "sysinfo", cmd_sysinfo, "[--json]", "the system facts a run records",
+	{ "sysinfo", cmd_sysinfo, "[--json] [--measure]", "the system facts a run records",
 	  NULL, sysinfo_options },
 	{ "serve", cmd_serve, "[--bind ADDR] [--port BASE] [--idle SECONDS] [-v]",
 	  "run the server end of every network benchmark for remote clients",

@@ -2,6 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/arch.h"
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 #if defined(__linux__) && (defined(__aarch64__) || defined(__arm__))
 #include <sys/auxv.h>
 #endif
@@ -91,5 +94,24 @@ void arch_flush_line(const void *p)
 	__asm__ __volatile__("dc civac, %0" ::"r"(p) : "memory");
 #else
 	(void)p;
+#endif
+}
+
+int arch_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
+{
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned a, b, c, d;
+	if (!__get_cpuid_count(leaf, sub, &a, &b, &c, &d))
+		return -1;
+	r[0] = a;
+	r[1] = b;
+	r[2] = c;
+	r[3] = d;
+	return 0;
+#else
+	(void)leaf;
+	(void)sub;
+	(void)r;
+	return -1;
 #endif
 }

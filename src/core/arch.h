@@ -32,6 +32,10 @@ int arch_has(enum arch_feature f);
 /* Comma-separated list of the features found, for the system facts. */
 const char *arch_features(void);
 
+/* x86's CPUID: leaf (and sub-leaf sub) into r[] = EAX, EBX, ECX, EDX. Returns 0, or -1 off
+ * x86 and when leaf is past the highest the CPU has in its range (basic or 0x80000000). */
+int arch_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4]);
+
 /* Drop a cache line of p from every cache level (clflush / dc civac); no-op where unsupported. */
 void arch_flush_line(const void *p);
 

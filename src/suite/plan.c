@@ -392,7 +392,8 @@ static void mem_lat(struct plan *p, const struct plan_cfg *c)
 	snprintf(mbn, sizeof mbn, "%llu", (unsigned long long)(c->mem_bytes / MIB));
 	snprintf(line, sizeof line, "%d", c->line);
 	double M = (double)c->mem_bytes, lines = M / (c->line > 0 ? c->line : 64);
-	double llc = (double)sys_llc_bytes(), warmed = llc > 0 && 2 * llc < M ? 2 * llc : M;
+	/* the effective last level (a guest's reported host L3 is not what its caches hold) */
+	double llc = (double)mem_llc_believed(), warmed = llc > 0 && 2 * llc < M ? 2 * llc : M;
 	/* tlb's -M counts pages in plumb (lmbench's suite passed bytes): its default is used. */
 	add(p, c, F_MEM, HW, 0, 2.0, "tlb", "-L", line, NULL);
 	/* par_mem: 17 measurements of 0.5 ms samples per size (16 lines .. M, doubling), the

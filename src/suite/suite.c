@@ -166,10 +166,11 @@ static void record_start(struct suite *S)
 	run->rounds = S->o.repeat;
 	if (S->o.label)
 		run->label = xstrdup(S->o.label);
-	struct fact facts[64];
-	int nf = sysinfo_facts(facts, 64);
+	struct fact *facts = xcalloc(SYSINFO_MAX_FACTS, sizeof *facts);
+	int nf = sysinfo_facts(facts, SYSINFO_MAX_FACTS);
 	for (int i = 0; i < nf; i++)
 		kv_set(&run->facts, facts[i].key, facts[i].val);
+	free(facts);
 	const char *h = kv_get(&run->facts, "hostname");
 	run->host = xstrdup(h ? h : "unknown");
 	fact_num(run, "copies", "%.0f", S->o.copies);

@@ -1,6 +1,6 @@
 /*
  * cache.c — cache: every cache level's size and latency (and main memory's), measured, next
- * to what sysfs says.
+ * to what the system reports (sysfs, CPUID or sysconf: each named).
  * A pointer chase (chase.h): short samples (3 of 1 ms by default) so it finishes in seconds;
  * chains are random, so prefetchers cannot help; buffers are on 4 KiB pages unless --pages
  * says otherwise.
@@ -123,16 +123,16 @@ static int cache_tool(struct tool_ctx *c, int argc, char **argv)
 			snprintf(jkey, sizeof jkey, "l%d_sysfs_vs_measured", i + 1);
 			int open_end = i == ncache - 1 && !last_is_mem; /* -M stopped inside it */
 			if (open_end)
-				mem_fact(c, NULL, key, jkey, 1, "sysfs %s, measured at least %s (sizes stop "
-					 "there: -M)", bb, a);
+				mem_fact(c, NULL, key, jkey, 1, "%s %s, measured at least %s (sizes stop "
+					 "there: -M)", s->source, bb, a);
 			else
-				mem_fact(c, NULL, key, jkey, 1, "sysfs %s, measured %s%s", bb, a,
+				mem_fact(c, NULL, key, jkey, 1, "%s %s, measured %s%s", s->source, bb, a,
 					 ratio > 2 || ratio < 0.5 ? " -- they disagree (more than 2x apart)" : "");
 		} else {
 			char key[32], jkey[32];
 			snprintf(key, sizeof key, "L%d", i + 1);
 			snprintf(jkey, sizeof jkey, "l%d_sysfs_vs_measured", i + 1);
-			mem_fact(c, NULL, key, jkey, 1, "sysfs has no level %d, measured %s", i + 1, a);
+			mem_fact(c, NULL, key, jkey, 1, "no level %d reported, measured %s", i + 1, a);
 		}
 		char params[32];
 		snprintf(params, sizeof params, "level=%d", i + 1);
@@ -153,11 +153,11 @@ static int cache_tool(struct tool_ctx *c, int argc, char **argv)
 			snprintf(key, sizeof key, "L%d", sc[k].level);
 			snprintf(jkey, sizeof jkey, "l%d_sysfs_vs_measured", sc[k].level);
 			if (sc[k].size > max / 2)
-				mem_fact(c, NULL, key, jkey, 1, "sysfs %s, not measured (sizes stop at "
-					 "%.0f MiB)", bb, (double)max / 1048576.0);
+				mem_fact(c, NULL, key, jkey, 1, "%s %s, not measured (sizes stop at "
+					 "%.0f MiB)", sc[k].source, bb, (double)max / 1048576.0);
 			else
-				mem_fact(c, NULL, key, jkey, 1, "sysfs %s, no separate plateau "
-					 "measured -- they disagree", bb);
+				mem_fact(c, NULL, key, jkey, 1, "%s %s, no separate plateau "
+					 "measured -- they disagree", sc[k].source, bb);
 		}
 	if (last_is_mem) {
 		int i = nl - 1;
@@ -182,12 +182,12 @@ static int cache_tool(struct tool_ctx *c, int argc, char **argv)
 
 static const struct tool tools[] = {
 	TOOL("cache", cache_tool, 0, &cache_options, "[-v] [-L LINE] [-M LEN] [--pages 4k|thp|huge]",
-	     "each cache level's size and latency, next to sysfs",
+	     "each cache level's size and latency, next to the reported ones",
 	     "Random-chase latency at 4 sizes per doubling up to LEN (default: as lat_mem_rd's\n"
 	     "largest size), split into plateaus. Prints lmbench's `L%d cache: ...` and\n"
-	     "`Memory latency: ...` lines, and [Ln: sysfs X, measured Y] facts, saying so where\n"
-	     "they disagree. -v also prints the curve it split, one [Point: BYTES bytes NS ns]\n"
-	     "line a size."),
+	     "`Memory latency: ...` lines, and [Ln: SOURCE X, measured Y] facts (SOURCE: sysfs,\n"
+	     "cpuid or sysconf), saying so where they disagree. -v also prints the curve it\n"
+	     "split, one [Point: BYTES bytes NS ns] line a size."),
 	{ 0 },
 };
 

@@ -31,7 +31,7 @@ int chase_pow2(uint64_t v);
  * default: capped by what the machine can give) and allocate it; says how it was sized. */
 uint64_t chase_buffer(struct tool_ctx *c, size_t line, uint64_t max, const char *pages,
 		      struct mem_buf *b);
-/* The first cache level's line size from sysfs, 0 when unknown. */
+/* The first cache level's line size as reported (sysfs, CPUID, sysconf), 0 when unknown. */
 size_t chase_sysfs_line(void);
 /* par_mem's figure at n lines of base linked in o's order, walked by 1..maxk chains
  * (par_mem.c); *l1ns gets one chain's time per load. */

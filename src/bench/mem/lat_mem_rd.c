@@ -16,8 +16,8 @@
  *                   Sizes past the last level are warmed by reading their memory in address
  *                   order (one load a line), not by walking the chain (a dependent miss a
  *                   line); smaller ones by the walk, as before
- * Without SIZE_MiB the largest size is 4 x the last-level cache sysfs reports, or 4 x a measured
- * latency knee when sysfs reports nothing or more than MEM_DEFAULT_CAP / 4, at most
+ * Without SIZE_MiB the largest size is 4 x the last-level cache reported (sysfs, CPUID, sysconf),
+ * or 4 x a measured latency knee when none is or it is over MEM_DEFAULT_CAP / 4, at most
  * MEM_DEFAULT_CAP and available memory (mem_common.c), so the curve reaches main memory.
  * With -t (sizes of 8 MiB and more) a [Block-random chase: ...] fact gives the other main-memory
  * figure, random only within 256 KiB blocks (multichase's order), measured at the largest size.
@@ -216,9 +216,9 @@ static const struct tool tools[] = {
 	     "Prints \"stride=N, then `MiB ns` lines from 512 bytes to SIZE_MiB in lmbench's steps.\n"
 	     "-t walks one random cycle through every slot (seed in the [Chain: ...] line; set\n"
 	     "PLUMB_SEED to repeat it). SIZE_MiB defaults to 4 x the last-level cache, or 4 x a\n"
-	     "measured latency knee when sysfs's size is over 64 MiB or unknown, at most 256 MiB\n"
-	     "and available memory; --mem SIZE (bytes with k/m/g) sets it too, and then every\n"
-	     "operand is a stride.\n"
+	     "measured latency knee when the reported size is over 64 MiB or unknown, at most\n"
+	     "256 MiB and available memory; --mem SIZE (bytes with k/m/g) sets it too, and then\n"
+	     "every operand is a stride.\n"
 	     "Statistic: minimum of 5 samples of 2 ms per size (-N, ENOUGH, --min-sample change it)."),
 	{ 0 },
 };

@@ -205,8 +205,8 @@ uint64_t mem_size_rule(uint64_t llc, uint64_t knee, uint64_t usable, char *how, 
 			snprintf(how, howlen, "4 x measured latency knee %.0f MiB (last-level cache "
 				 "reported: %.0f MiB)", (double)knee / M, (double)llc / M);
 		else
-			snprintf(how, howlen, "4 x measured latency knee %.0f MiB (sysfs has no caches)",
-				 (double)knee / M);
+			snprintf(how, howlen, "4 x measured latency knee %.0f MiB (sysfs has no caches, "
+				 "nor does another source)", (double)knee / M);
 	} else if (llc) {
 		want = 4 * llc;
 		snprintf(how, howlen, "4 x last-level cache %.0f MiB", (double)llc / M);
@@ -232,6 +232,13 @@ uint64_t mem_size_rule(uint64_t llc, uint64_t knee, uint64_t usable, char *how, 
 int mem_needs_knee(uint64_t llc)
 {
 	return !llc || 4 * llc > MEM_DEFAULT_CAP;
+}
+
+uint64_t mem_llc_believed(void)
+{
+	char src[16];
+	uint64_t llc = sys_llc_effective(src, sizeof src);
+	return strcmp(src, "measured") && mem_needs_knee(llc) ? 0 : llc;
 }
 
 /* ns per load of the random cycle cb holds over its first n lines: a lap to warm (capped: past
@@ -299,9 +306,8 @@ uint64_t mem_knee(uint64_t llc)
 {
 	/* measured once per process tree: plumb run measures it and hands it to its steps, a
 	 * tool hands it to its own later calls (0: none found) */
-	const char *e = getenv("PLUMB_MEM_KNEE");
 	uint64_t v;
-	if (e && *e && try_parse_size(e, &v) == 0)
+	if (sys_llc_knee(&v))
 		return v;
 	uint64_t top = llc && 4 * llc < MEM_DEFAULT_CAP ? 4 * llc : MEM_DEFAULT_CAP;
 	uint64_t u = mem_usable();

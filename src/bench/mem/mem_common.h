@@ -66,6 +66,10 @@ void mem_check_fits(struct tool_ctx *c, uint64_t need);
 uint64_t mem_size_rule(uint64_t llc, uint64_t knee, uint64_t usable, char *how, size_t howlen);
 /* 1 when the rule wants the knee measured: nothing known, or 4 x llc above the cap. */
 int mem_needs_knee(uint64_t llc);
+/* The last level to believe: the effective size (sys_llc_effective()) when a knee was measured
+ * or the reported size is believable (mem_needs_knee() says no); 0 when unknown, or too large
+ * to believe and not measured. */
+uint64_t mem_llc_believed(void);
 /* The knee (bytes; 0 = none below the largest size probed): PLUMB_MEM_KNEE from the
  * environment (plumb run measures once for its steps), else a random chase of about 0.5 s. */
 uint64_t mem_knee(uint64_t llc);

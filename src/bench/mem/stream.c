@@ -9,7 +9,7 @@
  *          triad a=b+s*c — bytes counted 2, 2, 3, 3 x 8 per element, as McCalpin counts them
  *   -v 2   fill a=q, copy c=a, daxpy a=a+q*b, sum s+=a — 1, 2, 3, 1 x 8 per element
  * Arrays: each array 4 x the sum of the last-level caches the threads and copies use (McCalpin's
- * rule; sysfs, or the measured knee when sysfs's size is not believable: mem_common.c), at most
+ * rule; as reported, or the measured knee when that is not believable: mem_common.c), at most
  * MEM_DEFAULT_CAP (the [Array size] fact says when the cap won) and what memory is available,
  * unless -M gives the total of the three arrays (lmbench's meaning).
  * --threads N|all splits every kernel over N threads pinned one per CPU (default 1, lmbench);
@@ -428,7 +428,7 @@ static int stream(struct tool_ctx *c, int argc, char **argv)
 		die(EXIT_MEASURE, "mmap: %s", strerror(errno));
 	memset(flag, 0, sizeof *flag);
 	double psum[1024];
-	uint64_t llc = sys_llc_bytes();
+	uint64_t llc = mem_llc_believed(); /* a guest's 508 MiB host L3 is not a reason to cache */
 	if (!llc)
 		llc = 8u << 20;
 	struct st s = {
