@@ -99,6 +99,26 @@ int params_same(const char *a, const char *b)
 	}
 }
 
+uint64_t params_hash(const char *p)
+{
+	uint64_t h = 1469598103934665603ULL;
+	p = p ? p : "";
+	/* the words params_same() compares, a scratch word as its key alone */
+	for (;;) {
+		while (*p == ' ')
+			p++;
+		size_t wl = strcspn(p, " ");
+		if (!wl)
+			return h;
+		size_t k = scratch_word(p, wl);
+		size_t n = k ? k : wl;
+		for (size_t i = 0; i < n; i++)
+			h = (h ^ (unsigned char)p[i]) * 1099511628211ULL;
+		h = (h ^ (k ? 1u : 0u) ^ 0x100u) * 1099511628211ULL;
+		p += wl;
+	}
+}
+
 int x_same(double a, double b)
 {
 	if (isnan(a) || isnan(b))

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include "core/result.h"
 
+struct point_index;
+
 struct kv {
 	char *key, *val;
 };
@@ -44,12 +46,20 @@ struct run {
 	 * imported lmbench file its [KEY: value] header lines as "lmbench.KEY". */
 	struct kv_list facts;
 	struct result_list results;
+	/* Lookup of results by point, built on first use by run_point() and rebuilt when the
+	 * number of results changed; a cache, owned by the run. */
+	struct point_index *index;
 };
 
 struct run *run_new(void);
 void run_free(struct run *r);
 /* The result of metric with exactly these params (and x, when x is not NaN), or NULL. */
 struct result *run_find(const struct run *r, const char *metric, const char *params, double x);
+
+/* The first result that is the point (metric, params, x) by point_same(), or NULL: the same
+ * answer as scanning results in order, in constant time (core/point_index.h). */
+const struct result *run_point(const struct run *r, const char *metric, const char *params,
+			       double x);
 
 /* 1 when s is a well-formed uid (RUN_UID_LEN lowercase hex digits). */
 int uid_valid(const char *s);
