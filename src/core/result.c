@@ -134,7 +134,8 @@ int point_same(const struct result *r, const char *metric, const char *params, d
 void result_add_sample(struct result *r, struct sample s)
 {
 	if (r->nsamples == r->cap) {
-		r->cap = r->cap ? 2 * r->cap : 16;
+		/* from 2: an imported lmbench result often has one sample, and a run many results */
+		r->cap = r->cap ? 2 * r->cap : 2;
 		r->samples = xrealloc(r->samples, r->cap * sizeof *r->samples);
 	}
 	r->samples[r->nsamples++] = s;
