@@ -156,6 +156,10 @@ void mask_secrets(const char *msg, const char *const *secrets, char *out, size_t
 			if (!secrets[k][0])
 				continue;
 			size_t sl = strlen(secrets[k]), m = in_secret(p, secrets[k]);
+			/* a short password whole, and as a word of its own (not every "p" of a text) */
+			if (sl < 4 && (m < sl || (p > msg && isalnum((unsigned char)p[-1])) ||
+				       isalnum((unsigned char)p[m])))
+				continue;
 			if (m >= (sl < 4 ? sl : 4) && m > skip)
 				skip = m;
 		}

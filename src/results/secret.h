@@ -7,7 +7,7 @@
  * user part up to the last '@' before the query, masks that password in every name it prints,
  * and hands libpq the URI with those characters encoded, so both read the same password.
  * Messages from libpq are masked again: every substring of a known password (four characters
- * or more; shorter passwords whole), and every password=VALUE (URI query or keyword/value
+ * or more; a shorter password whole, where it stands as a word), and every password=VALUE (URI query or keyword/value
  * form, quoted or not), whatever string it is in.
  */
 #ifndef PLUMB_SECRET_H
