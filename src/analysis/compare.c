@@ -8,6 +8,7 @@
 #include <string.h>
 #include "analysis/compare.h"
 #include "analysis/compare_priv.h"
+#include "core/point_index.h"
 #include "core/stats.h"
 #include "core/util.h"
 
@@ -40,19 +41,6 @@ int cmp_summary_point(const struct result *r, double largest_x)
 	return x_same(r->x, largest_x);
 }
 
-static double largest_x(const struct run *run, const struct result *r)
-{
-	double m = r->x;
-	for (size_t i = 0; i < run->results.n; i++) {
-		const struct result *q = &run->results.v[i];
-		if (!isnan(q->x) && q->x > m && strcmp(q->metric, r->metric) == 0 &&
-		    params_same(q->params, r->params))
-			m = q->x;
-	}
-	return m;
-}
-
-
 static int side_has(const struct side *s, const struct result *r, double x)
 {
 	for (size_t i = 0; i < s->nruns; i++)
@@ -61,36 +49,57 @@ static int side_has(const struct side *s, const struct result *r, double x)
 	return 0;
 }
 
-/* The "last point" of r's series for this comparison: the largest x that every side measured
- * (runs made with different size lists, e.g. a 256 MB and a 128 MB lmbench run, then compare
- * at 128 MB instead of showing two half-empty rows); the run's own largest when no x is
- * common to all sides. */
-static double last_x(const struct cmp_table *t, const struct run *run, const struct result *r)
+/* For each result of run, the "last point" of its series for this comparison: the largest x
+ * that every side measured (runs made with different size lists, e.g. a 256 MB and a 128 MB
+ * lmbench run, then compare at 128 MB instead of showing two half-empty rows); the series'
+ * own largest x when no x is common to all sides. One pass over the run, the series found by
+ * hash (a scan per point made this quadratic). */
+static double *last_xs(const struct cmp_table *t, const struct run *run)
 {
-	double best = NAN;
-	for (size_t i = 0; i < run->results.n; i++) {
+	size_t n = run->results.n;
+	struct point_index series;
+	pidx_init(&series, PIDX_SERIES);
+	size_t *first = xmalloc((n ? n : 1) * sizeof *first);
+	double *common = xmalloc((n ? n : 1) * sizeof *common);
+	double *largest = xmalloc((n ? n : 1) * sizeof *largest);
+	for (size_t i = 0; i < n; i++) {
 		const struct result *q = &run->results.v[i];
-		if (isnan(q->x) || (!isnan(best) && q->x <= best) || strcmp(q->metric, r->metric) ||
-		    !params_same(q->params, r->params))
+		size_t f = pidx_find(&series, q->metric, q->params, NAN);
+		if (f == (size_t)-1) {
+			pidx_add(&series, q->metric, q->params, NAN, i);
+			f = i;
+			common[f] = largest[f] = NAN;
+		}
+		first[i] = f;
+		if (isnan(q->x))
+			continue;
+		if (isnan(largest[f]) || q->x > largest[f])
+			largest[f] = q->x;
+		if (!isnan(common[f]) && q->x <= common[f])
 			continue;
 		int all = 1;
 		for (size_t s = 0; s < t->nsides && all; s++)
 			all = side_has(&t->sides[s], q, q->x);
 		if (all)
-			best = q->x;
+			common[f] = q->x;
 	}
-	return isnan(best) ? largest_x(run, r) : best;
+	double *last = xmalloc((n ? n : 1) * sizeof *last);
+	for (size_t i = 0; i < n; i++) {
+		size_t f = first[i];
+		last[i] = !isnan(common[f]) ? common[f]
+			: isnan(run->results.v[i].x) ? NAN : largest[f];
+	}
+	pidx_free(&series);
+	free(first);
+	free(common);
+	free(largest);
+	return last;
 }
 
 const struct result *cmp_find_point(const struct run *run, const char *metric,
 				       const char *params, double x)
 {
-	for (size_t i = 0; i < run->results.n; i++) {
-		const struct result *q = &run->results.v[i];
-		if (point_same(q, metric, params, x))
-			return q;
-	}
-	return NULL;
+	return run_point(run, metric, params, x);
 }
 
 int cmp_int(const void *a, const void *b)
@@ -192,19 +201,17 @@ void cmp_fill_cell(struct cmp_cell *c, const struct side *s, const struct cmp_ro
 static void collect_rows(struct cmp_table *t)
 {
 	size_t cap = 0;
+	struct point_index seen;
+	pidx_init(&seen, PIDX_POINT);
 	for (size_t s = 0; s < t->nsides; s++)
 		for (size_t i = 0; i < t->sides[s].nruns; i++) {
 			const struct run *run = t->sides[s].runs[i];
+			double *last = t->o.all ? NULL : last_xs(t, run);
 			for (size_t k = 0; k < run->results.n; k++) {
 				const struct result *r = &run->results.v[k];
-				if (!t->o.all && !cmp_summary_point(r, last_x(t, run, r)))
+				if (!t->o.all && !cmp_summary_point(r, last[k]))
 					continue;
-				int dup = 0;
-				for (size_t j = 0; j < t->nrows && !dup; j++)
-					dup = strcmp(t->rows[j].metric, r->metric) == 0 &&
-					      params_same(t->rows[j].params, r->params) &&
-					      x_same(t->rows[j].x, r->x);
-				if (dup)
+				if (pidx_find(&seen, r->metric, r->params, r->x) != (size_t)-1)
 					continue;
 				if (t->nrows == cap) {
 					cap = cap ? 2 * cap : 64;
@@ -218,8 +225,11 @@ static void collect_rows(struct cmp_table *t)
 				row->unit = xstrdup(r->unit ? r->unit : "");
 				row->def = metric_find(r->metric);
 				row->order = t->nrows++;
+				pidx_add(&seen, row->metric, row->params, row->x, row->order);
 			}
+			free(last);
 		}
+	pidx_free(&seen);
 }
 
 /* Sort key: a row with any worse verdict first, then any better, then the rest in the runs'

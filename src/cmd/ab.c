@@ -354,7 +354,7 @@ int cmd_ab(int argc, char **argv)
 	}
 	if (!no_store) {
 		char err[512];
-		struct store *st = store_open(ca.db, 1, err, sizeof err);
+		struct store *st = store_open(ca.db, STORE_CREATE, err, sizeof err);
 		if (!st || store_save_all(st, run, 2, err, sizeof err) != 0)
 			warnx_("warning: runs not stored: %s", err);
 		else

@@ -56,7 +56,7 @@ int cmd_import(int argc, char **argv)
 	}
 	if (!nfiles)
 		die(EXIT_USAGE, "no file to import (usage: plumb import [--db FILE] [--label TEXT] FILE...)");
-	struct store *s = store_open(db, 1, err, sizeof err);
+	struct store *s = store_open(db, STORE_CREATE, err, sizeof err);
 	if (!s)
 		die(EXIT_USAGE, "%s", err);
 	if (store_save_all(s, runs, n, err, sizeof err))

@@ -62,7 +62,7 @@ int cmd_push(int argc, char **argv)
 	long *from = xcalloc(n ? n : 1, sizeof *from);
 	for (size_t i = 0; i < n; i++)
 		from[i] = runs[i]->id;
-	struct store *s = store_open(to, 1, err, sizeof err);
+	struct store *s = store_open(to, STORE_CREATE, err, sizeof err);
 	if (!s)
 		die(EXIT_USAGE, "%s", err);
 	if (store_save_all(s, runs, n, err, sizeof err))

@@ -96,7 +96,7 @@ int cmd_runs(int argc, char **argv)
 	if ((f.host || f.label || f.since) && (del || rel || check))
 		die(EXIT_USAGE, "--host, --label and --since select runs to list; not with --delete, "
 		    "--relabel or --check");
-	struct store *s = store_open(db, 0, err, sizeof err);
+	struct store *s = store_open(db, del || rel ? STORE_WRITE : STORE_READ, err, sizeof err);
 	if (!s)
 		die(EXIT_USAGE, "%s", err);
 	if (check) {

@@ -13,7 +13,7 @@
 static void load_latest(struct side *s, const char *db)
 {
 	char err[512];
-	struct store *st = store_open(db, 0, err, sizeof err);
+	struct store *st = store_open(db, STORE_READ, err, sizeof err);
 	if (!st)
 		die(EXIT_USAGE, "no RUN given and no store to take the latest run from: %s", err);
 	struct run **list = NULL;
@@ -156,7 +156,7 @@ void sides_load_history(struct side *s, size_t n, const char *db)
 	if (!store_available())
 		return;
 	char err[512];
-	struct store *st = store_open(db, 0, err, sizeof err);
+	struct store *st = store_open(db, STORE_READ, err, sizeof err);
 	if (!st)
 		return;
 	struct run **list = NULL;

@@ -50,7 +50,7 @@ int cmd_summary(int argc, char **argv)
 			die(EXIT_USAGE, "%s", err);
 	}
 	if (!named) {
-		struct store *s = store_open(db, 0, err, sizeof err);
+		struct store *s = store_open(db, STORE_READ, err, sizeof err);
 		if (!s)
 			die(EXIT_USAGE, "%s", err);
 		if (store_load_where(s, NULL, &runs, &n, err, sizeof err))

@@ -99,6 +99,26 @@ int params_same(const char *a, const char *b)
 	}
 }
 
+uint64_t params_hash(const char *p)
+{
+	uint64_t h = 1469598103934665603ULL;
+	p = p ? p : "";
+	/* the words params_same() compares, a scratch word as its key alone */
+	for (;;) {
+		while (*p == ' ')
+			p++;
+		size_t wl = strcspn(p, " ");
+		if (!wl)
+			return h;
+		size_t k = scratch_word(p, wl);
+		size_t n = k ? k : wl;
+		for (size_t i = 0; i < n; i++)
+			h = (h ^ (unsigned char)p[i]) * 1099511628211ULL;
+		h = (h ^ (k ? 1u : 0u) ^ 0x100u) * 1099511628211ULL;
+		p += wl;
+	}
+}
+
 int x_same(double a, double b)
 {
 	if (isnan(a) || isnan(b))
@@ -114,7 +134,8 @@ int point_same(const struct result *r, const char *metric, const char *params, d
 void result_add_sample(struct result *r, struct sample s)
 {
 	if (r->nsamples == r->cap) {
-		r->cap = r->cap ? 2 * r->cap : 16;
+		/* from 2: an imported lmbench result often has one sample, and a run many results */
+		r->cap = r->cap ? 2 * r->cap : 2;
 		r->samples = xrealloc(r->samples, r->cap * sizeof *r->samples);
 	}
 	r->samples[r->nsamples++] = s;

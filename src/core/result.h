@@ -45,6 +45,8 @@ char *param_get(const char *params, const char *key, char *buf, size_t len);
  * component is lmbench's "XXX" or with a "plumb.*" private directory) is the same whatever
  * the temporary directory was: file=/var/tmp/XXX (lmbench) = file=/tmp/plumb.ID/XXX. */
 int params_same(const char *a, const char *b);
+/* A hash equal for any two parameter strings params_same() joins. */
+uint64_t params_hash(const char *p);
 /* 1 when two abscissas are the same point of a series: both NaN (a single value), or equal
  * within 5e-6 plus a millionth of their size. Why not exact: a point is also read back from
  * files, where lmbench printed MiB sizes with 5 decimals (0.00049 for 512 bytes: 1.7e-6 off)

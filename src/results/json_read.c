@@ -2,8 +2,8 @@
  * json_read.c — a small, strict JSON parser (RFC 8259) and the reader of plumb JSON documents
  * (docs/json-schema.md) into runs.
  *
- * The parser builds a tree in one arena sized from the input (a value can never take more nodes
- * than the input has bytes), takes a buffer plus length (no NUL needed, never read past it),
+ * The parser builds a tree of nodes allocated in blocks as the values come (so memory follows
+ * what the document holds, not a bound reserved from its size), takes a buffer plus length (no NUL needed, never read past it),
  * limits nesting to JSON_MAX_DEPTH (the only recursion), rejects anything RFC 8259 does not allow
  * (trailing commas, control characters in strings, leading zeros, lone surrogates, trailing
  * garbage) and reports the byte offset of the first error.
@@ -32,11 +32,18 @@ struct jnode {
 	struct jnode *child, *next;
 };
 
+/* Nodes come in blocks that never move (the tree points into them). */
+#define JBLOCK_NODES 4096
+struct jblock {
+	struct jblock *prev;
+	size_t n;
+	struct jnode v[JBLOCK_NODES];
+};
+
 struct jparser {
 	const char *s;
 	size_t len, pos;
-	struct jnode *nodes;
-	size_t nnodes, cap;
+	struct jblock *nodes; /* the newest block */
 	char *text;      /* decoded strings, one arena */
 	size_t ntext, textcap;
 	const char *err;
@@ -44,9 +51,15 @@ struct jparser {
 
 static struct jnode *new_node(struct jparser *p, enum jtype t)
 {
-	if (p->nnodes >= p->cap)
-		return NULL; /* cannot happen: cap >= bytes of input */
-	struct jnode *n = &p->nodes[p->nnodes++];
+	if (!p->nodes || p->nodes->n == JBLOCK_NODES) {
+		struct jblock *b = malloc(sizeof *b);
+		if (!b)
+			return NULL;
+		b->prev = p->nodes;
+		b->n = 0;
+		p->nodes = b;
+	}
+	struct jnode *n = &p->nodes->v[p->nodes->n++];
 	memset(n, 0, sizeof *n);
 	n->type = t;
 	return n;
@@ -232,7 +245,7 @@ static int value(struct jparser *p, struct jnode **out, int depth)
 	case '[': {
 		n = new_node(p, c == '{' ? J_OBJ : J_ARR);
 		if (!n)
-			return fail(p, "too many values");
+			return fail(p, "out of memory");
 		p->pos++;
 		struct jnode **tail = &n->child;
 		ws(p);
@@ -502,14 +515,10 @@ struct run *json_parse_run(const char *buf, size_t len, const char *name, char *
 			   size_t errlen)
 {
 	struct jparser p = { .s = buf, .len = len };
-	/* every value starts at a distinct byte; every decoded byte comes from an input byte */
-	p.cap = len + 1;
-	p.nodes = malloc(p.cap * sizeof *p.nodes);
+	/* every decoded byte comes from an input byte, plus a NUL per value */
 	p.textcap = 2 * len + 16;
 	p.text = malloc(p.textcap);
-	if (!p.nodes || !p.text) {
-		free(p.nodes);
-		free(p.text);
+	if (!p.text) {
 		snprintf(err, errlen, "%s: too large to read", name);
 		return NULL;
 	}
@@ -529,7 +538,11 @@ struct run *json_parse_run(const char *buf, size_t len, const char *name, char *
 		if (!r)
 			snprintf(err, errlen, "%s: %s", name, why);
 	}
-	free(p.nodes);
+	while (p.nodes) {
+		struct jblock *b = p.nodes;
+		p.nodes = b->prev;
+		free(b);
+	}
 	free(p.text);
 	return r;
 }

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/metrics.h"
+#include "core/point_index.h"
 #include "core/util.h"
 #include "results/formats.h"
 
@@ -51,6 +52,7 @@ struct lmp {
 	char smetric[64];
 	char sparams[256];
 	int ndates;
+	struct point_index points; /* cur's results by (metric, params, x), exact */
 };
 
 /* A strict decimal number (lmbench never prints exponents): [-]digits[.digits] or [-].digits.
@@ -94,17 +96,14 @@ static void add_value(struct lmp *P, const char *metric, const char *params, dou
 	if (!(v >= 0) || !isfinite(v) || !P->cur)
 		return;
 	struct result *r = NULL;
-	/* A repeated line (two runs pasted together) becomes another sample of the same point. */
-	for (size_t i = 0; i < P->cur->results.n; i++) {
-		struct result *q = &P->cur->results.v[i];
-		if (!strcmp(q->metric, metric) && !strcmp(q->params, params) &&
-		    ((isnan(x) && isnan(q->x)) || q->x == x)) {
-			r = q;
-			break;
-		}
-	}
+	/* A repeated line (two runs pasted together) becomes another sample of the same point;
+	 * found by hash, a scan made a file of many blocks quadratic. */
+	size_t i = pidx_find(&P->points, metric, params, x);
+	if (i < P->cur->results.n)
+		r = &P->cur->results.v[i];
 	if (!r) {
 		r = result_list_add(&P->cur->results, metric, params, x);
+		pidx_add(&P->points, r->metric, r->params, r->x, P->cur->results.n - 1);
 		const struct metric_def *d = metric_find(metric);
 		r->unit = xstrdup(d ? d->unit : "");
 		r->version = 0;
@@ -438,6 +437,8 @@ static void end_block(struct lmp *P)
 	else
 		run_free(P->cur);
 	P->cur = NULL;
+	pidx_free(&P->points);
+	pidx_init(&P->points, PIDX_EXACT);
 }
 
 static void begin_block(struct lmp *P, const char *line, size_t len)
@@ -529,6 +530,7 @@ int lmbench_parse(const char *buf, size_t len, const char *name, struct run ***r
 		  char *err, size_t errlen)
 {
 	struct lmp P = { .name = name };
+	pidx_init(&P.points, PIDX_EXACT);
 	if (len == 0) {
 		snprintf(err, errlen, "%s: empty file", name);
 		return -1;
@@ -545,6 +547,7 @@ int lmbench_parse(const char *buf, size_t len, const char *name, struct run ***r
 		p += l + (nl ? 1 : 0);
 	}
 	end_block(&P);
+	pidx_free(&P.points);
 	if (!P.nruns) {
 		if (!P.blocks)
 			snprintf(err, errlen, "%s: not a results file (no \"[lmbench3.0 results for ...]\" "

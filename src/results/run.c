@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/util.h"
+#include "core/point_index.h"
 #include "results/run.h"
 
 void kv_set(struct kv_list *l, const char *key, const char *val)
@@ -60,7 +61,29 @@ void run_free(struct run *r)
 	free(r->ended);
 	kv_free(&r->facts);
 	result_list_free(&r->results);
+	if (r->index)
+		pidx_free(r->index);
+	free(r->index);
 	free(r);
+}
+
+const struct result *run_point(const struct run *r, const char *metric, const char *params,
+			       double x)
+{
+	/* the index is a cache: building it changes nothing a reader of the run can see */
+	struct run *w = (struct run *)r;
+	if (!w->index || w->index->n != r->results.n) {
+		if (!w->index)
+			w->index = xmalloc(sizeof *w->index);
+		else
+			pidx_free(w->index);
+		pidx_init(w->index, PIDX_POINT);
+		for (size_t i = 0; i < r->results.n; i++)
+			pidx_add(w->index, r->results.v[i].metric, r->results.v[i].params,
+				 r->results.v[i].x, i);
+	}
+	size_t i = pidx_find(r->index, metric, params, x);
+	return i < r->results.n ? &r->results.v[i] : NULL;
 }
 
 struct result *run_find(const struct run *r, const char *metric, const char *params, double x)

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include "core/result.h"
 
+struct point_index;
+
 struct kv {
 	char *key, *val;
 };
@@ -44,6 +46,9 @@ struct run {
 	 * imported lmbench file its [KEY: value] header lines as "lmbench.KEY". */
 	struct kv_list facts;
 	struct result_list results;
+	/* Lookup of results by point, built on first use by run_point() and rebuilt when the
+	 * number of results changed; a cache, owned by the run. */
+	struct point_index *index;
 };
 
 struct run *run_new(void);
@@ -66,6 +71,11 @@ int run_check(const struct run *r, char *why, size_t len);
 int run_text_check(const char *what, const char *s, char *why, size_t len);
 /* How messages name a run: "run 12 (uid 0123...)", "run 0123..." (a file's), "a run". */
 const char *run_what(const struct run *r, char *buf, size_t len);
+
+/* The first result that is the point (metric, params, x) by point_same(), or NULL: the same
+ * answer as scanning results in order, in constant time (core/point_index.h). */
+const struct result *run_point(const struct run *r, const char *metric, const char *params,
+			       double x);
 
 /* 1 when s is a well-formed uid (RUN_UID_LEN lowercase hex digits). */
 int uid_valid(const char *s);

@@ -194,7 +194,7 @@ static int fail_db(struct store *s, char *err, size_t errlen, const char *what)
 
 /* ---- open, migrate, close ------------------------------------------------------------------- */
 
-static int migrate(struct store *s, int create, char *err, size_t errlen)
+static int migrate(struct store *s, int mode, char *err, size_t errlen)
 {
 	int ver = 0, cur = schema_version_current();
 	if (s->ops->version(s, &ver, err, errlen))
@@ -206,7 +206,9 @@ static int migrate(struct store *s, int create, char *err, size_t errlen)
 	}
 	if (ver == cur)
 		return 0;
-	if (ver == 0 && !create && s->ops->dialect == DIALECT_PG) {
+	if (mode == STORE_READ && s->ops->dialect == DIALECT_SQLITE)
+		return 1; /* opened read-only: store_open opens it again to write */
+	if (ver == 0 && mode != STORE_CREATE && s->ops->dialect == DIALECT_PG) {
 		snprintf(err, errlen, "%s: no plumb results store in this database yet (plumb push "
 			 "--to URI or plumb run --db URI creates it)", s->name);
 		return -1;
@@ -246,13 +248,55 @@ fail_quiet:
 	return -1;
 }
 
-struct store *store_open(const char *path, int create, char *err, size_t errlen)
+/* 1 when s reads as a libpq keyword/value connection string (host=... password=...): not a
+ * file name to create (it would put the password in one), and not a form plumb takes. */
+static int conninfo_words(const char *s)
+{
+	static const char *const keys[] = { "host", "hostaddr", "port", "dbname", "user",
+					    "password", "sslmode", NULL };
+	for (const char *p = s; *p; p++) {
+		if (p != s && p[-1] != ' ' && p[-1] != '\t')
+			continue;
+		for (int k = 0; keys[k]; k++) {
+			size_t n = strlen(keys[k]);
+			const char *e = p + n;
+			while (*e == ' ')
+				e++;
+			if (!strncmp(p, keys[k], n) && *e == '=' &&
+			    (p != s || strchr(s, ' ') || !strcmp(keys[k], "password")))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+struct store *store_open(const char *path, int mode, char *err, size_t errlen)
 {
 	if (!path)
 		path = store_default_path();
-	struct store *s = store_is_uri(path) ? store_pg_open(path, create, err, errlen)
-					     : store_sqlite_open(path, create, err, errlen);
-	if (s && migrate(s, create, err, errlen)) {
+	if (!store_is_uri(path) && conninfo_words(path)) {
+		char shown[1024];
+		snprintf(err, errlen, "%s: a PostgreSQL connection string in keyword=value form; "
+			 "plumb takes a URI (postgresql://USER:PASSWORD@HOST/DB) or a file name",
+			 store_mask_uri(path, shown, sizeof shown));
+		return NULL;
+	}
+	struct store *s = store_is_uri(path) ? store_pg_open(path, mode, err, errlen)
+					     : store_sqlite_open(path, mode, err, errlen);
+	int rc = s ? migrate(s, mode, err, errlen) : 0;
+	if (rc == 1) {
+		/* a reader found an older schema (or an empty file): upgrading it is a write */
+		store_close(s);
+		s = store_sqlite_open(path, STORE_WRITE, err, errlen);
+		if (!s) {
+			size_t l = strlen(err);
+			snprintf(err + l, errlen - l, "; the store needs its schema upgraded once by "
+				 "someone who may write it (plumb runs --check --db FILE as its owner)");
+			return NULL;
+		}
+		rc = migrate(s, STORE_WRITE, err, errlen);
+	}
+	if (s && rc) {
 		store_close(s);
 		return NULL;
 	}
@@ -469,44 +513,4 @@ int store_save_all(struct store *s, struct run *const *runs, size_t n, char *err
 int store_save(struct store *s, struct run *r, char *err, size_t errlen)
 {
 	return store_save_all(s, &r, 1, err, errlen);
-}
-
-/* ---- URIs ----------------------------------------------------------------------------------- */
-
-char *store_mask_uri(const char *uri, char *out, size_t outlen)
-{
-	snprintf(out, outlen, "%s", uri ? uri : "");
-	if (!store_is_uri(uri))
-		return out;
-	if (strlen(uri) + 8 > outlen) {
-		/* no room to mask in place: never show a cut password */
-		snprintf(out, outlen, "postgresql://...");
-		return out;
-	}
-	char *auth = strstr(out, "://") + 3;
-	size_t alen = strcspn(auth, "/?");
-	/* user:password@host — the last '@' of the authority ends the user part */
-	char *at = NULL;
-	for (char *p = auth; p < auth + alen; p++)
-		if (*p == '@')
-			at = p;
-	char *colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
-	if (colon) {
-		memmove(colon + 4, at, strlen(at) + 1);
-		memcpy(colon + 1, "***", 3);
-	}
-	/* ?password=...&: every occurrence, whatever else the query holds */
-	char *qm = strchr(out, '?');
-	for (char *p = qm; p && *p; p++) {
-		if ((p[-1] == '?' || p[-1] == '&') && !strncmp(p, "password=", 9)) {
-			char *v = p + 9, *end = v + strcspn(v, "&");
-			if (strlen(out) + 4 < outlen) {
-				memmove(v + 3, end, strlen(end) + 1);
-				memcpy(v, "***", 3);
-			} else {
-				*v = 0;
-			}
-		}
-	}
-	return out;
 }

@@ -25,11 +25,17 @@ const char *store_default_path(void);
 int store_is_uri(const char *s);
 /* A store's name for messages: its path, or its URI with the password masked. */
 const char *store_name(const struct store *s);
-/* Copy uri into out with any password (user:PASSWORD@, password=...) replaced by "***"; other
- * strings are copied as they are. Returns out. */
+/* Copy uri into out with any password (user:PASSWORD@, password=... in a URI's query or in
+ * keyword/value form, in any string) replaced by "***" (results/secret.h). Returns out. */
 char *store_mask_uri(const char *uri, char *out, size_t outlen);
-/* Open (creating when create is set) the store at path (NULL: default). NULL with err set. */
-struct store *store_open(const char *path, int create, char *err, size_t errlen);
+/* How a store is opened. STORE_READ writes nothing and creates nothing (so a store on a
+ * read-only file system, or one the user may read but not write, can be read, and a reader
+ * leaves no file behind that its owner could not write); STORE_WRITE needs a store that exists
+ * and that this user may write; STORE_CREATE creates it when it does not exist. */
+enum store_mode { STORE_READ = 0, STORE_CREATE = 1, STORE_WRITE = 2 };
+/* Open the store at path (NULL: default) in mode (enum store_mode). NULL with err set, naming
+ * the store. */
+struct store *store_open(const char *path, int mode, char *err, size_t errlen);
 void store_close(struct store *s);
 /* Save r in one transaction; sets r->id. 0, or -1 with err set (the store is unchanged). */
 int store_save(struct store *s, struct run *r, char *err, size_t errlen);

@@ -66,8 +66,8 @@ struct store {
 };
 
 /* The backends. NULL with err set (naming s->name, never a password). */
-struct store *store_sqlite_open(const char *path, int create, char *err, size_t errlen);
-struct store *store_pg_open(const char *uri, int create, char *err, size_t errlen);
+struct store *store_sqlite_open(const char *path, int mode, char *err, size_t errlen);
+struct store *store_pg_open(const char *uri, int mode, char *err, size_t errlen);
 int store_sqlite_built(void);
 int store_pg_built(void);
 

@@ -10,9 +10,10 @@
  * The schema version lives in a table plumb_meta (name, value); a database with a runs table and
  * no plumb_meta belongs to someone else and is refused.
  *
- * Secrets: the store's name in every message is the URI with its password masked, and libpq's
- * own messages go through mask() too, which removes the password wherever it appears (also
- * percent-encoded); notices from the server are not printed. Numbers come back as text and are
+ * Secrets: the store's name in every message is the URI with its password masked, libpq gets
+ * the URI with an '@' in its password encoded (secret.h), and libpq's own messages go through
+ * mask() too, which removes any piece of the password wherever it appears (also
+ * percent-encoded, and PGPASSWORD's); notices from the server are not printed. Numbers come back as text and are
  * parsed strictly by store.c's typed getters; the client encoding is forced to UTF-8 and text is
  * checked to be UTF-8 anyway (a server may be SQL_ASCII).
  */
@@ -22,6 +23,7 @@
 #include <math.h>
 #include "core/util.h"
 #include "results/store.h"
+#include "results/secret.h"
 #include "results/store_db.h"
 
 #ifdef HAVE_PGSQL
@@ -40,34 +42,23 @@ struct pg {
 
 static struct pg *pg_of(struct store *s) { return s->conn; }
 
-/* msg with every occurrence of the secrets replaced by "***" and newlines by "; ". */
+/* msg with the store's passwords and PGPASSWORD (any substring of them) and every
+ * password=VALUE replaced by "***", newlines by "; " (secret.h). */
 static void mask(const struct pg *g, const char *msg, char *out, size_t outlen)
 {
-	const char *sec[2] = { g ? g->secret : NULL, g ? g->secret_raw : NULL };
-	size_t o = 0;
-	msg = msg ? msg : "";
-	while (*msg && o + 4 < outlen) {
-		size_t skip = 0;
-		for (int k = 0; k < 2 && !skip; k++)
-			if (sec[k] && *sec[k] && !strncmp(msg, sec[k], strlen(sec[k])))
-				skip = strlen(sec[k]);
-		if (skip) {
-			memcpy(out + o, "***", 3);
-			o += 3;
-			msg += skip;
-		} else if (*msg == '\n') {
-			if (msg[1]) {
-				out[o++] = ';';
-				out[o++] = ' ';
-			}
-			msg++;
-		} else {
-			out[o++] = *msg++;
-		}
-	}
+	const char *sec[] = { g ? g->secret : NULL, g ? g->secret_raw : NULL,
+			      getenv("PGPASSWORD"), NULL };
+	/* skip the NULLs: mask_secrets stops at the first */
+	const char *list[4];
+	int n = 0;
+	for (int i = 0; i < 3; i++)
+		if (sec[i] && *sec[i])
+			list[n++] = sec[i];
+	list[n] = NULL;
+	mask_secrets(msg, list, out, outlen);
+	size_t o = strlen(out);
 	while (o && out[o - 1] == ' ')
-		o--;
-	out[o] = 0;
+		out[--o] = 0;
 }
 
 static int set_err(struct store *s, const char *msg)
@@ -259,34 +250,15 @@ static const struct store_ops pg_ops = {
 
 static void quiet_notice(void *arg, const char *msg) { (void)arg, (void)msg; }
 
-/* The password as written in the URI's user part or its password= parameter (raw). */
-static char *raw_password(const char *uri)
+struct store *store_pg_open(const char *given, int mode, char *err, size_t errlen)
 {
-	const char *auth = strstr(uri, "://") + 3;
-	size_t alen = strcspn(auth, "/?");
-	const char *at = NULL;
-	for (const char *p = auth; p < auth + alen; p++)
-		if (*p == '@')
-			at = p;
-	const char *colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
-	if (colon)
-		return xasprintf("%.*s", (int)(at - colon - 1), colon + 1);
-	const char *q = strstr(uri, "password=");
-	if (q && (q[-1] == '?' || q[-1] == '&'))
-		return xasprintf("%.*s", (int)strcspn(q + 9, "&"), q + 9);
-	return NULL;
-}
-
-struct store *store_pg_open(const char *uri, int create, char *err, size_t errlen)
-{
-	(void)create;
+	(void)mode;
 	char name[1024];
-	store_mask_uri(uri, name, sizeof name);
 	struct pg *g = xcalloc(1, sizeof *g);
-	g->secret_raw = raw_password(uri);
-	char plain[1024];
-	snprintf(plain, sizeof plain, "%s", name);
-	mask(g, plain, name, sizeof name);
+	g->secret_raw = uri_password(given);
+	mask(g, given, name, sizeof name);
+	/* libpq reads the user part as plumb does: an '@' in the password encoded */
+	char *uri = uri_for_libpq(given);
 	char *perr = NULL;
 	PQconninfoOption *opts = PQconninfoParse(uri, &perr);
 	if (!opts) {
@@ -296,6 +268,7 @@ struct store *store_pg_open(const char *uri, int create, char *err, size_t errle
 		PQfreemem(perr);
 		free(g->secret_raw);
 		free(g);
+		free(uri);
 		return NULL;
 	}
 	for (PQconninfoOption *o = opts; o->keyword; o++)
@@ -303,8 +276,7 @@ struct store *store_pg_open(const char *uri, int create, char *err, size_t errle
 			g->secret = xstrdup(o->val);
 	PQconninfoFree(opts);
 	/* the password may also be written elsewhere in the URI (as the user name, say) */
-	snprintf(plain, sizeof plain, "%s", name);
-	mask(g, plain, name, sizeof name);
+	mask(g, given, name, sizeof name);
 	struct store *s = xcalloc(1, sizeof *s);
 	s->ops = &pg_ops;
 	s->conn = g;
@@ -314,6 +286,7 @@ struct store *store_pg_open(const char *uri, int create, char *err, size_t errle
 			       NULL };
 	const char *vals[] = { "30", "plumb", uri, "UTF8", NULL };
 	g->conn = PQconnectdbParams(keys, vals, 1);
+	free(uri);
 	if (!g->conn || PQstatus(g->conn) != CONNECTION_OK) {
 		char m[512];
 		mask(g, g->conn ? PQerrorMessage(g->conn) : "out of memory", m, sizeof m);

@@ -41,7 +41,12 @@ static int hostile(struct store *s, char *err, size_t errlen, const char *table,
 	return -1;
 }
 
-#define RUN_COLS "id, label, host, profile, source, started, ended, incomplete, rounds, uid"
+/* A text column cut in SQL one character past the longest value read (DB_TEXT_MAX bytes), so a
+ * huge value is refused by db_text() without being fetched whole from the server. */
+#define TXT(c) "substr(" c ", 1, 1048577)"
+_Static_assert(DB_TEXT_MAX + 1 == 1048577, "TXT() cuts one character past DB_TEXT_MAX");
+#define RUN_COLS "id, " TXT("label") ", " TXT("host") ", " TXT("profile") ", " TXT("source") \
+	", " TXT("started") ", " TXT("ended") ", incomplete, rounds, " TXT("uid")
 
 /* A runs row (RUN_COLS); NULL with why set when a value is bad. */
 static struct run *run_from_row(const struct dbrows *rows, size_t i, char *why, size_t len)
@@ -92,8 +97,8 @@ static int load_facts(struct store *s, struct run *r, char *err, size_t errlen)
 	struct dbrows rows;
 	struct dbval id = vint(r->id);
 	const char *sql = s->ops->dialect == DIALECT_PG
-		? "SELECT key, value FROM facts WHERE run_id = $1 ORDER BY seq, key"
-		: "SELECT key, value FROM facts WHERE run_id = $1 ORDER BY seq, rowid";
+		? "SELECT " TXT("key") ", " TXT("value") " FROM facts WHERE run_id = $1 ORDER BY seq, key"
+		: "SELECT " TXT("key") ", " TXT("value") " FROM facts WHERE run_id = $1 ORDER BY seq, rowid";
 	if (s->ops->query(s, sql, &id, 1, &rows))
 		return fail_db(s, err, errlen, "cannot read the store");
 	int bad = 0;
@@ -114,8 +119,9 @@ static int load_results(struct store *s, struct run *r, char *err, size_t errlen
 {
 	struct dbrows rows;
 	struct dbval id = vint(r->id);
-	if (s->ops->query(s, "SELECT seq, metric, params, x, value, unit, method_version, info "
-			  "FROM results WHERE run_id = $1 ORDER BY seq", &id, 1, &rows))
+	if (s->ops->query(s, "SELECT seq, " TXT("metric") ", " TXT("params") ", x, value, "
+			  TXT("unit") ", method_version, " TXT("info") " FROM results "
+			  "WHERE run_id = $1 ORDER BY seq", &id, 1, &rows))
 		return fail_db(s, err, errlen, "cannot read the store");
 	int bad = rows.nrows > MAX_RESULTS;
 	for (size_t i = 0; i < rows.nrows && !bad; i++) {
@@ -508,7 +514,7 @@ int runs_resolve(const char *arg, const char *db, struct run ***runs, size_t *n,
 		run_filter_free(&f);
 		return -1;
 	}
-	struct store *s = store_open(db, 0, err, errlen);
+	struct store *s = store_open(db, STORE_READ, err, errlen);
 	if (!s) {
 		run_filter_free(&f);
 		return -1;

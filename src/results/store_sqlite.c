@@ -2,10 +2,11 @@
  * store_sqlite.c — the results store in one SQLite file (store_db.h's backend interface).
  *
  * The schema version is PRAGMA user_version and PRAGMA application_id marks the file as plumb's
- * ('plmb'), so another program's database is refused. Several plumb processes at once: WAL
- * journal, a 60 s busy timeout, and writers in BEGIN IMMEDIATE transactions, so they queue
- * instead of failing. Built without SQLite (make NO_SQLITE=1) opening fails with one message.
+ * ('plmb'), so another program's database is refused. Several plumb processes at once: a
+ * rollback journal, a 60 s busy timeout, and writers in BEGIN IMMEDIATE transactions, so they
+ * queue instead of failing; readers open read-only (store_sqlite_open says why). Built without SQLite (make NO_SQLITE=1) opening fails with one message.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,35 +223,112 @@ static void mkdirs(const char *path)
 		}
 }
 
-struct store *store_sqlite_open(const char *path, int create, char *err, size_t errlen)
+/* 1 when the file is in WAL mode (its header's read and write versions are 2). */
+static int wal_header(const char *path)
 {
-	if (access(path, F_OK) != 0) {
-		if (!create) {
+	unsigned char h[20];
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return 0;
+	size_t n = fread(h, 1, sizeof h, f);
+	fclose(f);
+	return n == sizeof h && h[18] == 2 && h[19] == 2;
+}
+
+/* Why this user cannot write the store at path (with its journal beside it), or NULL. */
+static const char *not_writable(const char *path)
+{
+	if (access(path, W_OK) != 0)
+		return errno == EROFS ? "it is on a read-only file system"
+				      : "this user may not write the file";
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (slash == dir)
+		dir[1] = 0;
+	else if (slash)
+		*slash = 0;
+	else
+		snprintf(dir, sizeof dir, ".");
+	if (access(dir, W_OK | X_OK) != 0)
+		return "this user may not write its directory (where SQLite keeps the journal)";
+	return NULL;
+}
+
+/* "file:" URI of path, for sqlite3_open_v2 with SQLITE_OPEN_URI: '%', '?' and '#' escaped. */
+static char *file_uri(const char *path, const char *query)
+{
+	char *u = xmalloc(3 * strlen(path) + strlen(query) + 8), *o = u;
+	o += sprintf(o, "file:");
+	for (const char *p = path; *p; p++)
+		o += strchr("%?#", *p) ? sprintf(o, "%%%02X", (unsigned char)*p)
+				       : sprintf(o, "%c", *p);
+	sprintf(o, "?%s", query);
+	return u;
+}
+
+/*
+ * Reading opens the file read-only, and a store is kept in rollback-journal mode, where readers
+ * only take locks: a reader creates no file, so a store on a read-only file system, or another
+ * user's store in a shared (sticky) directory, can be read and its owner is never locked out by
+ * a side file the reader made. A store still in WAL mode (written by an older plumb) that this
+ * user cannot write is read as immutable: without locks, as the file is (see docs/results.md).
+ * Writing needs the file and its directory writable, said in one line naming the store.
+ */
+struct store *store_sqlite_open(const char *path, int mode, char *err, size_t errlen)
+{
+	char shown[1024]; /* a path holding "password=..." is shown masked too */
+	store_mask_uri(path, shown, sizeof shown);
+	int exists = access(path, F_OK) == 0;
+	if (!exists) {
+		if (mode != STORE_CREATE) {
 			snprintf(err, errlen, "%s: no results store here yet (plumb run or plumb import "
-				 "creates it; --db FILE names another)", path);
+				 "creates it; --db FILE names another)", shown);
 			return NULL;
 		}
 		if (!strcmp(path, store_default_path()))
 			mkdirs(path);
 	}
+	const char *why = mode != STORE_READ && exists ? not_writable(path) : NULL;
+	if (why) {
+		snprintf(err, errlen, "%s: cannot write the results store: %s (reading it works; "
+			 "--db FILE names a store to write)", shown, why);
+		return NULL;
+	}
 	struct store *s = xcalloc(1, sizeof *s);
 	s->ops = &lite_ops;
-	s->name = xstrdup(path);
+	s->name = xstrdup(shown);
 	sqlite3 *db = NULL;
-	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
-	int rc = sqlite3_open_v2(path, &db, flags, NULL);
+	int flags = mode == STORE_READ ? SQLITE_OPEN_READONLY
+		  : SQLITE_OPEN_READWRITE | (mode == STORE_CREATE ? SQLITE_OPEN_CREATE : 0);
+	char *uri = NULL;
+	if (mode == STORE_READ && wal_header(path) && access(path, W_OK) != 0) {
+		uri = file_uri(path, "immutable=1");
+		flags |= SQLITE_OPEN_URI;
+	}
+	int rc = sqlite3_open_v2(uri ? uri : path, &db, flags, NULL);
+	free(uri);
 	s->conn = db;
 	if (rc != SQLITE_OK) {
-		snprintf(err, errlen, "%s: cannot open the results store: %s", path,
-			 db ? sqlite3_errmsg(db) : "out of memory");
+		snprintf(err, errlen, "%s: cannot open the results store: %s%s", shown,
+			 db ? sqlite3_errmsg(db) : "out of memory",
+			 mode == STORE_CREATE && !exists ? " (is its directory writable?)" : "");
 		store_close(s);
 		return NULL;
 	}
-	/* Several plumb processes may write at once: wait for each other instead of failing. */
+	/* Several plumb processes may use the store at once: wait for each other, not fail. */
 	sqlite3_busy_timeout(db, 60000);
-	sqlite3_exec(db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
-	sqlite3_exec(db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
-	sqlite3_exec(db, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL);
+	if (mode != STORE_READ) {
+		if (sqlite3_db_readonly(db, "main") == 1) {
+			snprintf(err, errlen, "%s: cannot write the results store: it opened read-only",
+				 shown);
+			store_close(s);
+			return NULL;
+		}
+		/* a store in WAL mode leaves it: needs no other connection, else tried next time */
+		sqlite3_exec(db, "PRAGMA journal_mode = DELETE", NULL, NULL, NULL);
+		sqlite3_exec(db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
+	}
 	return s;
 }
 
@@ -258,9 +336,9 @@ struct store *store_sqlite_open(const char *path, int create, char *err, size_t 
 
 int store_sqlite_built(void) { return 0; }
 
-struct store *store_sqlite_open(const char *path, int create, char *err, size_t errlen)
+struct store *store_sqlite_open(const char *path, int mode, char *err, size_t errlen)
 {
-	(void)path, (void)create;
+	(void)path, (void)mode;
 	snprintf(err, errlen, STORE_NO_SQLITE_MSG);
 	return NULL;
 }

@@ -324,12 +324,31 @@ static void record_end(struct suite *S)
 			 S->nabsent, S->skipped.s);
 }
 
-/* Keep the run: the file asked for, the store, or a file here when the store cannot. */
+/* Where a run goes that the store did not take: ./plumb-run-HOST-DATE.json. 0 when written. */
+static int rescue_file(struct suite *S, char *name, size_t namelen, char *err, size_t errlen)
+{
+	char ts[40];
+	snprintf(name, namelen, "plumb-run-%s-%s.json", S->run->host, iso_now(ts, sizeof ts, 1));
+	if (run_save_file(S->run, name, FMT_JSON, err, errlen))
+		return -1;
+	S->kept = 1;
+	size_t l = strlen(S->where);
+	snprintf(S->where + l, sizeof S->where - l, "%swritten to ./%s", l ? ", " : "", name);
+	return 0;
+}
+
+/*
+ * Keep the run: the file asked for, and the store. A plumb built without SQLite has no store:
+ * with no -o the run goes to a file here, said in one line (a small board's usual way). A store
+ * that exists in this build and fails (not writable, full, unreachable) is an error naming it,
+ * exit status 3; so that nothing measured is lost, the run is then also written to a file here
+ * when no -o file holds it, and the message says where.
+ */
 static void keep(struct suite *S)
 {
 	const struct run_opts *o = &S->o;
 	struct run *run = S->run;
-	char err[512];
+	char err[512], fb[300], err2[512];
 	if (o->output) {
 		if (run_save_file(run, o->output, o->file_fmt, err, sizeof err) == 0) {
 			S->kept = 1;
@@ -341,28 +360,41 @@ static void keep(struct suite *S)
 	}
 	if (o->no_store)
 		return;
-	struct store *st = store_open(o->db, 1, err, sizeof err);
+	struct store *st = store_open(o->db, STORE_CREATE, err, sizeof err);
+	if (!st && !o->db && !getenv("PLUMB_DB") && strstr(err, STORE_NO_SQLITE_MSG)) {
+		if (o->output)
+			return;
+		if (rescue_file(S, fb, sizeof fb, err2, sizeof err2) == 0) {
+			run_warn("no results store in this build: run saved to ./%s", fb);
+		} else {
+			run_warn("no results store in this build and %s", err2);
+			S->save_failed = 1;
+		}
+		return;
+	}
 	if (st && store_save(st, run, err, sizeof err) == 0) {
 		S->kept = 1;
 		size_t l = strlen(S->where);
 		snprintf(S->where + l, sizeof S->where - l, "%sstored as run %ld in %s", l ? ", " : "",
 			 run->id, store_name(st));
-	} else if (o->output) {
-		run_warn("results store unavailable: %s", err);
-	} else {
-		char ts[40], fb[300], err2[512];
-		snprintf(fb, sizeof fb, "plumb-run-%s-%s.json", run->host, iso_now(ts, sizeof ts, 1));
-		if (run_save_file(run, fb, FMT_JSON, err2, sizeof err2) == 0) {
-			S->kept = 1;
-			snprintf(S->where, sizeof S->where, "written to ./%s", fb);
-			run_warn("results store unavailable (%s): run saved to ./%s", err, fb);
-		} else {
-			run_warn("results store unavailable (%s) and %s", err, err2);
-			S->save_failed = 1;
-		}
+		store_close(st);
+		return;
 	}
 	if (st)
 		store_close(st);
+	/* err names the store (store.h) */
+	S->save_failed = 1;
+	if (o->output && S->kept) {
+		run_warn("error: the run is not in the results store: %s; it is in %s only", err,
+			 o->output);
+	} else if (rescue_file(S, fb, sizeof fb, err2, sizeof err2) == 0) {
+		run_warn("error: the run is not in the results store: %s; it is saved to ./%s "
+			 "instead (plumb import --db STORE ./%s stores it later)", err, fb, fb);
+	} else {
+		run_warn("error: the run is not in the results store: %s, and %s: it is lost", err,
+			 err2);
+		S->kept = 0;
+	}
 }
 
 /* stdout: the summary, or the run as JSON / lmbench text. */

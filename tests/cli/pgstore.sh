@@ -150,6 +150,20 @@ for uri in "postgresql://plumb:$SECRET@%2Fnonexistent/plumbtest" \
 	fi
 done
 check pgstore/libpq-error-masked grep -q 'role "\*\*\*"' "$OUT"
+# a password as users write it: an unencoded '@' (libpq alone would cut it at the first '@' and
+# print the rest as a host name), spaces and quotes, a keyword/value string, PGPASSWORD
+AT="postgresql://plumb:Se@cret9x@$SOCK/plumbtest"
+"$PLUMB" runs --db "$AT" >"$T/o" 2>&1
+rc=$?
+cat "$T/o" >>"$OUT"
+check pgstore/unencoded-at-password-connects test $rc -eq 0
+p push "$T/big.json" --to "$AT" >/dev/null
+p runs --db "postgresql://plumb:Se@cret9x@$SOCK/nosuchdb" >/dev/null
+p runs --db "postgresql://plumb:s3 cr\"et9'q@$SOCK/nosuchdb" >/dev/null
+p runs --db "postgresql://plumb:s3%20cr%22et9@$SOCK/nosuchdb" >/dev/null
+p runs --db "host=$PG_DIR/sock dbname=plumbtest password='s3 cr\"et9 q'" >/dev/null
+PGPASSWORD=Pgenv5ecret p runs --db "postgresql://plumb@$SOCK/nosuchdb" >/dev/null
+check pgstore/other-password-forms-masked test "$(grep -a -c -e cret9 -e 'Se@c' -e 's3 cr' -e 's3%20' -e Pgenv "$OUT")" -eq 0
 if grep -q "$SECRET" "$OUT"; then
 	fail pgstore/no-password-in-any-output "$(grep -c "$SECRET" "$OUT") lines"
 else

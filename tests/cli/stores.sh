@@ -1,0 +1,136 @@
+#!/bin/sh
+# stores.sh — stores as users share them: an SQLite store on a read-only file system (a read-only
+# bind mount in a private mount namespace) and a store owned by another user in a shared sticky
+# directory are read by runs/summary/compare/report/export, writes fail naming the store, a
+# reader leaves no side file, the owner can still import. compare of 200 k points finishes (its
+# time is printed, not asserted). Passwords in every form a user may write them never appear in
+# any byte plumb prints, without a server (connection errors, where libpq quotes things; with a
+# server: pgstore.sh).
+. tests/lib.sh
+export PLUMB_DB="$T/default.db" # never touch the user's store
+SHARED=
+trap 'rm -rf "$T" $SHARED' EXIT
+sh bench/gen_points.sh 300 1 >"$T/a.json"
+sh bench/gen_points.sh 300 2 1.2 >"$T/b.json"
+
+# reads_work WHAT DB [WRAPPER...]: runs, summary, compare, report, export work on DB
+reads_work() {
+	what=$1 db=$2
+	shift 2
+	for c in "runs" "summary 1" "compare 1 2" "report 1 2 -o $OUTDIR/r-$what.html" \
+		"export 1 -o $OUTDIR/e-$what.json"; do
+		if "$@" "$PLUMB" $c --db "$db" >"$T/o" 2>"$T/e"; then
+			pass "stores/$what-reads-${c%% *}"
+		else
+			fail "stores/$what-reads-${c%% *}" "$(head -c 300 "$T/e")"
+		fi
+	done
+}
+# write_fails WHAT DB [WRAPPER...]: an import fails with one line naming the store
+write_fails() {
+	what=$1 db=$2
+	shift 2
+	"$@" "$PLUMB" import --db "$db" --label no "$JSONDIR/a.json" >"$T/o" 2>"$T/e"
+	rc=$?
+	if [ $rc -eq 2 ] && [ "$(wc -l <"$T/e")" -eq 1 ] && grep -q "^import: $db: cannot write" "$T/e"; then
+		pass "stores/$what-write-fails-naming-store"
+	else
+		fail "stores/$what-write-fails-naming-store" "rc=$rc $(head -c 300 "$T/e")"
+	fi
+}
+side_files() { ls -a "$1" | grep -E -- '-(wal|shm|journal)$'; }
+# in_ro CMD...: CMD in a private mount namespace where $T/ro/mnt is $T/ro/data read-only
+in_ro() { unshare -m sh -c 'mount --bind -o ro "$0/ro/data" "$0/ro/mnt" && exec "$@"' "$T" "$@"; }
+
+if "$PLUMB" runs --db "$T/probe.db" 2>&1 | grep -q 'without SQLite'; then
+	skip stores/sqlite "plumb was built without SQLite"
+elif [ "$(id -u)" -ne 0 ] || ! unshare -m true 2>/dev/null || ! command -v setpriv >/dev/null; then
+	skip stores/shared "needs root (unshare -m for a read-only bind mount, setpriv for other users)"
+else
+	# ---- a read-only file system -------------------------------------------------------------
+	mkdir -p "$T/ro/data" "$T/ro/mnt"
+	"$PLUMB" import --db "$T/ro/data/r.db" --label a "$T/a.json" >/dev/null
+	"$PLUMB" import --db "$T/ro/data/r.db" --label b "$T/b.json" >/dev/null
+	OUTDIR=$T JSONDIR=$T
+	reads_work rofs "$T/ro/mnt/r.db" in_ro
+	write_fails rofs "$T/ro/mnt/r.db" in_ro
+	check stores/rofs-no-side-files test -z "$(side_files "$T/ro/data")"
+	# a store left in WAL mode by an older plumb: read without its -shm (SQLite's immutable)
+	if command -v sqlite3 >/dev/null; then
+		sqlite3 "$T/ro/data/r.db" 'PRAGMA journal_mode = WAL' >/dev/null
+		reads_work rofs-wal "$T/ro/mnt/r.db" in_ro
+		check stores/rofs-wal-no-side-files test -z "$(side_files "$T/ro/data")"
+	fi
+
+	# ---- another user's store in a shared sticky directory -----------------------------------
+	# the owner is uid 65533, the reader 65534: neither root, neither can write the other's files
+	SHARED=$(mktemp -d /tmp/plumb-shared.XXXXXX)
+	chmod 1777 "$SHARED"
+	mkdir "$SHARED/out" && chmod 1777 "$SHARED/out"
+	cp "$T/a.json" "$T/b.json" "$SHARED/" && chmod 644 "$SHARED"/*.json
+	owner() { setpriv --reuid=65533 --regid=65533 --clear-groups "$@"; }
+	reader() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+	sh bench/gen_points.sh 300 3 >"$SHARED/c.json" && chmod 644 "$SHARED/c.json"
+	owner "$PLUMB" import --db "$SHARED/lab.db" --label a "$SHARED/a.json" >/dev/null 2>&1
+	owner "$PLUMB" import --db "$SHARED/lab.db" --label b "$SHARED/b.json" >/dev/null 2>&1
+	check stores/shared-owner-creates test -f "$SHARED/lab.db"
+	OUTDIR=$SHARED/out JSONDIR=$SHARED
+	reads_work shared "$SHARED/lab.db" reader
+	write_fails shared "$SHARED/lab.db" reader
+	check stores/shared-reader-leaves-no-side-file test -z "$(side_files "$SHARED")"
+	check stores/shared-owner-imports-after owner "$PLUMB" import --db "$SHARED/lab.db" --label c "$SHARED/c.json"
+	check stores/shared-reader-sees-three test "$(reader "$PLUMB" runs --db "$SHARED/lab.db" | grep -c bench)" -eq 3
+	# the same with a store still in WAL mode (written by an older plumb)
+	if command -v sqlite3 >/dev/null; then
+		owner sqlite3 "$SHARED/lab.db" 'PRAGMA journal_mode = WAL' >/dev/null
+		sh bench/gen_points.sh 300 4 >"$SHARED/d.json" && chmod 644 "$SHARED/d.json"
+		reads_work shared-wal "$SHARED/lab.db" reader
+		check stores/shared-wal-reader-leaves-no-side-file test -z "$(side_files "$SHARED")"
+		check stores/shared-wal-owner-imports-after owner "$PLUMB" import --db "$SHARED/lab.db" --label d "$SHARED/d.json"
+	fi
+	# the reader's own delete is a write: refused, naming the store
+	reader "$PLUMB" runs --db "$SHARED/lab.db" --delete 1 >"$T/o" 2>"$T/e"
+	check stores/shared-delete-refused grep -q "$SHARED/lab.db: cannot write" "$T/e"
+fi
+
+# ---- compare at scale: 200 k points (time printed, not asserted) ---------------------------------
+sh bench/gen_points.sh 200000 1 >"$T/big-a.json"
+sh bench/gen_points.sh 200000 2 1.1 >"$T/big-b.json"
+t0=$(date +%s.%N)
+"$PLUMB" compare "$T/big-a.json" "$T/big-b.json" >"$T/big.out" 2>&1
+rc=$?
+t1=$(date +%s.%N)
+echo "# compare of 2 x 200000 points: $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s"
+rm -f "$T/big-a.json" "$T/big-b.json"
+check stores/compare-200k-points test $rc -eq 0 -a "$(grep -c 'lat_mem_rd.rand' "$T/big.out")" -eq 200
+
+# ---- passwords never show (no server: libpq's connection and parse errors) -----------------------
+OUT="$T/all-output"
+: >"$OUT"
+URIS="postgresql://plumb:Se@cret9x@127.0.0.1:1/db
+postgresql://plumb@127.0.0.1:1/db?password=Qz7secret&sslmode=bogus
+postgresql://plumb@127.0.0.1:1/db?password=Qz7secret&x=%zz
+postgresql://[::1/db?password=Qz7secret
+postgresql://plumb:s3 cr\"et9'q@127.0.0.1:1/db
+postgresql://plumb:s3%20cr%22et9@127.0.0.1:1/db
+postgresql://Qz7secret:Qz7secret@127.0.0.1:1/db
+host=127.0.0.1 port=1 password='s3 cr\"et9 q'
+host=127.0.0.1 password=Qz7secret
+password=Qz7secret"
+echo "$URIS" | while IFS= read -r u; do
+	for c in runs "summary 1" "compare 1 2" "export 1"; do
+		"$PLUMB" $c --db "$u" >>"$OUT" 2>&1
+	done
+	"$PLUMB" import --db "$u" "$T/a.json" >>"$OUT" 2>&1
+	"$PLUMB" push --to "$u" "$T/a.json" >>"$OUT" 2>&1
+	PGPASSWORD=Pgenv5ecret "$PLUMB" runs --db "$u" >>"$OUT" 2>&1
+done
+PGPASSWORD=Pgenv5ecret "$PLUMB" runs --db postgresql://plumb@127.0.0.1:1/db >>"$OUT" 2>&1
+check stores/password-errors-said grep -q 'cannot connect' "$OUT"
+leaks=$(grep -a -c -e 'cret9' -e 'Se@c' -e 'Qz7s' -e 's3 cr' -e 's3%20' -e 'Pgenv' "$OUT")
+if [ "$leaks" -eq 0 ]; then
+	pass stores/password-never-printed
+else
+	fail stores/password-never-printed "$leaks lines: $(grep -a -e 'cret9' -e 'Qz7s' -e 's3 cr' -e 'Pgenv' "$OUT" | head -n 2)"
+fi
+check stores/keyword-form-creates-no-file test -z "$(ls | grep -e 'password=' -e 'host=')"
