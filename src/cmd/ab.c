@@ -78,14 +78,15 @@ static struct worker *all_workers; /* both sides, for ab_stopped() */
 static char *ab_dir;
 
 /* A stop request arrived: the sides stop, the private directory goes, nothing is stored
- * (half a session pairs with nothing); the process dies of the signal (exit 128 + signal). */
-__attribute__((noreturn)) static void ab_stopped(void)
+ * (half a session pairs with nothing) unless it already was (what says which); the process
+ * dies of the signal (exit 128 + signal). */
+__attribute__((noreturn)) static void ab_stopped(const char *what)
 {
 	int sig = ab_stop;
 	stop_workers(all_workers, 2);
 	remove_tree(ab_dir);
 	path_forget(ab_dir);
-	warnx_("stopped by %s: nothing stored", signal_name(sig));
+	warnx_("stopped by %s: %s", signal_name(sig), what);
 	fflush(NULL);
 	signal(sig, SIG_DFL);
 	sigset_t set;
@@ -219,7 +220,7 @@ static void start_worker(struct worker *w, const char *prefix, const char *what,
 	if (l)
 		return;
 	if (ab_stop)
-		ab_stopped();
+		ab_stopped("nothing stored");
 	if (now_ns() > deadline) {
 		stop_workers(all_workers, 2);
 		die(EXIT_MEASURE, "side %s (%s) did not print its plan within %d s (--start-timeout): "
@@ -233,7 +234,7 @@ static void start_worker(struct worker *w, const char *prefix, const char *what,
 		st = EXIT_MEASURE << 8;
 	w->pid = 0;
 	if (ab_stop)
-		ab_stopped(); /* it died of the same signal as this process (sent to both) */
+		ab_stopped("nothing stored"); /* it died of the same signal as this process (sent to both) */
 	/* a bad run option: the side said so in one line already */
 	if (WIFEXITED(st) && WEXITSTATUS(st) == EXIT_USAGE)
 		exit(EXIT_USAGE);
@@ -262,7 +263,7 @@ static struct run *finish_worker(struct worker *w)
 	fflush(w->to);
 	char *l = read_line(w, 0);
 	if (ab_stop)
-		ab_stopped();
+		ab_stopped("nothing stored");
 	int saved = l && strcmp(l, "saved") == 0;
 	fclose(w->to);
 	close(w->from);
@@ -398,10 +399,12 @@ int cmd_ab(int argc, char **argv)
 			}
 	}
 	if (ab_stop)
-		ab_stopped();
+		ab_stopped("nothing stored");
 	struct run *run[2];
 	for (int s = 0; s < 2; s++)
 		run[s] = finish_worker(&w[s]);
+	if (ab_stop)
+		ab_stopped("nothing stored");
 	remove_tree(dir);
 	path_forget(dir);
 	free(dir);
@@ -419,17 +422,22 @@ int cmd_ab(int argc, char **argv)
 		if (stopped)
 			run[s]->incomplete = 1;
 	}
+	int stored = 0;
 	if (!no_store) {
 		char err[512];
 		struct store *st = store_open(ca.db, 1, err, sizeof err);
 		if (!st || store_save_all(st, run, 2, err, sizeof err) != 0)
 			warnx_("warning: runs not stored: %s", err);
-		else
+		else {
+			stored = 1;
 			warnx_("stored as runs %ld (%s) and %ld (%s), session %s", run[0]->id, w[0].name,
 			       run[1]->id, w[1].name, sid);
+		}
 		if (st)
 			store_close(st);
 	}
+	if (ab_stop) /* during the save: it is complete (one transaction), the rest is skipped */
+		ab_stopped(stored ? "the session was stored, not compared" : "nothing stored");
 	struct side sides[2] = { { lab, &run[0], 1, NULL, 0 }, { comma + 1, &run[1], 1, NULL, 0 } };
 	struct cmp_table *t = cmp_build(sides, 2, &ca.o);
 	for (size_t i = 0; i < t->nwarnings; i++)

@@ -504,12 +504,15 @@ int suite_main(int argc, char **argv)
 	run_all(&S);
 	record_end(&S);
 	keep(&S);
-	int status = 0;
+	int status = 0, said = suite_stop_sig != 0;
 	if (suite_stop_sig)
 		run_warn("stopped by %s after %zu result(s)%s%s", signal_name(suite_stop_sig), S.run->results.n,
 			 S.kept ? "; incomplete run " : "", S.kept ? S.where : "");
 	else
 		report(&S);
+	if (suite_stop_sig && !said) /* while the finished run was saved or printed */
+		run_warn("stopped by %s; the run was complete%s%s", signal_name(suite_stop_sig),
+			 S.kept ? " and " : "", S.kept ? S.where : "");
 	if (S.save_failed)
 		status = EXIT_MEASURE;
 	suite_free(&S);

@@ -10,6 +10,10 @@ export PLUMB_MEM_KNEE=8388608    # the sides' and runs' plans without the knee p
 LIMIT=2                          # seconds from the signal to the exit
 SQLITE=1
 "$PLUMB" runs --db "$T/probe.db" 2>&1 | grep -q 'without SQLite' && SQLITE=0
+if ! command -v setsid >/dev/null 2>&1; then
+	skip signals/all "setsid (util-linux) is not installed: it gives each command its own process group"
+	exit 0
+fi
 
 now() { date +%s.%N; }
 signum() { case $1 in INT) echo 2 ;; TERM) echo 15 ;; HUP) echo 1 ;; esac; }
@@ -78,15 +82,17 @@ stop_check() {
 
 # ---- plumb run: while it plans, while a step runs --------------------------------------------
 RUN="--only syscall --samples 150 --repeat 2"
+KEEP="--db $T/run.db" # an interrupted run is stored, marked incomplete
+[ $SQLITE -eq 0 ] && KEEP="--no-store -o $T/run.json"
 for c in "INT parent" "TERM group"; do
 	set -- $c
-	start "$PLUMB" run $RUN --db "$T/run.db"
+	start "$PLUMB" run $RUN $KEEP
 	sleep 0.2
 	stop_check "signals/run-planning-$1-$2" "$1" "$2" "$T/run.db"
 done
 for c in "TERM parent" "HUP group" "INT group"; do
 	set -- $c
-	start "$PLUMB" run $RUN --db "$T/run.db"
+	start "$PLUMB" run $RUN $KEEP
 	if wait_for 20 has_child "$pid"; then
 		stop_check "signals/run-step-$1-$2" "$1" "$2" "$T/run.db"
 	else
@@ -165,8 +171,18 @@ for c in "HUP parent" "INT group"; do
 done
 
 # ---- plumb push: waiting for a store another process holds locked --------------------------------
-if [ $SQLITE -eq 0 ] || ! command -v sqlite3 >/dev/null 2>&1; then
-	skip signals/push "needs SQLite in plumb and the sqlite3 program (to hold the store locked)"
+# a writer holding the store locked until its stdin closes: python3's sqlite3, or the sqlite3 shell
+locker() {
+	if python3 -c 'import sqlite3' 2>/dev/null; then
+		python3 -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute("BEGIN IMMEDIATE"); open(sys.argv[2], "w").close(); sys.stdin.read()' "$1" "$2"
+	else
+		{ printf 'BEGIN IMMEDIATE;\n.system touch %s\n' "$2"; cat; } | sqlite3 "$1" >/dev/null 2>&1
+	fi
+}
+if [ $SQLITE -eq 0 ] || { ! python3 -c 'import sqlite3' 2>/dev/null && ! command -v sqlite3 >/dev/null 2>&1; }; then
+	skip signals/push "needs SQLite in plumb, and python3's sqlite3 or the sqlite3 shell (to hold the store locked)"
 else
 	D=tests/data/lmbench
 	TGT="$T/target.db"
@@ -175,11 +191,11 @@ else
 		set -- $c
 		# the store locked by another writer: push waits in SQLite's busy handler
 		rm -f "$T/lock"; mkfifo "$T/lock"
-		sqlite3 "$TGT" <"$T/lock" >/dev/null 2>&1 &
+		rm -f "$T/locked"
+		locker "$TGT" "$T/locked" <"$T/lock" &
 		lpid=$!
 		exec 9>"$T/lock"
-		echo 'BEGIN IMMEDIATE;' >&9
-		sleep 0.3
+		wait_for 10 test -f "$T/locked" || fail "signals/push-$1-$2" "could not lock the store"
 		start "$PLUMB" push "$D/seed-goflex-kirkwood.txt" --to "$TGT"
 		sleep 0.5
 		stop_check "signals/push-$1-$2" "$1" "$2"
