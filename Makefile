@@ -167,7 +167,12 @@ bin/slowsys: tests/helpers/slowsys.c build/flags.stamp
 	@mkdir -p bin
 	$(CC) $(CFLAGS) -std=gnu11 $(WARN) $(LDFLAGS) -o $@ $<
 
-test: all bin/unit-tests bin/refloop bin/slowsys
+# tests/cli/signals.sh's and bench/README.md's loopback connection flood (tests/helpers/flood.c)
+bin/flood: tests/helpers/flood.c build/flags.stamp
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -std=gnu11 $(WARN) -D_GNU_SOURCE $(LDFLAGS) -o $@ $<
+
+test: all bin/unit-tests bin/refloop bin/slowsys bin/flood
 	@sh tests/run.sh
 
 run: all
@@ -181,7 +186,7 @@ metrics-doc: bin/plumb
 # The next plain `make` rebuilds the normal binaries (build/flags.stamp changes).
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 check-asan:
-	$(MAKE) CC=$(or $(ASAN_CC),clang) CFLAGS="$(SAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" all bin/unit-tests bin/refloop bin/slowsys
+	$(MAKE) CC=$(or $(ASAN_CC),clang) CFLAGS="$(SAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" all bin/unit-tests bin/refloop bin/slowsys bin/flood
 	ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 sh tests/run.sh
 	sh tests/leaks.sh
 	@if bin/plumb help run >/dev/null 2>&1; then \

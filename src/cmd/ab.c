@@ -11,8 +11,10 @@
  * point is significantly worse; 2 for usage errors.
  */
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,40 +25,76 @@
 #include "cmd/commands.h"
 #include "cmd/sides.h"
 #include "core/cleanup.h"
+#include "core/clock.h"
 #include "core/util.h"
 #include "results/io.h"
 #include "results/store.h"
 
 struct worker {
 	const char *name;   /* label */
-	pid_t pid;
-	FILE *to, *from;
+	pid_t pid;          /* leads its own process group (a wrapper's children go with it) */
+	FILE *to;
+	int from;           /* its stdout, read through buf with poll: a stop is noticed at once */
+	char buf[4096], line[4096];
+	size_t nbuf;
 	char *path;         /* where it writes its run */
 	char **steps;       /* labels of its steps */
 	size_t nsteps;
 	int rounds;
 };
 
-/* Ctrl-C (or SIGTERM, SIGHUP): a flag; the sides are then asked to stop the same way, so they
- * remove their own temporary files before they go (cleanup.h's handler would SIGKILL them). */
+/* Ctrl-C (or SIGTERM, SIGHUP): a flag, seen by every wait of this process (read_line, the
+ * waits for the sides); the sides are then asked to stop with SIGTERM, so they remove their own
+ * temporary files before they go, and killed if they linger. The sides lead process groups of
+ * their own: a signal to the terminal's group reaches this process alone, which stops them. */
 static volatile sig_atomic_t ab_stop;
 static void on_stop(int sig)
 {
-	ab_stop = sig;
+	if (!ab_stop)
+		ab_stop = sig;
 }
+
+#define SIDE_GRACE_MS 1200 /* a side asked to stop has this long before SIGKILL */
 
 static void stop_workers(struct worker *w, int n)
 {
 	for (int i = 0; i < n; i++)
-		if (w[i].pid > 0)
+		if (w[i].pid > 0) {
+			/* closing its stdin first: a side blocked reading it sees the end at once */
+			fclose(w[i].to);
+			kill(-w[i].pid, SIGTERM);
 			kill(w[i].pid, SIGTERM);
+		}
 	for (int i = 0; i < n; i++)
 		if (w[i].pid > 0) {
-			fclose(w[i].to);
-			fclose(w[i].from);
-			child_wait(w[i].pid);
+			close(w[i].from);
+			child_wait_bounded(w[i].pid, SIDE_GRACE_MS);
+			kill(-w[i].pid, SIGKILL); /* anything its wrapper left behind */
 			w[i].pid = 0;
 		}
+}
+
+static struct worker *all_workers; /* both sides, for ab_stopped() */
+static char *ab_dir;
+
+/* A stop request arrived: the sides stop, the private directory goes, nothing is stored
+ * (half a session pairs with nothing) unless it already was (what says which); the process
+ * dies of the signal (exit 128 + signal). */
+__attribute__((noreturn)) static void ab_stopped(const char *what)
+{
+	int sig = ab_stop;
+	stop_workers(all_workers, 2);
+	remove_tree(ab_dir);
+	path_forget(ab_dir);
+	warnx_("stopped by %s: %s", signal_name(sig), what);
+	fflush(NULL);
+	signal(sig, SIG_DFL);
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	exit(128 + sig);
 }
 
 /* Split s on blanks into a NULL-terminated argv with room for extra more entries. */
@@ -98,17 +136,37 @@ static void check_prefix(const char *prefix, const char *what)
 	free(av);
 }
 
-static char *read_line(struct worker *w)
+/* The next line from a side, without its newline; NULL at its end of output, at a stop
+ * request (ab_stop set) or when deadline_ns (0: none) passes. */
+static char *read_line(struct worker *w, uint64_t deadline_ns)
 {
-	static char line[4096];
-	if (!fgets(line, sizeof line, w->from))
-		return NULL;
-	line[strcspn(line, "\n")] = 0;
-	return line;
+	for (;;) {
+		char *nl = memchr(w->buf, '\n', w->nbuf);
+		if (nl || w->nbuf == sizeof w->buf) {
+			size_t n = nl ? (size_t)(nl - w->buf) : w->nbuf - 1;
+			memcpy(w->line, w->buf, n);
+			w->line[n] = 0;
+			size_t used = nl ? n + 1 : n;
+			memmove(w->buf, w->buf + used, w->nbuf - used);
+			w->nbuf -= used;
+			return w->line;
+		}
+		if (ab_stop || (deadline_ns && now_ns() > deadline_ns))
+			return NULL;
+		struct pollfd pf = { .fd = w->from, .events = POLLIN };
+		if (poll(&pf, 1, 100) <= 0)
+			continue; /* a signal, or nothing yet: the flag and the clock are checked again */
+		ssize_t got = read(w->from, w->buf + w->nbuf, sizeof w->buf - w->nbuf);
+		if (got < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (got <= 0)
+			return NULL;
+		w->nbuf += (size_t)got;
+	}
 }
 
 static void start_worker(struct worker *w, const char *prefix, const char *what, char **runargs,
-			 int nrun, const char *dir)
+			 int nrun, const char *dir, int start_timeout)
 {
 	int n;
 	char **av = split_prefix(prefix, what, nrun + 3, &n);
@@ -126,6 +184,10 @@ static void start_worker(struct worker *w, const char *prefix, const char *what,
 	if (w->pid < 0)
 		die(EXIT_MEASURE, "fork: %s", strerror(errno));
 	if (w->pid == 0) {
+		setpgid(0, 0);
+		signal(SIGINT, SIG_DFL); /* a side handles its signals as any plumb run does */
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
 		dup2(in[0], 0);
 		dup2(out[1], 1);
 		close(in[0]);
@@ -136,16 +198,18 @@ static void start_worker(struct worker *w, const char *prefix, const char *what,
 		fprintf(stderr, "plumb ab: %s: cannot run %s: %s\n", what, av[0], strerror(errno));
 		_exit(EXIT_USAGE);
 	}
+	setpgid(w->pid, w->pid); /* also done by the side: whichever runs first */
 	close(in[0]);
 	close(out[1]);
 	w->to = fdopen(in[1], "w");
-	w->from = fdopen(out[0], "r");
+	w->from = out[0];
 	for (int i = 0; i < n; i++)
 		free(av[i]);
 	free(av);
 	/* its plan: "rounds N", "step LABEL"..., "ready" */
+	uint64_t deadline = now_ns() + (uint64_t)start_timeout * 1000000000ull;
 	char *l;
-	while ((l = read_line(w)) && strcmp(l, "ready") != 0) {
+	while ((l = read_line(w, deadline)) && strcmp(l, "ready") != 0) {
 		if (strncmp(l, "rounds ", 7) == 0)
 			w->rounds = atoi(l + 7);
 		else if (strncmp(l, "step ", 5) == 0) {
@@ -153,17 +217,29 @@ static void start_worker(struct worker *w, const char *prefix, const char *what,
 			w->steps[w->nsteps++] = xstrdup(l + 5);
 		}
 	}
-	if (!l) {
-		int st = child_wait(w->pid);
-		if (st < 0)
-			st = EXIT_MEASURE << 8;
-		w->pid = 0;
-		/* a bad run option: the side said so in one line already */
-		if (WIFEXITED(st) && WEXITSTATUS(st) == EXIT_USAGE)
-			exit(EXIT_USAGE);
-		die(EXIT_MEASURE, "side %s (%s) did not start (exit %d)", w->name, prefix,
-		    WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+	if (l)
+		return;
+	if (ab_stop)
+		ab_stopped("nothing stored");
+	if (now_ns() > deadline) {
+		stop_workers(all_workers, 2);
+		die(EXIT_MEASURE, "side %s (%s) did not print its plan within %d s (--start-timeout): "
+		    "stopped", w->name, prefix, start_timeout);
 	}
+	/* its output ended: it exited, or will (its stdin closed) */
+	fclose(w->to);
+	close(w->from);
+	int st = child_wait_bounded(w->pid, SIDE_GRACE_MS);
+	if (st < 0)
+		st = EXIT_MEASURE << 8;
+	w->pid = 0;
+	if (ab_stop)
+		ab_stopped("nothing stored"); /* it died of the same signal as this process (sent to both) */
+	/* a bad run option: the side said so in one line already */
+	if (WIFEXITED(st) && WEXITSTATUS(st) == EXIT_USAGE)
+		exit(EXIT_USAGE);
+	die(EXIT_MEASURE, "side %s (%s) did not start (exit %d)", w->name, prefix,
+	    WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
 }
 
 /* Run step label of round r on w (when w has it); -1 when the worker stopped. */
@@ -175,7 +251,7 @@ static int run_on(struct worker *w, int round, const char *label)
 				return 0;
 			fprintf(w->to, "run %d %zu\n", round, i);
 			fflush(w->to);
-			char *l = read_line(w);
+			char *l = read_line(w, 0);
 			return l && strcmp(l, "done") == 0 ? 0 : -1;
 		}
 	return 0;
@@ -185,11 +261,13 @@ static struct run *finish_worker(struct worker *w)
 {
 	fprintf(w->to, "end\n");
 	fflush(w->to);
-	char *l = read_line(w);
+	char *l = read_line(w, 0);
+	if (ab_stop)
+		ab_stopped("nothing stored");
 	int saved = l && strcmp(l, "saved") == 0;
 	fclose(w->to);
-	fclose(w->from);
-	child_wait(w->pid);
+	close(w->from);
+	child_wait_bounded(w->pid, 10 * SIDE_GRACE_MS); /* it exits right after "saved" */
 	w->pid = 0;
 	if (!saved)
 		return NULL;
@@ -214,6 +292,7 @@ struct ab_cli {
 	const char *a, *b, *labels;
 	enum cmp_format fmt;
 	int fail, no_store;
+	int start_timeout;
 };
 
 static void set_format(const char *arg, void *field)
@@ -237,6 +316,9 @@ const struct opt ab_options[] = {
 	  "text (default), markdown, csv or json", &format_action },
 	{ 0, "fail-on-regression", OPT_FLAG, 0, 0, offsetof(struct ab_cli, fail), NULL, NULL,
 	  "exit 1 when a point of B is significantly worse", NULL },
+	{ 0, "start-timeout", OPT_INT, 1, 86400, offsetof(struct ab_cli, start_timeout), "SECONDS",
+	  "seconds", "how long a side may take to print its plan before it is stopped (default 120)",
+	  NULL },
 	{ 0, "no-store", OPT_FLAG, 0, 0, offsetof(struct ab_cli, no_store), NULL, NULL,
 	  "store neither run", NULL },
 	{ 0 },
@@ -244,7 +326,7 @@ const struct opt ab_options[] = {
 
 int cmd_ab(int argc, char **argv)
 {
-	struct ab_cli o = { .labels = "A,B", .fmt = CF_TEXT };
+	struct ab_cli o = { .labels = "A,B", .fmt = CF_TEXT, .start_timeout = 120 };
 	cmp_opts_default(&o.ca.o);
 	char **runargs = xcalloc((size_t)argc + 1, sizeof *runargs);
 	int nrun = 0, used;
@@ -287,17 +369,20 @@ int cmd_ab(int argc, char **argv)
 	if (!dir)
 		die(EXIT_MEASURE, "cannot create a temporary directory: %s", strerror(errno));
 	cleanup_init(); /* at exit: no side and no directory left behind */
+	cleanup_announce_stops(); /* SIGQUIT: said by the cleanup handler */
+	ab_dir = dir;
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_stop; /* no SA_RESTART: a read from a side returns at once */
+	sa.sa_handler = on_stop; /* no SA_RESTART: a wait returns at once */
 	sigfillset(&sa.sa_mask);
 	static const int stop_sigs[] = { SIGINT, SIGTERM, SIGHUP };
 	for (int i = 0; i < 3; i++)
 		sigaction(stop_sigs[i], &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	struct worker w[2] = { { .name = lab }, { .name = comma + 1 } };
-	start_worker(&w[0], pa, "--a", runargs, nrun, dir);
-	start_worker(&w[1], pb, "--b", runargs, nrun, dir);
+	struct worker w[2] = { { .name = lab, .from = -1 }, { .name = comma + 1, .from = -1 } };
+	all_workers = w;
+	start_worker(&w[0], pa, "--a", runargs, nrun, dir, o.start_timeout);
+	start_worker(&w[1], pb, "--b", runargs, nrun, dir, o.start_timeout);
 	int rounds = w[0].rounds > w[1].rounds ? w[0].rounds : w[1].rounds;
 	int stopped = ab_stop != 0;
 	for (int r = 0; r < rounds && !stopped; r++) {
@@ -317,24 +402,13 @@ int cmd_ab(int argc, char **argv)
 					stopped = 1;
 			}
 	}
-	if (ab_stop) {
-		/* interrupted: nothing is stored (half a session pairs with nothing) */
-		stop_workers(w, 2);
-		remove_tree(dir);
-		path_forget(dir);
-		warnx_("stopped by %s: nothing stored", strsignal(ab_stop));
-		fflush(NULL);
-		signal(ab_stop, SIG_DFL);
-		sigset_t set;
-		sigemptyset(&set);
-		sigaddset(&set, ab_stop);
-		sigprocmask(SIG_UNBLOCK, &set, NULL);
-		raise(ab_stop);
-		return 128 + ab_stop;
-	}
+	if (ab_stop)
+		ab_stopped("nothing stored");
 	struct run *run[2];
 	for (int s = 0; s < 2; s++)
 		run[s] = finish_worker(&w[s]);
+	if (ab_stop)
+		ab_stopped("nothing stored");
 	remove_tree(dir);
 	path_forget(dir);
 	free(dir);
@@ -352,17 +426,22 @@ int cmd_ab(int argc, char **argv)
 		if (stopped)
 			run[s]->incomplete = 1;
 	}
+	int stored = 0;
 	if (!no_store) {
 		char err[512];
 		struct store *st = store_open(ca.db, STORE_CREATE, err, sizeof err);
 		if (!st || store_save_all(st, run, 2, err, sizeof err) != 0)
 			warnx_("warning: runs not stored: %s", err);
-		else
+		else {
+			stored = 1;
 			warnx_("stored as runs %ld (%s) and %ld (%s), session %s", run[0]->id, w[0].name,
 			       run[1]->id, w[1].name, sid);
+		}
 		if (st)
 			store_close(st);
 	}
+	if (ab_stop) /* during the save: it is complete (one transaction), the rest is skipped */
+		ab_stopped(stored ? "the session was stored, not compared" : "nothing stored");
 	struct side sides[2] = { { lab, &run[0], 1, NULL, 0 }, { comma + 1, &run[1], 1, NULL, 0 } };
 	struct cmp_table *t = cmp_build(sides, 2, &ca.o);
 	for (size_t i = 0; i < t->nwarnings; i++)

@@ -50,7 +50,7 @@ const struct command commands[] = {
 	{ "ab", cmd_ab,
 	  "[run options] [--a 'PREFIX'] --b 'PREFIX' [--label A,B] [--alpha A] [--min-effect PCT]\n"
 	  "       [--correction bh|holm|none] [--format text|markdown|csv|json] [--fail-on-regression]\n"
-	  "       [--db PATH] [--no-store]",
+	  "       [--db PATH] [--no-store] [--start-timeout SECONDS]",
 	  "paired A/B session: every step runs for both sides back to back, alternating A B / B A\n"
 	  "round after round; both runs are stored (labels A and B) and compared round by round.\n"
 	  "PREFIX: a command line split on blanks (no shell) ending in a plumb binary, e.g.\n"

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd/commands.h"
+#include "core/cleanup.h"
 #include "core/escape.h"
 #include "core/util.h"
 #include "results/store.h"
@@ -52,6 +53,9 @@ int cmd_push(int argc, char **argv)
 		die(EXIT_USAGE, "--to names the store to push to (%s)", USAGE);
 	if (!nargs)
 		die(EXIT_USAGE, "no RUN to push (%s)", USAGE);
+	/* a stop ends the push at once, saying so: the one transaction is never committed, so
+	 * the target keeps nothing of it (SQLite rolls it back, PostgreSQL aborts it) */
+	cleanup_announce_stops();
 	char err[1024];
 	struct run **runs = NULL;
 	size_t n = 0;

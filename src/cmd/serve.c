@@ -19,6 +19,7 @@
 #include <sys/socket.h>
 #include "bench/net/net.h"
 #include "cmd/commands.h"
+#include "core/cleanup.h"
 #include "core/opts.h"
 #include "core/util.h"
 
@@ -60,6 +61,7 @@ int cmd_serve(int argc, char **argv)
 	if (first < argc)
 		serve_usage();
 
+	cleanup_announce_stops(); /* a stop kills the handlers, says so and exits 128 + signal */
 	struct net_server s;
 	net_server_init(&s);
 	s.idle_s = idle;

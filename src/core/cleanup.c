@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include "core/cleanup.h"
 #include "core/cpu.h"
@@ -28,6 +29,7 @@ static char paths[MAXPATHS][PATH_MAX];
 static int path_isdir[MAXPATHS];
 static int inited;
 volatile int cleanup_signalled;
+static pid_t announcer; /* the process that says "stopped by SIGxxx" when a signal ends it */
 
 static void add_child(pid_t pid)
 {
@@ -58,6 +60,77 @@ void child_kill_all(void)
 		}
 }
 
+int child_wait_bounded(pid_t pid, int grace_ms)
+{
+	int st;
+	for (int waited = 0;; waited += 10) {
+		pid_t r = waitpid(pid, &st, WNOHANG);
+		if (r == pid)
+			break;
+		if (r < 0 && errno != EINTR) {
+			st = -1;
+			break;
+		}
+		if (waited >= grace_ms) {
+			kill(-pid, SIGKILL); /* its group, when it leads one: helpers go too */
+			kill(pid, SIGKILL);
+			return child_wait(pid);
+		}
+		struct timespec ts = { 0, 10 * 1000 * 1000 };
+		nanosleep(&ts, NULL);
+	}
+	child_forget(pid);
+	return st;
+}
+
+const char *signal_name(int sig)
+{
+	switch (sig) {
+	case SIGINT: return "SIGINT";
+	case SIGTERM: return "SIGTERM";
+	case SIGHUP: return "SIGHUP";
+	case SIGQUIT: return "SIGQUIT";
+	case SIGKILL: return "SIGKILL";
+	case SIGSEGV: return "SIGSEGV";
+	case SIGBUS: return "SIGBUS";
+	case SIGABRT: return "SIGABRT";
+	case SIGFPE: return "SIGFPE";
+	case SIGILL: return "SIGILL";
+	case SIGPIPE: return "SIGPIPE";
+	case SIGALRM: return "SIGALRM";
+	case SIGUSR1: return "SIGUSR1";
+	case SIGUSR2: return "SIGUSR2";
+	case SIGXCPU: return "SIGXCPU";
+	case SIGXFSZ: return "SIGXFSZ";
+	case SIGSYS: return "SIGSYS";
+	case SIGTRAP: return "SIGTRAP";
+	default: return "a signal";
+	}
+}
+
+void cleanup_announce_stops(void)
+{
+	cleanup_init();
+	announcer = getpid();
+}
+
+/* "<prog>: stopped by SIGxxx" with write(2) only: said from the signal handler */
+static void say_stopped(int sig)
+{
+	static volatile sig_atomic_t said;
+	if (!announcer || getpid() != announcer || said)
+		return;
+	said = 1;
+	const char *parts[] = { prog_name, ": stopped by ", signal_name(sig), "\n" };
+	char buf[256];
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+		for (const char *p = parts[i]; *p && n < sizeof buf; p++)
+			buf[n++] = *p;
+	ssize_t w = write(2, buf, n);
+	(void)w;
+}
+
 int child_wait(pid_t pid)
 {
 	int st;
@@ -77,6 +150,7 @@ pid_t plumb_fork(void)
 	if (pid == 0) {
 		memset(children, 0, sizeof children);
 		memset(paths, 0, sizeof paths);
+		announcer = 0; /* a child dies quietly: its parent says why the command ended */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() != parent) /* the parent died before prctl took effect */
 			_exit(1);
@@ -202,6 +276,7 @@ static void on_signal(int sig)
 	int saved = errno;
 	cleanup_signalled = sig;
 	cleanup_run();
+	say_stopped(sig);
 	signal(sig, SIG_DFL);
 	errno = saved;
 	raise(sig);

@@ -19,6 +19,14 @@ void child_forget(pid_t pid);
 void child_kill_all(void);
 /* waitpid() that retries on EINTR and forgets the child; returns its status or -1. */
 int child_wait(pid_t pid);
+/* Wait up to grace_ms for pid to exit; then SIGKILL it (and the process group it leads) and
+ * reap it. Returns its wait status or -1. */
+int child_wait_bounded(pid_t pid, int grace_ms);
+/* "SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", ... ("a signal" for one it does not know). */
+const char *signal_name(int sig);
+/* From now on, when a stop signal ends this process through the cleanup handler, it says
+ * "PROG: stopped by SIGxxx" on stderr (once; its forked children stay quiet). */
+void cleanup_announce_stops(void);
 /* Register a path we created: removed (recursively for directories) at cleanup. */
 void path_register(const char *path, int is_dir);
 void path_forget(const char *path);

@@ -58,6 +58,11 @@ uint64_t plan_default_mem(int copies, int measure, char *how, size_t howlen)
 	/* a dry run does not measure: it plans for the reported size, the largest plan */
 	uint64_t knee = measure && mem_needs_knee(llc) ? mem_knee(llc) : 0;
 	uint64_t want = mem_size_rule(llc, knee, room, how, howlen);
+	if (mem_knee_probe_cut()) {
+		size_t l = strlen(how);
+		snprintf(how + l, howlen - l, "; the knee probe mapped only %llu MiB (all this process "
+			 "may map: ulimit -v)", (unsigned long long)(mem_knee_probe_cut() >> 20));
+	}
 	uint64_t p = pow2_floor(want);
 	if (p < want)
 		p *= 2;

@@ -27,6 +27,8 @@
 #include "buildinfo.h"
 
 #define GRACE_NS 2000000000ull /* SIGTERM first, SIGKILL this long after */
+/* after a stop request the whole run must end within 2 s: a shorter grace */
+#define STOP_GRACE_NS 500000000ull
 
 /* ---- protocol: the tool's JSON document ---------------------------------------------------- */
 
@@ -272,9 +274,11 @@ int step_exec(const struct tool *t, int argc, char **argv, const struct step_env
 	struct linebuf rb = { 0 }, eb = { 0 };
 	int fds[2] = { resp[0], errp[0] };
 	uint64_t deadline = env->timeout_s > 0 ? t0 + (uint64_t)(env->timeout_s * 1e9) : 0;
-	uint64_t term_at = 0, exited_at = 0;
+	uint64_t term_at = 0, exited_at = 0, grace = GRACE_NS;
 	int exited = 0;
-	while (fds[0] >= 0 || fds[1] >= 0) {
+	/* until the child is gone and its pipes are read (a child that closed both still runs:
+	 * the loop keeps checking the stop flag and the deadline for it) */
+	while (fds[0] >= 0 || fds[1] >= 0 || !exited) {
 		struct pollfd pf[2];
 		int np = 0, which[2];
 		for (int i = 0; i < 2; i++)
@@ -326,11 +330,13 @@ int step_exec(const struct tool *t, int argc, char **argv, const struct step_env
 				kill_group(pid, SIGTERM);
 				term_at = now;
 			}
-		} else if (term_at && !exited && now > term_at + GRACE_NS) {
+		} else if (term_at && !exited && now > term_at + grace) {
 			kill_group(pid, SIGKILL);
 		}
+		if (env->stop && *env->stop)
+			grace = STOP_GRACE_NS;
 		/* Anything still holding the pipes after the child is gone is not ours to wait for. */
-		if (exited && now > exited_at + GRACE_NS)
+		if (exited && now > exited_at + grace)
 			break;
 	}
 	for (int i = 0; i < 2; i++)

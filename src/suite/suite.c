@@ -85,21 +85,6 @@ static char *iso_now(char *buf, size_t len, int compact)
 	return buf;
 }
 
-static const char *signame(int sig)
-{
-	switch (sig) {
-	case SIGSEGV: return "SIGSEGV";
-	case SIGBUS: return "SIGBUS";
-	case SIGABRT: return "SIGABRT";
-	case SIGKILL: return "SIGKILL";
-	case SIGTERM: return "SIGTERM";
-	case SIGFPE: return "SIGFPE";
-	case SIGILL: return "SIGILL";
-	case SIGINT: return "SIGINT";
-	default: return "a signal";
-	}
-}
-
 static void tick(void *p)
 {
 	progress_draw(p);
@@ -137,7 +122,7 @@ static void describe_failure(const struct sel *x, const struct step_outcome *oc,
 	if (oc->timed_out)
 		snprintf(buf, len, "%s: timed out after %.0f s and was killed", x->s->label, oc->seconds);
 	else if (oc->status >= 0 && WIFSIGNALED(oc->status))
-		snprintf(buf, len, "%s: died of %s%s%s", x->s->label, signame(WTERMSIG(oc->status)),
+		snprintf(buf, len, "%s: died of %s%s%s", x->s->label, signal_name(WTERMSIG(oc->status)),
 			 last ? ": " : "", last ? last : "");
 	else if (oc->status >= 0 && WIFEXITED(oc->status) && WEXITSTATUS(oc->status))
 		snprintf(buf, len, "%s: failed (exit %d)%s%s", x->s->label, WEXITSTATUS(oc->status),
@@ -301,7 +286,7 @@ static void record_end(struct suite *S)
 	run->ended = xstrdup(iso_now(ts, sizeof ts, 0));
 	if (suite_stop_sig) {
 		run->incomplete = 1;
-		kv_set(&run->facts, "stopped_by", signame(suite_stop_sig));
+		kv_set(&run->facts, "stopped_by", signal_name(suite_stop_sig));
 	}
 	for (size_t i = 0; i < run->results.n; i++)
 		if (!strcmp(run->results.v[i].metric, "mhz.mhz") && !isnan(run->results.v[i].value))
@@ -518,6 +503,12 @@ int suite_main(int argc, char **argv)
 		}
 	S.run = run_new();
 	run_opts_parse(argc, argv, &S.o, S.run);
+	/* Until the steps run (planning, the knee probe, the noise check) a stop ends the run
+	 * from the cleanup handler, which says so; a side of ab stays quiet (ab says it). */
+	if (!ab_path)
+		cleanup_announce_stops();
+	else
+		cleanup_init();
 	if (ab_path) {
 		if (S.o.output || S.o.fmt != OUT_TEXT || S.o.dry_run)
 			die(EXIT_USAGE, "plumb ab: -o, --format, --json and --dry-run are not run options "
@@ -547,12 +538,15 @@ int suite_main(int argc, char **argv)
 	run_all(&S);
 	record_end(&S);
 	keep(&S);
-	int status = 0;
+	int status = 0, said = suite_stop_sig != 0;
 	if (suite_stop_sig)
-		run_warn("stopped by %s after %zu result(s)%s%s", signame(suite_stop_sig), S.run->results.n,
+		run_warn("stopped by %s after %zu result(s)%s%s", signal_name(suite_stop_sig), S.run->results.n,
 			 S.kept ? "; incomplete run " : "", S.kept ? S.where : "");
 	else
 		report(&S);
+	if (suite_stop_sig && !said) /* while the finished run was saved or printed */
+		run_warn("stopped by %s; the run was complete%s%s", signal_name(suite_stop_sig),
+			 S.kept ? " and " : "", S.kept ? S.where : "");
 	if (S.save_failed)
 		status = EXIT_MEASURE;
 	suite_free(&S);

@@ -302,6 +302,27 @@ static uint64_t probe_knee(uint64_t top)
 	return knee;
 }
 
+static uint64_t knee_cut;
+
+uint64_t mem_knee_probe_cut(void)
+{
+	return knee_cut;
+}
+
+/* The largest size up to want (halving from it) that one anonymous mapping can get now. */
+static uint64_t mappable_bytes(uint64_t want)
+{
+	for (uint64_t s = want; s >= (1u << 20); s /= 2) {
+		void *p = mmap(NULL, (size_t)s, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS |
+			       MAP_NORESERVE, -1, 0);
+		if (p != MAP_FAILED) {
+			munmap(p, (size_t)s);
+			return s;
+		}
+	}
+	return 0;
+}
+
 uint64_t mem_knee(uint64_t llc)
 {
 	/* measured once per process tree: plumb run measures it and hands it to its steps, a
@@ -313,6 +334,13 @@ uint64_t mem_knee(uint64_t llc)
 	uint64_t u = mem_usable();
 	if (top > u / 2)
 		top = u / 2;
+	/* what this process may map (ulimit -v, overcommit): half of it, the rest for the chain's
+	 * bookkeeping and the program; recorded when it cuts the probe */
+	uint64_t m = mappable_bytes(top * 2);
+	if (top > m / 2) {
+		top = m / 2;
+		knee_cut = top;
+	}
 	v = top < (2u << 20) ? 0 : probe_knee(top);
 	char buf[32];
 	snprintf(buf, sizeof buf, "%llu", (unsigned long long)v);

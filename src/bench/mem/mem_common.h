@@ -73,6 +73,8 @@ uint64_t mem_llc_believed(void);
 /* The knee (bytes; 0 = none below the largest size probed): PLUMB_MEM_KNEE from the
  * environment (plumb run measures once for its steps), else a random chase of about 0.5 s. */
 uint64_t mem_knee(uint64_t llc);
+/* The size the knee probe was cut to because this process may not map more (ulimit -v), or 0. */
+uint64_t mem_knee_probe_cut(void);
 /* mem_size_rule() for this machine: sysfs's (or PLUMB_LLC's) last level times llcs instances,
  * the knee measured when needed, capped by mem_usable()/divisor. */
 uint64_t mem_default_bytes(unsigned divisor, unsigned llcs, char *how, size_t howlen);

@@ -3,9 +3,12 @@
  * per-connection handlers, the blocking datagram and RPC services, the master loop, and the two
  * ways to start it from a tool (a child of the benchmark, or a detached lmbench-style daemon).
  *
- * The master process polls the listening sockets. TCP latency, bw_tcp and HTTP connections get
- * a forked handler each (at most max_conns at once; each with SO_RCVTIMEO/SO_SNDTIMEO so a
- * silent, half-open or slow client is dropped after conn_timeout_s); connect-test connections
+ * The master process polls the listening sockets. TCP latency, bw_tcp and HTTP connections wait
+ * in the master until their first request arrives (a connection silent for PENDING_TIMEOUT_NS
+ * is dropped, and the oldest silent one makes room when the pool is full: idle connections
+ * from anyone cannot take the handlers from a real client), then get a forked handler each (at
+ * most max_conns at once; each with SO_RCVTIMEO/SO_SNDTIMEO so a silent, half-open or slow
+ * client is dropped after conn_timeout_s); connect-test connections
  * are held in the master only until the client closes them (or the timeout passes). UDP echo,
  * the bw_udp sink and the RPC server run in processes of their own, since each blocks in its
  * own receive loop (a poll in the master would add a system call to every round trip it
@@ -24,17 +27,22 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "bench/net/net.h"
 #include "core/cleanup.h"
+#include "core/clock.h"
 #include "core/timing.h"
 #include "core/util.h"
 
 #define STOP_STATUS NET_STOP_STATUS
 #define MAX_HELD 256     /* connect-test connections held open at once */
+#define MAX_PENDING 1024 /* connections waiting for their first request */
+/* a connection that has not sent its first request this long after accept is dropped */
+#define PENDING_TIMEOUT_NS 5000000000ull
 
 /* ---- handlers (each in its own process) --------------------------------------------------- */
 
@@ -306,6 +314,50 @@ static pid_t fork_service(struct net_server *s, int svc)
 	_exit(rc);
 }
 
+/* A connection accepted for a handler and waiting for its first request. */
+struct pending {
+	int fd, svc;
+	int ready;          /* its first request is here: it gets the next free handler */
+	int gone;           /* the client left before asking anything */
+	uint64_t since;     /* accept time, ns */
+};
+
+static void pending_drop(struct pending *p, int *n, int k)
+{
+	close(p[k].fd);
+	p[k] = p[--*n];
+}
+
+/* Room for one more: close the oldest connection that has not asked anything yet. 0: none. */
+static int pending_evict(struct pending *p, int *n)
+{
+	int k = -1;
+	for (int i = 0; i < *n; i++)
+		if (!p[i].ready && (k < 0 || p[i].since < p[k].since))
+			k = i;
+	if (k < 0)
+		return 0;
+	pending_drop(p, n, k);
+	return 1;
+}
+
+/* How many connections may wait for their first request: what the descriptor limit leaves
+ * (raised to its hard limit first), at most MAX_PENDING. */
+static int pending_capacity(void)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+		return 64;
+	rlim_t want = MAX_PENDING + MAX_HELD + 128;
+	if (rl.rlim_cur < want && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max < want ? rl.rlim_max : want;
+		setrlimit(RLIMIT_NOFILE, &rl);
+		getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	long room = (long)rl.rlim_cur - MAX_HELD - 128;
+	return room < 16 ? 16 : room > MAX_PENDING ? MAX_PENDING : (int)room;
+}
+
 static void log_(const struct net_server *s, const char *fmt, const char *a, int b)
 {
 	if (s->verbose) {
@@ -348,8 +400,10 @@ int net_serve(struct net_server *s)
 
 	int held[MAX_HELD], nheld = 0, nhandlers = 0, stop = 0;
 	long held_since[MAX_HELD];   /* accept time: a silent connection is dropped after the timeout */
-	struct pollfd pf[NS_COUNT + MAX_HELD];
-	int pf_svc[NS_COUNT];
+	struct pending pend[MAX_PENDING];
+	int npend = 0, pend_cap = pending_capacity();
+	static struct pollfd pf[NS_COUNT + MAX_HELD + MAX_PENDING];
+	int pf_svc[NS_COUNT], pf_pend[MAX_PENDING];
 	while (!stop) {
 		int np = 0;
 		for (int i = 0; i < NS_COUNT; i++)
@@ -360,6 +414,12 @@ int net_serve(struct net_server *s)
 		int nl = np;
 		for (int k = 0; k < nheld; k++)
 			pf[np++] = (struct pollfd){ .fd = held[k], .events = POLLIN };
+		int nh = np, nw = 0;
+		for (int k = 0; k < npend; k++)
+			if (!pend[k].ready) {
+				pf_pend[nw++] = k;
+				pf[np++] = (struct pollfd){ .fd = pend[k].fd, .events = POLLIN };
+			}
 		int r = poll(pf, (nfds_t)np, 250);
 		if (r < 0 && errno != EINTR)
 			break;
@@ -386,48 +446,89 @@ int net_serve(struct net_server *s)
 				held[k] = held[nheld];
 				held_since[k] = held_since[nheld];
 			}
+		/* Connections waiting for their first request: ready when it came, gone when the
+		 * client left. Marked first, removed after (the poll indexes must stay valid). */
+		for (int w = 0; r > 0 && w < nw; w++) {
+			struct pending *q = &pend[pf_pend[w]];
+			if (!pf[nh + w].revents)
+				continue;
+			char c;
+			ssize_t got = recv(q->fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+			if (got > 0)
+				q->ready = 1;
+			else if (got == 0 || (errno != EAGAIN && errno != EINTR))
+				q->gone = 1;
+		}
+		uint64_t tnow = now_ns();
+		for (int k = npend - 1; k >= 0; k--) {
+			uint64_t age = tnow - pend[k].since;
+			if (pend[k].gone || (!pend[k].ready && age > PENDING_TIMEOUT_NS) ||
+			    age > (uint64_t)s->conn_timeout_s * 1000000000ull)
+				pending_drop(pend, &npend, k);
+		}
 		for (int p = 0; r > 0 && p < nl; p++) {
 			if (!pf[p].revents)
 				continue;
 			int svc = pf_svc[p];
 			for (int burst = 0; burst < 64; burst++) {
 				int c = accept4(s->fd[svc], NULL, NULL, SOCK_CLOEXEC);
+				if (c < 0 && (errno == EMFILE || errno == ENFILE) && pending_evict(pend, &npend))
+					c = accept4(s->fd[svc], NULL, NULL, SOCK_CLOEXEC);
 				if (c < 0)
 					break;
 				last = (long)time(NULL);
 				if (svc == NS_CONNECT || svc == NS_UNIX) {
-					if (nheld < MAX_HELD) {
-						fcntl(c, F_SETFL, O_NONBLOCK);
-						held_since[nheld] = last;
-						held[nheld++] = c;
-					} else {
-						close(c);
+					if (nheld == MAX_HELD) { /* the oldest goes: a flood cannot lock new ones out */
+						close(held[0]);
+						nheld--;
+						held[0] = held[nheld];
+						held_since[0] = held_since[nheld];
 					}
+					fcntl(c, F_SETFL, O_NONBLOCK);
+					held_since[nheld] = last;
+					held[nheld++] = c;
 					continue;
 				}
-				if (nhandlers >= s->max_conns) {
-					log_(s, "%s: too many connections, refused one (%d)", net_svc_name(svc), nhandlers);
+				/* a handler only once the first request is here (idle connections cost
+				 * one descriptor, never a handler); the pool full, the oldest idle one goes */
+				if (npend == pend_cap && !pending_evict(pend, &npend)) {
+					log_(s, "%s: too many connections waiting, refused one (%d)", net_svc_name(svc), npend);
 					close(c);
 					continue;
 				}
-				pid_t pid = plumb_fork();
-				if (pid == 0) {
-					for (int i = 0; i < NS_COUNT; i++)
-						if (s->fd[i] >= 0)
-							close(s->fd[i]);
-					for (int k = 0; k < nheld; k++)
-						close(held[k]);
-					net_timeouts(c, s->conn_timeout_s);
-					int rc = svc == NS_TCP ? handle_tcp(c, s)
-					       : svc == NS_BWTCP ? handle_bwtcp(c, s) : handle_http(c, s);
-					close(c);
-					cleanup_run();
-					_exit(rc);
-				}
-				close(c);
-				if (pid > 0)
-					nhandlers++;
+				pend[npend++] = (struct pending){ .fd = c, .svc = svc, .since = now_ns() };
 			}
+		}
+		/* Ready connections get handlers, oldest first. */
+		while (nhandlers < s->max_conns) {
+			int k = -1;
+			for (int i = 0; i < npend; i++)
+				if (pend[i].ready && (k < 0 || pend[i].since < pend[k].since))
+					k = i;
+			if (k < 0)
+				break;
+			int c = pend[k].fd, svc = pend[k].svc;
+			pid_t pid = plumb_fork();
+			if (pid == 0) {
+				for (int i = 0; i < NS_COUNT; i++)
+					if (s->fd[i] >= 0)
+						close(s->fd[i]);
+				for (int i = 0; i < nheld; i++)
+					close(held[i]);
+				for (int i = 0; i < npend; i++)
+					if (i != k)
+						close(pend[i].fd);
+				net_timeouts(c, s->conn_timeout_s);
+				int rc = svc == NS_TCP ? handle_tcp(c, s)
+				       : svc == NS_BWTCP ? handle_bwtcp(c, s) : handle_http(c, s);
+				close(c);
+				cleanup_run();
+				_exit(rc);
+			}
+			pending_drop(pend, &npend, k);
+			if (pid < 0)
+				break;
+			nhandlers++;
 		}
 		/* Reap handlers and service processes. */
 		int st;
@@ -447,7 +548,7 @@ int net_serve(struct net_server *s)
 				stop = 1;
 			last = (long)time(NULL);
 		}
-		if (s->idle_s > 0 && nhandlers == 0 && nheld == 0) {
+		if (s->idle_s > 0 && nhandlers == 0 && nheld == 0 && npend == 0) {
 			long a = activity ? *activity : 0;
 			now = (long)time(NULL);
 			if (a > last)
@@ -460,6 +561,8 @@ int net_serve(struct net_server *s)
 	}
 	for (int k = 0; k < nheld; k++)
 		close(held[k]);
+	for (int k = 0; k < npend; k++)
+		close(pend[k].fd);
 	net_server_close(s);
 	cleanup_run();
 	return 0;
