@@ -11,6 +11,7 @@
  * point is significantly worse; 2 for usage errors.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stddef.h>
@@ -176,8 +177,10 @@ static void start_worker(struct worker *w, const char *prefix, const char *what,
 	w->path = xasprintf("%s/%s.json", dir, w->name);
 	av[n++] = xasprintf("--ab-worker=%s", w->path);
 	av[n] = NULL;
+	/* close-on-exec: side B must not inherit the write end of side A's stdin, or closing it
+	 * would never reach A while B lives (a stop then waited for A forever) */
 	int in[2], out[2];
-	if (pipe(in) || pipe(out))
+	if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC))
 		die(EXIT_MEASURE, "pipe: %s", strerror(errno));
 	fflush(NULL);
 	w->pid = plumb_fork(); /* dies with us; killed and reaped on Ctrl-C (cleanup.h) */
