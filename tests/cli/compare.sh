@@ -1,4 +1,5 @@
 #!/bin/sh
+# lane: parallel (times nothing: runs beside the timing scripts, tests/run.sh)
 # compare.sh — `plumb compare` from the command line: bad arguments (one line, exit 2), then,
 # once the run reader exists, hand-written plumb JSON runs: a run against itself, a known 20 %
 # shift in both directions, --fail-on-regression, formats, facts warnings, an imported lmbench

@@ -1,4 +1,5 @@
 # dispatch.sh — the multi-call binary: help, version, list, unknown names, symlinks.
+# lane: parallel (times nothing: runs beside the timing scripts, tests/run.sh)
 . tests/lib.sh
 check dispatch/help "$PLUMB" --help
 check dispatch/version sh -c "'$PLUMB' --version | grep -q '^plumb [0-9]'"

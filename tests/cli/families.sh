@@ -1,4 +1,5 @@
 # families.sh — family ids and aliases for run --only/--skip (docs/suite.md): every family id
+# lane: parallel (times nothing: runs beside the timing scripts, tests/run.sh)
 # plumb had before src/bench had folders still selects exactly the tools it did, and each
 # family id (a folder of src/bench/) selects every tool in its folder; plumb list agrees with
 # the source tree; the registry is generated from the descriptors.

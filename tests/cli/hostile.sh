@@ -1,4 +1,5 @@
 # hostile.sh — hostile text and damaged rows, through every way in (a hand-made JSON file, an
+# lane: parallel (times nothing: runs beside the timing scripts, tests/run.sh)
 # lmbench file, the SQLite store, a real PostgreSQL store) and out of every printing command:
 # escape sequences (ESC [2J, an OSC title ESC ]0;x BEL), CR/LF, tabs, pipes, C1 and bidi controls,
 # bytes that are not UTF-8 in labels, hosts, facts, metric names, parameters and units; every

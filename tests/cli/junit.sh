@@ -1,4 +1,5 @@
 # junit.sh — `plumb compare --format junit`: the report parses as XML, validates against the JUnit
+# lane: parallel (times nothing: runs beside the timing scripts, tests/run.sh)
 # schema Jenkins reads (tests/junit.xsd), has one testcase per metric point and one failure per
 # significant regression, and stays valid XML whatever bytes the runs' names hold.
 . tests/lib.sh

@@ -1,4 +1,5 @@
 # layers.sh — the source tree's layers (docs/architecture.md): each folder of src/ includes
+# lane: parallel (times nothing: runs beside the timing scripts, tests/run.sh)
 # only its own layer's headers and those of the layers below, so there is no include cycle;
 # and no src file is over 650 lines (aim: 600).
 . tests/lib.sh

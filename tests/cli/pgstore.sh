@@ -1,4 +1,5 @@
 # pgstore.sh — the PostgreSQL store against a real server this test starts itself (pg_server.sh:
+# lane: parallel (times nothing: runs beside the timing scripts, tests/run.sh)
 # initdb into a temporary directory, Unix socket only, removed at the end): run -> push ->
 # runs/summary/compare/report/plot/export on the server; pushing twice stores once; concurrent
 # pushes lose nothing; a push killed mid-way leaves nothing; the URI's password never shows;

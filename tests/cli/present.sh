@@ -1,4 +1,5 @@
 #!/bin/sh
+# lane: parallel (times nothing: runs beside the timing scripts, tests/run.sh)
 # present.sh — results a person can read and a program can load: series identity (the size is
 # the abscissa, never a parameter: one chart line per metric x stride x run, bounded legends,
 # compare's default rows are the summary-level points), scratch paths that compare equal, every

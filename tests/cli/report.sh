@@ -1,4 +1,5 @@
 #!/bin/sh
+# lane: parallel (times nothing: runs beside the timing scripts, tests/run.sh)
 # report.sh — `plumb report` / `plumb plot`: bad arguments, then the HTML page (a synthetic
 # two-run report written by the unit-test binary, so it does not depend on the run reader)
 # must reference nothing outside itself and must render in headless Chromium to a screenshot

@@ -1,4 +1,5 @@
 # results.sh — the results layer: summary tables against lmbench's own, import of lmbench
+# lane: parallel (times nothing: runs beside the timing scripts, tests/run.sh)
 # files and forum threads, JSON and lmbench export round trips, bad input, the SQLite store
 # (runs, --delete, --relabel, labels, concurrent writers, the duplicate rule). Store tests SKIP in a NO_SQLITE build.
 . tests/lib.sh

@@ -1,4 +1,5 @@
 #!/bin/sh
+# lane: parallel (times nothing: runs beside the timing scripts, tests/run.sh)
 # stores.sh — stores as users share them: an SQLite store on a read-only file system (a read-only
 # bind mount in a private mount namespace) and a store owned by another user in a shared sticky
 # directory are read by runs/summary/compare/report/export, writes fail naming the store, a
