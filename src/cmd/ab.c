@@ -368,6 +368,20 @@ int cmd_ab(int argc, char **argv)
 
 	check_prefix(pa, "--a");
 	check_prefix(pb, "--b");
+	/* the store is tried before the session: one that cannot be written is said at once, not
+	 * after minutes of measuring (and never replaced by another place) */
+	if (!no_store) {
+		char err[512];
+		struct store *st = store_open(ca.db, STORE_CREATE, err, sizeof err);
+		if (st) {
+			store_close(st);
+		} else if (!ca.db && !getenv("PLUMB_DB") && strstr(err, STORE_NO_SQLITE_MSG)) {
+			warnx_("no results store in this build: the session is compared, not stored");
+			no_store = 1;
+		} else {
+			die(EXIT_USAGE, "%s (--no-store runs the session without storing it)", err);
+		}
+	}
 	char *dir = private_dir(NULL);
 	if (!dir)
 		die(EXIT_MEASURE, "cannot create a temporary directory: %s", strerror(errno));
@@ -429,13 +443,15 @@ int cmd_ab(int argc, char **argv)
 		if (stopped)
 			run[s]->incomplete = 1;
 	}
-	int stored = 0;
+	int stored = 0, store_failed = 0;
 	if (!no_store) {
 		char err[512];
 		struct store *st = store_open(ca.db, STORE_CREATE, err, sizeof err);
-		if (!st || store_save_all(st, run, 2, err, sizeof err) != 0)
-			warnx_("warning: runs not stored: %s", err);
-		else {
+		if (!st || store_save_all(st, run, 2, err, sizeof err) != 0) {
+			/* err names the store; the comparison below is still printed, then exit 3 */
+			warnx_("error: the session is not stored: %s", err);
+			store_failed = 1;
+		} else {
 			stored = 1;
 			warnx_("stored as runs %ld (%s) and %ld (%s), session %s", run[0]->id, w[0].name,
 			       run[1]->id, w[1].name, sid);
@@ -458,5 +474,5 @@ int cmd_ab(int argc, char **argv)
 	}
 	free(lab);
 	free(runargs);
-	return stopped ? EXIT_MEASURE : status;
+	return stopped || store_failed ? EXIT_MEASURE : status;
 }

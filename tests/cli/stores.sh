@@ -92,6 +92,10 @@ else
 	# the reader's own delete is a write: refused, naming the store
 	reader "$PLUMB" runs --db "$SHARED/lab.db" --delete 1 >"$T/o" 2>"$T/e"
 	check stores/shared-delete-refused grep -q "$SHARED/lab.db: cannot write" "$T/e"
+	# plumb ab tries the store before its session: refused at once, naming it, nothing measured
+	expect_usage stores/ab-refuses-unwritable-store-first reader "$PLUMB" ab --only syscall --quick \
+		--b "$PLUMB" --db "$SHARED/lab.db"
+	check stores/ab-names-the-store grep -q "$SHARED/lab.db" "$T/err"
 fi
 
 # ---- compare at scale: 200 k points (time printed, not asserted) ---------------------------------
