@@ -311,8 +311,14 @@ int store_pg_built(void) { return 0; }
 struct store *store_pg_open(const char *uri, int create, char *err, size_t errlen)
 {
 	(void)create;
-	char name[1024];
-	snprintf(err, errlen, "%s: " STORE_NO_PGSQL_MSG, store_mask_uri(uri, name, sizeof name));
+	char name[1024], masked[1024];
+	/* masked again as libpq's messages are: the password may also stand elsewhere (as the
+	 * user's name, say) */
+	char *pw = uri_password(uri);
+	const char *secrets[] = { pw, NULL };
+	mask_secrets(store_mask_uri(uri, name, sizeof name), secrets, masked, sizeof masked);
+	free(pw);
+	snprintf(err, errlen, "%s: " STORE_NO_PGSQL_MSG, masked);
 	return NULL;
 }
 #endif
