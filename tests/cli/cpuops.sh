@@ -78,10 +78,20 @@ while ! whole "$mc" && [ $n -lt 3 ]; do
 	tries="$tries, $u2 ns at $m2 MHz = $mc"
 done
 if whole "$mc"; then pass ops/mhz-agrees-with-mul; else fail ops/mhz-agrees-with-mul "int64 mul = $tries cycles: not a whole number in $n tries (first: $mul64 ns at $mhz MHz)"; fi
-# the portable C chains find the same clock as the assembly ones
+# the portable C chains find the same clock as the assembly ones. A guest's clock moves by 10 %
+# within seconds, so the two are measured back to back, and again (up to 3 times in all) when
+# they differ: wrong chains are wrong every time.
 pm=$(PLUMB_PORTABLE=1 "$PLUMB" mhz | awk '{ print $1 }')
-r=$(awk -v a="$pm" -v b="$mhz" 'BEGIN { print a / b }')
-if between "$r" 0.9 1.1; then pass ops/mhz-portable-agrees; else fail ops/mhz-portable-agrees "portable=$pm asm=$mhz"; fi
+am=$mhz; tries="portable=$pm asm=$am"; n=1
+r=$(awk -v a="$pm" -v b="$am" 'BEGIN { print a / b }')
+while ! between "$r" 0.9 1.1 && [ $n -lt 3 ]; do
+	n=$((n + 1))
+	am=$("$PLUMB" mhz | awk '{ print $1; exit }')
+	pm=$(PLUMB_PORTABLE=1 "$PLUMB" mhz | awk '{ print $1 }')
+	r=$(awk -v a="$pm" -v b="$am" 'BEGIN { print a / b }')
+	tries="$tries; portable=$pm asm=$am"
+done
+if between "$r" 0.9 1.1; then pass ops/mhz-portable-agrees; else fail ops/mhz-portable-agrees "$tries ($n tries)"; fi
 "$PLUMB" mhz --json >"$T/mj"
 check ops/mhz-json-mul-cycles grep -Eq '"mul_cycles": [2-8]' "$T/mj"
 
