@@ -88,14 +88,7 @@ __attribute__((noreturn)) static void ab_stopped(const char *what)
 	remove_tree(ab_dir);
 	path_forget(ab_dir);
 	warnx_("stopped by %s: %s", signal_name(sig), what);
-	fflush(NULL);
-	signal(sig, SIG_DFL);
-	sigset_t set;
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	sigprocmask(SIG_UNBLOCK, &set, NULL);
-	raise(sig);
-	exit(128 + sig);
+	exit(die_of_signal(sig));
 }
 
 /* Split s on blanks into a NULL-terminated argv with room for extra more entries. */

@@ -304,3 +304,17 @@ void cleanup_init(void)
 	signal(SIGPIPE, SIG_IGN); /* a dead peer is an error return, not a silent death */
 	atexit(at_exit);
 }
+
+int die_of_signal(int sig)
+{
+	if (sig != SIGQUIT) {
+		fflush(NULL);
+		signal(sig, SIG_DFL);
+		sigset_t set;
+		sigemptyset(&set);
+		sigaddset(&set, sig);
+		sigprocmask(SIG_UNBLOCK, &set, NULL);
+		raise(sig);
+	}
+	return 128 + sig;
+}

@@ -24,6 +24,10 @@ int child_wait(pid_t pid);
 int child_wait_bounded(pid_t pid, int grace_ms);
 /* "SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", ... ("a signal" for one it does not know). */
 const char *signal_name(int sig);
+/* Die of sig, once everything is saved and removed, so that a shell running plumb in a loop
+ * sees the interrupt (WIFSIGNALED) and stops too; returns 128 + sig when the process lives on
+ * (SIGQUIT, which would dump core, is not raised). */
+int die_of_signal(int sig);
 /* From now on, when a stop signal ends this process through the cleanup handler, it says
  * "PROG: stopped by SIGxxx" on stderr (once; its forked children stay quiet). */
 void cleanup_announce_stops(void);

@@ -471,22 +471,6 @@ static int serve_ab(struct suite *S, const char *path)
 	return ok ? 0 : EXIT_MEASURE;
 }
 
-/* Die of the signal, now that everything is saved and removed: a shell running plumb in a loop
- * sees the interrupt (WIFSIGNALED) and stops too. SIGQUIT would dump core: it exits 131. */
-static int die_of_signal(int sig)
-{
-	if (sig != SIGQUIT) {
-		fflush(NULL);
-		signal(sig, SIG_DFL);
-		sigset_t set;
-		sigemptyset(&set);
-		sigaddset(&set, sig);
-		sigprocmask(SIG_UNBLOCK, &set, NULL);
-		raise(sig);
-	}
-	return 128 + sig;
-}
-
 int suite_main(int argc, char **argv)
 {
 	prog_name = "plumb run";
