@@ -11,8 +11,21 @@ done
 null=$(field "$T/null" '^Simple syscall' 3)
 open=$(field "$T/open" '^Simple open/close' 3)
 stat=$(field "$T/stat" '^Simple stat' 3)
-if lt "$null" "$open"; then pass syscall/null-cheaper-than-open; else fail syscall/null-cheaper-than-open "null=$null open=$open"; fi
-if lt "$null" "$stat"; then pass syscall/null-cheaper-than-stat; else fail syscall/null-cheaper-than-stat "null=$null stat=$stat"; fi
+# null does less work than stat and open: a law that a busy machine can mask in one pair of
+# measurements (each a median of samples taken minutes apart from the other's), so a miss is
+# measured again back to back, up to 3 times in all.
+cheaper() { # cheaper NAME LINE-REGEX VALUE
+	n=1; v=$3; tries="null=$null $1=$v"
+	while ! lt "$null" "$v" && [ $n -lt 3 ]; do
+		n=$((n + 1))
+		null=$("$PLUMB" lat_syscall null 2>&1 | awk '{ print $3; exit }')
+		v=$("$PLUMB" lat_syscall "$1" 2>&1 | awk -v re="$2" '$0 ~ re { print $3; exit }')
+		tries="$tries; null=$null $1=$v"
+	done
+	if lt "$null" "$v"; then pass "syscall/null-cheaper-than-$1"; else fail "syscall/null-cheaper-than-$1" "$tries"; fi
+}
+cheaper open '^Simple open/close' "$open"
+cheaper stat '^Simple stat' "$stat"
 # a system call costs more than nothing and less than a millisecond anywhere plumb runs
 if between "$null" 0.005 1000; then pass syscall/null-plausible; else fail syscall/null-plausible "$null"; fi
 # lmbench's extra FILE operand is accepted

@@ -112,7 +112,17 @@ TEST(calibration_reaches_min_sample)
 	timing.repetitions = 5;
 	struct bench_op op = { .loop = spin_loop };
 	struct measurement m;
-	CHECK(measure(&op, &m) == 0);
+	/* A machine as busy as a CPU hog per CPU can preempt most samples of one measurement; the
+	 * loop's cost is a law, so a measurement off it is taken again (3 in all): a wrong
+	 * calibration or subtraction is off every time. */
+	for (int tries = 0;; tries++) {
+		CHECK(measure(&op, &m) == 0);
+		double v = measurement_stat(&m, 0);
+		if ((v > 190 && v < 2000) || tries == 2)
+			break;
+		fprintf(stderr, "calibration_reaches_min_sample: %.1f ns per iteration, measured again\n", v);
+		measurement_free(&m);
+	}
 	CHECK(m.n == 5);
 	/* Samples last about the minimum. A preemption during calibration can make the chosen
 	 * count short, so the bound is on the median, and loose: this is plausibility, not speed. */
