@@ -363,13 +363,16 @@ int cmd_ab(int argc, char **argv)
 	check_prefix(pb, "--b");
 	/* the store is tried before the session: one that cannot be written is said at once, not
 	 * after minutes of measuring (and never replaced by another place) */
+	int no_sqlite = 0;
 	if (!no_store) {
 		char err[512];
 		struct store *st = store_open(ca.db, STORE_CREATE, err, sizeof err);
 		if (st) {
 			store_close(st);
-		} else if (!ca.db && !getenv("PLUMB_DB") && strstr(err, STORE_NO_SQLITE_MSG)) {
-			warnx_("no results store in this build: the session is compared, not stored");
+		} else if (strstr(err, STORE_NO_SQLITE_MSG)) {
+			/* a build without SQLite compares the session and says at the end that it
+			 * kept nothing (no other place is written either) */
+			no_sqlite = 1;
 			no_store = 1;
 		} else {
 			die(EXIT_USAGE, "%s (--no-store runs the session without storing it)", err);
@@ -437,6 +440,8 @@ int cmd_ab(int argc, char **argv)
 			run[s]->incomplete = 1;
 	}
 	int stored = 0, store_failed = 0;
+	if (no_sqlite)
+		warnx_("warning: runs not stored: " STORE_NO_SQLITE_MSG);
 	if (!no_store) {
 		char err[512];
 		struct store *st = store_open(ca.db, STORE_CREATE, err, sizeof err);
