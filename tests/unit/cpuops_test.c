@@ -1,6 +1,8 @@
 /* cpuops_test.c — the operation chains keep their values in range forever (so every timed
  * operation is a real one of the intended width), and mhz_measure() finds a plausible clock. */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "bench/cpu/mhz.h"
 #include "bench/cpu/ops.h"
@@ -108,6 +110,13 @@ TEST(mhz_plausible)
 	 * row on armhf. Six refusals would be a real failure. */
 	for (int i = 0; i < 6 && rc != 0; i++)
 		rc = mhz_estimate(&e);
+	/* under an emulator (tests/cross.sh says so) the chains are no CPU's: refusing, as mhz
+	 * does when they never agree, is a right answer there */
+	if (rc != 0 && getenv("PLUMB_TEST_EMULATED")) {
+		fprintf(stderr, "mhz_plausible: mhz refused under emulation (six tries)\n");
+		timing = before;
+		return;
+	}
 	CHECK(rc == 0);
 	CHECK(memcmp(&before, &timing, sizeof timing) == 0); /* the caller's options survive */
 	if (rc != 0)
