@@ -10,7 +10,8 @@
  * the round is rejected (frequency changed mid-round, a stolen time slice, a folded chain). Each
  * round takes the minimum of 7 short (200 us) samples per chain, which a hypervisor's or another
  * process's interruptions only lengthen; the figure is the median of the accepted rounds. Up to
- * 21 rounds are tried; with fewer than 3 accepted the clock cannot be found: lmbench's
+ * 63 rounds are tried (a quarter of a second: a guest's clock can wander for a while); with
+ * fewer than 3 accepted the clock cannot be found: lmbench's
  * "-1 System too busy", exit 3.
  *
  * The chains are inline assembly on x86-64, AArch64 and 32-bit ARM (exactly 100 instructions
@@ -28,7 +29,7 @@
 #include "core/util.h"
 
 #define CHAIN 100
-#define MAX_ROUNDS 21
+#define MAX_ROUNDS 63
 #define WANT_OK 5
 #define MIN_OK 3
 #define AGREE 0.03
