@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/report.h"
+#include "analysis/report_trend.h"
 #include "analysis/svg.h"
 #include "core/stats.h"
 #include "core/util.h"
@@ -421,6 +422,15 @@ size_t report_charts(const struct side *sides, size_t n, int standalone,
 	}
 	strs_free(&other);
 	bar_charts(&c, sides, n);
+	if (n >= 3) { /* a series: each metric across the sides, changes marked (report_trend.c) */
+		struct report_chart *tc;
+		size_t nt = report_trend_charts(sides, n, standalone, &tc);
+		for (size_t i = 0; i < nt; i++) {
+			chart_add(&c, tc[i].slug, tc[i].title, tc[i].svg, tc[i].wide);
+			tc[i].svg = NULL;
+		}
+		report_charts_free(tc, nt);
+	}
 	svg_set_standalone(0);
 	*out = c.v;
 	return c.n;

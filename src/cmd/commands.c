@@ -57,12 +57,22 @@ const struct command commands[] = {
 	  "--b 'taskset -c 0 /opt/new/plumb'; --a defaults to this binary (docs/compare.md).\n"
 	  "Any other option is a run option, given to both sides (--only, --repeat, ...).",
 	  NULL, ab_options },
+	{ "trend", cmd_trend,
+	  "RUN RUN [RUN...] | --by FACT [RUN...]  [--all] [--alpha A] [--min-effect PCT]\n"
+	  "       [--correction bh|holm|none] [--format text|markdown|csv|json] [--fail-on-regression]\n"
+	  "       [--db PATH|URI] [-o FILE]",
+	  "each metric across a series of versions (the RUNs in order, or one version per value of\n"
+	  "a fact: kernel, build_cc, date, label): every version's value with its 95% interval and\n"
+	  "where the level changed (binary segmentation, the run as the unit of noise, noise pooled\n"
+	  "over the series, false changes controlled over the table) (docs/trend.md)",
+	  NULL, trend_options },
 	{ "report", cmd_report,
 	  "[RUN...] -o FILE.html [--svg-dir DIR] [--db PATH]",
-	  "one self-contained HTML page with charts, facts and the compare table",
+	  "one self-contained HTML page with charts, facts and the compare table; given 3 or more\n"
+	  "RUNs also each metric across them in order, with the changes plumb trend finds",
 	  NULL, report_options },
 	{ "plot", cmd_plot, "[RUN...] -d DIR [--db PATH]",
-	  "each chart of the report as its own SVG file",
+	  "each chart of the report as its own SVG file (3+ RUNs: also each metric across them)",
 	  NULL, report_options },
 	{ NULL, NULL, NULL, NULL, NULL, NULL },
 };

@@ -56,6 +56,13 @@ check pgstore/summary-same-as-sqlite cmp -s "$T/sum.l" "$T/sum.p"
 p compare --db "$U" 2 3 >"$T/cmp.p"
 "$PLUMB" compare --db "$L" 2 3 >"$T/cmp.l" 2>&1
 check pgstore/compare-same-as-sqlite cmp -s "$T/cmp.l" "$T/cmp.p"
+# plumb trend reads the server as it reads SQLite: the same series by ids, and by host
+p trend --db "$U" 1 2 3 >"$T/trend.p"
+"$PLUMB" trend --db "$L" 1 2 3 >"$T/trend.l" 2>&1
+check pgstore/trend-same-as-sqlite cmp -s "$T/trend.l" "$T/trend.p"
+p trend --db "$U" --by host --format csv >"$T/trendh.p"
+"$PLUMB" trend --db "$L" --by host --format csv >"$T/trendh.l" 2>&1
+check pgstore/trend-by-host-same-as-sqlite cmp -s "$T/trendh.l" "$T/trendh.p"
 p report --db "$U" 2 3 -o "$T/r.html" >/dev/null
 check pgstore/report grep -q 'DS02' "$T/r.html"
 p plot --db "$U" 2 3 -d "$T/svg" >/dev/null
