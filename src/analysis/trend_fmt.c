@@ -11,6 +11,7 @@
 #include "core/json.h"
 
 #define NAME_COL 28 /* a version's name in text tables, cut with "..." beyond it */
+#define NAME_CHANGE 22 /* the same in a change's line, which names two versions */
 
 static const char *row_name(const struct trend_row *r, char *buf, size_t len)
 {
@@ -25,10 +26,10 @@ static const char *direction(const struct trend_change *c)
 const char *trend_change_text(const struct trend_table *t, const struct trend_row *r,
 			      const struct trend_change *c, char *buf, size_t len)
 {
-	char nb[512], m[600], a[160], b[160];
+	char nb[512], m[600], a[NAME_CHANGE + 8], b[NAME_CHANGE + 8];
 	term_str(row_name(r, nb, sizeof nb), m, sizeof m);
-	term_str(t->sides[c->from].name, a, sizeof a);
-	term_str(t->sides[c->at].name, b, sizeof b);
+	term_str(t->sides[c->from].name, a, NAME_CHANGE + 1);
+	term_str(t->sides[c->at].name, b, NAME_CHANGE + 1);
 	snprintf(buf, len, "%s: %+.1f %% [%+.1f, %+.1f] between %s and %s", m, c->est, c->lo, c->hi,
 		 a, b);
 	return buf;
@@ -55,12 +56,8 @@ static const struct trend_change *change_at(const struct trend_row *r, size_t s)
 
 static void print_header(FILE *f, const struct trend_table *t, const char *bullet)
 {
-	char a[160], b[160];
-	fprintf(f, "%zu versions (%s ... %s); %zu metrics judged, %s over them at alpha %g, "
-		   "min effect %g %%\n",
-		t->nsides, term_str(t->sides[0].name, a, sizeof a),
-		term_str(t->sides[t->nsides - 1].name, b, sizeof b), t->ntested,
-		correction_name(t->o.corr), t->o.alpha, t->o.min_effect);
+	fprintf(f, "%zu versions, %zu metrics judged (%s over them, alpha %g, min effect %g %%)\n",
+		t->nsides, t->ntested, correction_name(t->o.corr), t->o.alpha, t->o.min_effect);
 	if (!t->nchanges) {
 		fprintf(f, "%sno change found\n", bullet);
 		return;

@@ -257,3 +257,43 @@ TEST(trend_sim_no_step_no_change)
 	simulate(&quiet, 20, 1, 0, 0, 40, ty);
 	CHECK(false_rate(&ty[M_TREND]) <= 2);
 }
+
+/* 30 versions with long names, a step in three metrics: the text stays within 120 columns
+ * (the changes' lines and every table row), and the change is listed and marked. */
+TEST(trend_text_30_versions_within_120_columns)
+{
+	struct cmp_opts o;
+	cmp_opts_default(&o);
+	struct side *s = sim_series(&quiet, 30, 2, 20, log(1.5));
+	for (int v = 0; v < 30; v++) {
+		free(s[v].name);
+		s[v].name = xasprintf("6.%d.0-rc%d-a-rather-long-kernel-build-name-%d", v, v % 8, v);
+	}
+	struct trend_table *t = trend_build(s, 30, &o);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	trend_print(f, t, CF_TEXT);
+	fclose(f);
+	size_t widest = 0, lines = 0, cur = 0;
+	for (const char *p = buf; *p; p++) {
+		if (*p == '\n') {
+			if (cur > 120)
+				printf("# %.*s\n", (int)(p - buf < 200 ? p - buf : 200), p - (cur < 200 ? cur : 200));
+			widest = cur > widest ? cur : widest;
+			cur = 0;
+			lines++;
+		} else if (((unsigned char)*p & 0xc0) != 0x80) {
+			cur++;
+		}
+	}
+	if (widest > 120)
+		printf("# widest line: %zu columns\n", widest);
+	CHECK(widest <= 120);
+	CHECK(lines >= 30 * NM);
+	CHECK(strstr(buf, "lat_syscall.null: +") != NULL);
+	CHECK(strstr(buf, "between 6.19.0-rc3-a-rather... and 6.20.0-rc4-a-rather...") != NULL);
+	free(buf);
+	trend_free(t);
+	series_free(s, 30);
+}
