@@ -99,9 +99,10 @@ static void print_text(FILE *f, const struct trend_table *t)
 			if (!isnan(lv->lo))
 				snprintf(iv, sizeof iv, "[%s, %s]", cmp_fmt_num(lv->lo, n2, sizeof n2),
 					 cmp_fmt_num(lv->hi, n3, sizeof n3));
-			fprintf(f, "  %-*s %4zu %10s  %-23s", NAME_COL, name, lv->nruns,
-				lv->present ? cmp_fmt_num(lv->value, n1, sizeof n1) : "-", iv);
 			const struct trend_change *c = change_at(r, s);
+			/* no padding at the end of a line without a change */
+			fprintf(f, "  %-*s %4zu %10s  %-*s", NAME_COL, name, lv->nruns,
+				lv->present ? cmp_fmt_num(lv->value, n1, sizeof n1) : "-", c ? 23 : 0, iv);
 			if (c)
 				fprintf(f, " %+.1f %% [%+.1f, %+.1f] %s", c->est, c->lo, c->hi,
 					direction(c));
