@@ -35,7 +35,7 @@ enum trend_status {
 	TS_JUDGED,        /* searched for changes */
 	TS_NEUTRAL,       /* a property of the machine (cache size): levels shown, not judged */
 	TS_METHOD,        /* method versions differ along the series */
-	TS_FEW,           /* present in fewer than 3 versions */
+	TS_FEW,           /* present in fewer than 2 versions */
 };
 
 struct trend_row {

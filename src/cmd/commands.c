@@ -64,7 +64,9 @@ const struct command commands[] = {
 	  "each metric across a series of versions (the RUNs in order, or one version per value of\n"
 	  "a fact: kernel, build_cc, date, label): every version's value with its 95% interval and\n"
 	  "where the level changed (binary segmentation, the run as the unit of noise, noise pooled\n"
-	  "over the series, false changes controlled over the table) (docs/trend.md)",
+	  "over the series, false changes controlled over the table). With --by, the RUNs only\n"
+	  "select runs (none: every stored run); versions in natural order, 6.9 before 6.10\n"
+	  "(docs/trend.md)",
 	  NULL, trend_options },
 	{ "report", cmd_report,
 	  "[RUN...] -o FILE.html [--svg-dir DIR] [--db PATH]",

@@ -38,8 +38,7 @@ static const struct opt_action format_action = { set_format, 0 }, json_action = 
 
 const struct opt trend_options[] = {
 	{ 0, "by", OPT_STRING, 0, 0, offsetof(struct trend_cli, by), "FACT", NULL,
-	  "one version per value of FACT (kernel, build_cc, date, label, host or any fact), in natural "
-	  "order, over the runs the arguments select (none: every stored run)", NULL },
+	  "a version per value of FACT (kernel, build_cc, date, label, ...)", NULL },
 	{ 0, "all", OPT_FLAG, 0, 0, offsetof(struct trend_cli, all), NULL, NULL,
 	  "every point of every series (default: the summary-level points)", NULL },
 	{ 0, NULL, OPT_GROUP, 0, 0, offsetof(struct trend_cli, ca), NULL, NULL, NULL, compare_group },
@@ -72,9 +71,12 @@ static const char *run_fact(const struct run *r, const char *key, char *buf, siz
 	return v && *v ? v : NULL;
 }
 
+/* Natural order; names equal to it ("v010", "v10") in byte order, so the order is total. */
 static int by_name(const void *a, const void *b)
 {
-	return trend_version_cmp(((const struct side *)a)->name, ((const struct side *)b)->name);
+	const char *x = ((const struct side *)a)->name, *y = ((const struct side *)b)->name;
+	int c = trend_version_cmp(x, y);
+	return c ? c : strcmp(x, y);
 }
 
 /* Every run of the given sides (each once: sides_load already dropped a side's duplicates, a run
