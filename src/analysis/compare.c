@@ -18,6 +18,7 @@ void cmp_opts_default(struct cmp_opts *o)
 	o->min_effect = 3;
 	o->corr = CORR_BH;
 	o->all = 0;
+	o->interim = 0;
 }
 
 

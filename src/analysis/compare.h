@@ -78,6 +78,8 @@ struct cmp_test {
 				    * tests against ±min-effect, each at alpha/2); NAN: not tested */
 	double mde;        /* smallest change this test could flag, percent (NAN: not tested) */
 	enum noise_src noise;
+	int look;          /* sequential `plumb ab` session: the look (1, 2, ...) that decided it */
+	int rounds_used;   /* paired: the pairs of rounds its figures come from */
 	int hist_runs;     /* runs of history behind NS_HISTORY (the smaller of the two sides') */
 	double noise_pct;  /* the assumed run-to-run noise, percent (largest of the two sides) */
 	enum verdict v;
@@ -98,7 +100,12 @@ struct cmp_opts {
 	double min_effect;  /* percent, default 3 */
 	enum correction corr; /* default Benjamini-Hochberg */
 	int all;            /* every point, not only the summary-level ones */
+	int interim;        /* a sequential session still running: judge only the looks reached,
+			     * keep the rest of alpha for later (compare_judge.c) */
 };
+
+/* The most looks a sequential `plumb ab` session makes (docs/compare.md). */
+#define CMP_MAX_LOOKS 16
 
 struct cmp_table {
 	struct cmp_opts o;
@@ -107,6 +114,8 @@ struct cmp_table {
 	struct cmp_row *rows;
 	size_t nrows;
 	size_t ntests;      /* tests in the correction's family */
+	int seq_looks;      /* a sequential `plumb ab` session: its planned looks (0: not one) */
+	int seq_looks_done; /* the looks it reached */
 	char **warnings;    /* facts that differ, one line each */
 	size_t nwarnings;
 };

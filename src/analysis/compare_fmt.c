@@ -255,7 +255,12 @@ static void print_header(FILE *f, const struct cmp_table *t, int markdown)
 		   "one-sided tests, %s); metrics that follow the CPU clock are judged at equal "
 		   "clock; detectable: smallest change a row could flag\n%s",
 		p, t->o.alpha, corr, t->ntests, t->o.min_effect, 100 * (1 - t->o.alpha),
-		t->o.min_effect, corr, markdown ? "\n" : "\n");
+		t->o.min_effect, corr, "");
+	if (t->seq_looks)
+		fprintf(f, "%ssequential plumb ab session: %d of %d looks reached, alpha spent over "
+			   "them; p on the scale of alpha (docs/compare.md, \"Sequential sessions\")\n",
+			p, t->seq_looks_done, t->seq_looks);
+	fputc('\n', f);
 }
 
 static void print_footer(FILE *f, const struct cmp_table *t)

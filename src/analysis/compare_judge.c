@@ -138,8 +138,9 @@ static int sides_paired(const struct side *a, const struct side *b)
 	return x && y && *x && strcmp(x, y) == 0;
 }
 
+/* The paired differences in increasing round order, with their round ids in rid. */
 static size_t paired_diffs(const struct side_logs *a, const struct side_logs *b, double *d,
-			   size_t max)
+			   int *rid, size_t max)
 {
 	size_t n = 0;
 	if (a->k != 1 || b->k != 1)
@@ -147,6 +148,7 @@ static size_t paired_diffs(const struct side_logs *a, const struct side_logs *b,
 	for (size_t i = 0; i < a->n[0] && n < max; i++)
 		for (size_t j = 0; j < b->n[0]; j++)
 			if (a->ids[0][i] == b->ids[0][j]) {
+				rid[n] = a->ids[0][i];
 				d[n++] = b->v[0][j] - a->v[0][i];
 				break;
 			}
@@ -168,14 +170,26 @@ static struct cmp_change to_change(struct log_est e)
 	return c;
 }
 
-/* Scratch for one test: the paired differences (raw and at equal clock), used twice because
- * the paired prior is the median over the table's paired rows of a family. */
+/* Scratch for one test: the paired differences (raw and at equal clock) with their round ids,
+ * used twice because the paired prior is the median over the table's paired rows of a family;
+ * a look of a sequential session uses the first nuse of them (the rounds before the look). */
 struct pending {
 	double d[2][256];
-	size_t nd;
+	int rid[256];
+	size_t nd, nuse;
 	int paired, eq_ok;
 	double s2[2];
 };
+
+/* Use the differences of rounds before limit (all when limit < 0). */
+static void use_rounds(struct pending *p, int limit)
+{
+	p->nuse = 0;
+	while (p->nuse < p->nd && (limit < 0 || p->rid[p->nuse] < limit))
+		p->nuse++;
+	for (int eq = 0; eq <= p->eq_ok; eq++)
+		p->s2[eq] = sample_var(p->d[eq], p->nuse);
+}
 
 static void prepare_test(const struct cmp_table *t, struct cmp_row *row, size_t s,
 			 struct pending *pd)
@@ -198,7 +212,8 @@ static void prepare_test(const struct cmp_table *t, struct cmp_row *row, size_t 
 		struct cmp_change *out = eq ? &ts->eq : &ts->raw;
 		if (sides_paired(&t->sides[0], &t->sides[s])) {
 			pd->paired = 1;
-			pd->nd = paired_diffs(&A, &B, pd->d[eq], 256);
+			pd->nd = paired_diffs(&A, &B, pd->d[eq], pd->rid, 256);
+			pd->nuse = pd->nd;
 			pd->s2[eq] = sample_var(pd->d[eq], pd->nd);
 			ts->noise = NS_PAIRED;
 		} else {
@@ -244,15 +259,15 @@ static double family_prior(const struct cmp_table *t, const struct pending *pd, 
 		size_t row = i / t->nsides;
 		/* each variance over its chi-square median ratio: the median of a few skewed
 		 * sample variances lies ~30 % below the variance (2 degrees of freedom) */
-		if (pd[i].paired && !isnan(pd[i].s2[eq]) && pd[i].nd >= 2 &&
+		if (pd[i].paired && !isnan(pd[i].s2[eq]) && pd[i].nuse >= 2 &&
 		    strcmp(noise_family(t->rows[row].metric), family) == 0) {
 			/* in units of the metric's own noise in the default table: a family's metrics
 			 * differ in noise (bogomflops 8 times lat_ops' median), and pooling them as
 			 * equals would judge the noisy ones with the quiet ones' variance */
 			double r = default_run_noise(t->rows[row].metric, 1);
 			s2[n] = pd[i].s2[eq] / (r * r);
-			dfs[n] = (double)pd[i].nd - 1;
-			v[n] = s2[n] / chi2_median_ratio((double)pd[i].nd - 1);
+			dfs[n] = (double)pd[i].nuse - 1;
+			v[n] = s2[n] / chi2_median_ratio((double)pd[i].nuse - 1);
 			n++;
 		}
 	}
@@ -284,11 +299,152 @@ static double p_equivalent(const struct cmp_change *c, double min_effect)
 	return fmin(1, 2 * fmax(p_side[0], p_side[1]));
 }
 
+/* The sequential design a `plumb ab` session recorded in both runs (docs/compare.md, "Sequential
+ * sessions"): the looks (rounds after which the session judged what it had) and the exponent of
+ * the alpha-spending function alpha * (rounds / last look)^rho. 0 when the table is not one such
+ * session (the usual fixed-sample tests then apply). */
+struct seq_design {
+	int n, look[CMP_MAX_LOOKS];
+	double rho;
+};
+
+static int seq_design_of(const struct cmp_table *t, struct seq_design *sd)
+{
+	if (t->nsides != 2 || !sides_paired(&t->sides[0], &t->sides[1]))
+		return 0;
+	const struct kv_list *fa = &t->sides[0].runs[0]->facts, *fb = &t->sides[1].runs[0]->facts;
+	const char *la = kv_get(fa, "ab_looks"), *lb = kv_get(fb, "ab_looks");
+	const char *ra = kv_get(fa, "ab_spend_rho"), *rb = kv_get(fb, "ab_spend_rho");
+	if (!la || !lb || !ra || !rb || strcmp(la, lb) || strcmp(ra, rb))
+		return 0;
+	char *end;
+	sd->rho = strtod(ra, &end);
+	if (*end || !(sd->rho > 0 && sd->rho <= 10))
+		return 0;
+	sd->n = 0;
+	for (const char *p = la; *p;) {
+		long v = strtol(p, &end, 10);
+		if (end == p || v < 1 || v > 255 || (sd->n && v <= sd->look[sd->n - 1]) ||
+		    sd->n == CMP_MAX_LOOKS || (*end && *end != ','))
+			return 0;
+		sd->look[sd->n++] = (int)v;
+		p = *end ? end + 1 : end;
+	}
+	return sd->n > 0;
+}
+
+/* One pass of tests: every row still undecided (a candidate) is estimated — a paired row from its
+ * rounds before limit (all when limit < 0) — and tested at level alpha_k, corrected over the
+ * candidates; the rows it decides keep their verdict and figures. p-values are reported on the
+ * scale of the table's alpha (times alpha / alpha_k), so that "p < alpha" stays the rule a reader
+ * applies. look: 1, 2, ... for a sequential session's looks, 0 otherwise. Returns the candidates. */
+static size_t judge_pass(struct cmp_table *t, struct pending *pd, size_t npd, int limit,
+			 double alpha_k, int look)
+{
+	for (size_t i = 0; i < npd; i++)
+		if (pd[i].paired)
+			use_rounds(&pd[i], limit);
+	/* paired tests: moderate each variance with its family's (family_prior()) */
+	for (size_t i = 0; i < t->nrows; i++)
+		for (size_t s = 1; s < t->nsides; s++) {
+			struct pending *p = &pd[i * t->nsides + s];
+			struct cmp_test *ts = &t->rows[i].test[s];
+			if (ts->v != V_UNDECIDED || !p->paired)
+				continue;
+			ts->rounds_used = (int)p->nuse;
+			for (int eq = 0; eq <= p->eq_ok; eq++) {
+				double df, prior = family_prior(t, pd, npd, t->rows[i].metric, eq, &df);
+				struct cmp_change *out = eq ? &ts->eq : &ts->raw;
+				double fl = default_pair_noise(t->rows[i].metric);
+				*out = to_change(est_paired(p->d[eq], p->nuse, prior, df, fl * fl));
+			}
+		}
+	/* the judged change: at equal clock when the metric follows the clock and both sides know
+	 * their clock, else raw; both tests below (difference and equivalence) read this one */
+	size_t np = t->nrows * t->nsides + 1;
+	double *p = xmalloc(np * sizeof *p), *pe = xmalloc(np * sizeof *pe);
+	size_t n = 0;
+	for (size_t i = 0; i < t->nrows; i++)
+		for (size_t s = 1; s < t->nsides; s++) {
+			struct cmp_test *ts = &t->rows[i].test[s];
+			int cand = ts->v == V_UNDECIDED;
+			if (cand) {
+				ts->p_same = ts->p_same_adj = ts->p = ts->p_adj = NAN;
+				ts->judged_eq = !isnan(ts->eq.est);
+				const struct cmp_change *c = ts->judged_eq ? &ts->eq : &ts->raw;
+				if (isnan(c->p)) {
+					ts->v = V_NOTEST;
+				} else {
+					ts->change = c->est;
+					ts->lo = c->lo;
+					ts->hi = c->hi;
+					ts->p = c->p;
+					ts->p_same = p_equivalent(c, t->o.min_effect);
+				}
+			}
+			p[n] = ts->v == V_UNDECIDED && cand ? ts->p : NAN;
+			pe[n++] = ts->v == V_UNDECIDED && cand ? ts->p_same : NAN;
+		}
+	size_t tested = 0;
+	for (size_t i = 0; i < n; i++)
+		tested += !isnan(p[i]);
+	/* the same correction over the same tests for both claims: "changed" and "same" are each
+	 * controlled as the table's differences are (docs/compare.md, "The verdict") */
+	p_adjust(p, n, t->o.corr);
+	p_adjust(pe, n, t->o.corr);
+	/* one change alone in the table is flagged when its p is below alpha / tests (the first
+	 * step of Holm and of BH alike): the smallest such change, at the test's standard error */
+	double m = tested ? (double)tested : 1, scale = t->o.alpha / alpha_k;
+	n = 0;
+	for (size_t i = 0; i < t->nrows; i++)
+		for (size_t s = 1; s < t->nsides; s++, n++) {
+			struct cmp_row *row = &t->rows[i];
+			struct cmp_test *ts = &row->test[s];
+			if (ts->v != V_UNDECIDED || isnan(p[n]))
+				continue;
+			ts->p_same_adj = fmin(1, pe[n] * scale);
+			ts->p_adj = fmin(1, p[n] * scale);
+			if (isnan(ts->change))
+				continue;
+			const struct cmp_change *c = ts->judged_eq ? &ts->eq : &ts->raw;
+			double alpha1 = t->o.corr == CORR_NONE ? alpha_k : alpha_k / m;
+			double tc = t_crit(alpha1, c->df);
+			ts->mde = fmax(expm1(tc * c->se) * 100, t->o.min_effect);
+			int excludes_zero = ts->lo > 0 || ts->hi < 0;
+			if (p[n] < alpha_k && excludes_zero && fabs(ts->change) >= t->o.min_effect) {
+				int up = ts->change > 0;
+				int good = row->def->better == HIGHER ? up : !up;
+				ts->v = good ? V_BETTER : V_WORSE;
+				ts->look = look;
+			} else if (pe[n] < alpha_k) {
+				ts->v = V_SAME;
+				ts->look = look;
+			}
+		}
+	free(p);
+	free(pe);
+	return tested;
+}
+
+/* Whether every row still undecided has a pair of rounds at or after round limit - 1: the
+ * session reached this look for all of them. */
+static int look_reached(const struct cmp_table *t, const struct pending *pd, int limit)
+{
+	for (size_t i = 0; i < t->nrows; i++)
+		for (size_t s = 1; s < t->nsides; s++) {
+			const struct pending *p = &pd[i * t->nsides + s];
+			if (t->rows[i].test[s].v != V_UNDECIDED || !p->paired)
+				continue;
+			if (!p->nd || p->rid[p->nd - 1] < limit - 1)
+				return 0;
+		}
+	return 1;
+}
+
 void cmp_judge(struct cmp_table *t)
 {
 	size_t npd = t->nrows * t->nsides;
 	struct pending *pd = xcalloc(npd + 1, sizeof *pd);
-	size_t k = 0;
 	for (size_t i = 0; i < t->nrows; i++) {
 		struct cmp_row *row = &t->rows[i];
 		row->cell = xcalloc(t->nsides, sizeof *row->cell);
@@ -300,7 +456,7 @@ void cmp_judge(struct cmp_table *t)
 			struct cmp_test *ts = &row->test[s];
 			const struct cmp_cell *c = &row->cell[s];
 			ts->change = ts->lo = ts->hi = ts->p = ts->p_adj = ts->mde = NAN;
-			ts->noise_pct = NAN;
+			ts->p_same = ts->p_same_adj = ts->noise_pct = NAN;
 			ts->raw = ts->eq = (struct cmp_change){ NAN, NAN, NAN, NAN, NAN, NAN };
 			if (!b->present || !c->present) {
 				ts->v = V_MISSING;
@@ -320,85 +476,38 @@ void cmp_judge(struct cmp_table *t)
 			else {
 				ts->v = V_UNDECIDED;
 				prepare_test(t, row, s, &pd[i * t->nsides + s]);
-				k++;
 			}
 		}
 	}
-	/* paired tests: moderate each variance with its family's (family_prior()) */
-	for (size_t i = 0; i < t->nrows; i++)
-		for (size_t s = 1; s < t->nsides; s++) {
-			struct pending *p = &pd[i * t->nsides + s];
-			struct cmp_test *ts = &t->rows[i].test[s];
-			if (ts->v != V_UNDECIDED || !p->paired)
-				continue;
-			for (int eq = 0; eq <= p->eq_ok; eq++) {
-				double df, prior = family_prior(t, pd, npd, t->rows[i].metric, eq, &df);
-				struct cmp_change *out = eq ? &ts->eq : &ts->raw;
-				double fl = default_pair_noise(t->rows[i].metric);
-				*out = to_change(est_paired(p->d[eq], p->nd, prior, df, fl * fl));
+	struct seq_design sd;
+	if (!seq_design_of(t, &sd)) {
+		t->ntests = judge_pass(t, pd, npd, -1, t->o.alpha, 0);
+		free(pd);
+		return;
+	}
+	/* a sequential session: its looks replayed in order, each spending its share of alpha on
+	 * the rows still undecided, from the rounds before it; a session that stopped before its
+	 * last look (the time limit) spends what is left on all its rounds at once — unless the
+	 * session is still going (interim), which only wants the looks it reached */
+	double spent = 0;
+	t->seq_looks = sd.n;
+	for (int k = 0; k < sd.n; k++) {
+		if (!look_reached(t, pd, sd.look[k])) {
+			if (!t->o.interim) {
+				size_t m = judge_pass(t, pd, npd, -1, t->o.alpha - spent, k + 1);
+				if (!t->ntests)
+					t->ntests = m;
 			}
+			break;
 		}
+		double ak = t->o.alpha * pow((double)sd.look[k] / sd.look[sd.n - 1], sd.rho) - spent;
+		size_t m = judge_pass(t, pd, npd, sd.look[k], ak, k + 1);
+		if (!t->ntests)
+			t->ntests = m;
+		spent += ak;
+		t->seq_looks_done = k + 1;
+		if (!m)
+			break;
+	}
 	free(pd);
-	/* the judged change: at equal clock when the metric follows the clock and both sides know
-	 * their clock, else raw; both tests below (difference and equivalence) read this one */
-	size_t np = t->nrows * t->nsides + 1;
-	double *p = xmalloc(np * sizeof *p), *pe = xmalloc(np * sizeof *pe);
-	size_t n = 0;
-	for (size_t i = 0; i < t->nrows; i++)
-		for (size_t s = 1; s < t->nsides; s++) {
-			struct cmp_test *ts = &t->rows[i].test[s];
-			ts->p_same = ts->p_same_adj = NAN;
-			if (ts->v == V_UNDECIDED) {
-				ts->judged_eq = !isnan(ts->eq.est);
-				const struct cmp_change *c = ts->judged_eq ? &ts->eq : &ts->raw;
-				if (isnan(c->p)) {
-					ts->v = V_NOTEST;
-				} else {
-					ts->change = c->est;
-					ts->lo = c->lo;
-					ts->hi = c->hi;
-					ts->p = c->p;
-					ts->p_same = p_equivalent(c, t->o.min_effect);
-				}
-			}
-			p[n] = ts->v == V_UNDECIDED ? ts->p : NAN;
-			pe[n++] = ts->v == V_UNDECIDED ? ts->p_same : NAN;
-		}
-	size_t tested = 0;
-	for (size_t i = 0; i < n; i++)
-		tested += !isnan(p[i]);
-	/* the same correction over the same tests for both claims: "changed" and "same" are each
-	 * controlled as the table's differences are (docs/compare.md, "The verdict") */
-	p_adjust(p, n, t->o.corr);
-	p_adjust(pe, n, t->o.corr);
-	t->ntests = tested;
-	(void)k;
-	/* one change alone in the table is flagged when its p is below alpha / tests (the first
-	 * step of Holm and of BH alike): the smallest such change, at the test's standard error */
-	double m = tested ? (double)tested : 1;
-	n = 0;
-	for (size_t i = 0; i < t->nrows; i++)
-		for (size_t s = 1; s < t->nsides; s++) {
-			struct cmp_row *row = &t->rows[i];
-			struct cmp_test *ts = &row->test[s];
-			ts->p_same_adj = pe[n];
-			ts->p_adj = p[n++];
-			if (ts->v != V_UNDECIDED || isnan(ts->p_adj) || isnan(ts->change))
-				continue;
-			const struct cmp_change *c = ts->judged_eq ? &ts->eq : &ts->raw;
-			double alpha1 = t->o.corr == CORR_NONE ? t->o.alpha : t->o.alpha / m;
-			double tc = t_crit(alpha1, c->df);
-			ts->mde = fmax(expm1(tc * c->se) * 100, t->o.min_effect);
-			int excludes_zero = ts->lo > 0 || ts->hi < 0;
-			if (ts->p_adj < t->o.alpha && excludes_zero &&
-			    fabs(ts->change) >= t->o.min_effect) {
-				int up = ts->change > 0;
-				int good = row->def->better == HIGHER ? up : !up;
-				ts->v = good ? V_BETTER : V_WORSE;
-			} else if (ts->p_same_adj < t->o.alpha) {
-				ts->v = V_SAME;
-			}
-		}
-	free(p);
-	free(pe);
 }

@@ -48,11 +48,15 @@ const struct command commands[] = {
 	  "(docs/compare.md)",
 	  NULL, compare_options },
 	{ "ab", cmd_ab,
-	  "[run options] [--a 'PREFIX'] --b 'PREFIX' [--label A,B] [--alpha A] [--min-effect PCT]\n"
-	  "       [--correction bh|holm|none] [--format text|markdown|csv|json] [--fail-on-regression]\n"
-	  "       [--db PATH] [--no-store] [--start-timeout SECONDS]",
-	  "paired A/B session: every step runs for both sides back to back, alternating A B / B A\n"
-	  "round after round; both runs are stored (labels A and B) and compared round by round.\n"
+	  "[run options] [--a 'PREFIX'] --b 'PREFIX' [--label A,B] [--time-limit D] [--seed N]\n"
+	  "       [--alpha A] [--min-effect PCT] [--correction bh|holm|none]\n"
+	  "       [--format text|markdown|csv|json] [--fail-on-regression] [--db PATH] [--no-store]\n"
+	  "       [--start-timeout SECONDS]",
+	  "paired, sequential A/B session: every step runs for both sides back to back, the side\n"
+	  "that goes first drawn for each pair, each round on fresh worker processes; after the\n"
+	  "first rounds only the steps of points still undecided run on, judged at looks with the\n"
+	  "error rate spent over them, until all are decided or --time-limit (default 180 s).\n"
+	  "Both runs are stored (labels A and B) and compared round by round.\n"
 	  "PREFIX: a command line split on blanks (no shell) ending in a plumb binary, e.g.\n"
 	  "--b 'taskset -c 0 /opt/new/plumb'; --a defaults to this binary (docs/compare.md).\n"
 	  "Any other option is a run option, given to both sides (--only, --repeat, ...).",

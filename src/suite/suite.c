@@ -435,8 +435,8 @@ static void suite_free(struct suite *S)
 
 /* `plumb ab`'s side (cmd/ab.c): the parent decides which step of which round runs when, so
  * that both sides run each step back to back. Lines on stdout: "rounds N", "step LABEL" per
- * step, "ready"; then for each "run ROUND INDEX" read from stdin the step runs and "done" is
- * written ("stop" when interrupted). At "end" or end of input the run is written as plumb JSON
+ * step, "ready"; then for each "run ROUND INDEX" read from stdin the step runs and "done N" is
+ * written, N the results the run holds so far ("stop" when interrupted). At "end" or end of input the run is written as plumb JSON
  * to path — the documented format the parent reads — and "saved" or "failed" is written. */
 static int serve_ab(struct suite *S, const char *path)
 {
@@ -455,7 +455,12 @@ static int serve_ab(struct suite *S, const char *path)
 		if (sscanf(line, "run %d %zu", &round, &idx) == 2 && idx < S->nsel && round >= 0 &&
 		    round < S->o.repeat) {
 			int rc = run_one(S, round, idx);
-			fprintf(out, "%s\n", rc ? "stop" : "done");
+			/* "done N": the run's results so far, so that the parent knows which
+			 * points the step made (a parent that wants "done" alone reads a word) */
+			if (rc)
+				fprintf(out, "stop\n");
+			else
+				fprintf(out, "done %zu\n", S->run->results.n);
 			fflush(out);
 		} else {
 			break; /* "end" */

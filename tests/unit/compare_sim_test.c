@@ -444,21 +444,16 @@ static void ab_session(const struct ab_noise *no, const double *shift, struct ru
 
 struct answers {
 	long sessions, false_sessions, tested, same, verdicts, wrong, shifted, found,
-		false_same_risk, false_same;
+		false_same_risk, false_same, rounds;
 	long steady, steady_same; /* rows of metrics without two levels (no paired floor) */
 };
 
-/* Judge one session: a verdict on an unshifted row is false, a `worse` on a shifted row found;
- * a row whose true change exceeds min-effect by more than its interval's half-width is a risk
- * for `same`, and `same` there is false. */
-static void ab_judge(const struct ab_noise *no, const double *shift, const struct cmp_opts *o,
-		     struct answers *an, int id)
+/* Tally one judged session: a verdict on an unshifted row is false, a `worse` on a shifted row
+ * found; a row whose true change exceeds min-effect by more than its interval's half-width is a
+ * risk for `same`, and `same` there is false. */
+static void ab_tally(const struct cmp_table *t, const double *shift, const struct cmp_opts *o,
+		     struct answers *an)
 {
-	struct run *a, *b;
-	ab_session(no, shift, &a, &b, id);
-	struct run *ra[] = { a }, *rb[] = { b };
-	struct side s[2] = { { "A", ra, 1, NULL, 0 }, { "B", rb, 1, NULL, 0 } };
-	struct cmp_table *t = cmp_build(s, 2, o);
 	long wrong = 0;
 	for (size_t i = 0; i < t->nrows; i++) {
 		const struct cmp_test *ts = &t->rows[i].test[1];
@@ -491,6 +486,17 @@ static void ab_judge(const struct ab_noise *no, const double *shift, const struc
 	an->wrong += wrong;
 	an->false_sessions += wrong > 0;
 	an->sessions++;
+}
+
+static void ab_judge(const struct ab_noise *no, const double *shift, const struct cmp_opts *o,
+		     struct answers *an, int id)
+{
+	struct run *a, *b;
+	ab_session(no, shift, &a, &b, id);
+	struct run *ra[] = { a }, *rb[] = { b };
+	struct side s[2] = { { "A", ra, 1, NULL, 0 }, { "B", rb, 1, NULL, 0 } };
+	struct cmp_table *t = cmp_build(s, 2, o);
+	ab_tally(t, shift, o, an);
 	cmp_free(t);
 	run_free(a);
 	run_free(b);
@@ -533,6 +539,16 @@ TEST(decide_aa_sessions)
 	CHECK(q.false_sessions <= 10);
 }
 
+/* Every other metric worse by size (a ratio - 1), the rest unchanged. */
+static void shift_half(double *shift, double size)
+{
+	for (int m = 0; m < NAB; m++) {
+		const struct metric_def *d = metric_find(ab_metrics[m]);
+		double s = m % 2 ? 0 : log1p(size);
+		shift[m] = d && d->better == HIGHER ? -s : s;
+	}
+}
+
 TEST(decide_shifts_power_and_same)
 {
 	/* known shifts of 3 to 20 % on half the metrics (every other one) */
@@ -541,12 +557,8 @@ TEST(decide_shifts_power_and_same)
 	static const double sizes[] = { 0.03, 0.05, 0.10, 0.20 };
 	struct answers all = { 0 };
 	for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
-		double shift[NAB] = { 0 };
-		for (int m = 0; m < NAB; m += 2) {
-			const struct metric_def *d = metric_find(ab_metrics[m]);
-			double s = log1p(sizes[z]);
-			shift[m] = d && d->better == HIGHER ? -s : s;
-		}
+		double shift[NAB];
+		shift_half(shift, sizes[z]);
 		struct answers an = { 0 };
 		const struct ab_noise no = { 0.35, 0.35, 3 };
 		for (int i = 0; i < 150; i++)
@@ -592,4 +604,177 @@ TEST(decide_prior_df_from_spread)
 	printf("# prior worth %.2f degrees of freedom for variances a hundredfold apart\n", d);
 	CHECK(d > 0 && d < 1.5);
 	CHECK(prior_df_from_spread(s2, df, 2, 4) == 0);
+}
+
+/* ---- sequential sessions (docs/compare.md, "Sequential sessions") ----
+ * The session `plumb ab` runs: looks after 3, 6, 12 and 24 rounds; at each look the rows still
+ * undecided get rounds up to the next one, the others stop; a time limit may end the session
+ * after an earlier look. Each step's noise is ab_session()'s (drift shared by a round, steady
+ * drift through the session, a noisy round in 20, two-level steps, noise off the table), plus a
+ * per-process offset: each round's pair of fresh workers gives each side its own offset, a
+ * noise of the round (off_const: one offset per side for the whole session instead, as one
+ * worker per side gave). */
+#define SEQ_R 24
+static const int seq_looks[] = { 3, 6, 12, 24 };
+#define SEQ_NLOOKS 4
+
+struct seq_noise {
+	double share, hetero, off_sd;
+	int off_const, last_look; /* last_look: the time limit ends the session after this look */
+};
+
+static void seq_put(struct run *r, double v[][SEQ_R], const int *nr)
+{
+	for (int m = 0; m < NAB; m++)
+		put_named(r, ab_metrics[m], v[m], nr[m]);
+}
+
+static void seq_session(const struct seq_noise *no, const double *shift, const struct cmp_opts *o,
+			struct answers *an, int id)
+{
+	static double va[NAB][SEQ_R], vb[NAB][SEQ_R];
+	double sd[NAB], g[SEQ_R], off[2][NAB];
+	for (int m = 0; m < NAB; m++) {
+		sd[m] = no->share * default_run_noise(ab_metrics[m], 1) * exp((2 * u01() - 1) * no->hetero);
+		off[0][m] = gauss() * no->off_sd;
+		off[1][m] = gauss() * no->off_sd;
+	}
+	for (int k = 0; k < SEQ_R; k++)
+		g[k] = gauss() * 0.03;
+	int step = 0;
+	for (int k = 0; k < SEQ_R; k++)
+		for (int m = 0; m < NAB; m++)
+			for (int side = 0; side < 2; side++) {
+				double fl = default_pair_noise(ab_metrics[m]);
+				double lv = 1 + 0.1 * m + g[k] + round_noise(sd[m]) + 0.0005 * step++;
+				if (fl > 0 && u01() < 0.3)
+					lv += fl / 0.648;
+				lv += no->off_const ? off[side][m] : gauss() * no->off_sd;
+				if (side)
+					lv += shift[m];
+				(side ? vb : va)[m][k] = lv;
+			}
+	int nr[NAB], active[NAB];
+	for (int m = 0; m < NAB; m++)
+		active[m] = 1, nr[m] = 0;
+	char sid[32];
+	snprintf(sid, sizeof sid, "seq%d", id);
+	struct cmp_table *t = NULL;
+	struct run *a = NULL, *b = NULL;
+	for (int k = 0; k < SEQ_NLOOKS; k++) {
+		for (int m = 0; m < NAB; m++)
+			if (active[m])
+				nr[m] = seq_looks[k];
+		run_free(a);
+		run_free(b);
+		cmp_free(t);
+		a = run_new();
+		b = run_new();
+		struct run *both[2] = { a, b };
+		for (int s = 0; s < 2; s++) {
+			kv_set(&both[s]->facts, "ab_session", sid);
+			kv_set(&both[s]->facts, "ab_looks", "3,6,12,24");
+			kv_set(&both[s]->facts, "ab_spend_rho", "2");
+		}
+		seq_put(a, va, nr);
+		seq_put(b, vb, nr);
+		struct run *ra[] = { a }, *rb[] = { b };
+		struct side sides[2] = { { "A", ra, 1, NULL, 0 }, { "B", rb, 1, NULL, 0 } };
+		struct cmp_opts oi = *o;
+		int last = k == SEQ_NLOOKS - 1 || seq_looks[k] == no->last_look;
+		oi.interim = !last;
+		t = cmp_build(sides, 2, &oi);
+		if (last)
+			break;
+		int open = 0;
+		for (int m = 0; m < NAB; m++)
+			active[m] = 0;
+		for (size_t i = 0; i < t->nrows; i++)
+			if (t->rows[i].test[1].v == V_UNDECIDED)
+				for (int m = 0; m < NAB; m++)
+					if (!strcmp(ab_metrics[m], t->rows[i].metric))
+						active[m] = 1, open++;
+		if (!open) {
+			/* every row decided: the final judgment is the same table, without interim */
+			cmp_free(t);
+			t = cmp_build(sides, 2, o);
+			break;
+		}
+	}
+	for (int m = 0; m < NAB; m++)
+		an->rounds += nr[m];
+	ab_tally(t, shift, o, an);
+	cmp_free(t);
+	run_free(a);
+	run_free(b);
+}
+
+static void seq_report(const char *what, const struct answers *an)
+{
+	answers_report(what, an);
+	printf("#   mean rounds per row %.1f (a fixed design of 24 rounds: 24)\n",
+	       (double)an->rounds / (double)(an->tested ? an->tested : 1));
+}
+
+/* n A/A sessions of noise no, reported as what; the share of sessions with a false row. */
+static double seq_aa(const struct seq_noise *no, int n, const char *what, struct answers *an)
+{
+	struct cmp_opts o;
+	cmp_opts_default(&o);
+	double none[NAB] = { 0 };
+	for (int i = 0; i < n; i++)
+		seq_session(no, none, &o, an, i);
+	seq_report(what, an);
+	return (double)an->false_sessions / (double)an->sessions;
+}
+
+TEST(decide_sequential_aa)
+{
+	/* stopping when decided keeps the table's promise: fewer than 1 session in 20 with a false
+	 * row (alpha spent over the looks, each look corrected over the rows it tests) */
+	struct answers an = { 0 }, cut = { 0 }, one = { 0 }, q = { 0 };
+	const struct seq_noise no = { 0.35, 0.35, 0.01, 0, 24 };
+	CHECK(seq_aa(&no, 200, "sequential A/A, fresh workers (process offset 1 % per round), "
+		     "looks 3/6/12/24", &an) <= 0.07);
+	/* the time limit ends the session after the look at 6 rounds: what is left of alpha is spent
+	 * on the rounds there are */
+	const struct seq_noise nc = { 0.35, 0.35, 0.01, 0, 6 };
+	CHECK(seq_aa(&nc, 200, "sequential A/A, ended by the time limit after 6 rounds", &cut) <= 0.07);
+	/* one worker per side for the whole session: its offset is a change no test within the
+	 * session can tell from the build's, and more rounds only make it surer */
+	const struct seq_noise n1 = { 0.35, 0.35, 0.01, 1, 24 };
+	seq_aa(&n1, 200, "sequential A/A, one worker per side (constant offset 1 %)", &one);
+	CHECK(one.false_sessions > an.false_sessions);
+	/* a quiet machine: most rows end `same` */
+	const struct seq_noise nq = { 0.1, 0.35, 0.002, 0, 24 };
+	seq_aa(&nq, 100, "sequential A/A, quiet machine", &q);
+	printf("#   of which rows without two levels: same %ld of %ld\n", q.steady_same, q.steady);
+	CHECK((double)q.steady_same / (double)q.steady >= 0.8);
+}
+
+TEST(decide_sequential_power)
+{
+	struct cmp_opts o;
+	cmp_opts_default(&o);
+	static const double sizes[] = { 0.03, 0.05, 0.10, 0.20 };
+	struct answers all = { 0 };
+	for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
+		double shift[NAB];
+		shift_half(shift, sizes[z]);
+		struct answers an = { 0 };
+		const struct seq_noise no = { 0.35, 0.35, 0.01, 0, 24 };
+		for (int i = 0; i < 100; i++)
+			seq_session(&no, shift, &o, &an, 1000 + i);
+		char what[96];
+		snprintf(what, sizeof what, "sequential, half the metrics %+.0f %%", sizes[z] * 100);
+		seq_report(what, &an);
+		all.false_same += an.false_same;
+		all.false_same_risk += an.false_same_risk;
+		CHECK((double)an.wrong / (double)(an.verdicts ? an.verdicts : 1) <= 0.10);
+		if (sizes[z] >= 0.10)
+			CHECK((double)an.found / (double)an.shifted >= 0.6);
+	}
+	printf("# sequential: same where the change exceeds min-effect + half-width: %ld of %ld\n",
+	       all.false_same, all.false_same_risk);
+	CHECK(all.false_same <= 0.05 * (double)(all.false_same_risk ? all.false_same_risk : 1));
 }
