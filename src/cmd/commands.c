@@ -57,6 +57,16 @@ const struct command commands[] = {
 	  "--b 'taskset -c 0 /opt/new/plumb'; --a defaults to this binary (docs/compare.md).\n"
 	  "Any other option is a run option, given to both sides (--only, --repeat, ...).",
 	  NULL, ab_options },
+	{ "bisect-check", cmd_bisect_check,
+	  "--metric M[,M...] --min-effect PCT (--baseline RUN | --a 'PREFIX') [--b 'PREFIX']\n"
+	  "       [--sessions N] [--alpha A] [--db PATH] [run options]",
+	  "a git bisect run predicate: measures the build under test (--b, default this binary)\n"
+	  "against a stored baseline or a baseline binary paired with it (plumb ab), and exits\n"
+	  "0 when no named metric is worse, 1 when one is worse by at least --min-effect, 125 when\n"
+	  "still undecided after --sessions looks (git skips the commit), and 128 for anything\n"
+	  "else (bad options, a side that does not run: git stops the bisect). docs/bisect.md.\n"
+	  "Any other option is a run option (--only, --repeat, --cpu, ...).",
+	  NULL, bisect_options },
 	{ "report", cmd_report,
 	  "[RUN...] -o FILE.html [--svg-dir DIR] [--db PATH]",
 	  "one self-contained HTML page with charts, facts and the compare table",
