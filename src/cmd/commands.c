@@ -64,7 +64,8 @@ const struct command commands[] = {
 	  "against a stored baseline or a baseline binary paired with it (plumb ab), and exits\n"
 	  "0 when no named metric is worse, 1 when one is worse by at least --min-effect, 125 when\n"
 	  "still undecided after --sessions looks (git skips the commit), and 128 for anything\n"
-	  "else (bad options, a side that does not run: git stops the bisect). docs/bisect.md.\n"
+	  "else (bad options, a side that does not run: git stops the bisect). --min-effect has\n"
+	  "no default here: it is the size of the regression hunted. docs/bisect.md.\n"
 	  "Any other option is a run option (--only, --repeat, --cpu, ...).",
 	  NULL, bisect_options },
 	{ "report", cmd_report,
@@ -86,8 +87,13 @@ void command_help(const struct command *c)
 	} else if (c->options) {
 		printf("\nOptions:\n%s\n", c->options);
 	}
-	printf("\nExit status: 0 ok, 2 bad arguments or input, 3 (run and the tools) a measurement "
-	       "could\nnot be made, 1 (compare, when asked to fail on one) a regression. See plumb(1).\n");
+	if (!strcmp(c->name, "bisect-check")) /* git's codes, not plumb's: see its summary */
+		printf("\nExit status: 0 not worse, 1 worse, 125 undecided, 128 any failure (git "
+		       "aborts), 128 + N\nstopped by signal N. See docs/bisect.md.\n");
+	else
+		printf("\nExit status: 0 ok, 2 bad arguments or input, 3 (run and the tools) a "
+		       "measurement could\nnot be made, 1 (compare, when asked to fail on one) a "
+		       "regression. See plumb(1).\n");
 }
 
 const struct command *command_find(const char *name)
