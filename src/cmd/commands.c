@@ -72,6 +72,17 @@ const struct command commands[] = {
 	  "select runs (none: every stored run); versions in natural order, 6.9 before 6.10\n"
 	  "(docs/trend.md)",
 	  NULL, trend_options },
+	{ "bisect-check", cmd_bisect_check,
+	  "--metric M[,M...] --min-effect PCT (--baseline RUN | --a 'PREFIX') [--b 'PREFIX']\n"
+	  "       [--sessions N] [--alpha A] [--db PATH] [run options]",
+	  "a git bisect run predicate: measures the build under test (--b, default this binary)\n"
+	  "against a stored baseline or a baseline binary paired with it (plumb ab), and exits\n"
+	  "0 when no named metric is worse, 1 when one is worse by at least --min-effect, 125 when\n"
+	  "still undecided after --sessions looks (git skips the commit), and 128 for anything\n"
+	  "else (bad options, a side that does not run: git stops the bisect). --min-effect has\n"
+	  "no default here: it is the size of the regression hunted. docs/bisect.md.\n"
+	  "Any other option is a run option (--only, --repeat, --cpu, ...).",
+	  NULL, bisect_options },
 	{ "report", cmd_report,
 	  "[RUN...] -o FILE.html [--svg-dir DIR] [--db PATH]",
 	  "one self-contained HTML page with charts, facts and the compare table; given 3 or more\n"
@@ -92,8 +103,13 @@ void command_help(const struct command *c)
 	} else if (c->options) {
 		printf("\nOptions:\n%s\n", c->options);
 	}
-	printf("\nExit status: 0 ok, 2 bad arguments or input, 3 (run and the tools) a measurement "
-	       "could\nnot be made, 1 (compare, when asked to fail on one) a regression. See plumb(1).\n");
+	if (!strcmp(c->name, "bisect-check")) /* git's codes, not plumb's: see its summary */
+		printf("\nExit status: 0 not worse, 1 worse, 125 undecided, 128 any failure (git "
+		       "aborts), 128 + N\nstopped by signal N. See docs/bisect.md.\n");
+	else
+		printf("\nExit status: 0 ok, 2 bad arguments or input, 3 (run and the tools) a "
+		       "measurement could\nnot be made, 1 (compare, when asked to fail on one) a "
+		       "regression. See plumb(1).\n");
 }
 
 const struct command *command_find(const char *name)

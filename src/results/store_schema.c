@@ -63,6 +63,38 @@ static const char *const migrations[] = {
 	"CREATE UNIQUE INDEX runs_uid ON runs(uid);"
 	"CREATE INDEX runs_host ON runs(host);"
 	"ALTER TABLE facts ADD COLUMN seq {INT};",
+	/* 3 -> 4: a view of points for SQL dashboards (docs/store-schema.md, "The points view"):
+	 * one row per run, result and round, with the run's host, label and a few facts. Written
+	 * without window functions (older SQLite lacks them): a round's median is the mean of its
+	 * lower and upper median, each the smallest value with at least half the values at or
+	 * below it. A result without samples (an imported lmbench file) is one round, its value. */
+	"CREATE VIEW points AS SELECT"
+	"  r.id AS run_id, r.uid AS run_uid, r.host AS host, r.label AS label,"
+	"  r.profile AS profile, r.started AS started, r.incomplete AS incomplete,"
+	"  (SELECT f.value FROM facts f WHERE f.run_id = r.id AND f.key = 'kernel') AS kernel,"
+	"  (SELECT f.value FROM facts f WHERE f.run_id = r.id AND f.key = 'cpu_model') AS cpu_model,"
+	"  (SELECT f.value FROM facts f WHERE f.run_id = r.id AND f.key = 'build_cc') AS build_cc,"
+	"  (SELECT f.value FROM facts f WHERE f.run_id = r.id AND f.key = 'build_cflags')"
+	"    AS build_cflags,"
+	"  res.metric AS metric, res.params AS params, res.x AS x, res.unit AS unit,"
+	"  res.method_version AS method_version,"
+	"  COALESCE(g.round, 0) AS round, COALESCE(g.samples, 1) AS samples,"
+	"  CASE WHEN g.result_id IS NULL THEN res.value ELSE"
+	"   ((SELECT MIN(s.value) FROM samples s WHERE s.result_id = g.result_id"
+	"      AND s.round = g.round AND 2 * (SELECT COUNT(*) FROM samples t"
+	"      WHERE t.result_id = s.result_id AND t.round = s.round AND t.value <= s.value)"
+	"      >= g.samples)"
+	"   + (SELECT MIN(s.value) FROM samples s WHERE s.result_id = g.result_id"
+	"      AND s.round = g.round AND 2 * (SELECT COUNT(*) FROM samples t"
+	"      WHERE t.result_id = s.result_id AND t.round = s.round AND t.value <= s.value)"
+	"      >= g.samples + 1)) / 2 END AS value,"
+	"  COALESCE(g.value_min, res.value) AS value_min,"
+	"  COALESCE(g.value_max, res.value) AS value_max,"
+	"  res.value AS run_value"
+	" FROM runs r JOIN results res ON res.run_id = r.id"
+	" LEFT JOIN (SELECT result_id, round, COUNT(value) AS samples, MIN(value) AS value_min,"
+	"   MAX(value) AS value_max FROM samples GROUP BY result_id, round) g"
+	"  ON g.result_id = res.id;",
 };
 
 int schema_version_current(void)

@@ -1,6 +1,7 @@
 /*
  * select.c — which steps `plumb run` runs: the plan for the profile fitted to the time budget
- * (fit.h), kept or dropped by --only, --skip (family ids and their aliases, tool.h) and
+ * (fit.h), kept or dropped by --only, --skip (family ids and their aliases, tool.h, or tools and
+ * single steps) and
  * --subset; and the plan as --dry-run prints it.
  */
 #include <stdio.h>
@@ -45,31 +46,47 @@ static int names_has(const struct names *n, const char *s)
 	return 0;
 }
 
-/* Whether an id of n (a family or an alias: tool.h) selects step s; a step whose tool is not
- * built in is selected by the family the plan expects for it. */
+/* Whether name is step s's tool (lat_syscall) or the step itself, TOOL.ARG (lat_syscall.null):
+ * a bisect or an A/B check of one operation runs only its steps, many rounds of them. */
+static int step_named(const struct step *s, const char *name)
+{
+	size_t n = strlen(s->argv[0]);
+	if (strncmp(name, s->argv[0], n) != 0)
+		return 0;
+	return name[n] == 0 || (name[n] == '.' && s->argc > 1 && !strcmp(name + n + 1, s->argv[1]));
+}
+
+/* Whether an id of n (a family or an alias: tool.h, a tool or a step) selects step s; a step
+ * whose tool is not built in is selected by the family the plan expects for it. */
 static int names_select(const struct names *n, const struct step *s)
 {
 	const struct registered *r = NULL;
 	const struct tool *t = tool_find(s->argv[0], &r);
 	for (int i = 0; i < n->n; i++)
-		if (t ? family_selects(n->v[i], r) : strcmp(n->v[i], s->family) == 0)
+		if ((t ? family_selects(n->v[i], r) : strcmp(n->v[i], s->family) == 0) ||
+		    step_named(s, n->v[i]))
 			return 1;
 	return 0;
 }
 
-/* Parse a comma list of family ids; an unknown id is a usage error listing the valid. */
+/* Parse a comma list of family ids (or tools and steps of the plan); an unknown id is a usage
+ * error listing the valid families. */
 static void parse_families(const char *opt, char *list, const struct names *valid,
-			   struct names *out)
+			   const struct plan *all, struct names *out)
 {
 	for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
 		if (!*tok)
 			continue;
-		if (!names_has(valid, tok)) {
+		int known = names_has(valid, tok);
+		for (size_t i = 0; i < all->n && !known; i++)
+			known = step_named(&all->v[i], tok);
+		if (!known) {
 			char buf[1024] = "";
 			for (int i = 0; i < valid->n; i++)
 				snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s", i ? ", " : "",
 					 valid->v[i]);
-			die(EXIT_USAGE, "%s: unknown family '%s' (valid: %s)", opt, tok, buf);
+			die(EXIT_USAGE, "%s: unknown family '%s' (valid: %s; or a tool, or one step as "
+			    "TOOL.ARG: lat_syscall.null)", opt, tok, buf);
 		}
 		names_add(out, tok);
 	}
@@ -125,9 +142,9 @@ void select_steps(struct suite *S)
 	for (size_t i = 0; i < all.n; i++)
 		names_add(&valid, step_family(&all.v[i], NULL, NULL));
 	if (o->only)
-		parse_families("--only", o->only, &valid, &S->only);
+		parse_families("--only", o->only, &valid, &all, &S->only);
 	if (o->skip)
-		parse_families("--skip", o->skip, &valid, &S->skipf);
+		parse_families("--skip", o->skip, &valid, &all, &S->skipf);
 	plan_free(&all);
 
 	S->fit.budget = o->time_limit > 0 ? o->time_limit : plan_budget(o->profile);

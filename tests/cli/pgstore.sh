@@ -68,6 +68,17 @@ check pgstore/report grep -q 'DS02' "$T/r.html"
 p plot --db "$U" 2 3 -d "$T/svg" >/dev/null
 check pgstore/plot test -n "$(ls "$T/svg" 2>/dev/null)"
 check pgstore/check "$PLUMB" runs --db "$U" --check
+# the points view (docs/store-schema.md): one row per result and round, as in SQLite; every
+# round's median lies within its min and max, and the rounds hold every sample
+pts=$(pg_sql "SELECT count(*) FROM points WHERE label = 'nightly'")
+ord=$(pg_sql "SELECT count(*) FROM points WHERE label = 'nightly' AND value >= value_min
+	AND value <= value_max AND kernel IS NOT NULL")
+nsm=$(pg_sql "SELECT sum(samples) FROM points WHERE label = 'nightly'")
+all=$(pg_sql "SELECT count(*) FROM samples s JOIN results r ON r.id = s.result_id
+	JOIN runs u ON u.id = r.run_id WHERE u.label = 'nightly'")
+if [ -n "$pts" ] && [ "$pts" -gt 0 ] && [ "$pts" = "$ord" ] && [ "$nsm" = "$all" ]
+then pass pgstore/points-view
+else fail pgstore/points-view "rows $pts ordered $ord samples $nsm of $all"; fi
 # selections: runs --host/--label/--since and a compare side host=H,label=L
 p runs --db "$U" --host DS02 >"$T/sel1"
 check pgstore/runs-host test "$(grep -c '^ *[0-9]' "$T/sel1")" -eq 1

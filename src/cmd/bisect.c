@@ -1,0 +1,456 @@
+/*
+ * bisect.c — `plumb bisect-check --metric M[,M...] --min-effect P (--baseline RUN | --a 'PREFIX')
+ * [--b 'PREFIX'] [--sessions N] [run options]`: a predicate for `git bisect run` (docs/bisect.md).
+ * It measures the build under test (--b, default this binary) against a baseline — a stored run,
+ * label or selection (--baseline), or a baseline binary paired with it in a `plumb ab` session
+ * (--a) — and answers in git's words: exit 0 (not worse on every named metric), 1 (worse by at
+ * least the minimum effect on one of them) or 125 (undecided after --sessions looks: git skips
+ * the commit). Anything else — a bad option, a side that does not run, a stop — exits 128 or
+ * more, which makes git abort the bisect instead of taking it for a verdict (git calls every
+ * code from 1 to 127 but 125 "bad"). That is why the work happens in a child process: plumb's
+ * usual error codes (2, 3) come out of it, and this process turns them into 128.
+ *
+ * Each look runs this binary's `run` (--baseline: the build under test alone; its runs pool
+ * over the looks) or `ab` (--a: one paired session per look, judged alone), and judges the named
+ * metrics with compare's estimator at alpha / sessions, so the looks together keep alpha.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "analysis/compare.h"
+#include "analysis/compare_est.h"
+#include "cmd/commands.h"
+#include "cmd/sides.h"
+#include "core/cleanup.h"
+#include "core/util.h"
+#include "results/io.h"
+#include "results/run.h"
+
+#define BISECT_GOOD 0
+#define BISECT_BAD 1
+#define BISECT_SKIP 125  /* git: "this commit cannot be tested" */
+#define BISECT_ABORT 128 /* git: 128 and up (and < 0) stop the bisect */
+
+struct bisect_cli {
+	struct compare_args ca; /* --db --alpha --min-effect --correction */
+	const char *metrics, *baseline, *a, *b;
+	int sessions;
+};
+
+const struct opt bisect_options[] = {
+	{ 0, "metric", OPT_STRING, 0, 0, offsetof(struct bisect_cli, metrics), "M,...", NULL,
+	  "the metrics that decide (lat_syscall.null; a tool name takes all its metrics)", NULL },
+	{ 0, "baseline", OPT_STRING, 0, 0, offsetof(struct bisect_cli, baseline), "RUN", NULL,
+	  "the baseline: a stored label, run id, selection or results file", NULL },
+	{ 0, "a", OPT_STRING, 0, 0, offsetof(struct bisect_cli, a), "PREFIX", NULL,
+	  "or a baseline binary, paired with the build under test in plumb ab sessions", NULL },
+	{ 0, "b", OPT_STRING, 0, 0, offsetof(struct bisect_cli, b), "PREFIX", NULL,
+	  "the build under test's command line (default: this binary)", NULL },
+	{ 0, "sessions", OPT_INT, 1, 20, offsetof(struct bisect_cli, sessions), "N", "looks",
+	  "at most N measurements before answering 125, undecided (default 3)", NULL },
+	{ 0, NULL, OPT_GROUP, 0, 0, offsetof(struct bisect_cli, ca), NULL, NULL, NULL, compare_group },
+	{ 0 },
+};
+
+/* ---- the child that measures: its stop flag, its own child, its directory ----------------- */
+
+static volatile sig_atomic_t stop_sig;
+static void on_stop(int sig)
+{
+	if (!stop_sig)
+		stop_sig = sig;
+}
+
+static void catch_stops(void (*handler)(int))
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = handler; /* no SA_RESTART: a wait returns at once */
+	sigfillset(&sa.sa_mask);
+	static const int stops[] = { SIGINT, SIGTERM, SIGHUP };
+	for (int i = 0; i < 3; i++)
+		sigaction(stops[i], &sa, NULL);
+}
+
+/* Poll for pid's end; on a stop request ask it to stop (SIGTERM: run and ab remove their own
+ * files) and die of the signal once it has gone. Returns its wait status. */
+static int wait_child(pid_t pid)
+{
+	int st;
+	for (;;) {
+		pid_t got = waitpid(pid, &st, WNOHANG);
+		if (got == pid) {
+			child_forget(pid);
+			return st;
+		}
+		if (got < 0 && errno != EINTR)
+			die(EXIT_MEASURE, "waitpid: %s", strerror(errno));
+		if (stop_sig) {
+			kill(-pid, SIGTERM);
+			kill(pid, SIGTERM);
+			child_wait_bounded(pid, 5000);
+			warnx_("stopped by %s", signal_name(stop_sig));
+			cleanup_run();
+			exit(die_of_signal(stop_sig));
+		}
+		struct timespec ts = { 0, 50 * 1000000L };
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* Run argv (stdout to /dev/null, stderr to errfile) in its own process group; die with the
+ * end of its stderr when it fails. */
+static void run_child(char **argv, const char *errfile, const char *what)
+{
+	fflush(NULL);
+	pid_t pid = plumb_fork();
+	if (pid < 0)
+		die(EXIT_MEASURE, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		setpgid(0, 0);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		int null = open("/dev/null", O_WRONLY);
+		int err = open(errfile, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (null < 0 || err < 0)
+			_exit(EXIT_MEASURE);
+		dup2(null, 1);
+		dup2(err, 2);
+		execvp(argv[0], argv);
+		fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(EXIT_USAGE);
+	}
+	setpgid(pid, pid);
+	int st = wait_child(pid);
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		return;
+	/* its last lines say why */
+	FILE *f = fopen(errfile, "r");
+	char line[1024], last[4][1024];
+	int n = 0;
+	while (f && fgets(line, sizeof line, f)) {
+		memcpy(last[n % 4], line, sizeof line);
+		n++;
+	}
+	if (f)
+		fclose(f);
+	for (int i = n > 4 ? n - 4 : 0; i < n; i++)
+		fputs(last[i % 4], stderr);
+	die(WIFEXITED(st) && WEXITSTATUS(st) == EXIT_USAGE ? EXIT_USAGE : EXIT_MEASURE,
+	    "%s failed (%s %d)", what, WIFEXITED(st) ? "exit" : "signal",
+	    WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+}
+
+/* argv under construction */
+struct words {
+	char **v;
+	int n, cap;
+};
+
+static void add(struct words *w, const char *s)
+{
+	if (w->n + 2 > w->cap)
+		w->v = xrealloc(w->v, (size_t)(w->cap = 2 * w->cap + 16) * sizeof *w->v);
+	w->v[w->n++] = xstrdup(s);
+	w->v[w->n] = NULL;
+}
+
+/* A PREFIX: split on blanks, no shell, as plumb ab splits --a and --b. */
+static void add_prefix(struct words *w, const char *prefix, const char *what)
+{
+	char *copy = xstrdup(prefix);
+	int before = w->n;
+	for (char *t = strtok(copy, " \t\n"); t; t = strtok(NULL, " \t\n"))
+		add(w, t);
+	free(copy);
+	if (w->n == before)
+		die(EXIT_USAGE, "%s: empty command line", what);
+}
+
+static void free_words(struct words *w)
+{
+	for (int i = 0; i < w->n; i++)
+		free(w->v[i]);
+	free(w->v);
+}
+
+/* ---- judging the named metrics ------------------------------------------------------------ */
+
+enum call { NOT_WORSE, WORSE, UNDECIDED };
+
+static int names_row(const char *name, const char *metric)
+{
+	size_t n = strlen(name);
+	return !strcmp(name, metric) || (!strncmp(name, metric, n) && metric[n] == '.');
+}
+
+/* worse: compare's verdict (corrected p < alpha, interval excludes 0, |change| >= min effect).
+ * not worse: the one-sided upper bound (lower bound for a bandwidth) at level alpha of the
+ * change lies under the minimum effect. Anything else is undecided. */
+static enum call judge_row(const struct cmp_row *r, const struct cmp_opts *o)
+{
+	const struct cmp_test *ts = &r->test[1];
+	char name[256];
+	cmp_row_name(r, name, sizeof name);
+	switch (ts->v) {
+	case V_WORSE:
+		return WORSE;
+	case V_NEUTRAL:
+		die(EXIT_USAGE, "%s is a property of the machine or unknown to plumb, never judged: "
+		    "name another --metric", name);
+	case V_METHOD:
+		die(EXIT_USAGE, "%s: the two sides measure it by different methods", name);
+	case V_MISSING:
+		die(EXIT_USAGE, "%s was not measured on both sides", name);
+	case V_NOTEST:
+		die(EXIT_USAGE, "%s: a side has fewer than %d rounds (use --repeat 3 or more)", name,
+		    CMP_MIN_ROUNDS);
+	default:
+		break;
+	}
+	const struct cmp_change *c = ts->judged_eq ? &ts->eq : &ts->raw;
+	if (isnan(c->est) || !(c->se > 0) || !(c->df > 0))
+		return UNDECIDED;
+	double est = log1p(c->est / 100), q = t_crit(2 * o->alpha, c->df) * c->se;
+	double m = o->min_effect / 100;
+	if (r->def && r->def->better == HIGHER)
+		return m >= 1 || est - q > log1p(-m) ? NOT_WORSE : UNDECIDED;
+	return est + q < log1p(m) ? NOT_WORSE : UNDECIDED;
+}
+
+/* One look: every row of a named metric; prints a line each. */
+static enum call judge(const struct side *sides, const struct cmp_opts *o, char **names,
+		       int nnames, int look, int looks)
+{
+	struct cmp_table *t = cmp_build(sides, 2, o);
+	int worse = 0, undecided = 0;
+	for (int k = 0; k < nnames; k++) {
+		int found = 0;
+		for (size_t i = 0; i < t->nrows; i++) {
+			const struct cmp_row *r = &t->rows[i];
+			if (!names_row(names[k], r->metric))
+				continue;
+			found = 1;
+			enum call c = judge_row(r, o);
+			worse += c == WORSE;
+			undecided += c == UNDECIDED;
+			const struct cmp_test *ts = &r->test[1];
+			char name[256];
+			printf("look %d/%d: %s %+.1f%% [%+.1f, %+.1f] (%s): %s\n", look, looks,
+			       cmp_row_name(r, name, sizeof name), ts->change, ts->lo, ts->hi,
+			       noise_src_name(ts->noise),
+			       c == WORSE ? "worse" : c == NOT_WORSE ? "not worse" : "undecided");
+		}
+		if (!found)
+			die(EXIT_USAGE, "--metric %s: not measured by either side (do the run options' "
+			    "--only families include it? plumb list names the metrics)", names[k]);
+	}
+	fflush(stdout);
+	cmp_free(t);
+	return worse ? WORSE : undecided ? UNDECIDED : NOT_WORSE;
+}
+
+/* ---- the measuring child ------------------------------------------------------------------ */
+
+static int bisect_work(int argc, char **argv)
+{
+	struct bisect_cli o = { .sessions = 3 };
+	cmp_opts_default(&o.ca.o);
+	o.ca.o.min_effect = NAN; /* the user says what size of regression is hunted */
+	struct words runargs = { 0 };
+	int used;
+	for (int i = 1; i < argc; i += used) {
+		used = 1;
+		if (command_word("bisect-check", bisect_options, argv, argc, i, &o, &used))
+			continue;
+		if (!strcmp(argv[i], "-o") || !strncmp(argv[i], "--output", 8) ||
+		    !strcmp(argv[i], "--json") || !strncmp(argv[i], "--format", 8) ||
+		    !strcmp(argv[i], "--dry-run") || !strncmp(argv[i], "--label", 7) ||
+		    !strcmp(argv[i], "--no-store") || !strncmp(argv[i], "--ab-worker", 11))
+			die(EXIT_USAGE, "%s is not an option of plumb bisect-check (try 'plumb "
+			    "bisect-check --help')", argv[i]);
+		add(&runargs, argv[i]); /* a run option */
+	}
+	if (!o.metrics || !*o.metrics)
+		die(EXIT_USAGE, "needs --metric M[,M...]: the metrics that decide");
+	if (isnan(o.ca.o.min_effect))
+		die(EXIT_USAGE, "needs --min-effect P: the smallest slowdown, in percent, that is the "
+		    "regression being hunted");
+	if (!o.baseline == !o.a)
+		die(EXIT_USAGE, "needs one baseline: --baseline RUN (stored) or --a 'PREFIX' (a "
+		    "baseline binary)");
+	char *mcopy = xstrdup(o.metrics);
+	char **names = xcalloc(strlen(mcopy) + 1, sizeof *names);
+	int nnames = 0;
+	for (char *t = strtok(mcopy, ","); t; t = strtok(NULL, ","))
+		names[nnames++] = t;
+	if (!nnames)
+		die(EXIT_USAGE, "--metric: no metric named");
+	char self[4096];
+	ssize_t sn = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (sn <= 0)
+		die(EXIT_USAGE, "cannot find this binary (/proc/self/exe)");
+	self[sn] = 0;
+	const char *b = o.b ? o.b : self;
+
+	/* the baseline first: a wrong label is said before anything is measured */
+	struct side *base = NULL;
+	size_t nbase = 0;
+	if (o.baseline) {
+		char *arg = (char *)o.baseline;
+		base = sides_load(&arg, 1, o.ca.db, 0, &nbase);
+		sides_load_history(base, nbase, o.ca.db);
+	}
+	char *dir = private_dir(NULL);
+	if (!dir)
+		die(EXIT_MEASURE, "cannot create a temporary directory: %s", strerror(errno));
+	cleanup_init(); /* at exit: no child and no directory left behind */
+	catch_stops(on_stop);
+	signal(SIGPIPE, SIG_IGN);
+
+	struct cmp_opts co = o.ca.o;
+	co.alpha = o.ca.o.alpha / o.sessions; /* the looks share alpha */
+	char *errfile = xasprintf("%s/child.err", dir);
+	struct run **tested = NULL; /* --baseline: the build under test's runs so far */
+	size_t ntested = 0;
+	enum call c = UNDECIDED;
+	for (int look = 1; look <= o.sessions && c == UNDECIDED; look++) {
+		if (stop_sig) { /* arrived while judging */
+			warnx_("stopped by %s", signal_name(stop_sig));
+			cleanup_run();
+			exit(die_of_signal(stop_sig));
+		}
+		struct words w = { 0 };
+		struct side sides[2];
+		memset(sides, 0, sizeof sides);
+		size_t npair = 0;
+		struct side *pair = NULL;
+		if (o.baseline) {
+			char *out = xasprintf("%s/test-%d.json", dir, look);
+			add_prefix(&w, b, "--b");
+			add(&w, "run");
+			for (int i = 0; i < runargs.n; i++)
+				add(&w, runargs.v[i]);
+			add(&w, "--no-store");
+			add(&w, "--format");
+			add(&w, "json");
+			add(&w, "-o");
+			add(&w, out);
+			run_child(w.v, errfile, "the build under test's run");
+			char err[512];
+			struct run *r = run_read_file(out, err, sizeof err);
+			if (!r)
+				die(EXIT_MEASURE, "the build under test's run: %s", err);
+			unlink(out);
+			free(out);
+			tested = xrealloc(tested, (ntested + 1) * sizeof *tested);
+			tested[ntested++] = r;
+			sides[0] = base[0];
+			sides[1] = (struct side){ .name = "under test", .runs = tested, .nruns = ntested };
+		} else {
+			char *db = xasprintf("%s/sessions.db", dir);
+			char *labels = xasprintf("baseline-%d,test-%d", look, look);
+			add(&w, self);
+			add(&w, "ab");
+			add(&w, "--a");
+			add(&w, o.a);
+			add(&w, "--b");
+			add(&w, b);
+			add(&w, "--label");
+			add(&w, labels);
+			add(&w, "--db");
+			add(&w, db);
+			add(&w, "--format");
+			add(&w, "csv");
+			for (int i = 0; i < runargs.n; i++)
+				add(&w, runargs.v[i]);
+			run_child(w.v, errfile, "the plumb ab session");
+			char *args[2] = { labels, strchr(labels, ',') + 1 };
+			*strchr(labels, ',') = 0;
+			pair = sides_load(args, 2, db, 0, &npair);
+			sides[0] = pair[0];
+			sides[1] = pair[1];
+			free(labels);
+			free(db);
+		}
+		free_words(&w);
+		c = judge(sides, &co, names, nnames, look, o.sessions);
+		if (pair)
+			sides_free(pair, npair);
+	}
+	for (size_t i = 0; i < ntested; i++)
+		run_free(tested[i]);
+	free(tested);
+	if (base)
+		sides_free(base, nbase);
+	free_words(&runargs);
+	free(errfile);
+	free(names);
+	free(mcopy);
+	cleanup_run();
+	free(dir);
+	const char *what = c == WORSE ? "bad: worse by at least the minimum effect (exit 1)"
+			 : c == NOT_WORSE ? "good: not worse (exit 0)"
+					  : "undecided after every look: skip this commit (exit 125)";
+	printf("bisect-check: %s\n", what);
+	return c == WORSE ? BISECT_BAD : c == NOT_WORSE ? BISECT_GOOD : BISECT_SKIP;
+}
+
+/* ---- the parent: git's exit codes --------------------------------------------------------- */
+
+static volatile pid_t worker;
+static void pass_stop(int sig)
+{
+	if (worker > 0)
+		kill(worker, sig);
+}
+
+int cmd_bisect_check(int argc, char **argv)
+{
+	fflush(NULL);
+	pid_t parent = getpid(), pid = fork();
+	if (pid < 0) {
+		warnx_("fork: %s", strerror(errno));
+		return BISECT_ABORT;
+	}
+	if (pid == 0) {
+		/* this process gone (SIGKILL), nothing would stop the measuring */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() != parent)
+			_exit(BISECT_ABORT);
+		exit(bisect_work(argc, argv));
+	}
+	worker = pid;
+	catch_stops(pass_stop); /* a stop sent to this process alone reaches the worker */
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR) {
+			warnx_("waitpid: %s", strerror(errno));
+			return BISECT_ABORT;
+		}
+	if (WIFSIGNALED(st)) {
+		int sig = WTERMSIG(st);
+		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) { /* stopped: say so as run does */
+			signal(sig, SIG_DFL);
+			return die_of_signal(sig);
+		}
+		warnx_("the measuring process died of %s: exit %d, so that git bisect run stops",
+		       strsignal(sig), BISECT_ABORT);
+		return BISECT_ABORT;
+	}
+	int code = WEXITSTATUS(st);
+	if (code == BISECT_GOOD || code == BISECT_BAD || code == BISECT_SKIP)
+		return code;
+	warnx_("no verdict (exit %d): exit %d, so that git bisect run stops", code, BISECT_ABORT);
+	return BISECT_ABORT;
+}
