@@ -47,7 +47,9 @@ else fail "ab: A/A passes --fail-on-regression" "rc=$rc $(grep -E 'worse|better'
 
 # a later compare of the stored labels uses the session's pairing
 if "$PLUMB" runs --db "$DB" >/dev/null 2>&1; then
-	"$PLUMB" compare --db "$DB" A B >"$T/later.out" 2>&1
+	# the session's default labels (A#SESSION, B#SESSION) as its last line names them
+	labs=$(sed -n 's/.*stored as runs [0-9]* (\([^)]*\)) and [0-9]* (\([^)]*\)).*/\1 \2/p' "$T/aa.err")
+	"$PLUMB" compare --db "$DB" $labs >"$T/later.out" 2>&1
 	if grep '^lat_syscall.null ' "$T/later.out" | grep -q 'paired rounds'
 	then pass "ab: compare A B afterwards is paired"
 	else fail "ab: compare A B afterwards is paired" "$(head -n8 "$T/later.out")"; fi
