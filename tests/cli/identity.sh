@@ -11,18 +11,64 @@
 export PLUMB_DB="$T/default.db" # never touch the user's store
 DB="$T/store.db"
 
+# runs made by hand: an x86 run and a run whose architecture fact was edited, another host's
+gen_run "$T/x86.json" boardA same 1 4
+gen_run "$T/arm.json" boardA same 1 4 22222222222222222222222222222222
+sed -i 's/"system": {/"system": {"arch": "x86_64", /' "$T/x86.json"
+sed -i 's/"system": {/"system": {"arch": "aarch64", /' "$T/arm.json"
+gen_run "$T/other.json" boardB other 1 4 33333333333333333333333333333333
+
+# ---- summary --format markdown and html: tables that parse back -----------------------------
+sed "s/\"label\": \"same\"/\"label\": \"evil|<b>\\\\u0007label\"/" "$T/x86.json" >"$T/evil.json"
+"$PLUMB" summary --format markdown "$T/evil.json" "$T/other.json" >"$T/sum.md" 2>"$T/md.err"
+cat >"$T/md.py" <<'EOF'
+import re, sys
+text = open(sys.argv[1], encoding='utf-8', errors='strict').read()
+cells = lambda line: re.split(r'(?<!\\)\|', line.strip())[1:-1]
+tables, cur = [], []
+for line in text.split('\n') + ['']:
+    if line.startswith('|'):
+        cur.append(line)
+    elif cur:
+        tables.append(cur); cur = []
+assert len(tables) >= 2, 'tables: %d' % len(tables)
+for t in tables:
+    head = cells(t[0])
+    assert all(re.fullmatch(r'-{3,}:?', c.strip()) for c in cells(t[1])), t[1]
+    for row in t[2:]:
+        assert len(cells(row)) == len(head), (head, row)
+facts = [c.strip() for c in cells(tables[0][0])]
+for want in ('CPU', 'MHz', 'Kernel', 'Compiler and flags', 'Memory', 'Date'):
+    assert want in facts, facts
+assert len(tables[0]) == 4, 'facts rows'
+proc = [t for t in tables if 'null call' in t[0]]
+assert proc and len(proc[0]) == 4, 'processor table rows'
+assert '-1' not in [c.strip() for t in tables for r in t[2:] for c in cells(r)], 'a -1 cell'
+assert '<b>' not in text, 'raw HTML from a label'
+EOF
+check identity/summary-markdown-tables python3 "$T/md.py" "$T/sum.md"
+"$PLUMB" summary --format html "$T/evil.json" "$T/other.json" >"$T/sum.html" 2>"$T/html.err"
+check identity/summary-html-well-formed python3 -c '
+import sys, xml.etree.ElementTree as ET
+root = ET.fromstring(open(sys.argv[1], "rb").read().split(b"\n", 1)[1])
+tables = list(root.iter("table"))
+assert len(tables) >= 2
+for t in tables:
+    rows = list(t.iter("tr"))
+    assert len({len(list(r)) for r in rows}) == 1, "ragged table"
+' "$T/sum.html"
+expect_usage identity/summary-bad-format "$PLUMB" summary --format pdf "$T/other.json"
+
+# files alone (no store): the same refusal
+expect_usage identity/per-host-files-refused "$PLUMB" summary --per-host "$T/x86.json" "$T/arm.json"
+check identity/per-host-files-names-fact grep -q 'architecture differs' "$T/err"
+
 if "$PLUMB" runs --db "$DB" 2>&1 | grep -q 'without SQLite'; then
 	skip identity/store "plumb was built without SQLite (make NO_SQLITE=1): store tests skipped"
 	exit 0
 fi
 
-# ---- pooling refusal: one label, an x86 run and a run whose architecture was edited ----------
-gen_run "$T/x86.json" boardA same 1 4
-gen_run "$T/arm.json" boardA same 1 4 22222222222222222222222222222222
-# the architecture fact, edited by hand (the rest as gen_run wrote it)
-sed -i 's/"system": {/"system": {"arch": "x86_64", /' "$T/x86.json"
-sed -i 's/"system": {/"system": {"arch": "aarch64", /' "$T/arm.json"
-gen_run "$T/other.json" boardB other 1 4 33333333333333333333333333333333
+# ---- pooling refusal: one label, the x86 run and the edited one -------------------------------
 gen_run "$T/x2.json" boardA twin 1 4 44444444444444444444444444444444
 "$PLUMB" import --db "$DB" "$T/x86.json" "$T/arm.json" "$T/other.json" "$T/x2.json" >/dev/null 2>&1
 expect_usage identity/compare-refuses-mixed-label "$PLUMB" compare --db "$DB" same other
@@ -98,43 +144,3 @@ check identity/ab-sessions-compare-one-run-a-side grep -q '^lat_syscall.null ' "
 "$PLUMB" runs --db "$AB" --label "$l1" >"$T/ab.l1"
 check identity/ab-label-one-run test "$(grep -c '^ *[0-9]' "$T/ab.l1")" -eq 1
 
-# ---- summary --format markdown and html: tables that parse back -----------------------------
-sed "s/\"label\": \"same\"/\"label\": \"evil|<b>\\\\u0007label\"/" "$T/x86.json" >"$T/evil.json"
-"$PLUMB" summary --format markdown "$T/evil.json" "$T/other.json" >"$T/sum.md" 2>"$T/md.err"
-cat >"$T/md.py" <<'EOF'
-import re, sys
-text = open(sys.argv[1], encoding='utf-8', errors='strict').read()
-cells = lambda line: re.split(r'(?<!\\)\|', line.strip())[1:-1]
-tables, cur = [], []
-for line in text.split('\n') + ['']:
-    if line.startswith('|'):
-        cur.append(line)
-    elif cur:
-        tables.append(cur); cur = []
-assert len(tables) >= 2, 'tables: %d' % len(tables)
-for t in tables:
-    head = cells(t[0])
-    assert all(re.fullmatch(r'-{3,}:?', c.strip()) for c in cells(t[1])), t[1]
-    for row in t[2:]:
-        assert len(cells(row)) == len(head), (head, row)
-facts = [c.strip() for c in cells(tables[0][0])]
-for want in ('CPU', 'MHz', 'Kernel', 'Compiler and flags', 'Memory', 'Date'):
-    assert want in facts, facts
-assert len(tables[0]) == 4, 'facts rows'
-proc = [t for t in tables if 'null call' in t[0]]
-assert proc and len(proc[0]) == 4, 'processor table rows'
-assert '-1' not in [c.strip() for t in tables for r in t[2:] for c in cells(r)], 'a -1 cell'
-assert '<b>' not in text, 'raw HTML from a label'
-EOF
-check identity/summary-markdown-tables python3 "$T/md.py" "$T/sum.md"
-"$PLUMB" summary --format html "$T/evil.json" "$T/other.json" >"$T/sum.html" 2>"$T/html.err"
-check identity/summary-html-well-formed python3 -c '
-import sys, xml.etree.ElementTree as ET
-root = ET.fromstring(open(sys.argv[1], "rb").read().split(b"\n", 1)[1])
-tables = list(root.iter("table"))
-assert len(tables) >= 2
-for t in tables:
-    rows = list(t.iter("tr"))
-    assert len({len(list(r)) for r in rows}) == 1, "ragged table"
-' "$T/sum.html"
-expect_usage identity/summary-bad-format "$PLUMB" summary --format pdf "$T/other.json"
