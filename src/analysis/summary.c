@@ -23,6 +23,7 @@
 #include "analysis/summary_row.h"
 #include "core/escape.h"
 #include "core/result.h"
+#include "results/run_ident.h"
 
 /* ---- lmbench's number formatting ---------------------------------------------------------- */
 
@@ -99,7 +100,7 @@ struct table {
 	const char *lead;
 	struct cell_spec cells[MAX_CELLS];
 	int ncells;
-	void (*print)(FILE *f, const struct row *w);
+	void (*print)(FILE *f, const struct row *w, int named);
 };
 
 static const char *const h_basic[] = {
@@ -182,21 +183,38 @@ static int same(double a, double b)
 	double m = a > b ? a : b;
 	return a > 0 && b > 0 && fabs(a - b) / m <= 0.2;
 }
-static void p_mem(FILE *f, const struct row *w)
+/* The row's OS column: its OS, or its run's name when rows share host and OS. */
+static const char *os_col(const struct row *w, int named)
+{
+	return named ? w->name : w->os;
+}
+
+/* lmbench's "Guesses" column: "" when it has none. */
+static const char *mem_guess(const double *v)
+{
+	if (!same(v[F_L1], v[F_L2]) && same(v[F_L2], v[F_MEM]))
+		return "No L2 cache?";
+	return same(v[F_L1], v[F_L2]) ? "No L1 cache?" : "";
+}
+
+static void p_mem(FILE *f, const struct row *w, int named)
 {
 	const double *v = w->v;
 	cell c[4];
-	fprintf(f, "%-9.9s %13.13s  %4d", w->host, w->os, (int)v[F_MHZ]);
+	fprintf(f, "%-9.9s %13.13s  %4d", w->host, os_col(w, named), (int)v[F_MHZ]);
+	if (v[F_L1] < 0 && !(v[F_L2] > 0 || v[F_MEM] > 0)) {
+		/* no memory figure at all: the row is there so that rows match, blank */
+		fputc('\n', f);
+		return;
+	}
 	if (v[F_L1] < 0) {
 		fprintf(f, "%6s %6s %11s    %s\n", "-", "-", "-", "Bad mhz?");
 		return;
 	}
 	fprintf(f, " %6.6s %6.6s %6.6s %11.11s", num(c[0], v[F_L1], 6), num(c[1], v[F_L2], 6),
 		num(c[2], v[F_MEM], 6), num(c[3], v[F_RND], 6));
-	if (!same(v[F_L1], v[F_L2]) && same(v[F_L2], v[F_MEM]))
-		fputs("    No L2 cache?", f);
-	else if (same(v[F_L1], v[F_L2]))
-		fputs("    No L1 cache?", f);
+	if (*mem_guess(v))
+		fprintf(f, "    %s", mem_guess(v));
 	fputc('\n', f);
 }
 
@@ -245,6 +263,28 @@ static const struct table tables[] = {
 	{ h_mem, { F_L1, F_L2, F_MEM, NO_FIG }, "", { { 0 } }, 0, p_mem },
 };
 #define MEM_TABLE (sizeof tables / sizeof tables[0] - 1)
+#define NTABLES (sizeof tables / sizeof tables[0])
+
+/* Each table's value columns by name, for the document formats (summary_doc.c). */
+static const char *const col_names[][MAX_CELLS + 1] = {
+	{ "Description", "Mhz", "tlb pages", "cache line bytes", "mem par", "scal load", NULL },
+	{ "Mhz", "null call", "null I/O", "stat", "open clos", "slct TCP", "sig inst", "sig hndl",
+	  "fork proc", "exec proc", "sh proc", NULL },
+	{ "intgr bit", "intgr add", "intgr mul", "intgr div", "intgr mod", NULL },
+	{ "int64 bit", "int64 add", "int64 mul", "int64 div", "int64 mod", NULL },
+	{ "float add", "float mul", "float div", "float bogo", NULL },
+	{ "double add", "double mul", "double div", "double bogo", NULL },
+	{ "2p/0K ctxsw", "2p/16K ctxsw", "2p/64K ctxsw", "8p/16K ctxsw", "8p/64K ctxsw",
+	  "16p/16K ctxsw", "16p/64K ctxsw", NULL },
+	{ "2p/0K ctxsw", "Pipe", "AF UNIX", "UDP", "RPC/UDP", "TCP", "RPC/TCP", "TCP conn", NULL },
+	{ "UDP", "RPC/UDP", "TCP", "RPC/TCP", "TCP conn", NULL },
+	{ "0K File Create", "0K File Delete", "10K File Create", "10K File Delete", "Mmap Latency",
+	  "Prot Fault", "Page Fault", "100fd selct", NULL },
+	{ "Pipe", "AF UNIX", "TCP", "File reread", "Mmap reread", "Bcopy (libc)", "Bcopy (hand)",
+	  "Mem read", "Mem write", NULL },
+	{ "Mhz", "L1 $", "L2 $", "Main mem", "Rand mem", "Guesses", NULL },
+};
+_Static_assert(sizeof col_names / sizeof col_names[0] == NTABLES, "a name list per table");
 
 /* lmbench's gate: a row prints when one of the table's gate figures is present. */
 static int row_shown(const struct table *t, const struct row *w)
@@ -255,22 +295,39 @@ static int row_shown(const struct table *t, const struct row *w)
 	return 0;
 }
 
-static void header(FILE *f, int first, const char *const *lines)
+/* lmbench's gate, for the table: shown when a row of it is. */
+static int table_shown(const struct table *t, const struct row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (row_shown(t, &rows[i]))
+			return 1;
+	return 0;
+}
+
+/* Rows name their run in the OS column when two share host and OS (rows_named): the heading
+ * says so, "Run" where lmbench wrote "OS". */
+static void header(FILE *f, int first, const char *const *lines, int named)
 {
 	if (!first)
 		fputc('\n', f);
-	for (int i = 0; lines[i]; i++)
-		fprintf(f, "%s\n", lines[i]);
+	for (int i = 0; lines[i]; i++) {
+		const char *os = strncmp(lines[i], "Host ", 5) ? NULL : strstr(lines[i], " OS");
+		if (named && os)
+			fprintf(f, "%.*sRun%s\n", (int)(os - lines[i]), lines[i], os + 3);
+		else
+			fprintf(f, "%s\n", lines[i]);
+	}
 }
 
+
 /* The printer: "host os ", then every cell. */
-static void print_row(FILE *f, const struct table *t, const struct row *w)
+static void print_row(FILE *f, const struct table *t, const struct row *w, int named)
 {
 	if (t->print) {
-		t->print(f, w);
+		t->print(f, w, named);
 		return;
 	}
-	fprintf(f, "%-9.9s %13.13s ", w->host, w->os);
+	fprintf(f, "%-9.9s %13.13s ", w->host, os_col(w, named));
 	for (int i = 0; i < t->ncells; i++) {
 		const struct cell_spec *c = &t->cells[i];
 		double v = w->v[c->fig];
@@ -321,7 +378,7 @@ static void noisy_notes(FILE *f, const struct row *rows, size_t n)
 				fprintf(f, "\nNoisy cells (95%% confidence interval of the median wider than "
 					   "+-%.0f%%; rerun or use --repeat) and cells with a caveat:\n",
 					NOISY_PCT);
-			fprintf(f, "  %-9.9s ", rows[i].host);
+			fprintf(f, "  %-9.9s %s: ", rows[i].host, rows[i].who);
 			term_fputs(f, p->metric);
 			fputs(*p->params ? " " : "", f);
 			term_fputs(f, p->params);
@@ -387,7 +444,8 @@ static void mem_notes(FILE *f, struct run *const *runs, const struct row *rows, 
 			continue;
 		if (!res_fact(runs[i], p, "page_size", pg, sizeof pg))
 			snprintf(pg, sizeof pg, "unknown");
-		fprintf(f, "  %-9.9s random %.1f ns at %g MiB, pages ", rows[i].host, p->value, p->x);
+		fprintf(f, "  %-9.9s %s: random %.1f ns at %g MiB, pages ", rows[i].host, rows[i].who,
+			p->value, p->x);
 		term_fputs(f, pg);
 		if (res_fact(runs[i], p, "block_chase_ns", blk, sizeof blk)) {
 			fputs("; block-random ", f);
@@ -412,8 +470,8 @@ static void clock_notes(FILE *f, struct run *const *runs, const struct row *rows
 		if (!any++)
 			fprintf(f, "\nCPU clock during the run (read before every step; 5th-95th percentile):\n");
 		char m[32], l[32], h[32], p[32];
-		fprintf(f, "  %-9.9s %s MHz median, %s-%s MHz (%s%%)%s\n", rows[i].host,
-			term_str(med, m, sizeof m), term_str(lo, l, sizeof l), term_str(hi, h, sizeof h),
+		fprintf(f, "  %-9.9s %s: %s MHz median, %s-%s MHz (%s%%)%s\n", rows[i].host,
+			rows[i].who, term_str(med, m, sizeof m), term_str(lo, l, sizeof l), term_str(hi, h, sizeof h),
 			term_str(sp, p, sizeof p),
 			atof(sp) > CLOCK_SPREAD_WARN ? ": CPU-bound cells move with it from run to run" : "");
 	}
@@ -426,20 +484,127 @@ void summary_print(FILE *f, struct run *const *runs, size_t n)
 		return;
 	fprintf(f, "\n%17s%s\n%17s%s\n\t\t %s\n\n", "", "L M B E N C H  3 . 0   S U M M A R Y",
 		"", "------------------------------------", "(Alpha software, do not distribute)");
+	int named = rows_named(runs, rows, n);
 	for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
-		int shown = 0;
-		for (size_t i = 0; i < n; i++) {
-			if (!row_shown(&tables[t], &rows[i]))
-				continue;
-			if (!shown++)
-				header(f, t == 0, tables[t].head);
-			print_row(f, &tables[t], &rows[i]);
-		}
+		if (!table_shown(&tables[t], rows, n))
+			continue;
+		/* lmbench's blank line before every table but the first of its list, shown or not */
+		header(f, t == 0, tables[t].head, named);
+		/* every run's row, blank where it has no value: rows of runs match across tables */
+		for (size_t i = 0; i < n; i++)
+			print_row(f, &tables[t], &rows[i], named);
 	}
+	summary_notes(f, runs, rows, n);
+	free(rows);
+}
+
+void summary_notes(FILE *f, struct run *const *runs, const struct row *rows, size_t n)
+{
 	mem_notes(f, runs, rows, n);
 	noisy_notes(f, rows, n);
 	clock_notes(f, runs, rows, n);
-	free(rows);
+}
+
+/* Each row's who (notes) and name (the OS column when needed): its label when no other row
+ * has it, else its run id, else its place among the arguments. Returns 1 when two rows share
+ * host and OS, so that the tables must name the runs to tell them apart. */
+int rows_named(struct run *const *runs, struct row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct row *w = &rows[i];
+		const struct run *r = runs[i];
+		const char *pooled = kv_get(&r->facts, "pooled_runs");
+		char who[sizeof w->who];
+		if (pooled && atoi(pooled) > 1)
+			snprintf(who, sizeof who, "%s runs of %s pooled", pooled, r->host ? r->host : "?");
+		else
+			run_who(r, i, who, sizeof who);
+		term_str(who, w->who, sizeof w->who);
+		int unique = r->label && *r->label;
+		for (size_t j = 0; j < n && unique; j++)
+			unique = j == i || !runs[j]->label || strcmp(runs[j]->label, r->label) != 0;
+		char name[64];
+		if (unique)
+			term_str(r->label, name, sizeof name);
+		else if (r->id > 0)
+			snprintf(name, sizeof name, "run %ld", r->id);
+		else
+			snprintf(name, sizeof name, "file run %zu", i + 1);
+		/* cut to the column (13) and right-aligned there: a cut that collides is a run id */
+		snprintf(w->name, sizeof w->name, "%s", name);
+	}
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++)
+			if (!strncmp(rows[i].name, rows[j].name, 13)) {
+				if (runs[i]->id > 0)
+					snprintf(rows[i].name, sizeof rows[i].name, "run %ld", runs[i]->id);
+				if (runs[j]->id > 0)
+					snprintf(rows[j].name, sizeof rows[j].name, "run %ld", runs[j]->id);
+			}
+	int shared = 0;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++)
+			shared |= !strncmp(rows[i].host, rows[j].host, 9) &&
+				  !strncmp(rows[i].os, rows[j].os, 13);
+	return shared;
+}
+
+/* ---- the tables for the document formats (summary_doc.c) ------------------------------------ */
+
+size_t summary_ntables(void) { return NTABLES; }
+
+const char *summary_table_title(size_t t) { return tables[t].head[0]; }
+
+const char *const *summary_table_names(size_t t) { return col_names[t]; }
+
+int summary_table_shown(size_t t, const struct row *rows, size_t n)
+{
+	return table_shown(&tables[t], rows, n);
+}
+
+/* s without its leading and trailing blanks, into out. */
+static void trimmed(const char *s, char *out, size_t len)
+{
+	while (*s == ' ')
+		s++;
+	size_t l = strlen(s);
+	while (l && s[l - 1] == ' ')
+		l--;
+	snprintf(out, len, "%.*s", (int)l, s);
+}
+
+int summary_table_cells(size_t t, const struct row *w, char out[][SUMMARY_CELL], int max)
+{
+	const struct table *tb = &tables[t];
+	cell s;
+	int k = 0;
+	if (tb->print) { /* the memory table: Mhz, four latencies, the guess */
+		const double *v = w->v;
+		static const enum fig mem[] = { F_L1, F_L2, F_MEM, F_RND };
+		if (k < max)
+			trimmed(inum(s, v[F_MHZ], 4), out[k++], SUMMARY_CELL);
+		for (int i = 0; i < 4 && k < max; i++)
+			trimmed(num(s, v[mem[i]], 6), out[k++], SUMMARY_CELL);
+		if (k < max)
+			snprintf(out[k++], SUMMARY_CELL, "%s", v[F_L1] > 0 ? mem_guess(v) : "");
+		return k;
+	}
+	for (int i = 0; i < tb->ncells && k < max; i++) {
+		const struct cell_spec *c = &tb->cells[i];
+		double v = w->v[c->fig];
+		if (c->fmt == DESC) {
+			trimmed(w->desc, out[k++], SUMMARY_CELL);
+			continue;
+		}
+		switch (c->fmt) {
+		case NUM: num(s, v, c->w); break;
+		case SNUM: snum(s, v, c->w, w->v[F_LOAD]); break;
+		/* lmbench's %4.0f prints -1 for a missing clock; a document leaves it blank */
+		default: inum(s, v, c->w); break;
+		}
+		trimmed(s, out[k++], SUMMARY_CELL);
+	}
+	return k;
 }
 
 void summary_cells(FILE *f, struct run *const *runs, size_t n)

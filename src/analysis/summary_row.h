@@ -28,11 +28,29 @@ struct row {
 	const struct result *used[160]; /* the results the row's cells came from, in reading order */
 	int nused;
 	char host[128], os[128], desc[128];
+	/* the row's run, for readers: who names it in notes ("run 12 (label v1)"), name is the
+	 * short distinct name the tables show when rows share host and OS (summary.c) */
+	char who[RUN_TEXT_MAX * 4 + 32], name[64];
 	double v[F_N];
 	const struct result *mem_res, *rnd_res; /* the Main mem / Rand mem cells of a plumb run */
 };
 
 /* Every run reduced to its row (summary_reduce.c); NULL when out of memory. */
 struct row *summary_reduce_all(struct run *const *runs, size_t n);
+
+/* What summary.c gives the document formats (summary_doc.c). rows_named sets each row's who
+ * and name, and returns 1 when two rows share host and OS. */
+int rows_named(struct run *const *runs, struct row *rows, size_t n);
+/* The notes under the tables (memory columns, noisy cells, CPU clock), as plain text. */
+void summary_notes(FILE *f, struct run *const *runs, const struct row *rows, size_t n);
+size_t summary_ntables(void);
+const char *summary_table_title(size_t t);
+/* Table t's value columns by name, NULL-terminated. */
+const char *const *summary_table_names(size_t t);
+int summary_table_shown(size_t t, const struct row *rows, size_t n);
+/* Row w's cells of table t as lmbench's text prints them, blanks trimmed; "" when missing
+ * (never lmbench's -1). Returns how many. */
+#define SUMMARY_CELL 160
+int summary_table_cells(size_t t, const struct row *w, char out[][SUMMARY_CELL], int max);
 
 #endif

@@ -336,7 +336,7 @@ const struct opt ab_options[] = {
 	{ 0, "b", OPT_STRING, 0, 0, offsetof(struct ab_cli, b), "PREFIX", NULL,
 	  "side B's command line (required)", NULL },
 	{ 0, "label", OPT_STRING, 0, 0, offsetof(struct ab_cli, labels), "A,B", NULL,
-	  "the two runs' labels (default A,B)", NULL },
+	  "the two runs' labels (default A#SESSION,B#SESSION)", NULL },
 	{ 0, NULL, OPT_GROUP, 0, 0, offsetof(struct ab_cli, ca), NULL, NULL, NULL, compare_group },
 	{ 0, "format", OPT_CUSTOM, 0, 0, offsetof(struct ab_cli, fmt), "F", NULL,
 	  "text (default), markdown, csv or json", &format_action },
@@ -615,9 +615,11 @@ static int session_run(struct session *ss, struct worker *w, struct run **run)
 	return stopped;
 }
 
+static const char ab_default_labels[] = "A,B";
+
 int cmd_ab(int argc, char **argv)
 {
-	struct ab_cli o = { .labels = "A,B", .fmt = CF_TEXT, .start_timeout = 120,
+	struct ab_cli o = { .labels = ab_default_labels, .fmt = CF_TEXT, .start_timeout = 120,
 			    .time_limit = AB_TIME_LIMIT };
 	cmp_opts_default(&o.ca.o);
 	char **runargs = xcalloc((size_t)argc + 1, sizeof *runargs);
@@ -713,7 +715,9 @@ int cmd_ab(int argc, char **argv)
 	warnx_("%s", ss.summary);
 	for (int s = 0; s < 2; s++) {
 		free(run[s]->label);
-		run[s]->label = xstrdup(w[s].name);
+		/* default labels name the session, so two sessions' A runs never pool by label */
+		run[s]->label = o.labels == ab_default_labels ? xasprintf("%s#%s", w[s].name, sid)
+							      : xstrdup(w[s].name);
 		kv_set(&run[s]->facts, "ab_session", sid);
 		kv_set(&run[s]->facts, "ab_side", s ? "B" : "A");
 		kv_set(&run[s]->facts, "ab_command", s ? pb : pa);
@@ -732,8 +736,9 @@ int cmd_ab(int argc, char **argv)
 			store_failed = 1;
 		} else {
 			stored = 1;
-			warnx_("stored as runs %ld (%s) and %ld (%s), session %s", run[0]->id, w[0].name,
-			       run[1]->id, w[1].name, sid);
+			warnx_("stored as runs %ld (%s) and %ld (%s), session %s; plumb report %ld %ld",
+			       run[0]->id, run[0]->label, run[1]->id, run[1]->label, sid, run[0]->id,
+			       run[1]->id);
 		}
 		if (st)
 			store_close(st);

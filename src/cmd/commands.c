@@ -24,15 +24,16 @@ const struct command commands[] = {
 	{ "serve", cmd_serve, "[--bind ADDR] [--port BASE] [--idle SECONDS] [-v]",
 	  "run the server end of every network benchmark for remote clients",
 	  NULL, serve_options },
-	{ "summary", cmd_summary, "[--db FILE|URI] [--cells] [--per-host] [RUN|FILE ...]",
+	{ "summary", cmd_summary, "[--db FILE|URI] [--cells] [--per-host [--pool-anyway]]\n"
+	  "       [--format text|markdown|html] [--all | RUN|FILE ...]",
 	  "lmbench's summary tables for runs and results files (--per-host: one row per host)",
 	  NULL, summary_options },
 	{ "import", cmd_import, "[--db FILE] [--label TEXT] FILE...", "store plumb JSON and lmbench 3 results files",
 	  NULL, import_options },
 	{ "export", cmd_export, "RUN [--format json|lmbench|csv] [-o FILE] [--db FILE]", "write a run as plumb JSON, an lmbench results file or CSV (one row per sample)",
 	  NULL, export_options },
-	{ "runs", cmd_runs, "[--db FILE|URI] [--host H] [--label L] [--since DATE]\n"
-	  "       [--delete RUN | --relabel RUN TEXT | --check]",
+	{ "runs", cmd_runs, "[--db FILE|URI] [--host H] [--label L] [--since DATE] [--cc C]\n"
+	  "       [--cflags F] [--arch A] [--wide | --json] [--delete RUN | --relabel RUN TEXT | --check]",
 	  "list (or select), delete, relabel or check stored runs",
 	  NULL, runs_options },
 	{ "push", cmd_push, "RUN... --to URI|FILE [--db FILE]",
@@ -40,7 +41,8 @@ const struct command commands[] = {
 	  NULL, push_options },
 	{ "compare", cmd_compare,
 	  "RUN RUN [RUN...] [--all] [--alpha A] [--min-effect PCT] [--correction bh|holm|none]\n"
-	  "       [--format text|markdown|csv|json|junit] [--fail-on-regression] [--db PATH|URI] [-o FILE]",
+	  "       [--format text|markdown|csv|json|junit] [--fail-on-regression] [--pool-anyway]\n"
+	  "       [--db PATH|URI] [-o FILE]",
 	  "runs side by side per metric: change with a 95% interval (the run is the unit of noise;\n"
 	  "paired rounds for a plumb ab session), a verdict: worse, better (BH-corrected, min effect),\n"
 	  "same (the interval lies within ±min effect), no significant change (undecided) or no test;\n"

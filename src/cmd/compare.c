@@ -1,7 +1,9 @@
 /*
  * compare.c — `plumb compare A B [C ...]`: runs side by side per metric with a verdict judged
- * on rounds (analysis/compare.h, docs/compare.md). Exit 1 with --fail-on-regression when a
- * metric is significantly worse; 2 for usage and input errors.
+ * on rounds (analysis/compare.h, docs/compare.md). A side's runs (a label, a selection) are
+ * pooled only when their architecture, CPU model, build and kernel agree (--pool-anyway).
+ * Exit 1 with --fail-on-regression when a metric is significantly worse; 2 for usage and input
+ * errors, and for a side that would pool runs that differ.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -12,6 +14,7 @@
 #include "cmd/commands.h"
 #include "cmd/sides.h"
 #include "core/util.h"
+#include "results/run_ident.h"
 
 struct compare_cli {
 	struct compare_args ca;     /* --db --alpha --min-effect --correction */
@@ -19,7 +22,7 @@ struct compare_cli {
 		enum cmp_format fmt;
 		int junit;
 	} format;
-	int all, fail;
+	int all, fail, pool_anyway;
 	const char *out;
 };
 
@@ -48,6 +51,8 @@ const struct opt compare_options[] = {
 	{ 0, "json", OPT_CUSTOM, 0, 0, 0, NULL, NULL, "the same as --format json", &json_action },
 	{ 0, "fail-on-regression", OPT_FLAG, 0, 0, offsetof(struct compare_cli, fail), NULL, NULL,
 	  "exit 1 when a point is significantly worse", NULL },
+	{ 0, "pool-anyway", OPT_FLAG, 0, 0, offsetof(struct compare_cli, pool_anyway), NULL, NULL,
+	  "pool a side's runs even when their architecture, CPU, build or kernel differ", NULL },
 	{ 'o', "output", OPT_STRING, 0, 0, offsetof(struct compare_cli, out), "FILE", NULL,
 	  "write to FILE instead of stdout", NULL },
 	{ 0 },
@@ -69,6 +74,17 @@ int cmd_compare(int argc, char **argv)
 		die(EXIT_USAGE, "needs at least two RUN arguments (run ids, labels or files)");
 	size_t ns;
 	struct side *sides = sides_load(argv + first, nargs, db, 0, &ns);
+	/* a side is one thing measured: runs that differ in what makes them comparable are not
+	 * pooled into it unless asked */
+	for (size_t i = 0; i < ns; i++) {
+		char why[1024];
+		if (!runs_pool_split(sides[i].runs, sides[i].nruns, why, sizeof why))
+			continue;
+		if (!a.pool_anyway)
+			die(EXIT_USAGE, "%s: not pooled, %s (--pool-anyway pools them)", sides[i].name,
+			    why);
+		warnx_("warning: %s: pooled anyway, although %s", sides[i].name, why);
+	}
 	sides_load_history(sides, ns, db);
 	struct cmp_table *t = cmp_build(sides, ns, &o);
 	for (size_t i = 0; i < t->nwarnings; i++)

@@ -1,10 +1,12 @@
-/* runs.c — `plumb runs`: the runs in the store (id, date, host, label, profile, incomplete),
- * selected with --host H, --label L, --since DATE (all that are given must match), `--delete RUN`
- * / `--relabel RUN TEXT` to manage them (RUN is an id or a label: every run with that label),
- * `--check` to verify the database (SQLite's integrity and foreign-key checks; PostgreSQL
- * enforces its own) and then every run as the other commands read it, naming each one they
- * would skip (store.h: store_check_runs). The store may be an SQLite file or a PostgreSQL URI
- * (--db). Stored text is printed through term_str: a label cannot drive the terminal. */
+/* runs.c — `plumb runs`: the runs in the store, one line each (id, date, host, label, profile,
+ * scope, architecture, build, duration, plumb version; --wide adds CPU, kernel and the whole
+ * compiler and flags, --json every field), selected with --host H, --label L, --since DATE,
+ * --cc C, --cflags F, --arch A (all that are given must match; store.h: run_filter),
+ * `--delete RUN` / `--relabel RUN TEXT` to manage them (RUN is an id or a label: every run with
+ * that label), `--check` to verify the database (SQLite's integrity and foreign-key checks;
+ * PostgreSQL enforces its own) and then every run as the other commands read it, naming each one
+ * they would skip (store.h: store_check_runs). The store may be an SQLite file or a PostgreSQL
+ * URI (--db). Stored text is printed through term_str: a label cannot drive the terminal. */
 #include <ctype.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -12,11 +14,14 @@
 #include <string.h>
 #include "cmd/commands.h"
 #include "core/escape.h"
+#include "core/json.h"
 #include "core/util.h"
+#include "results/io.h"
+#include "results/run_ident.h"
 #include "results/store.h"
 
 #define USAGE "usage: plumb runs [--db FILE|URI] [--host H] [--label L] [--since DATE] " \
-	"[--delete RUN | --relabel RUN TEXT | --check]"
+	"[--cc C] [--cflags F] [--arch A] [--wide | --json] [--delete RUN | --relabel RUN TEXT | --check]"
 
 /* The ids RUN stands for: a number is one id, anything else a label. */
 static int ids_of(struct store *s, const char *arg, long **ids)
@@ -40,10 +45,147 @@ static void say_bad(struct store *s, const char *what, const char *why, void *ct
 	fputc('\n', stdout);
 }
 
+/* The columns of the list: a heading, a width (0: as wide as its widest cell, never cut) and
+ * whether it is aligned left; --wide adds the last four and cuts nothing. */
+enum col { C_ID, C_DATE, C_HOST, C_LABEL, C_PROFILE, C_SCOPE, C_ARCH, C_BUILD, C_TIME,
+	   C_VERSION, C_STATE, C_CPU, C_KERNEL, C_CC, C_CFLAGS, C_N, C_NARROW = C_STATE + 1 };
+static const struct {
+	const char *head;
+	int width, left;
+} cols[C_N] = {
+	{ "id", 5, 0 }, { "date", 16, 1 }, { "host", 10, 1 }, { "label", 12, 1 },
+	{ "profile", 7, 1 }, { "scope", 10, 1 }, { "arch", 7, 1 }, { "build", 16, 1 },
+	{ "time", 6, 1 }, { "version", 7, 1 }, { "", 0, 1 }, { "cpu", 0, 1 }, { "kernel", 0, 1 },
+	{ "compiler", 0, 1 }, { "cflags", 0, 1 },
+};
+
+static const char *fact_or_dash(const struct run *r, const char *key)
+{
+	const char *v = kv_get(&r->facts, key);
+	return v && *v ? v : "-";
+}
+
+/* The cells of one run, each escaped for the terminal (malloc'd). */
+static void run_cells(const struct run *r, char *cell[C_N])
+{
+	char buf[RUN_TEXT_MAX * 4], date[32] = "-";
+	if (r->started) {
+		snprintf(date, sizeof date, "%.16s", r->started);
+		if (date[10] == 'T')
+			date[10] = ' ';
+	}
+	snprintf(buf, sizeof buf, "%ld", r->id);
+	cell[C_ID] = xstrdup(buf);
+	const char *text[C_N] = {
+		[C_DATE] = date, [C_HOST] = r->host ? r->host : "-",
+		[C_LABEL] = r->label ? r->label : "-", [C_PROFILE] = r->profile ? r->profile : "-",
+		[C_SCOPE] = run_scope(r), [C_ARCH] = run_arch(r) ? run_arch(r) : "-",
+		[C_VERSION] = fact_or_dash(r, "plumb_version"),
+		[C_STATE] = r->incomplete ? "incomplete" : "", [C_CPU] = fact_or_dash(r, "cpu_model"),
+		[C_KERNEL] = fact_or_dash(r, "kernel"), [C_CC] = fact_or_dash(r, "build_cc"),
+		[C_CFLAGS] = fact_or_dash(r, "build_cflags"),
+	};
+	char build[256], dur[32];
+	text[C_BUILD] = run_build_short(r, build, sizeof build);
+	text[C_TIME] = run_duration_str(r, dur, sizeof dur);
+	for (int c = C_DATE; c < C_N; c++)
+		cell[c] = esc_dup(term_fputs, text[c]);
+}
+
+/* Characters (not bytes) of UTF-8 text: what a terminal column counts. */
+static int text_width(const char *s)
+{
+	int w = 0;
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+/* s in exactly width characters: cut with '~' when longer (a column of a narrow list). */
+static void put_cell(const char *s, int width, int left, int cut)
+{
+	int w = text_width(s);
+	if (cut && w > width) {
+		int k = 0;
+		const char *p = s;
+		for (; *p && k < width - 1; p++)
+			if (((unsigned char)p[1] & 0xc0) != 0x80)
+				k++;
+		fwrite(s, 1, (size_t)(p - s), stdout);
+		fputc('~', stdout);
+		return;
+	}
+	if (!left)
+		printf("%*s", width - w, "");
+	fputs(s, stdout);
+	if (left)
+		printf("%*s", width - w, "");
+}
+
+static void runs_table(struct run **list, int n, int wide)
+{
+	int ncols = wide ? C_N : C_NARROW, width[C_N];
+	char *(*cell)[C_N] = xcalloc((size_t)n + 1, sizeof *cell);
+	for (int i = 0; i < n; i++)
+		run_cells(list[i], cell[i]);
+	for (int c = 0; c < ncols; c++) {
+		width[c] = wide || !cols[c].width ? text_width(cols[c].head) : cols[c].width;
+		for (int i = 0; i < n && (wide || !cols[c].width); i++)
+			if (text_width(cell[i][c]) > width[c])
+				width[c] = text_width(cell[i][c]);
+	}
+	for (int i = -1; i < n; i++) {
+		/* the state column last and only when set: no trailing blanks */
+		int last = ncols - 1;
+		while (last > 0 && !*(i < 0 ? cols[last].head : cell[i][last]))
+			last--;
+		for (int c = 0; c <= last; c++) {
+			if (c)
+				fputs(c == C_DATE || c == C_HOST || c == C_LABEL ? "  " : " ", stdout);
+			const char *t = i < 0 ? cols[c].head : cell[i][c];
+			if (c == last && cols[c].left) /* no trailing blanks */
+				fputs(t, stdout);
+			else
+				put_cell(t, width[c], cols[c].left, !wide);
+		}
+		fputc('\n', stdout);
+	}
+	for (int i = 0; i < n; i++)
+		for (int c = 0; c < C_N; c++)
+			free(cell[i][c]);
+	free(cell);
+}
+
+static void runs_json(struct run **list, int n)
+{
+	struct json j;
+	json_init(&j, stdout, 1);
+	json_doc_begin(&j, "runs");
+	json_arr_begin(&j, "runs");
+	for (int i = 0; i < n; i++) {
+		const struct run *r = list[i];
+		char build[256];
+		static const char *const facts[] = { "cpu_model", "kernel", "build_cc", "build_cflags",
+						     "plumb_version", "ab_session" };
+		json_obj_begin(&j, NULL);
+		run_json_fields(&j, r);
+		json_num(&j, "duration_s", run_duration_s(r));
+		json_str(&j, "scope", run_scope(r));
+		json_str(&j, "arch", run_arch(r));
+		json_str(&j, "build", run_build_short(r, build, sizeof build));
+		for (size_t k = 0; k < sizeof facts / sizeof facts[0]; k++)
+			json_str(&j, facts[k], kv_get(&r->facts, facts[k]));
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
+	json_obj_end(&j);
+	fputc('\n', stdout);
+}
+
 struct runs_cli {
 	const char *db, *del, *rel;
 	struct run_filter f;
-	int check;
+	int check, wide, json;
 };
 
 const struct opt runs_options[] = {
@@ -55,6 +197,16 @@ const struct opt runs_options[] = {
 	  "only runs labelled L", NULL },
 	{ 0, "since", OPT_STRING, 0, 0, offsetof(struct runs_cli, f.since), "DATE", NULL,
 	  "only runs started at or after DATE (YYYY-MM-DD[THH:MM:SSZ], UTC)", NULL },
+	{ 0, "cc", OPT_STRING, 0, 0, offsetof(struct runs_cli, f.cc), "C", NULL,
+	  "only runs built by a compiler whose name or version holds C (gcc, clang, 12.2)", NULL },
+	{ 0, "cflags", OPT_STRING, 0, 0, offsetof(struct runs_cli, f.cflags), "F", NULL,
+	  "only runs built with every flag of F (\"-O2\", \"-O0 -g\")", NULL },
+	{ 0, "arch", OPT_STRING, 0, 0, offsetof(struct runs_cli, f.arch), "A", NULL,
+	  "only runs of architecture A (x86_64, aarch64, armv7l)", NULL },
+	{ 0, "wide", OPT_FLAG, 0, 0, offsetof(struct runs_cli, wide), NULL, NULL,
+	  "also CPU model, kernel and the whole compiler and flags, nothing cut", NULL },
+	{ 0, "json", OPT_FLAG, 0, 0, offsetof(struct runs_cli, json), NULL, NULL,
+	  "the list as one JSON document (kind \"runs\")", NULL },
 	{ 0, "delete", OPT_STRING, 0, 0, offsetof(struct runs_cli, del), "RUN", NULL,
 	  "delete a run and its samples", NULL },
 	{ 0, "relabel", OPT_STRING, 0, 0, offsetof(struct runs_cli, rel), "RUN TEXT", NULL,
@@ -93,9 +245,12 @@ int cmd_runs(int argc, char **argv)
 		die(EXIT_USAGE, "--delete and --relabel: one at a time");
 	if (f.since && run_since_check(f.since, err, sizeof err))
 		die(EXIT_USAGE, "--since: %s", err);
-	if ((f.host || f.label || f.since) && (del || rel || check))
-		die(EXIT_USAGE, "--host, --label and --since select runs to list; not with --delete, "
-		    "--relabel or --check");
+	int selects = f.host || f.label || f.since || f.cc || f.cflags || f.arch;
+	if ((selects || a.wide || a.json) && (del || rel || check))
+		die(EXIT_USAGE, "--host, --label, --since, --cc, --cflags, --arch, --wide and --json "
+		    "list runs; not with --delete, --relabel or --check");
+	if (a.wide && a.json)
+		die(EXIT_USAGE, "--wide and --json: one at a time");
 	struct store *s = store_open(db, del || rel ? STORE_WRITE : STORE_READ, err, sizeof err);
 	if (!s)
 		die(EXIT_USAGE, "%s", err);
@@ -132,22 +287,16 @@ int cmd_runs(int argc, char **argv)
 		return 0;
 	}
 	struct run **list = NULL;
+	f.facts = 1;
 	int n = store_list_where(s, &f, &list, err, sizeof err);
 	if (n < 0)
 		die(EXIT_USAGE, "%s", err);
-	printf("%5s  %-20s  %-16s  %-20s  %-8s %s\n", "id", "date", "host", "label", "profile", "");
-	for (int i = 0; i < n; i++) {
-		const struct run *r = list[i];
-		/* stored text, escaped: a control character cannot drive the terminal or forge a row */
-		char date[80], host[RUN_TEXT_MAX * 4], label[RUN_TEXT_MAX * 4], prof[80];
-		printf("%5ld  %-20s  %-16s  %-20s  %-8s %s\n", r->id,
-		       term_str(r->started ? r->started : "-", date, sizeof date),
-		       term_str(r->host ? r->host : "-", host, sizeof host),
-		       term_str(r->label ? r->label : "-", label, sizeof label),
-		       term_str(r->profile ? r->profile : "-", prof, sizeof prof),
-		       r->incomplete ? "incomplete" : "");
+	if (a.json)
+		runs_json(list, n);
+	else
+		runs_table(list, n, a.wide);
+	for (int i = 0; i < n; i++)
 		run_free(list[i]);
-	}
 	free(list);
 	store_close(s);
 	return 0;

@@ -1,7 +1,10 @@
-/* summary.c — `plumb summary [RUN|FILE ...]`: lmbench's summary tables, one row per run (every run
- * in the store when none is named), or with --per-host one row per host, its runs pooled as
- * rounds (results/run_merge.h): the multi-host table of a board wiki. RUN is a run id, a label,
- * a selection host=H,label=L,since=DATE or a results file (runs_resolve). */
+/* summary.c — `plumb summary [RUN|FILE ...]`: lmbench's summary tables, one row per run (the
+ * newest stored run when none is named, every stored run with --all), or with --per-host one row per host, its runs pooled
+ * as rounds (results/run_merge.h): the multi-host table of a board wiki. Runs of one host that
+ * differ in architecture, CPU model, build or kernel are not pooled unless --pool-anyway says
+ * so (results/run_ident.h). RUN is a run id, a label, a selection (store.h: run_filter_parse)
+ * or a results file (runs_resolve). --format markdown or html: a facts header above the tables
+ * (analysis/summary.h). */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,28 +13,89 @@
 #include "cmd/commands.h"
 #include "core/escape.h"
 #include "core/util.h"
+#include "results/formats.h"
+#include "results/run_ident.h"
 #include "results/run_merge.h"
 #include "results/store.h"
 
 struct summary_cli {
-	const char *db;
-	int cells, per_host;
+	const char *db, *format;
+	int cells, per_host, pool_anyway, all;
 };
 
 const struct opt summary_options[] = {
 	{ 0, "db", OPT_STRING, 0, 0, offsetof(struct summary_cli, db), "FILE|URI", NULL,
 	  "the store to read runs from (an SQLite file or a postgresql:// URI)", NULL },
+	{ 0, "all", OPT_FLAG, 0, 0, offsetof(struct summary_cli, all), NULL, NULL,
+	  "every stored run (without RUN: the newest run)", NULL },
 	{ 0, "cells", OPT_FLAG, 0, 0, offsetof(struct summary_cli, cells), NULL, NULL,
 	  "the stored results behind every cell, one a line, tab-separated", NULL },
 	{ 0, "per-host", OPT_FLAG, 0, 0, offsetof(struct summary_cli, per_host), NULL, NULL,
 	  "one row per host, its runs pooled as rounds (each run once)", NULL },
+	{ 0, "pool-anyway", OPT_FLAG, 0, 0, offsetof(struct summary_cli, pool_anyway), NULL, NULL,
+	  "with --per-host, pool a host's runs even when their architecture, CPU, build or kernel "
+	  "differ", NULL },
+	{ 0, "format", OPT_STRING, 0, 0, offsetof(struct summary_cli, format), "F", NULL,
+	  "text (lmbench's, the default), markdown or html: a facts header, then the tables", NULL },
 	{ 0 },
 };
 
 __attribute__((noreturn)) static void summary_bad(const char *cmd, const char *word, int missing)
 {
-	die(EXIT_USAGE, "unknown option '%s' (usage: plumb summary [--db FILE|URI] [--cells] [--per-host] [RUN|FILE ...])",
-	    word);
+	die(EXIT_USAGE, "unknown option '%s' (usage: plumb summary [--db FILE|URI] [--cells] "
+	    "[--per-host [--pool-anyway]] [--format text|markdown|html] [--all | RUN|FILE ...])", word);
+}
+
+/* The newest run of the store: what `plumb summary` alone shows (the run just made). */
+static void load_newest(const char *db, struct run ***runs, size_t *n)
+{
+	char err[512];
+	struct store *s = store_open(db, STORE_READ, err, sizeof err);
+	if (!s)
+		die(EXIT_USAGE, "%s", err);
+	struct run **list = NULL;
+	int k = store_list(s, &list, err, sizeof err);
+	if (k < 0)
+		die(EXIT_USAGE, "%s", err);
+	/* the newest that can be read: a damaged run is skipped with a warning, as everywhere */
+	for (int i = k - 1; i >= 0 && !*n; i--) {
+		struct run *r = store_load(s, list[i]->id, err, sizeof err);
+		if (r)
+			run_array_push(runs, n, r);
+		else
+			warnx_("warning: %s; skipped", err);
+	}
+	for (int i = 0; i < k; i++)
+		run_free(list[i]);
+	free(list);
+	if (!*n)
+		die(EXIT_USAGE, "%s: no run to summarise", store_name(s));
+	store_close(s);
+}
+
+/* --per-host: each host's runs must agree on what makes them comparable, else exit 2 naming
+ * the fact (or, with --pool-anyway, a warning saying what was pooled). */
+static void check_hosts(struct run **runs, size_t n, int anyway)
+{
+	struct run **group = xcalloc(n ? n : 1, sizeof *group);
+	for (size_t i = 0; i < n; i++) {
+		const char *h = runs[i]->host ? runs[i]->host : "?";
+		size_t k = 0, before = 0;
+		for (size_t j = 0; j < n; j++) {
+			const char *g = runs[j]->host ? runs[j]->host : "?";
+			before += j < i && !strcmp(g, h);
+			if (!strcmp(g, h))
+				group[k++] = runs[j];
+		}
+		char why[1024];
+		if (before || !runs_pool_split(group, k, why, sizeof why))
+			continue;
+		if (!anyway)
+			die(EXIT_USAGE, "--per-host: host %s: not pooled, %s (--pool-anyway pools them)",
+			    h, why);
+		warnx_("warning: --per-host: host %s: pooled anyway, although %s", h, why);
+	}
+	free(group);
 }
 
 int cmd_summary(int argc, char **argv)
@@ -43,21 +107,28 @@ int cmd_summary(int argc, char **argv)
 	struct run **runs = NULL;
 	size_t n = 0;
 	char err[512];
-	int named = 0, cells = a.cells, per_host = a.per_host;
-	for (int i = first; i < argc; i++) {
-		named++;
+	enum summary_format fmt = SUM_TEXT;
+	if (a.format && summary_format_parse(a.format, &fmt))
+		die(EXIT_USAGE, "--format: '%s' is not text, markdown or html", a.format);
+	if (a.cells && fmt != SUM_TEXT)
+		die(EXIT_USAGE, "--cells and --format: one at a time");
+	if (a.pool_anyway && !a.per_host)
+		die(EXIT_USAGE, "--pool-anyway goes with --per-host (the only pooling summary does)");
+	for (int i = first; i < argc; i++)
 		if (runs_resolve(argv[i], db, &runs, &n, err, sizeof err))
 			die(EXIT_USAGE, "%s", err);
-	}
-	if (!named) {
+	if (a.all && first < argc)
+		die(EXIT_USAGE, "--all or RUN arguments: one or the other");
+	if (a.all) {
 		struct store *s = store_open(db, STORE_READ, err, sizeof err);
-		if (!s)
-			die(EXIT_USAGE, "%s", err);
-		if (store_load_where(s, NULL, &runs, &n, err, sizeof err))
+		if (!s || store_load_where(s, NULL, &runs, &n, err, sizeof err))
 			die(EXIT_USAGE, "%s", err);
 		store_close(s);
+	} else if (first == argc) {
+		load_newest(db, &runs, &n);
 	}
-	if (per_host) {
+	if (a.per_host) {
+		check_hosts(runs, n, a.pool_anyway);
 		struct run **hosts = NULL;
 		size_t nh = runs_merge_by_host(runs, n, &hosts);
 		for (size_t i = 0; i < n; i++)
@@ -72,8 +143,10 @@ int cmd_summary(int argc, char **argv)
 	FILE *m = open_memstream(&buf, &len);
 	if (!m)
 		die(EXIT_MEASURE, "out of memory");
-	if (cells)
+	if (a.cells)
 		summary_cells(m, runs, n);
+	else if (fmt != SUM_TEXT)
+		summary_print_doc(m, runs, n, fmt);
 	else
 		summary_print(m, runs, n);
 	fclose(m);

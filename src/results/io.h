@@ -15,6 +15,10 @@
 enum run_format { FMT_JSON, FMT_LMBENCH, FMT_CSV };
 
 int run_write_json(const struct run *r, FILE *f);
+/* The run's own fields (id, uid, label, host, profile, source, started, ended, incomplete,
+ * rounds) into the open JSON object j: the "run" object of a run, an entry of `plumb runs`. */
+struct json;
+void run_json_fields(struct json *j, const struct run *r);
 int run_write_lmbench(const struct run *r, FILE *f);
 /* One row per sample, for data tools (results/csv_write.c). */
 int run_write_csv(const struct run *r, FILE *f);

@@ -13,25 +13,30 @@
 #include "results/io.h"
 #include "buildinfo.h"
 
+void run_json_fields(struct json *j, const struct run *r)
+{
+	if (r->id > 0)
+		json_int(j, "id", r->id);
+	else
+		json_null(j, "id");
+	json_str(j, "uid", r->uid);
+	json_str(j, "label", r->label);
+	json_str(j, "host", r->host);
+	json_str(j, "profile", r->profile);
+	json_str(j, "source", r->source);
+	json_str(j, "started", r->started);
+	json_str(j, "ended", r->ended);
+	json_bool(j, "incomplete", r->incomplete);
+	json_int(j, "rounds", r->rounds);
+}
+
 int run_write_json(const struct run *r, FILE *f)
 {
 	struct json j;
 	json_init(&j, f, 1);
 	json_doc_begin(&j, "run");
 	json_obj_begin(&j, "run");
-	if (r->id > 0)
-		json_int(&j, "id", r->id);
-	else
-		json_null(&j, "id");
-	json_str(&j, "uid", r->uid);
-	json_str(&j, "label", r->label);
-	json_str(&j, "host", r->host);
-	json_str(&j, "profile", r->profile);
-	json_str(&j, "source", r->source);
-	json_str(&j, "started", r->started);
-	json_str(&j, "ended", r->ended);
-	json_bool(&j, "incomplete", r->incomplete);
-	json_int(&j, "rounds", r->rounds);
+	run_json_fields(&j, r);
 	json_obj_begin(&j, "options");
 	for (size_t i = 0; i < r->facts.n; i++)
 		if (!strncmp(r->facts.v[i].key, "opt.", 4))

@@ -58,15 +58,21 @@ int store_list(struct store *s, struct run ***runs, char *err, size_t errlen);
  * why: one line) and returns how many there were, or -1 with err set. */
 typedef void (*store_bad_fn)(struct store *s, const char *what, const char *why, void *ctx);
 int store_check_runs(struct store *s, store_bad_fn bad, void *ctx, char *err, size_t errlen);
-/* Selections of runs: every field that is set must match (since: started at or after). */
+/* Selections of runs: every field that is set must match (since: started at or after; cc: the
+ * text appears in the build_cc fact; cflags: each blank-separated word is one of the
+ * build_cflags fact's; arch: the arch fact, else machine, equals it). facts: the listed runs
+ * carry their facts (always so when cc, cflags or arch is set). */
 struct run_filter {
-	const char *host, *label, *since;
+	const char *host, *label, *since, *cc, *cflags, *arch;
+	int facts;
 	char *buf; /* owned by run_filter_parse */
 };
+/* 1 when r's facts pass f's cc, cflags and arch (each set one must match). */
+int run_filter_facts_match(const struct run_filter *f, const struct run *r);
 int store_list_where(struct store *s, const struct run_filter *f, struct run ***runs, char *err,
 		     size_t errlen);
-/* "host=H,label=L,since=DATE" (any of them, in any order) into f: 1 when arg is a selection, 0
- * when it is not one (no '='), -1 with err set when it is malformed. */
+/* "host=H,label=L,since=DATE,cc=C,cflags=F,arch=A" (any of them, in any order) into f: 1 when
+ * arg is a selection, 0 when it is not one (no '='), -1 with err set when it is malformed. */
 /* Every run matching f (NULL: all), whole, appended to *runs / *n; bad runs skipped with a
  * warning. 0, or -1 with err set when the store cannot be read. */
 int store_load_where(struct store *s, const struct run_filter *f, struct run ***runs, size_t *n,
@@ -79,7 +85,7 @@ int store_delete(struct store *s, long id, char *err, size_t errlen);
 int store_relabel(struct store *s, long id, const char *label, char *err, size_t errlen);
 
 /* Resolve a RUN argument for summary, compare, report, export, push: a file path (read with
- * io.h), a run id, a label (every run with it) or a selection host=H,label=L,since=DATE. Appends
+ * io.h), a run id, a label (every run with it) or a selection (run_filter_parse). Appends
  * to *runs / *n. 0, or -1 with err set. db: the --db path or URI, or NULL. */
 int runs_resolve(const char *arg, const char *db, struct run ***runs, size_t *n, char *err,
 		 size_t errlen);

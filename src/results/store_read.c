@@ -18,6 +18,7 @@
 #include "core/util.h"
 #include "results/formats.h"
 #include "results/io.h"
+#include "results/run_ident.h"
 #include "results/store.h"
 #include "results/store_db.h"
 
@@ -252,13 +253,22 @@ static int list_where(struct store *s, const struct run_filter *f, struct run **
 	*runs = NULL;
 	if (s->ops->query(s, sql, p, np, &rows))
 		return fail_db(s, err, errlen, "cannot list runs");
-	int k = 0;
+	int k = 0, facts = f && (f->facts || f->cc || f->cflags || f->arch);
 	for (size_t i = 0; i < rows.nrows; i++) {
 		char why[256], what[96];
 		struct run *r = run_from_row(&rows, i, why, sizeof why);
 		if (!r) {
 			/* one bad row is that run's damage, not the store's: the others still list */
 			bad(s, row_what(&rows, i, what, sizeof what), why, ctx);
+			continue;
+		}
+		if (facts && load_facts(s, r, why, sizeof why)) {
+			bad(s, run_what(r, what, sizeof what), why, ctx);
+			run_free(r);
+			continue;
+		}
+		if (facts && !run_filter_facts_match(f, r)) {
+			run_free(r);
 			continue;
 		}
 		*runs = xrealloc(*runs, (size_t)(k + 1) * sizeof **runs);
@@ -428,7 +438,9 @@ int run_filter_parse(const char *arg, struct run_filter *f, char *err, size_t er
 			goto bad;
 		*eq = 0;
 		const char **slot = !strcmp(t, "host") ? &f->host : !strcmp(t, "label") ? &f->label
-				    : !strcmp(t, "since") ? &f->since : NULL;
+				    : !strcmp(t, "since") ? &f->since : !strcmp(t, "cc") ? &f->cc
+				    : !strcmp(t, "cflags") ? &f->cflags : !strcmp(t, "arch") ? &f->arch
+				    : NULL;
 		if (!slot || *slot)
 			goto bad;
 		*slot = eq + 1;
@@ -437,12 +449,44 @@ int run_filter_parse(const char *arg, struct run_filter *f, char *err, size_t er
 		goto fail;
 	return 1;
 bad:
-	snprintf(err, errlen, "%s: a selection is host=H, label=L and since=DATE joined by commas",
-		 arg);
+	snprintf(err, errlen, "%s: a selection is host=H, label=L, since=DATE, cc=C, cflags=F and "
+		 "arch=A joined by commas", arg);
 fail:
 	free(copy);
 	memset(f, 0, sizeof *f);
 	return -1;
+}
+
+/* Whether every blank-separated word of want is a word of have. */
+static int words_in(const char *want, const char *have)
+{
+	char *copy = xstrdup(want), *save = NULL;
+	int all = 1;
+	for (char *w = strtok_r(copy, " \t", &save); w && all; w = strtok_r(NULL, " \t", &save)) {
+		size_t l = strlen(w);
+		int found = 0;
+		for (const char *p = have; !found && (p = strstr(p, w)); p++)
+			found = (p == have || isspace((unsigned char)p[-1])) &&
+				(!p[l] || isspace((unsigned char)p[l]));
+		all = found;
+	}
+	free(copy);
+	return all;
+}
+
+int run_filter_facts_match(const struct run_filter *f, const struct run *r)
+{
+	const char *cc = kv_get(&r->facts, "build_cc"), *fl = kv_get(&r->facts, "build_cflags");
+	const char *arch = kv_get(&r->facts, "arch");
+	if (!arch)
+		arch = kv_get(&r->facts, "machine");
+	char shortcc[256];
+	if (f->cc && !(cc && (strstr(cc, f->cc) ||
+			      strstr(run_build_short(r, shortcc, sizeof shortcc), f->cc))))
+		return 0;
+	if (f->cflags && !(fl && words_in(f->cflags, fl)))
+		return 0;
+	return !f->arch || (arch && !strcmp(arch, f->arch));
 }
 
 int run_since_check(const char *d, char *err, size_t errlen)

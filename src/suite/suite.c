@@ -360,8 +360,13 @@ static void keep(struct suite *S)
 	if (st && store_save(st, run, err, sizeof err) == 0) {
 		S->kept = 1;
 		size_t l = strlen(S->where);
-		snprintf(S->where + l, sizeof S->where - l, "%sstored as run %ld in %s", l ? ", " : "",
-			 run->id, store_name(st));
+		/* the id (and label) a user types to reopen the run */
+		char lab[RUN_TEXT_MAX * 4 + 16] = "";
+		if (run->label)
+			snprintf(lab, sizeof lab, " (label %s)", run->label);
+		snprintf(S->where + l, sizeof S->where - l, "%sstored as run %ld%s in %s", l ? ", " : "",
+			 run->id, lab, store_name(st));
+		S->stored_id = run->id;
 		store_close(st);
 		return;
 	}
@@ -408,10 +413,16 @@ static void report(struct suite *S)
 		}
 	}
 	fflush(stdout);
+	/* where the run went, on a terminal or not: its id is what every other command takes */
+	char reopen[64] = "";
+	if (S->stored_id)
+		snprintf(reopen, sizeof reopen, "; plumb report %ld", S->stored_id);
 	if (S->tty && S->kept) {
 		double el = (double)(now_ns() - S->t_start) / 1e9;
-		run_warn("%zu results in %d:%02d; %s", run->results.n, (int)el / 60, (int)el % 60,
-			 S->where);
+		run_warn("%zu results in %d:%02d; %s%s", run->results.n, (int)el / 60, (int)el % 60,
+			 S->where, reopen);
+	} else if (S->kept) {
+		run_warn("%s%s", S->where, reopen);
 	}
 }
 

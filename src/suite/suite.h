@@ -69,7 +69,8 @@ struct suite {
 	struct sbuf failed, warnings, skipped, times;
 	struct clock_watch clock;
 	uint64_t t_start;
-	char where[1200];        /* where the run was kept, for the last line */
+	char where[2400];        /* where the run was kept, for the last line */
+	long stored_id;          /* its id in the store, 0 when not stored */
 	int kept, save_failed;
 };
 

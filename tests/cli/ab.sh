@@ -50,12 +50,14 @@ then pass "ab: A/A passes --fail-on-regression"
 else fail "ab: A/A passes --fail-on-regression" "rc=$rc $(grep -E 'worse|better' "$T/aa.out" | head -5) $(tail -n3 "$T/aa.err")"; fi
 # a later compare of the stored labels uses the session's pairing
 if "$PLUMB" runs --db "$DB" >/dev/null 2>&1; then
-	"$PLUMB" compare --db "$DB" $STRICT A B >"$T/later.out" 2>&1
+	# the session's default labels (A#SESSION, B#SESSION) as its last line names them
+	labs=$(sed -n 's/.*stored as runs [0-9]* (\([^)]*\)) and [0-9]* (\([^)]*\)).*/\1 \2/p' "$T/aa.err")
+	"$PLUMB" compare --db "$DB" $labs >"$T/later.out" 2>&1
 	if grep '^lat_syscall.null ' "$T/later.out" | grep -q 'paired rounds'
 	then pass "ab: compare A B afterwards is paired"
 	else fail "ab: compare A B afterwards is paired" "$(head -n8 "$T/later.out")"; fi
 	# the stored session replays the same looks: the same answer on every row, in every format
-	"$PLUMB" compare --db "$DB" $STRICT --format json A B >"$T/later.json" 2>/dev/null
+	"$PLUMB" compare --db "$DB" $STRICT --format json $labs >"$T/later.json" 2>/dev/null
 	verdicts() { awk '/^[a-z_]+\.[a-z0-9_]+ / { v = "?"; for (w = 1; w <= NF; w++)
 		if ($w ~ /^(worse|better|same)$/ || ($w == "no" && $(w+1) ~ /^(significant|test)/)) { v = $w $(w+1); break }
 		print $1, v }' "$1" | sort; }
@@ -67,7 +69,7 @@ if "$PLUMB" runs --db "$DB" >/dev/null 2>&1; then
 	# an A/A row is reported same, at the default alpha, with the session's looks: within ±50 %
 	# (on a 2-vCPU machine with five builds at once the paired jitter of one step reached
 	# 20-50 %, and no row was within ±25 %)
-	"$PLUMB" compare --db "$DB" --min-effect 50 A B >"$T/same.out" 2>&1
+	"$PLUMB" compare --db "$DB" --min-effect 50 $labs >"$T/same.out" 2>&1
 	# rows whose 95 % interval lies within ±25 %: where none does, the machine is too busy for
 	# any row to be shown within ±50 % (said, not failed)
 	narrow=$(grep -Eo '^[a-z_]+\.[a-z0-9_]+ .*paired' "$T/same.out" | grep -Eo '\[[-+][0-9.]+, [-+][0-9.]+\]' |

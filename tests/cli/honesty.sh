@@ -91,7 +91,7 @@ PLUMB_MEM_KNEE=${PLUMB_MEM_KNEE:-8M} "$PLUMB" lat_mem_rd -t -N 1 --json 8 16 >"$
 "$PLUMB" summary "$T/seq.json" "$T/rnd.json" >"$T/mem.sum" 2>&1
 check honesty/summary-main-mem-line grep -q '^Main mem: .*stride 128.*prefetched' "$T/mem.sum"
 check honesty/summary-rand-mem-line grep -q '^Rand mem: .*random walk.*TLB misses included' "$T/mem.sum"
-check honesty/summary-random-figures grep -Eq '^  [^ ]+ +random [0-9.]+ ns at 8 MiB, pages .*KiB.*; block-random [0-9.]+ ns' "$T/mem.sum"
+check honesty/summary-random-figures grep -Eq '^  [^ ]+ +[^:]+: random [0-9.]+ ns at 8 MiB, pages .*KiB.*; block-random [0-9.]+ ns' "$T/mem.sum"
 # an lmbench file's summary stays lmbench's: none of these lines
 f=$(ls tests/data/lmbench/*.txt | grep -v getsummary | head -n1)
 "$PLUMB" summary "$f" >"$T/lm.sum" 2>&1

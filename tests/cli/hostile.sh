@@ -182,7 +182,7 @@ damaged_checks() {
 	check "hostile/$pre-check-names-it" test $rc -ne 0 -a "$(grep -c "^run $bad " "$T/$pre.check")" -eq 1
 	"$PLUMB" compare --db "$db" 1 3 >"$T/$pre.cmp" 2>&1
 	check "hostile/$pre-compare-others" grep -q 'lat_syscall.read .*worse' "$T/$pre.cmp"
-	"$PLUMB" summary --db "$db" >"$T/$pre.sum" 2>"$T/$pre.sum.err"
+	"$PLUMB" summary --db "$db" --all >"$T/$pre.sum" 2>"$T/$pre.sum.err"
 	check "hostile/$pre-summary-others" test "$(grep -c '^boardC ' "$T/$pre.sum")" -ge 2
 	check "hostile/$pre-summary-warns" grep -q "run $bad .*skipped" "$T/$pre.sum.err"
 	if [ "$where" != label ]; then
