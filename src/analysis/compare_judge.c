@@ -285,9 +285,12 @@ static double family_prior(const struct cmp_table *t, const struct pending *pd, 
  * interval lies inside ±min_effect": at the default alpha, the 95 % interval shown). */
 static double p_equivalent(const struct cmp_change *c, double min_effect)
 {
-	if (!(min_effect > 0) || min_effect >= 100 || isnan(c->est) || isnan(c->se))
+	if (!(min_effect > 0) || isnan(c->est) || isnan(c->se))
 		return NAN;
-	double d = log1p(c->est / 100), lo = log1p(-min_effect / 100), hi = log1p(min_effect / 100);
+	/* a bound of -100 % or below bounds nothing (no time or rate falls to 0): only the upper
+	 * bound is then tested */
+	double d = log1p(c->est / 100), hi = log1p(min_effect / 100);
+	double lo = min_effect >= 100 ? -INFINITY : log1p(-min_effect / 100);
 	if (c->se == 0)
 		return d > lo && d < hi ? 0 : 1;
 	double p_side[2], t[2] = { (d - lo) / c->se, (hi - d) / c->se };
