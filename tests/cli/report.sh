@@ -31,6 +31,16 @@ bad=$(grep -Eio 'https?://|<script|@import|url\(|<link|<iframe|<img' "$T/r.html"
 if [ -z "$bad" ]; then pass "report: self-contained"; else fail "report: self-contained" "found: $bad"; fi
 check "report: has print styles" grep -q '@media print' "$T/r.html"
 check "report: has charts" test "$(grep -c '<svg' "$T/r.html")" -ge 6
+# the charts' geometry: medians printed at the bar's end and clear of the whiskers, titles
+# whole, legends naming each side with its build
+if command -v python3 >/dev/null 2>&1; then
+	# it prints lib.sh's PASS/FAIL lines itself
+	python3 tests/cli/report_geometry.py "$T/r.html" "before (gcc 12.2.0 -O2)" \
+		"after (gcc 12.2.0 -O0)" || fail "report: geometry" "report_geometry.py failed"
+else
+	skip "report: bar values clear of whiskers" "python3 is not installed"
+fi
+check "report: contents before the verdicts" sh -c "grep -n 'id=\"contents\"\|id=\"verdicts\"' '$T/r.html' | head -n 1 | grep -q contents"
 
 CHROME=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$CHROME" ]; then
