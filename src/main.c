@@ -20,9 +20,12 @@ static const struct tool *current_tool;
 static void tool_help(struct tool_ctx *c, const struct tool_options *opts)
 {
 	const struct tool *t = current_tool;
-	printf("usage: %s [-P copies] [-W warmup_us] [-N samples] [--cpu LIST|none] [--json]\n"
-	       "       %*s [--fsdir DIR] [--min-sample US] %s\n\n%s\n",
-	       t->name, (int)strlen(t->name), "", t->usage, t->summary);
+	char *u = xasprintf("usage: %s [-P copies] [-W warmup_us] [-N samples] [--cpu LIST|none] "
+			    "[--json]\n       %*s [--fsdir DIR] [--min-sample US] %s", t->name,
+			    (int)strlen(t->name), "", t->usage);
+	help_wrap(stdout, u, 0, 8 + (int)strlen(t->name));
+	printf("\n\n%s\n", t->summary);
+	free(u);
 	if (t->help)
 		printf("\n%s\n", t->help);
 	options_help(stdout, opts);

@@ -1,7 +1,10 @@
 /* commands.c — the table of plumb's own commands. Adding one: a file with cmd_NAME, a line here. */
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include "cmd/commands.h"
+#include "core/opts.h"
+#include "core/util.h"
 
 const struct command commands[] = {
 	{ "list", cmd_list, "[--names|--json|--metrics]", "every benchmark: name, family, what it measures (--json: also every metric)",
@@ -41,18 +44,19 @@ const struct command commands[] = {
 	{ "compare", cmd_compare,
 	  "RUN RUN [RUN...] [--all] [--alpha A] [--min-effect PCT] [--correction bh|holm|none]\n"
 	  "       [--format text|markdown|csv|json|junit] [--fail-on-regression] [--db PATH|URI] [-o FILE]",
-	  "runs side by side per metric: change with a 95% interval (the run is the unit of noise;\n"
-	  "paired rounds for a plumb ab session), a verdict: worse, better (BH-corrected, min effect),\n"
-	  "same (the interval lies within ±min effect), no significant change (undecided) or no test;\n"
-	  "the smallest detectable change, the change at equal clock for clock-bound metrics\n"
-	  "(docs/compare.md)",
+	  "runs side by side per metric: each change with its 95% interval and a verdict\n"
+	  "The run is the unit of noise (paired rounds for a plumb ab session). Verdicts: worse,\n"
+	  "better (BH-corrected, min effect), same (the interval lies within ±min effect), no\n"
+	  "significant change (undecided) or no test. Also the smallest detectable change, and the\n"
+	  "change at equal clock for clock-bound metrics (docs/compare.md).",
 	  NULL, compare_options },
 	{ "ab", cmd_ab,
 	  "[run options] [--a 'PREFIX'] --b 'PREFIX' [--label A,B] [--alpha A] [--min-effect PCT]\n"
 	  "       [--correction bh|holm|none] [--format text|markdown|csv|json] [--fail-on-regression]\n"
 	  "       [--db PATH] [--no-store] [--start-timeout SECONDS]",
-	  "paired A/B session: every step runs for both sides back to back, alternating A B / B A\n"
-	  "round after round; both runs are stored (labels A and B) and compared round by round.\n"
+	  "paired A/B session: two builds measured step by step, back to back, then compared\n"
+	  "Every step runs for both sides back to back, alternating A B / B A round after round;\n"
+	  "both runs are stored (labels A and B) and compared round by round.\n"
 	  "PREFIX: a command line split on blanks (no shell) ending in a plumb binary, e.g.\n"
 	  "--b 'taskset -c 0 /opt/new/plumb'; --a defaults to this binary (docs/compare.md).\n"
 	  "Any other option is a run option, given to both sides (--only, --repeat, ...).",
@@ -63,13 +67,16 @@ const struct command commands[] = {
 	  NULL, report_options },
 	{ "plot", cmd_plot, "[RUN...] -d DIR [--db PATH]",
 	  "each chart of the report as its own SVG file",
-	  NULL, report_options },
+	  NULL, plot_options },
 	{ NULL, NULL, NULL, NULL, NULL, NULL },
 };
 
 void command_help(const struct command *c)
 {
-	printf("usage: plumb %s %s\n\n%s\n", c->name, c->usage, c->summary);
+	char *u = xasprintf("usage: plumb %s %s", c->name, c->usage);
+	help_wrap(stdout, u, 0, 7);
+	printf("\n\n%s\n", c->summary);
+	free(u);
 	if (c->opts) {
 		printf("\nOptions:\n");
 		command_options_help(stdout, c->opts);

@@ -64,12 +64,21 @@ struct report_cli {
 	const char *out, *dir;
 };
 
-/* report's and plot's options (one table: plot refuses -o with a line of its own) */
 const struct opt report_options[] = {
 	{ 'o', "output", OPT_STRING, 0, 0, offsetof(struct report_cli, out), "FILE.html", NULL,
-	  "report: the page (- for stdout)", NULL },
+	  "the page (- for stdout)", NULL },
 	{ 'd', "svg-dir", OPT_STRING, 0, 0, offsetof(struct report_cli, dir), "DIR", NULL,
-	  "write every chart as DIR/NN-NAME.svg (made if missing; plot needs it)", NULL },
+	  "also write every chart as DIR/NN-NAME.svg (the directory is made if missing)", NULL },
+	{ 0, "dir", OPT_STRING, 0, 0, offsetof(struct report_cli, dir), "DIR", NULL,
+	  "the same as --svg-dir", NULL },
+	{ 0, NULL, OPT_GROUP, 0, 0, offsetof(struct report_cli, ca), NULL, NULL, NULL, compare_group },
+	{ 0 },
+};
+
+/* plot writes files into a directory only: it has no -o */
+const struct opt plot_options[] = {
+	{ 'd', "svg-dir", OPT_STRING, 0, 0, offsetof(struct report_cli, dir), "DIR", NULL,
+	  "write every chart as DIR/NN-NAME.svg (required; made if missing)", NULL },
 	{ 0, "dir", OPT_STRING, 0, 0, offsetof(struct report_cli, dir), "DIR", NULL,
 	  "the same as --svg-dir", NULL },
 	{ 0, NULL, OPT_GROUP, 0, 0, offsetof(struct report_cli, ca), NULL, NULL, NULL, compare_group },
@@ -80,13 +89,12 @@ static int report_main(int argc, char **argv, int plot)
 {
 	struct report_cli a = { 0 };
 	cmp_opts_default(&a.ca.o);
-	const struct command_options t = { plot ? "plot" : "report", report_options, 0,
+	const struct command_options t = { plot ? "plot" : "report",
+					   plot ? plot_options : report_options, 0,
 					   compare_bad_option, NULL };
 	int first = command_parse(&t, argc, argv, &a);
 	const char *out = a.out, *dir = a.dir, *db = a.ca.db;
 	struct cmp_opts o = a.ca.o;
-	if (plot && out)
-		die(EXIT_USAGE, "plot writes SVG files: give -d DIR (report -o writes HTML)");
 	if (plot && !dir)
 		die(EXIT_USAGE, "needs -d DIR: the directory for the .svg files");
 	if (!plot && !out && !dir)
