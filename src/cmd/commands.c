@@ -65,8 +65,8 @@ const struct command commands[] = {
 	  "[RUN...] -o FILE.html [--svg-dir DIR] [--db PATH]",
 	  "one self-contained HTML page with charts, facts and the compare table",
 	  NULL, report_options },
-	{ "plot", cmd_plot, "[RUN...] -d DIR [--db PATH]",
-	  "each chart of the report as its own SVG file",
+	{ "plot", cmd_plot, "[RUN...] -d DIR [--png] [--db PATH]",
+	  "each chart of the report as its own SVG file (--png: also as PNG)",
 	  NULL, plot_options },
 	{ NULL, NULL, NULL, NULL, NULL, NULL },
 };

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "analysis/report.h"
 #include "cmd/commands.h"
+#include "cmd/plot_png.h"
 #include "cmd/sides.h"
 #include "core/cleanup.h"
 #include "core/util.h"
@@ -41,27 +42,51 @@ static void close_tmp(FILE *f, const char *path, char *tmp)
 	free(tmp);
 }
 
-static void write_svgs(const char *dir, const struct side *sides, size_t n)
+/* png: also NN-NAME.png beside each .svg, drawn by the converter found (plot_png.c). */
+static void write_svgs(const char *dir, const struct side *sides, size_t n, int png)
 {
+	char *conv = NULL;
+	int kind = png ? png_converter(&conv) : PNG_NONE;
+	if (png && kind == PNG_NONE)
+		die(EXIT_USAGE, "--png needs rsvg-convert (librsvg2-bin) or chromium on PATH; "
+				"without them: rsvg-convert -o chart.png chart.svg on another machine");
 	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
 		die(EXIT_USAGE, "%s: cannot create directory: %s", dir, strerror(errno));
 	struct report_chart *c;
-	size_t nc = report_charts(sides, n, 1, &c);
+	size_t nc = report_charts(sides, n, 1, &c), npng = 0;
 	for (size_t i = 0; i < nc; i++) {
 		char *path = xasprintf("%s/%02zu-%s.svg", dir, i + 1, c[i].slug), *tmp;
 		FILE *f = open_tmp(path, &tmp);
 		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
 		fputs(c[i].svg, f);
 		close_tmp(f, path, tmp);
+		if (png) {
+			char *pp = xasprintf("%s/%02zu-%s.png", dir, i + 1, c[i].slug);
+			if (png_write(kind, conv, path, c[i].svg, pp) == 0)
+				npng++;
+			else
+				warnx_("%s: %s could not draw it", pp, conv);
+			free(pp);
+		}
 		free(path);
 	}
-	fprintf(stderr, "%s: %zu chart%s written to %s\n", prog_name, nc, nc == 1 ? "" : "s", dir);
+	if (png)
+		fprintf(stderr, "%s: %zu chart%s written to %s, %zu as PNG (%s)\n", prog_name, nc,
+			nc == 1 ? "" : "s", dir, npng, conv);
+	else
+		fprintf(stderr, "%s: %zu chart%s written to %s\n", prog_name, nc, nc == 1 ? "" : "s",
+			dir);
 	report_charts_free(c, nc);
+	if (png && npng < nc)
+		die(EXIT_USAGE, "%zu of %zu charts could not be drawn as PNG by %s", nc - npng, nc,
+		    conv);
+	free(conv);
 }
 
 struct report_cli {
 	struct compare_args ca;   /* --db --alpha --min-effect --correction */
 	const char *out, *dir;
+	int png;
 };
 
 const struct opt report_options[] = {
@@ -79,6 +104,9 @@ const struct opt report_options[] = {
 const struct opt plot_options[] = {
 	{ 'd', "svg-dir", OPT_STRING, 0, 0, offsetof(struct report_cli, dir), "DIR", NULL,
 	  "write every chart as DIR/NN-NAME.svg (required; made if missing)", NULL },
+	{ 0, "png", OPT_FLAG, 0, 0, offsetof(struct report_cli, png), NULL, NULL,
+	  "also DIR/NN-NAME.png, drawn by rsvg-convert or else a headless chromium (found on PATH)",
+	  NULL },
 	{ 0, "dir", OPT_STRING, 0, 0, offsetof(struct report_cli, dir), "DIR", NULL,
 	  "the same as --svg-dir", NULL },
 	{ 0, NULL, OPT_GROUP, 0, 0, offsetof(struct report_cli, ca), NULL, NULL, NULL, compare_group },
@@ -109,7 +137,7 @@ static int report_main(int argc, char **argv, int plot)
 			close_tmp(f, out, tmp);
 	}
 	if (dir)
-		write_svgs(dir, sides, ns);
+		write_svgs(dir, sides, ns, a.png);
 	sides_free(sides, ns);
 	return 0;
 }

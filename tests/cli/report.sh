@@ -14,6 +14,25 @@ expect_usage "report: bad alpha" "$PLUMB" report --alpha 0 -o "$T/x.html" some-r
 expect_usage "report: missing run" "$PLUMB" report "$T/nope.json" -o "$T/x.html"
 check "report: nothing left behind on error" test ! -e "$T/x.html"
 
+# plot --png: a PNG beside each SVG where a converter is on PATH, a one-line refusal where none is
+. tests/gen_run.sh
+gen_run "$T/a.json" vm a 1 4
+if command -v rsvg-convert >/dev/null 2>&1 || command -v chromium >/dev/null 2>&1 ||
+	command -v chromium-browser >/dev/null 2>&1 || command -v google-chrome >/dev/null 2>&1; then
+	"$PLUMB" plot --png -d "$T/png" "$T/a.json" >/dev/null 2>"$T/png.err"; rc=$?
+	nsvg=$(ls "$T/png"/*.svg 2>/dev/null | wc -l)
+	npng=0
+	for p in "$T/png"/*.png; do
+		[ -f "$p" ] && head -c 8 "$p" | od -An -c | grep -q 'P   N   G' && npng=$((npng + 1))
+	done
+	if [ $rc -eq 0 ] && [ "$nsvg" -ge 1 ] && [ "$npng" -eq "$nsvg" ] && ! ls "$T/png" | grep -q tmp; then
+		pass "plot: --png"
+	else
+		fail "plot: --png" "rc=$rc, $nsvg svg, $npng png: $(tail -n 2 "$T/png.err")"
+	fi
+fi
+expect_usage "plot: --png without a converter" env PATH="$T/nothing" "$PLUMB" plot --png -d "$T/png2" "$T/a.json"
+
 UNIT=${UNIT:-$BIN/unit-tests}
 if [ ! -x "$UNIT" ]; then
 	skip "report: html" "$UNIT not built (make bin/unit-tests)"
