@@ -45,11 +45,10 @@ static void close_tmp(FILE *f, const char *path, char *tmp)
 /* png: also NN-NAME.png beside each .svg, drawn by the converter found (plot_png.c). */
 static void write_svgs(const char *dir, const struct side *sides, size_t n, int png)
 {
-	char *conv = NULL;
-	int kind = png ? png_converter(&conv) : PNG_NONE;
-	if (png && kind == PNG_NONE)
-		die(EXIT_USAGE, "--png needs rsvg-convert (librsvg2-bin) or chromium on PATH; "
-				"without them: rsvg-convert -o chart.png chart.svg on another machine");
+	char *conv = png ? png_converter() : NULL;
+	if (png && !conv)
+		die(EXIT_USAGE, "--png needs rsvg-convert on PATH (Debian: librsvg2-bin); or draw the "
+				".svg files elsewhere: rsvg-convert -o chart.png chart.svg");
 	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
 		die(EXIT_USAGE, "%s: cannot create directory: %s", dir, strerror(errno));
 	struct report_chart *c;
@@ -62,7 +61,7 @@ static void write_svgs(const char *dir, const struct side *sides, size_t n, int 
 		close_tmp(f, path, tmp);
 		if (png) {
 			char *pp = xasprintf("%s/%02zu-%s.png", dir, i + 1, c[i].slug);
-			if (png_write(kind, conv, path, c[i].svg, pp) == 0)
+			if (png_write(conv, path, pp) == 0)
 				npng++;
 			else
 				warnx_("%s: %s could not draw it", pp, conv);
@@ -105,7 +104,7 @@ const struct opt plot_options[] = {
 	{ 'd', "svg-dir", OPT_STRING, 0, 0, offsetof(struct report_cli, dir), "DIR", NULL,
 	  "write every chart as DIR/NN-NAME.svg (required; made if missing)", NULL },
 	{ 0, "png", OPT_FLAG, 0, 0, offsetof(struct report_cli, png), NULL, NULL,
-	  "also DIR/NN-NAME.png, drawn by rsvg-convert or else a headless chromium (found on PATH)",
+	  "also DIR/NN-NAME.png, drawn by rsvg-convert (found on PATH)",
 	  NULL },
 	{ 0, "dir", OPT_STRING, 0, 0, offsetof(struct report_cli, dir), "DIR", NULL,
 	  "the same as --svg-dir", NULL },
