@@ -53,33 +53,48 @@ int contention_shares(const struct cpu_sample *a, const struct cpu_sample *b, do
 	return 1;
 }
 
-void contention_before(struct contention *c) { sample(&c->before); }
+/* Steps too short for /proc/stat's ticks are judged together with the next ones: the window
+ * starts at the first step not yet judged and its labels wait in c->pending. */
+void contention_before(struct contention *c)
+{
+	if (!c->npending)
+		sample(&c->before);
+}
+
+static void list_add(char **list, size_t *len, const char *item)
+{
+	size_t n = strlen(item);
+	*list = xrealloc(*list, *len + n + 3);
+	snprintf(*list + *len, n + 3, "%s%s", *len ? "; " : "", item);
+	*len += n + (*len ? 2 : 0);
+}
 
 void contention_after(struct contention *c, const char *label)
 {
 	struct cpu_sample now;
 	sample(&now);
 	double others, steal;
+	list_add(&c->pending, &c->plen, label);
+	c->npending++;
 	if (!contention_shares(&c->before, &now, &others, &steal))
 		return;
-	c->steps++;
+	int n = c->npending;
+	char *labels = c->pending;
+	c->pending = NULL;
+	c->plen = 0;
+	c->npending = 0;
+	c->steps += n;
 	if (others > c->max_pct)
 		c->max_pct = others;
 	if (steal > c->max_steal)
 		c->max_steal = steal;
-	if (others <= CONTENTION_PCT && steal <= CONTENTION_STEAL_PCT)
-		return;
-	c->marked++;
-	char item[256];
-	int n = snprintf(item, sizeof item, "%s%s (others %.0f%%, steal %.0f%%)", c->len ? "; " : "",
-			 label, others, steal);
-	if (n < 0)
-		return;
-	if ((size_t)n >= sizeof item)
-		n = (int)sizeof item - 1;
-	c->list = xrealloc(c->list, c->len + (size_t)n + 1);
-	memcpy(c->list + c->len, item, (size_t)n + 1);
-	c->len += (size_t)n;
+	if (others > CONTENTION_PCT || steal > CONTENTION_STEAL_PCT) {
+		c->marked += n;
+		char *item = xasprintf("%s (others %.0f%%, steal %.0f%%)", labels, others, steal);
+		list_add(&c->list, &c->len, item);
+		free(item);
+	}
+	free(labels);
 }
 
 void contention_end(struct contention *c, struct run *run,
@@ -99,5 +114,6 @@ void contention_end(struct contention *c, struct run *run,
 		     "contended_steps fact", c->marked, c->steps, c->max_pct, c->max_steal);
 	}
 	free(c->list);
+	free(c->pending);
 	memset(c, 0, sizeof *c);
 }

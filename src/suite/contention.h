@@ -5,7 +5,8 @@
  * machine spent beyond ours is other processes' work. A step beside which others used more than
  * CONTENTION_PCT of all CPUs, or the hypervisor stole more than CONTENTION_STEAL_PCT, is
  * marked: the run's facts `contended_steps` (each with the share seen) and
- * `contention_max_pct`, and one warning at the end of the run.
+ * `contention_max_pct`, and one warning at the end of the run. Steps too short for the clock
+ * ticks /proc/stat counts in are judged together with the steps after them.
  */
 #ifndef PLUMB_CONTENTION_H
 #define PLUMB_CONTENTION_H
@@ -28,6 +29,9 @@ struct contention {
 	double max_pct, max_steal;
 	char *list; /* "label (others 45%, steal 0%); ..." */
 	size_t len;
+	char *pending; /* labels of the steps in a window not judged yet ("a; b") */
+	size_t plen;
+	int npending;
 };
 
 /* Before a step. */
