@@ -10,7 +10,9 @@ mkdir -p "$TMPDIR"
 
 ncpu=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
 [ -r /proc/stat ] || { skip "contention: hog seen" "no /proc/stat on this machine"; exit 0; }
-"$PLUMB" run --quick --only syscall --no-store --format json -o "$T/run.json" \
+# full-length samples (not the tests' short ones) and two rounds: a run of a few seconds
+unset ENOUGH
+"$PLUMB" run --quick --only syscall --repeat 2 --no-store --format json -o "$T/run.json" \
 	>/dev/null 2>"$T/err" &
 run=$!
 # mid-run: once the run has written its private directory and its first step is under way
@@ -18,7 +20,8 @@ i=0
 while [ $i -lt 100 ] && kill -0 $run 2>/dev/null && [ -z "$(ls "$TMPDIR" 2>/dev/null)" ]; do
 	sleep 0.1; i=$((i + 1))
 done
-sleep 0.5
+sleep 0.3
+kill -0 $run 2>/dev/null && alive=1 || alive=0
 hogs=""
 k=0
 while [ $k -lt "$ncpu" ]; do
@@ -35,6 +38,8 @@ if [ $rc -ne 0 ] || [ ! -s "$T/run.json" ]; then
 fi
 if grep -q '"contended_steps": *"[^"]' "$T/run.json" && grep -q 'steps ran beside other work' "$T/err"; then
 	pass "contention: hog seen"
+elif [ $alive -eq 0 ]; then
+	fail "contention: hog seen" "the run ended before the hog started"
 elif ! grep -q '"contention_max_pct"' "$T/run.json"; then
 	skip "contention: hog seen" "every step was shorter than /proc/stat's clock ticks can time"
 else
