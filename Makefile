@@ -7,6 +7,8 @@
 #   make CC=aarch64-linux-gnu-gcc     cross build: optional libraries are probed with $(CC)
 #   make NO_SQLITE=1 NO_TIRPC=1 NO_PGSQL=1   switch optional libraries off by hand
 #   make STATIC=1        static binary (optional libraries off when no static form exists)
+#   make bundle          plumb-VERSION-TRIPLE.tar.gz for a board: static stripped plumb, helpers,
+#                        lmbench-name symlinks, man page, READMEs (CC=... for another target)
 #   make WERROR=1        warnings are errors (CI)
 #
 # Optional libraries are detected by compiling and linking a probe with the build's own $(CC),
@@ -86,7 +88,7 @@ TOOLS := $(shell sed -n 's/^[[:space:]]*TOOL."\([a-z0-9_]*\)".*/\1/p' $(BENCH_SR
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_OBJS := $(patsubst tests/unit/%.c,build/tests/%.o,$(UNIT_SRCS))
 
-.PHONY: all test run install clean check-asan symlinks config fuzz metrics-doc FORCE
+.PHONY: all test run install clean check-asan symlinks config fuzz metrics-doc bundle FORCE
 all: bin/plumb bin/plumb-hello bin/plumb-spawn symlinks
 
 config:
@@ -220,7 +222,19 @@ install: all
 	install -m 644 README.md $(DESTDIR)$(PREFIX)/share/doc/plumb/README.md
 	install -m 644 docs/*.md $(DESTDIR)$(PREFIX)/share/doc/plumb/docs/
 
+# ---- a board bundle -----------------------------------------------------------------------
+# A static, stripped plumb with its helpers, the lmbench-name symlinks, the man page and the
+# READMEs as one tarball, plumb-VERSION-TRIPLE.tar.gz. Built from a copy of the sources in
+# build-bundle/, so the tree's own build is left as it is.
+STRIP ?= $(if $(findstring gcc,$(notdir $(CC))),$(subst gcc,strip,$(CC)),strip)
+BUNDLE = plumb-$(shell cat VERSION)-$(shell $(CC) -dumpmachine 2>/dev/null || echo unknown)
+bundle:
+	rm -rf build-bundle && mkdir -p build-bundle/tree
+	tar cf - Makefile VERSION mk src docs README.md | tar xf - -C build-bundle/tree
+	$(MAKE) -C build-bundle/tree STATIC=1 CC="$(CC)" all
+	sh mk/bundle.sh build-bundle/tree $(BUNDLE).tar.gz "$(STRIP)"
+
 clean:
-	rm -rf build bin
+	rm -rf build bin build-bundle
 
 -include $(OBJS:.o=.d) $(UNIT_OBJS:.o=.d)

@@ -20,9 +20,12 @@ static const struct tool *current_tool;
 static void tool_help(struct tool_ctx *c, const struct tool_options *opts)
 {
 	const struct tool *t = current_tool;
-	printf("usage: %s [-P copies] [-W warmup_us] [-N samples] [--cpu LIST|none] [--json]\n"
-	       "       %*s [--fsdir DIR] [--min-sample US] %s\n\n%s\n",
-	       t->name, (int)strlen(t->name), "", t->usage, t->summary);
+	char *u = xasprintf("usage: %s [-P copies] [-W warmup_us] [-N samples] [--cpu LIST|none] "
+			    "[--json]\n       %*s [--fsdir DIR] [--min-sample US] %s", t->name,
+			    (int)strlen(t->name), "", t->usage);
+	help_wrap(stdout, u, 0, 8 + (int)strlen(t->name));
+	printf("\n\n%s\n", t->summary);
+	free(u);
 	if (t->help)
 		printf("\n%s\n", t->help);
 	options_help(stdout, opts);
@@ -66,12 +69,16 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: plumb COMMAND [ARGS]   or   plumb TOOL [ARGS]   or   TOOL [ARGS] via a symlink\n\n"
 		   "Commands:\n");
+	int w = (int)strlen("help NAME"); /* the names' column: as wide as the widest */
+	for (int i = 0; commands[i].name; i++)
+		if ((int)strlen(commands[i].name) > w)
+			w = (int)strlen(commands[i].name);
 	for (int i = 0; commands[i].name; i++) { /* the summary's first line; NAME --help has all */
 		const char *nl = strchr(commands[i].summary, '\n');
 		int len = nl ? (int)(nl - commands[i].summary) : (int)strlen(commands[i].summary);
-		fprintf(f, "  %-10s %.*s\n", commands[i].name, len, commands[i].summary);
+		fprintf(f, "  %-*s %.*s\n", w, commands[i].name, len, commands[i].summary);
 	}
-	fprintf(f, "  %-10s %s\n", "help NAME", "help on a command or tool (same as NAME --help)");
+	fprintf(f, "  %-*s %s\n", w, "help NAME", "help on a command or tool (same as NAME --help)");
 	fprintf(f, "\nTools (lmbench's names, arguments and output lines; `plumb list` says more):\n ");
 	int col = 1;
 	for (const struct registered *r = registry; r->file; r++)

@@ -27,6 +27,24 @@ if $qemu bin/plumb list --names | grep -qx bw_mem; then
 	line=$($qemu bin/bw_mem 1m rd 2>&1 >/dev/null)
 	echo "$line" | grep -Eq '^1\.05 [0-9.]+$' && ok bw_mem-1m-rd || ko bw_mem-1m-rd "$line"
 fi
+# emulation is a fact of the run, and the host's CPU is not recorded as the target's
+$qemu bin/plumb sysinfo >build/sysinfo.txt 2>&1
+if grep -Eq '^emulated +qemu-user$' build/sysinfo.txt && ! grep -Eq '^(cpu_model|nominal_mhz) ' build/sysinfo.txt; then
+	ok records-emulation
+else
+	ko records-emulation "$(grep -E '^(emulated|cpu_model|host_cpu_model|nominal_mhz|arch) ' build/sysinfo.txt | tr '\n' ';')"
+fi
+if $qemu bin/plumb run --quick --only syscall --no-store --format json -o build/emu.json >build/emu.log 2>&1 &&
+	[ -s build/emu.json ]; then
+	if grep -q '"emulated": *"qemu-user"' build/emu.json && ! grep -q '"cpu_model"' build/emu.json &&
+		! grep -q '"clock_mhz"' build/emu.json; then
+		ok run-records-emulation
+	else
+		ko run-records-emulation "$(grep -o '"\(emulated\|cpu_model\|clock_mhz\)": *"[^"]*"' build/emu.json | tr '\n' ' ')"
+	fi
+else
+	ko run-records-emulation "the run failed: $(tail -n 3 build/emu.log)"
+fi
 $qemu bin/plumb lat_syscall bogus >/dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] && ok usage-error || ko usage-error "rc=$rc"
 make clean >/dev/null 2>&1

@@ -60,6 +60,96 @@ static void strs_free(struct strs *s)
 	s->n = 0;
 }
 
+/* ---- names a reader can tell apart -------------------------------------------------------- */
+
+/* The compiler in a word and its version: "gcc 12.2.0", "clang 16.0.6",
+ * "aarch64-linux-gnu-gcc 12.2.0", from `CC --version`'s first line. */
+static void short_cc(const char *cc, char *buf, size_t len)
+{
+	const char *ver = strstr(cc, "version ");
+	if (strstr(cc, "clang")) {
+		snprintf(buf, len, "clang %.*s", ver ? (int)strcspn(ver + 8, " ") : 0, ver ? ver + 8 : "");
+		return;
+	}
+	const char *last = strrchr(cc, ' ');
+	size_t first = strcspn(cc, " ");
+	const char *name = first == 2 && !strncmp(cc, "cc", 2) ? "gcc" : NULL;
+	if (last && last[1] >= '0' && last[1] <= '9')
+		snprintf(buf, len, "%.*s %s", name ? 3 : (int)first, name ? name : cc, last + 1);
+	else
+		snprintf(buf, len, "%.*s", (int)(first < 40 ? first : 40), cc);
+}
+
+/* The flags that change the code: -O*, -march/-mcpu/-mtune, -static, -flto. */
+static void short_flags(const char *fl, char *buf, size_t len)
+{
+	size_t at = 0;
+	buf[0] = 0;
+	while (*fl) {
+		fl += strspn(fl, " ");
+		size_t n = strcspn(fl, " ");
+		if (n && n < 40 && (!strncmp(fl, "-O", 2) || !strncmp(fl, "-march", 6) ||
+				    !strncmp(fl, "-mcpu", 5) || !strncmp(fl, "-mtune", 6) ||
+				    !strncmp(fl, "-static", 7) || !strncmp(fl, "-flto", 5)) &&
+		    at + n + 2 < len)
+			at += (size_t)snprintf(buf + at, len - at, "%s%.*s", at ? " " : "", (int)n, fl);
+		fl += n;
+	}
+}
+
+char *report_side_name(const struct side *s)
+{
+	const struct run *r = s->nruns ? s->runs[0] : NULL;
+	if (!r)
+		return xstrdup(s->name);
+	const char *cc = kv_get(&r->facts, "build_cc"), *fl = kv_get(&r->facts, "build_cflags");
+	char build[128] = "", c[64] = "", f[64] = "";
+	if (cc)
+		short_cc(cc, c, sizeof c);
+	if (fl)
+		short_flags(fl, f, sizeof f);
+	snprintf(build, sizeof build, "%s%s%s", c, *c && *f ? " " : "", f);
+	/* an id alone says nothing: the label joins it when it is not already the name */
+	int add_label = r->label && *r->label && strcmp(r->label, s->name) != 0;
+	return xasprintf("%s%s%s%s%s%s", s->name, add_label ? " " : "", add_label ? r->label : "",
+			 *build ? " (" : "", build, *build ? ")" : "");
+}
+
+/* A working-set size as a reader says it (32M, 48K, 1.5G); x in the metric's own unit: decimal
+ * MB for lmbench's "bw" abscissa, MiB otherwise. */
+static void size_text(const struct metric_def *d, double x, char *buf, size_t len)
+{
+	double b = d && d->xfmt && !strcmp(d->xfmt, "bw") ? x * 1e6 : x * 1048576;
+	if (b >= 1024.0 * 1048576)
+		snprintf(buf, len, "%.3gG", b / (1024.0 * 1048576));
+	else if (b >= 1048576)
+		snprintf(buf, len, "%.3gM", b / 1048576);
+	else if (b >= 1024)
+		snprintf(buf, len, "%.3gK", b / 1024);
+	else
+		snprintf(buf, len, "%.0f bytes", b);
+}
+
+static int x_is_size(const struct metric_def *d)
+{
+	return d && ((d->xfmt && strcmp(d->xfmt, "bw") == 0) || strstr(d->desc, "(MB)") ||
+		     strstr(d->desc, "(MiB)"));
+}
+
+/* A bar's name: metric, parameters, and its size in K/M/G when the abscissa is a size. */
+static void bar_name(const struct cmp_row *r, char *buf, size_t len)
+{
+	char x[48] = "";
+	if (!isnan(r->x) && x_is_size(r->def)) {
+		char sz[32];
+		size_text(r->def, r->x, sz, sizeof sz);
+		snprintf(x, sizeof x, " %s", sz);
+	} else if (!isnan(r->x)) {
+		snprintf(x, sizeof x, " @%g", r->x);
+	}
+	snprintf(buf, len, "%s%s%s%s", r->metric, *r->params ? " " : "", r->params, x);
+}
+
 static int has_series(const struct side *sides, size_t n, const char *metric)
 {
 	for (size_t s = 0; s < n; s++)
@@ -109,6 +199,7 @@ static size_t build_series(const struct side *sides, size_t n, const char *metri
 	*out = NULL;
 	for (size_t s = 0; s < n; s++) {
 		struct strs params = { 0 };
+		char *side_name = report_side_name(&sides[s]);
 		for (size_t i = 0; i < sides[s].nruns; i++)
 			for (size_t k = 0; k < sides[s].runs[i]->results.n; k++) {
 				const struct result *r = &sides[s].runs[i]->results.v[k];
@@ -134,8 +225,8 @@ static size_t build_series(const struct side *sides, size_t n, const char *metri
 				}
 			qsort(xs, nx, sizeof *xs, cmp_dbl);
 			struct svg_series se = { 0 };
-			se.name = *params.v[p] ? xasprintf("%s %s", sides[s].name, params.v[p]) :
-						 xstrdup(sides[s].name);
+			se.name = *params.v[p] ? xasprintf("%s %s", side_name, params.v[p]) :
+						 xstrdup(side_name);
 			se.x = xs;
 			se.y = xmalloc((nx ? nx : 1) * sizeof *se.y);
 			se.n = nx;
@@ -152,6 +243,7 @@ static size_t build_series(const struct side *sides, size_t n, const char *metri
 			(*out)[ns++] = se;
 		}
 		strs_free(&params);
+		free(side_name);
 	}
 	return ns;
 }
@@ -305,7 +397,7 @@ static void bar_charts(struct charts *out, const struct side *sides, size_t n)
 	qsort(rows, nr, sizeof *rows, cmp_order);
 	char **names = xmalloc(n * sizeof *names);
 	for (size_t s = 0; s < n; s++)
-		names[s] = sides[s].name;
+		names[s] = report_side_name(&sides[s]);
 	for (size_t i = 0, first = 0; i < nr;) {
 		/* a group: consecutive rows of one tool (the id before the dot) */
 		size_t tl = strcspn(rows[i]->metric, "."), j = i;
@@ -316,16 +408,17 @@ static void bar_charts(struct charts *out, const struct side *sides, size_t n)
 			j++;
 		if (j == i)
 			j = i + 1;
-		/* a chart holds at most SVG_TEXT_MAX texts: title, a legend entry per side, and per
-		 * bar group its name and a value per side; a longer group is split */
-		size_t per = (SVG_TEXT_MAX - 1 - n) / (1 + n), part = (i - first) / (per ? per : 1);
+		/* a chart holds at most SVG_TEXT_MAX texts: title lines, a legend entry per side and
+		 * its note, and per bar group its name and a value per side; a longer group is split */
+		size_t per = (SVG_TEXT_MAX - SVG_TITLE_LINES - 1 - n) / (1 + n), part = (i - first) / (per ? per : 1);
 		if (per && j - i > per)
 			j = i + per;
 		struct svg_bar_group *g = xcalloc(j - i, sizeof *g);
 		for (size_t k = i; k < j; k++) {
 			struct svg_bar_group *b = &g[k - i];
 			char buf[256];
-			b->name = xstrdup(cmp_row_name(rows[k], buf, sizeof buf));
+			bar_name(rows[k], buf, sizeof buf);
+			b->name = xstrdup(buf);
 			b->unit = rows[k]->unit;
 			b->v = xmalloc(n * sizeof *b->v);
 			b->lo = xmalloc(n * sizeof *b->lo);
@@ -340,8 +433,7 @@ static void bar_charts(struct charts *out, const struct side *sides, size_t n)
 		}
 		char tool[64], title[128], slug[80];
 		snprintf(tool, sizeof tool, "%.*s", (int)(tl < 60 ? tl : 60), rows[i]->metric);
-		snprintf(title, sizeof title, "%s%s (bars: median, whiskers: min–max)", tool,
-			 part ? " (continued)" : "");
+		snprintf(title, sizeof title, "%s%s", tool, part ? " (continued)" : "");
 		if (part)
 			snprintf(slug, sizeof slug, "bars-%s-%zu", tool, part + 1);
 		else
@@ -361,6 +453,8 @@ static void bar_charts(struct charts *out, const struct side *sides, size_t n)
 		free(g);
 		i = j;
 	}
+	for (size_t s = 0; s < n; s++)
+		free(names[s]);
 	free(names);
 	free(rows);
 	cmp_free(t);
@@ -393,7 +487,7 @@ size_t report_charts(const struct side *sides, size_t n, int standalone,
 		series_chart(&c, sides, n, d->id, slug, title, "working set", X_LOG2_MB, 1);
 	}
 	series_chart(&c, sides, n, "lat_ctx.switch", "ctx-switch",
-		     "Context switch time by process count (lat_ctx; one line per size in KB)",
+		     "Context switch time by process count (lat_ctx), a line per size (KB)",
 		     "processes", X_LINEAR, 0);
 	/* every other series the runs hold, registry metrics first, then unknown ones */
 	struct strs other = { 0 };
@@ -409,8 +503,7 @@ size_t report_charts(const struct side *sides, size_t n, int standalone,
 			}
 	for (size_t i = 0; i < other.n; i++) {
 		const struct metric_def *d = metric_find(other.v[i]);
-		int mb = d && ((d->xfmt && strcmp(d->xfmt, "bw") == 0) || strstr(d->desc, "(MB)") ||
-			       strstr(d->desc, "(MiB)"));
+		int mb = x_is_size(d);
 		char slug[96], title[200];
 		snprintf(slug, sizeof slug, "series-%s", other.v[i]);
 		for (char *p = slug; *p; p++)

@@ -1,9 +1,9 @@
 /*
  * report.h — `plumb report`: one self-contained HTML page (inline SVG and CSS, no script, no
- * font or URL from outside): the verdicts when there are several runs, memory latency and
- * bandwidth versus working-set size, context switch versus processes, every other series, bar
- * charts of the summary metrics with min–max whiskers, lmbench's summary tables, and the runs'
- * system facts. The same charts can be written as separate .svg files (`plumb plot`,
+ * font or URL from outside): a table of contents, the verdicts when there are several runs,
+ * lmbench's summary tables, memory latency and bandwidth versus working-set size, context
+ * switch versus processes, every other series, bar charts of the summary metrics with min–max
+ * whiskers, and the runs' system facts. The same charts can be written as separate .svg files (`plumb plot`,
  * `report --svg-dir`); each chart is well-formed XML on its own.
  */
 #ifndef PLUMB_REPORT_H
@@ -23,6 +23,9 @@ struct report_chart {
 size_t report_charts(const struct side *sides, size_t n, int standalone,
 		     struct report_chart **out);
 void report_charts_free(struct report_chart *c, size_t n);
+/* A side as legends and headers name it: its name, the label when that is not the name, and
+ * the build in short ("3 v2 (gcc 12.2.0 -O2)"). Free it. */
+char *report_side_name(const struct side *s);
 /* The whole page. o: the compare options for the compare section (n >= 2). */
 void report_html(FILE *f, const struct side *sides, size_t n, const struct cmp_opts *o);
 

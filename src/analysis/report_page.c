@@ -1,8 +1,8 @@
 /*
- * report_page.c — `plumb report`'s HTML page around the charts (report.c): the verdicts first
- * (the points that changed significantly, else the largest untested differences; every
- * compared point folded in a <details>), then the charts by section, lmbench's summary tables
- * (also for one run), and the system facts last, humanized (KiB/MiB, MHz), rows that differ
+ * report_page.c — `plumb report`'s HTML page around the charts (report.c): a table of
+ * contents, the verdicts (the points that changed significantly, else the largest untested
+ * differences; every compared point folded in a <details>), lmbench's summary tables (also for
+ * one run), then the charts by section, and the system facts last, humanized (KiB/MiB, MHz), rows that differ
  * between runs shaded. No script, font or URL from outside; print styles keep charts and table
  * rows whole on a page. Every text goes through xml_fputs (valid UTF-8, no control bytes).
  */
@@ -30,6 +30,7 @@ static const char css[] =
 	"td.better{background:#cdeed4;font-weight:bold}td.method{background:#e7e1f5}"
 	"td.same{background:#e4eef8}\n"
 	"ul.warn{color:#8a4b00;margin:6px 0}\n"
+	"ul.toc{margin:4px 0 12px;padding-left:20px;line-height:1.5}\n"
 	"details{margin:8px 0}summary{cursor:pointer;color:#1a4d8f}\n"
 	"pre.summary{font-size:11.5px;overflow-x:auto;background:#f7f7f7;padding:8px;"
 	"border:1px solid #dddddd}\n"
@@ -80,9 +81,11 @@ static void facts_section(FILE *f, const struct side *sides, size_t n)
 	      "differ between runs. A side that pools several runs (a label) shows its first "
 	      "run's facts.</p>\n<table>\n<tr><th></th>", f);
 	for (size_t s = 0; s < n; s++) {
+		char *name = report_side_name(&sides[s]);
 		fputs("<th>", f);
-		esc(f, sides[s].name);
+		esc(f, name);
 		fputs("</th>", f);
+		free(name);
 	}
 	fputs("</tr>\n", f);
 	static const char *const meta[] = { "runs", "id", "label", "host", "profile", "source",
@@ -182,14 +185,22 @@ static void compare_row(FILE *f, const struct cmp_row *r, size_t n)
 		if (s == 0)
 			continue;
 		const struct cmp_test *ts = &r->test[s];
-		if (isnan(ts->change))
+		/* the change the verdict judged: at equal clock it is not the raw one, and says so */
+		const struct cmp_change *jc = ts->judged_eq && !isnan(ts->eq.est) ? &ts->eq :
+					      !isnan(ts->raw.est) ? &ts->raw : NULL;
+		if (jc)
+			fprintf(f, "<td class=\"num\">%+.1f%% [%+.1f, %+.1f]%s</td>", jc->est, jc->lo,
+				jc->hi, jc == &ts->eq ? " at equal clock" : "");
+		else if (isnan(ts->change))
 			fputs("<td class=\"num\">-</td>", f);
 		else
 			fprintf(f, "<td class=\"num\">%+.1f%%</td>", ts->change);
 		fprintf(f, "<td class=\"v%s\">%s", verdict_class(ts->v), verdict_name(ts->v));
 		double p = ts->v == V_SAME ? ts->p_same_adj : ts->p_adj; /* the deciding test's */
 		if (!isnan(p))
-			fprintf(f, " (p=%.2g%s)", p, ts->judged_eq ? ", at equal clock" : "");
+			fprintf(f, " (p=%.2g)", p);
+		if (ts->judged_eq)
+			fputs(" at equal clock", f);
 		fputs("</td>", f);
 	}
 	fputs("</tr>\n", f);
@@ -199,9 +210,11 @@ static void compare_head(FILE *f, const struct side *sides, size_t n)
 {
 	fputs("<table>\n<tr><th>metric</th><th>unit</th>", f);
 	for (size_t s = 0; s < n; s++) {
+		char *name = report_side_name(&sides[s]);
 		fputs("<th>", f);
-		esc(f, sides[s].name);
+		esc(f, name);
 		fputs(s ? "</th><th>change</th><th>verdict</th>" : " (base)</th>", f);
+		free(name);
 	}
 	fputs("</tr>\n", f);
 }
@@ -343,6 +356,61 @@ static void chart_block(FILE *f, const struct report_chart *c)
 		c->slug, c->svg);
 }
 
+/* The chart sections, in page order, by the charts' slug prefixes. */
+static const struct {
+	const char *prefix, *title, *id;
+} sect[] = {
+	{ "mem-latency", "Memory latency", "latency" },
+	{ "bw-mem", "Memory bandwidth", "bandwidth" },
+	{ "ctx-switch", "Context switch", "ctx" },
+	{ "series-", "Other series", "series" },
+	{ "bars-", "Summary metrics", "bars" },
+};
+#define NSECT (sizeof sect / sizeof *sect)
+
+static int in_section(const struct report_chart *c, size_t k)
+{
+	return strncmp(c->slug, sect[k].prefix, strlen(sect[k].prefix)) == 0;
+}
+
+/* The chart sections: as the table of contents lists them (toc: a line per section naming
+ * its charts), or as the page shows them. */
+static void chart_sections(FILE *f, const struct report_chart *c, size_t nc, int toc)
+{
+	for (size_t k = 0; k < NSECT; k++) {
+		int opened = 0;
+		for (size_t i = 0; i < nc; i++) {
+			if (!in_section(&c[i], k))
+				continue;
+			if (!opened)
+				fprintf(f, toc ? "<li><a href=\"#%s\">%s</a>: " :
+					   "<h2 id=\"%s\">%s</h2>\n<div class=\"charts\">\n",
+					sect[k].id, sect[k].title);
+			if (toc) {
+				fprintf(f, "%s<a href=\"#%s\">", opened ? " &middot; " : "", c[i].slug);
+				esc(f, c[i].title);
+				fputs("</a>", f);
+			} else {
+				chart_block(f, &c[i]);
+			}
+			opened = 1;
+		}
+		if (opened)
+			fputs(toc ? "</li>\n" : "</div>\n", f);
+	}
+}
+
+/* The table of contents: every section, and under each chart section its charts. */
+static void contents(FILE *f, size_t n, const struct report_chart *c, size_t nc)
+{
+	fputs("<nav id=\"contents\"><b>Contents</b>\n<ul class=\"toc\">\n", f);
+	if (n >= 2)
+		fputs("<li><a href=\"#verdicts\">Verdicts</a></li>\n", f);
+	fputs("<li><a href=\"#summary\">lmbench summary</a></li>\n", f);
+	chart_sections(f, c, nc, 1);
+	fputs("<li><a href=\"#facts\">Runs and system facts</a></li>\n</ul>\n</nav>\n", f);
+}
+
 void report_html(FILE *f, const struct side *sides, size_t n, const struct cmp_opts *o)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -351,48 +419,29 @@ void report_html(FILE *f, const struct side *sides, size_t n, const struct cmp_o
 	fputs(css, f);
 	fputs("</style>\n</head>\n<body>\n<h1>plumb report</h1>\n<p class=\"note\">", f);
 	for (size_t s = 0; s < n; s++) {
+		char *name = report_side_name(&sides[s]);
 		fputs(s ? ", " : "Runs: ", f);
-		esc(f, sides[s].name);
+		esc(f, name);
+		free(name);
 		if (sides[s].runs[0]->host) {
 			fputs(" (", f);
 			esc(f, sides[s].runs[0]->host);
 			fputs(")", f);
 		}
 	}
-	fputs(n >= 2 ? ". Verdicts first, then the charts (the median of the rounds at each point; "
-		       "dashes tell runs apart), lmbench's summary tables, and the system facts.</p>\n"
-		     : ". The charts (the median of the rounds at each point), lmbench's summary "
-		       "tables, and the system facts.</p>\n", f);
-	if (n >= 2)
-		compare_section(f, sides, n, o);
+	fputs(n >= 2 ? ". Verdicts first, then lmbench's summary tables, the charts (the median of "
+		       "the rounds at each point; dashes tell runs apart), and the system facts.</p>\n"
+		     : ". lmbench's summary tables, the charts (the median of the rounds at each "
+		       "point), and the system facts.</p>\n", f);
 	struct report_chart *c;
 	size_t nc = report_charts(sides, n, 0, &c);
-	static const struct {
-		const char *prefix, *title, *id;
-	} sect[] = {
-		{ "mem-latency", "Memory latency", "latency" },
-		{ "bw-mem", "Memory bandwidth", "bandwidth" },
-		{ "ctx-switch", "Context switch", "ctx" },
-		{ "series-", "Other series", "series" },
-		{ "bars-", "Summary metrics", "bars" },
-	};
-	for (size_t k = 0; k < sizeof sect / sizeof *sect; k++) {
-		int opened = 0;
-		for (size_t i = 0; i < nc; i++) {
-			if (strncmp(c[i].slug, sect[k].prefix, strlen(sect[k].prefix)) != 0)
-				continue;
-			if (!opened)
-				fprintf(f, "<h2 id=\"%s\">%s</h2>\n<div class=\"charts\">\n", sect[k].id,
-					sect[k].title);
-			opened = 1;
-			chart_block(f, &c[i]);
-		}
-		if (opened)
-			fputs("</div>\n", f);
-	}
+	contents(f, n, c, nc);
+	if (n >= 2)
+		compare_section(f, sides, n, o);
+	summary_section(f, sides, n);
+	chart_sections(f, c, nc, 0);
 	if (nc == 0)
 		fputs("<p>No results to chart.</p>\n", f);
-	summary_section(f, sides, n);
 	facts_section(f, sides, n);
 	fputs("</body>\n</html>\n", f);
 	report_charts_free(c, nc);

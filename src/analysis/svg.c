@@ -21,8 +21,49 @@ void svg_set_standalone(int on) { standalone = on; }
 
 const char *svg_color(int i) { return palette[i % (int)(sizeof palette / sizeof *palette)]; }
 
-static void open_svg(FILE *f, int w, int h, const char *title)
+/* Where a title of len bytes breaks to fit max bytes a line: after the last space at or
+ * before max, else at max (not inside a UTF-8 sequence). */
+static size_t title_break(const char *t, size_t len, size_t max)
 {
+	if (len <= max)
+		return len;
+	for (size_t k = max; k > max / 2; k--)
+		if (t[k] == ' ')
+			return k;
+	while (max > 0 && ((unsigned char)t[max] & 0xc0) == 0x80)
+		max--;
+	return max;
+}
+
+/* Lines of a title wrapped to the width (about 8.5 px a character in 15 px bold): up to
+ * SVG_TITLE_LINES, the last cut with an ellipsis only past that; the whole of it is always in
+ * <title>. Returns how many lines the title takes, so the chart can start below them. */
+static int title_lines(const char *title, int w, size_t *brk)
+{
+	size_t max = (size_t)(w - 20) / 17 * 2, len = strlen(title ? title : ""), at = 0;
+	int n = 0;
+	while (n < SVG_TITLE_LINES) {
+		size_t b = at + title_break(title + at, len - at, max);
+		brk[n++] = b;
+		at = b + (b < len && title[b] == ' ');
+		if (b >= len)
+			break;
+	}
+	return n;
+}
+
+static int title_extra(const char *title, int w)
+{
+	size_t brk[SVG_TITLE_LINES];
+	return 18 * (title_lines(title, w, brk) - 1);
+}
+
+/* The frame and the title; returns the title's extra height beyond one line (px). */
+static int open_svg(FILE *f, int w, int h, const char *title)
+{
+	size_t brk[SVG_TITLE_LINES], len = strlen(title ? title : ""), at = 0;
+	int lines = title_lines(title, w, brk);
+	h += 18 * (lines - 1);
 	fprintf(f, "<svg%s viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" "
 		   "font-family=\"sans-serif\" font-size=\"12\" role=\"img\">\n",
 		standalone ? " xmlns=\"http://www.w3.org/2000/svg\"" : "", w, h, w, h);
@@ -30,22 +71,21 @@ static void open_svg(FILE *f, int w, int h, const char *title)
 	xml_fputs(f, title);
 	fputs("</title>\n", f);
 	fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", w, h);
-	fprintf(f, "<text x=\"%d\" y=\"20\" font-size=\"15\" font-weight=\"bold\" "
-		   "text-anchor=\"middle\">", w / 2);
-	/* the visible title fits the width (about 8.5 px a character in 15 px bold); the whole
-	 * of it stays in <title> */
-	size_t max = (size_t)(w - 20) / 17 * 2, len = strlen(title ? title : "");
-	if (len > max) {
-		max--; /* room for the ellipsis */
-		while (max > 0 && ((unsigned char)title[max] & 0xc0) == 0x80)
-			max--; /* not inside a UTF-8 sequence */
-		char *cut = xasprintf("%.*s\xe2\x80\xa6", (int)max, title);
-		xml_fputs(f, cut);
-		free(cut);
-	} else {
-		xml_fputs(f, title);
+	for (int i = 0; i < lines; i++) {
+		fprintf(f, "<text class=\"title\" x=\"%d\" y=\"%d\" font-size=\"15\" "
+			   "font-weight=\"bold\" text-anchor=\"middle\">", w / 2, 20 + 18 * i);
+		int cut = i == lines - 1 && brk[i] < len;
+		size_t end = brk[i];
+		if (cut && end > at) /* room for the ellipsis, not inside a UTF-8 sequence */
+			for (end--; end > at && ((unsigned char)title[end] & 0xc0) == 0x80;)
+				end--;
+		char *part = xasprintf("%.*s%s", (int)(end - at), title + at, cut ? "\xe2\x80\xa6" : "");
+		xml_fputs(f, part);
+		free(part);
+		fputs("</text>\n", f);
+		at = brk[i] + (brk[i] < len && title[brk[i]] == ' ');
 	}
-	fputs("</text>\n", f);
+	return 18 * (lines - 1);
 }
 
 /* A "nice" step (1, 2 or 5 × 10^k) giving about n intervals over span. */
@@ -252,8 +292,8 @@ void svg_line_chart(FILE *f, const struct svg_chart *c)
 	struct axes a = { .xk = c->xk, .logy = c->logy };
 	a.px0 = 64;
 	a.px1 = w - 16;
-	a.py1 = 36;
-	a.py0 = 36 + plot_h;
+	a.py1 = 36 + title_extra(c->title, w);
+	a.py0 = a.py1 + plot_h;
 	data_range(c, &a);
 	open_svg(f, w, h, c->title);
 	draw_axes(f, &a, c);
@@ -297,57 +337,93 @@ static void fmt_val(double v, char *buf, size_t len)
 			   "%.4g", v);
 }
 
+/* Text width estimate at 11-12 px sans-serif: about 6.6 px a character (digits a little less). */
+static double text_w(const char *t) { return 6.6 * (double)strlen(t); }
+
+/* Each side's bar is a band: the bar (the median) with its value printed just past the bar's
+ * end, and below it, in a band of its own, a thin whisker with caps from min to max — so the
+ * printed value can never sit at the whisker's end and be read as the maximum. */
 void svg_bar_chart(FILE *f, const char *title, char *const *side_names, size_t nsides,
 		   const struct svg_bar_group *g, size_t ng, int width)
 {
 	int w = width ? width : 1000, bar_h = 12, label_w = 300, right = 130;
-	int group_h = (int)nsides * (bar_h + 2) + 10;
-	int legend_h = 22, h = 36 + legend_h + (int)ng * group_h + 10;
-	open_svg(f, w, h, title);
+	int band = bar_h + 10, group_h = (int)nsides * band + 8;
+	/* the legend: one entry per side, wrapped to rows, then the note on the marks */
+	double lx = label_w, ly = 0;
+	int rows = 1;
 	for (size_t s = 0; s < nsides; s++) {
-		double lx = label_w + (double)s * 190;
-		fprintf(f, "<rect x=\"%.1f\" y=\"34\" width=\"14\" height=\"10\" fill=\"%s\"/>\n", lx,
-			svg_color((int)s));
-		fprintf(f, "<text x=\"%.1f\" y=\"43\">", lx + 20);
+		double ew = 20 + text_w(side_names[s]) + 24;
+		if (lx > label_w && lx + ew > w - 10) {
+			lx = label_w;
+			rows++;
+		}
+		lx += ew;
+	}
+	int top = 36 + title_extra(title, w);
+	int legend_h = rows * 18 + 22, h0 = top + legend_h + (int)ng * group_h + 10;
+	int extra = open_svg(f, w, h0 - title_extra(title, w), title);
+	(void)extra;
+	lx = label_w;
+	ly = top - 2;
+	for (size_t s = 0; s < nsides; s++) {
+		double ew = 20 + text_w(side_names[s]) + 24;
+		if (lx > label_w && lx + ew > w - 10) {
+			lx = label_w;
+			ly += 18;
+		}
+		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"%s\"/>\n",
+			lx, ly, svg_color((int)s));
+		fprintf(f, "<text class=\"legend\" x=\"%.1f\" y=\"%.1f\">", lx + 20, ly + 9);
 		xml_fputs(f, side_names[s]);
 		fputs("</text>\n", f);
+		lx += ew;
 	}
+	ly += 18;
+	/* the note on the marks, with a sample whisker drawn as in the chart */
+	fprintf(f, "<rect x=\"%d\" y=\"%.1f\" width=\"24\" height=\"8\" fill=\"#999999\"/>\n",
+		label_w, ly);
+	fprintf(f, "<path d=\"M%d %.1fH%dM%d %.1fV%.1fM%d %.1fV%.1f\" stroke=\"#222222\" "
+		   "stroke-width=\"1\" fill=\"none\"/>\n", label_w + 4, ly + 11, label_w + 30,
+		label_w + 4, ly + 9, ly + 13, label_w + 30, ly + 9, ly + 13);
+	fprintf(f, "<text class=\"note\" x=\"%d\" y=\"%.1f\" fill=\"#444444\">bar: median, its "
+		   "value printed at the bar's end; thin line below: min\xe2\x80\x93max</text>\n",
+		label_w + 38, ly + 9);
 	double px0 = label_w, pw = w - label_w - right;
 	for (size_t i = 0; i < ng; i++) {
-		double y = 36 + legend_h + (double)i * group_h, top = 0;
+		double y = top + legend_h + (double)i * group_h, vmax = 0;
 		for (size_t s = 0; s < nsides; s++) {
-			top = fmax(top, isnan(g[i].hi[s]) ? 0 : g[i].hi[s]);
-			top = fmax(top, isnan(g[i].v[s]) ? 0 : g[i].v[s]);
+			vmax = fmax(vmax, isnan(g[i].hi[s]) ? 0 : g[i].hi[s]);
+			vmax = fmax(vmax, isnan(g[i].v[s]) ? 0 : g[i].v[s]);
 		}
 		if (i % 2 == 0)
 			fprintf(f, "<rect x=\"0\" y=\"%.1f\" width=\"%d\" height=\"%d\" fill=\"#f4f6f8\"/>\n",
-				y - 3, w, group_h);
-		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", label_w - 8,
+				y - 4, w, group_h);
+		fprintf(f, "<text class=\"point\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", label_w - 8,
 			y + group_h / 2.0);
 		xml_fputs(f, g[i].name);
 		fprintf(f, " (");
 		xml_fputs(f, g[i].unit);
 		fputs(")</text>\n", f);
 		for (size_t s = 0; s < nsides; s++) {
-			double by = y + (double)s * (bar_h + 2), v = g[i].v[s];
-			if (isnan(v) || top <= 0)
+			double by = y + (double)s * band, v = g[i].v[s];
+			if (isnan(v) || vmax <= 0)
 				continue;
-			double bw = v > 0 ? v / top * pw : 0;
-			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" fill=\"%s\" "
-				   "fill-opacity=\"0.85\"/>\n", px0, by, bw, bar_h, svg_color((int)s));
-			double lo = g[i].lo[s], hi = g[i].hi[s], end = px0 + bw;
+			double bw = v > 0 ? v / vmax * pw : 0;
+			fprintf(f, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" "
+				   "fill=\"%s\" fill-opacity=\"0.85\"/>\n", px0, by, bw, bar_h,
+				svg_color((int)s));
+			double lo = g[i].lo[s], hi = g[i].hi[s];
 			if (!isnan(lo) && !isnan(hi) && hi > lo) {
-				double l = px0 + fmax(lo, 0) / top * pw, r = px0 + hi / top * pw;
-				double my = by + bar_h / 2.0;
-				fprintf(f, "<path d=\"M%.1f %.1fH%.1fM%.1f %.1fV%.1fM%.1f %.1fV%.1f\" "
-					   "stroke=\"#222222\" stroke-width=\"1.2\" fill=\"none\"/>\n",
-					l, my, r, l, by + 2, by + bar_h - 2.0, r, by + 2, by + bar_h - 2.0);
-				end = fmax(end, r);
+				double l = px0 + fmax(lo, 0) / vmax * pw, r = px0 + hi / vmax * pw;
+				double wy = by + bar_h + 5;
+				fprintf(f, "<path class=\"whisker\" d=\"M%.1f %.1fH%.1fM%.1f %.1fV%.1fM%.1f "
+					   "%.1fV%.1f\" stroke=\"#222222\" stroke-width=\"1\" fill=\"none\"/>\n",
+					l, wy, r, l, wy - 2.5, wy + 2.5, r, wy - 2.5, wy + 2.5);
 			}
 			char val[32];
 			fmt_val(v, val, sizeof val);
-			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">%s</text>\n", end + 5,
-				by + bar_h - 2.0, val);
+			fprintf(f, "<text class=\"value\" x=\"%.1f\" y=\"%.1f\" font-size=\"11\">%s</text>\n",
+				px0 + bw + 4, by + bar_h - 2.0, val);
 		}
 	}
 	fputs("</svg>\n", f);

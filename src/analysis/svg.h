@@ -3,7 +3,8 @@
  * only, generic font family, no external reference), so the same text embeds in the HTML page
  * and stands alone as a .svg file:
  *   line charts (optionally log-2 x axis and log-10 y axis) with vertical markers (cache sizes),
- *   horizontal bar charts with min–max whiskers, one group of bars per metric, one bar per run.
+ *   horizontal bar charts, one group of bars per metric, one bar per run: the bar the median,
+ *   its value at the bar's end, a thin min–max whisker in a band of its own below the bar.
  */
 #ifndef PLUMB_SVG_H
 #define PLUMB_SVG_H
@@ -42,6 +43,9 @@ struct svg_chart {
  * series are drawn but summed up as "+ N more lines"). */
 #define SVG_LEGEND_MAX 16
 #define SVG_TEXT_MAX 80
+/* A title wraps to at most this many lines (each a text element); only a longer one is cut,
+ * with an ellipsis, and the whole of it is in the chart's <title>. */
+#define SVG_TITLE_LINES 3
 void svg_line_chart(FILE *f, const struct svg_chart *c);
 
 struct svg_bar_group {

@@ -61,7 +61,8 @@ const struct tool *tool_find(const char *name, const struct registered **where);
 
 /* Family ids (the folders) in registry order, each once: the i-th, NULL past the last. */
 const char *family_id(int i);
-/* Aliases (the ids before the folders) in registry order, each once: the i-th, or NULL. */
+/* Aliases (narrower names for some of a family's tools) in registry order, each once: the
+ * i-th, or NULL. */
 const char *family_alias(int i);
 /* Whether id is a family id or an alias. */
 int family_known(const char *id);

@@ -1,7 +1,10 @@
 /* commands.c — the table of plumb's own commands. Adding one: a file with cmd_NAME, a line here. */
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include "cmd/commands.h"
+#include "core/opts.h"
+#include "core/util.h"
 
 const struct command commands[] = {
 	{ "list", cmd_list, "[--names|--json|--metrics]", "every benchmark: name, family, what it measures (--json: also every metric)",
@@ -37,28 +40,30 @@ const struct command commands[] = {
 	  "list (or select), delete, relabel or check stored runs",
 	  NULL, runs_options },
 	{ "push", cmd_push, "RUN... --to URI|FILE [--db FILE]",
-	  "copy runs (ids, labels, host=H,label=L selections, files) to a shared store, once each",
+	  "copy runs (ids, labels, selections such as host=H,label=L, files) to a shared store\n"
+	  "Each run is copied once: a run already there is not copied again.",
 	  NULL, push_options },
 	{ "compare", cmd_compare,
 	  "RUN RUN [RUN...] [--all] [--alpha A] [--min-effect PCT] [--correction bh|holm|none]\n"
 	  "       [--format text|markdown|csv|json|junit] [--fail-on-regression] [--pool-anyway]\n"
 	  "       [--db PATH|URI] [-o FILE]",
-	  "runs side by side per metric: change with a 95% interval (the run is the unit of noise;\n"
-	  "paired rounds for a plumb ab session), a verdict: worse, better (BH-corrected, min effect),\n"
-	  "same (the interval lies within ±min effect), no significant change (undecided) or no test;\n"
-	  "the smallest detectable change, the change at equal clock for clock-bound metrics\n"
-	  "(docs/compare.md)",
+	  "runs side by side per metric: each change with its 95% interval and a verdict\n"
+	  "The run is the unit of noise (paired rounds for a plumb ab session). Verdicts: worse,\n"
+	  "better (BH-corrected, min effect), same (the interval lies within ±min effect), no\n"
+	  "significant change (undecided) or no test. Also the smallest detectable change, and the\n"
+	  "change at equal clock for clock-bound metrics (docs/compare.md).",
 	  NULL, compare_options },
 	{ "ab", cmd_ab,
 	  "[run options] [--a 'PREFIX'] --b 'PREFIX' [--label A,B] [--time-limit D] [--seed N]\n"
 	  "       [--alpha A] [--min-effect PCT] [--correction bh|holm|none]\n"
 	  "       [--format text|markdown|csv|json] [--fail-on-regression] [--db PATH] [--no-store]\n"
 	  "       [--start-timeout SECONDS]",
-	  "paired, sequential A/B session: every step runs for both sides back to back, the side\n"
-	  "that goes first drawn for each pair, each round on fresh worker processes; after the\n"
-	  "first rounds only the steps of points still undecided run on, judged at looks with the\n"
-	  "error rate spent over them, until all are decided or --time-limit (default 180 s).\n"
-	  "Both runs are stored (labels A and B) and compared round by round.\n"
+	  "paired A/B session: two builds measured step by step, back to back, then compared\n"
+	  "Every step runs for both sides back to back, the side that goes first drawn for each\n"
+	  "pair, each round on fresh worker processes; after the first rounds only the steps of\n"
+	  "points still undecided run on, judged at looks with the error rate spent over them,\n"
+	  "until all are decided or --time-limit (default 180 s). Both runs are stored (labels\n"
+	  "A#SESSION and B#SESSION: two sessions never pool) and compared round by round.\n"
 	  "PREFIX: a command line split on blanks (no shell) ending in a plumb binary, e.g.\n"
 	  "--b 'taskset -c 0 /opt/new/plumb'; --a defaults to this binary (docs/compare.md).\n"
 	  "Any other option is a run option, given to both sides (--only, --repeat, ...).",
@@ -67,17 +72,18 @@ const struct command commands[] = {
 	  "RUN RUN [RUN...] | --by FACT [RUN...]  [--all] [--alpha A] [--min-effect PCT]\n"
 	  "       [--correction bh|holm|none] [--format text|markdown|csv|json] [--fail-on-regression]\n"
 	  "       [--db PATH|URI] [-o FILE]",
-	  "each metric across a series of versions (the RUNs in order, or one version per value of\n"
-	  "a fact: kernel, build_cc, date, label): every version's value with its 95% interval and\n"
-	  "where the level changed (binary segmentation, the run as the unit of noise, noise pooled\n"
-	  "over the series, false changes controlled over the table). With --by, the RUNs only\n"
-	  "select runs (none: every stored run); versions in natural order, 6.9 before 6.10\n"
-	  "(docs/trend.md)",
+	  "each metric across a series of versions, and where its level changed\n"
+	  "The RUNs in order, or one version per value of a fact (kernel, build_cc, date, label):\n"
+	  "every version's value with its 95% interval and where the level changed (binary\n"
+	  "segmentation, the run as the unit of noise, noise pooled over the series, false changes\n"
+	  "controlled over the table). With --by, the RUNs only select runs (none: every stored\n"
+	  "run); versions in natural order, 6.9 before 6.10 (docs/trend.md).",
 	  NULL, trend_options },
 	{ "bisect-check", cmd_bisect_check,
 	  "--metric M[,M...] --min-effect PCT (--baseline RUN | --a 'PREFIX') [--b 'PREFIX']\n"
 	  "       [--sessions N] [--alpha A] [--db PATH] [run options]",
-	  "a git bisect run predicate: measures the build under test (--b, default this binary)\n"
+	  "a git bisect run predicate: is the build under test worse than a baseline?\n"
+	  "Measures the build under test (--b, default this binary)\n"
 	  "against a stored baseline or a baseline binary paired with it (plumb ab), and exits\n"
 	  "0 when no named metric is worse, 1 when one is worse by at least --min-effect, 125 when\n"
 	  "still undecided after --sessions looks (git skips the commit), and 128 for anything\n"
@@ -87,18 +93,23 @@ const struct command commands[] = {
 	  NULL, bisect_options },
 	{ "report", cmd_report,
 	  "[RUN...] -o FILE.html [--svg-dir DIR] [--db PATH]",
-	  "one self-contained HTML page with charts, facts and the compare table; given 3 or more\n"
-	  "RUNs also each metric across them in order, with the changes plumb trend finds",
+	  "one self-contained HTML page with charts, facts and the compare table\n"
+	  "Given 3 or more RUNs, also each metric across them in order, with the changes plumb\n"
+	  "trend finds.",
 	  NULL, report_options },
-	{ "plot", cmd_plot, "[RUN...] -d DIR [--db PATH]",
-	  "each chart of the report as its own SVG file (3+ RUNs: also each metric across them)",
-	  NULL, report_options },
+	{ "plot", cmd_plot, "[RUN...] -d DIR [--png] [--db PATH]",
+	  "each chart of the report as its own SVG file (--png: also as PNG)\n"
+	  "Given 3 or more RUNs, also each metric across them in order.",
+	  NULL, plot_options },
 	{ NULL, NULL, NULL, NULL, NULL, NULL },
 };
 
 void command_help(const struct command *c)
 {
-	printf("usage: plumb %s %s\n\n%s\n", c->name, c->usage, c->summary);
+	char *u = xasprintf("usage: plumb %s %s", c->name, c->usage);
+	help_wrap(stdout, u, 0, 7);
+	printf("\n\n%s\n", c->summary);
+	free(u);
 	if (c->opts) {
 		printf("\nOptions:\n");
 		command_options_help(stdout, c->opts);

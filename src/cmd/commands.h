@@ -23,7 +23,7 @@ const struct command *command_find(const char *name);
 void command_help(const struct command *c);
 
 /* The options tables of the commands parsed by command_parse() (each beside its command). */
-extern const struct opt compare_options[], report_options[], serve_options[], run_options[],
+extern const struct opt compare_options[], report_options[], plot_options[], serve_options[], run_options[],
 	summary_options[], export_options[], import_options[], runs_options[], push_options[],
 	list_options[], sysinfo_options[], ab_options[], trend_options[], bisect_options[];
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "analysis/report.h"
 #include "cmd/commands.h"
+#include "cmd/plot_png.h"
 #include "cmd/sides.h"
 #include "core/cleanup.h"
 #include "core/util.h"
@@ -41,35 +42,70 @@ static void close_tmp(FILE *f, const char *path, char *tmp)
 	free(tmp);
 }
 
-static void write_svgs(const char *dir, const struct side *sides, size_t n)
+/* png: also NN-NAME.png beside each .svg, drawn by the converter found (plot_png.c). */
+static void write_svgs(const char *dir, const struct side *sides, size_t n, int png)
 {
+	char *conv = png ? png_converter() : NULL;
+	if (png && !conv)
+		die(EXIT_USAGE, "--png needs rsvg-convert on PATH (Debian: librsvg2-bin); or draw the "
+				".svg files elsewhere: rsvg-convert -o chart.png chart.svg");
 	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
 		die(EXIT_USAGE, "%s: cannot create directory: %s", dir, strerror(errno));
 	struct report_chart *c;
-	size_t nc = report_charts(sides, n, 1, &c);
+	size_t nc = report_charts(sides, n, 1, &c), npng = 0;
 	for (size_t i = 0; i < nc; i++) {
 		char *path = xasprintf("%s/%02zu-%s.svg", dir, i + 1, c[i].slug), *tmp;
 		FILE *f = open_tmp(path, &tmp);
 		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
 		fputs(c[i].svg, f);
 		close_tmp(f, path, tmp);
+		if (png) {
+			char *pp = xasprintf("%s/%02zu-%s.png", dir, i + 1, c[i].slug);
+			if (png_write(conv, path, pp) == 0)
+				npng++;
+			else
+				warnx_("%s: %s could not draw it", pp, conv);
+			free(pp);
+		}
 		free(path);
 	}
-	fprintf(stderr, "%s: %zu chart%s written to %s\n", prog_name, nc, nc == 1 ? "" : "s", dir);
+	if (png)
+		fprintf(stderr, "%s: %zu chart%s written to %s, %zu as PNG (%s)\n", prog_name, nc,
+			nc == 1 ? "" : "s", dir, npng, conv);
+	else
+		fprintf(stderr, "%s: %zu chart%s written to %s\n", prog_name, nc, nc == 1 ? "" : "s",
+			dir);
 	report_charts_free(c, nc);
+	if (png && npng < nc)
+		die(EXIT_USAGE, "%zu of %zu charts could not be drawn as PNG by %s", nc - npng, nc,
+		    conv);
+	free(conv);
 }
 
 struct report_cli {
 	struct compare_args ca;   /* --db --alpha --min-effect --correction */
 	const char *out, *dir;
+	int png;
 };
 
-/* report's and plot's options (one table: plot refuses -o with a line of its own) */
 const struct opt report_options[] = {
 	{ 'o', "output", OPT_STRING, 0, 0, offsetof(struct report_cli, out), "FILE.html", NULL,
-	  "report: the page (- for stdout)", NULL },
+	  "the page (- for stdout)", NULL },
 	{ 'd', "svg-dir", OPT_STRING, 0, 0, offsetof(struct report_cli, dir), "DIR", NULL,
-	  "write every chart as DIR/NN-NAME.svg (made if missing; plot needs it)", NULL },
+	  "also write every chart as DIR/NN-NAME.svg (the directory is made if missing)", NULL },
+	{ 0, "dir", OPT_STRING, 0, 0, offsetof(struct report_cli, dir), "DIR", NULL,
+	  "the same as --svg-dir", NULL },
+	{ 0, NULL, OPT_GROUP, 0, 0, offsetof(struct report_cli, ca), NULL, NULL, NULL, compare_group },
+	{ 0 },
+};
+
+/* plot writes files into a directory only: it has no -o */
+const struct opt plot_options[] = {
+	{ 'd', "svg-dir", OPT_STRING, 0, 0, offsetof(struct report_cli, dir), "DIR", NULL,
+	  "write every chart as DIR/NN-NAME.svg (required; made if missing)", NULL },
+	{ 0, "png", OPT_FLAG, 0, 0, offsetof(struct report_cli, png), NULL, NULL,
+	  "also DIR/NN-NAME.png, drawn by rsvg-convert (found on PATH)",
+	  NULL },
 	{ 0, "dir", OPT_STRING, 0, 0, offsetof(struct report_cli, dir), "DIR", NULL,
 	  "the same as --svg-dir", NULL },
 	{ 0, NULL, OPT_GROUP, 0, 0, offsetof(struct report_cli, ca), NULL, NULL, NULL, compare_group },
@@ -80,13 +116,12 @@ static int report_main(int argc, char **argv, int plot)
 {
 	struct report_cli a = { 0 };
 	cmp_opts_default(&a.ca.o);
-	const struct command_options t = { plot ? "plot" : "report", report_options, 0,
+	const struct command_options t = { plot ? "plot" : "report",
+					   plot ? plot_options : report_options, 0,
 					   compare_bad_option, NULL };
 	int first = command_parse(&t, argc, argv, &a);
 	const char *out = a.out, *dir = a.dir, *db = a.ca.db;
 	struct cmp_opts o = a.ca.o;
-	if (plot && out)
-		die(EXIT_USAGE, "plot writes SVG files: give -d DIR (report -o writes HTML)");
 	if (plot && !dir)
 		die(EXIT_USAGE, "needs -d DIR: the directory for the .svg files");
 	if (!plot && !out && !dir)
@@ -101,7 +136,7 @@ static int report_main(int argc, char **argv, int plot)
 			close_tmp(f, out, tmp);
 	}
 	if (dir)
-		write_svgs(dir, sides, ns);
+		write_svgs(dir, sides, ns, a.png);
 	sides_free(sides, ns);
 	return 0;
 }

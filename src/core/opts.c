@@ -291,6 +291,38 @@ int command_word(const char *cmd, const struct opt *t, char **argv, int argc, in
 	return 0;
 }
 
+/* Columns a UTF-8 string takes (one a character; continuation bytes take none). */
+static int columns(const char *s, size_t n)
+{
+	int c = 0;
+	for (size_t i = 0; i < n; i++)
+		c += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return c;
+}
+
+void help_wrap(FILE *f, const char *s, int col, int indent)
+{
+	while (*s) {
+		if (*s == '\n') {
+			fputc(*s++, f);
+			col = 0;
+			continue;
+		}
+		size_t sp = strspn(s, " "), w = strcspn(s + sp, " \n");
+		int ww = columns(s + sp, w);
+		if (col > indent && sp && col + (int)sp + ww > HELP_COLUMNS) {
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+		} else {
+			fprintf(f, "%.*s", (int)sp, s);
+			col += (int)sp;
+		}
+		fprintf(f, "%.*s", (int)w, s + sp);
+		col += ww;
+		s += sp + w;
+	}
+}
+
 static void help_lines(FILE *f, const struct opt *opts, int width)
 {
 	for (const struct opt *o = opts; o && o->type; o++) {
@@ -306,7 +338,9 @@ static void help_lines(FILE *f, const struct opt *opts, int width)
 			n += snprintf(left + n, sizeof left - (size_t)n, "--%s", o->name);
 		if (o->arg)
 			snprintf(left + n, sizeof left - (size_t)n, " %s", o->arg);
-		fprintf(f, "  %-*s  %s\n", width, left, o->help);
+		int col = fprintf(f, "  %-*s  ", width, left);
+		help_wrap(f, o->help, col, col < width + 4 ? col : width + 4);
+		fputc('\n', f);
 	}
 }
 

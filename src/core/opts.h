@@ -93,6 +93,10 @@ int command_word(const char *cmd, const struct opt *t, char **argv, int argc, in
 		 int *used);
 /* One "  -x, --name ARG  help" line per row (groups expanded), for a command's --help. */
 void command_options_help(FILE *f, const struct opt *opts);
+/* Help text printed from column col, its lines broken at blanks to HELP_COLUMNS, each new line
+ * indented by indent; the text's own line breaks are kept. */
+#define HELP_COLUMNS 100
+void help_wrap(FILE *f, const char *s, int col, int indent);
 /* One-line usage error for the current tool, exit 2. */
 void usage_error(struct tool_ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));

@@ -190,8 +190,16 @@ int sysinfo_facts(struct fact *f, int max)
 		n = fact_add(f, n, max, "kernel_version", u.version);
 		n = fact_add(f, n, max, "machine", u.machine);
 	}
+	/* under user-mode emulation /proc/cpuinfo describes the host: its model and clock are
+	 * recorded as the host's, never as the target's */
+	char emu[32], host[16];
+	int emulated = sys_emulated(emu, sizeof emu, host, sizeof host);
+	if (emulated) {
+		n = fact_add(f, n, max, "emulated", emu);
+		n = fact_add(f, n, max, "emulation_host_arch", host);
+	}
 	cpu_model(buf, sizeof buf);
-	n = fact_add(f, n, max, "cpu_model", buf);
+	n = fact_add(f, n, max, emulated ? "host_cpu_model" : "cpu_model", buf);
 	int cpus[1024];
 	snprintf(buf, sizeof buf, "%d", cpu_online(cpus, 1024));
 	n = fact_add(f, n, max, "cpus_online", buf);
@@ -200,7 +208,7 @@ int sysinfo_facts(struct fact *f, int max)
 	double mhz = sys_nominal_mhz();
 	if (mhz > 0) {
 		snprintf(buf, sizeof buf, "%.0f", mhz);
-		n = fact_add(f, n, max, "nominal_mhz", buf);
+		n = fact_add(f, n, max, emulated ? "host_nominal_mhz" : "nominal_mhz", buf);
 	}
 	n = cache_facts(f, n, max, cpus[0]);
 	if (sys_llc_override()) {

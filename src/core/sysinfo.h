@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "core/json.h"
 
 /* A fact's value holds a kernel command line; a run has about 80 facts (per cache level, per
@@ -74,6 +75,14 @@ uint64_t sys_mem_available(void);
 uint64_t sys_mem_total(void);
 /* Nominal clock in MHz from cpufreq or /proc/cpuinfo, 0 when unknown. */
 double sys_nominal_mhz(void);
+/* emulation.c. 1 when this binary runs under user-mode emulation: /proc/cpuinfo describes a
+ * CPU of another architecture family (x86, arm, riscv) than the binary's, or the process is
+ * named after qemu. how: "qemu-user" (the emulator's name seen) or "user-mode"; host: the
+ * CPU's family ("x86"; empty when only the name told). Either may be NULL. */
+int sys_emulated(char *how, size_t len, char *host, size_t hostlen);
+/* The test behind it: binary_arch (arch_name()) against the first line of cpuinfo that names
+ * an architecture family; 1 and host = that family when they differ. */
+int emulation_from_cpuinfo(const char *binary_arch, FILE *cpuinfo, char *host, size_t len);
 /* 1 when running under a hypervisor. */
 int sys_hypervisor(void);
 /* First line of a file into buf (newline removed); NULL when unreadable. */

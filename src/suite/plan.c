@@ -49,20 +49,36 @@ static uint64_t pow2_floor(uint64_t n)
 	return p;
 }
 
-uint64_t plan_default_mem(int copies, int measure, char *how, size_t howlen)
+/* A dry run where a run would measure the latency knee first: the run's top is 4 x the knee,
+ * between MEM_KNEE_FLOOR and the cap, which only the measurement decides. The dry run plans the
+ * largest (its time estimate is an upper bound) and says what the run will do. */
+static uint64_t dry_run_mem(uint64_t llc, uint64_t room, char *how, size_t howlen)
 {
-	uint64_t llc = sys_llc_bytes(), avail = sys_mem_available();
-	if (copies < 1)
-		copies = 1;
-	uint64_t room = avail ? pow2_floor(avail / 4 / (uint64_t)copies) : 0;
-	/* a dry run does not measure: it plans for the reported size, the largest plan */
-	uint64_t knee = measure && mem_needs_knee(llc) ? mem_knee(llc) : 0;
-	uint64_t want = mem_size_rule(llc, knee, room, how, howlen);
-	if (mem_knee_probe_cut()) {
-		size_t l = strlen(how);
-		snprintf(how + l, howlen - l, "; the knee probe mapped only %llu MiB (all this process "
-			 "may map: ulimit -v)", (unsigned long long)(mem_knee_probe_cut() >> 20));
-	}
+	uint64_t hi = MEM_DEFAULT_CAP, lo = MEM_KNEE_FLOOR;
+	if (room && hi > room)
+		hi = room < 8 * MIB ? 8 * MIB : room;
+	if (lo > hi)
+		lo = hi;
+	char rep[64] = "no cache size known";
+	if (llc)
+		snprintf(rep, sizeof rep, "last-level cache reported: %llu MiB",
+			 (unsigned long long)(llc / MIB));
+	if (lo == hi)
+		snprintf(how, howlen, "%llu MiB whatever the latency knee a run measures first (%s)",
+			 (unsigned long long)(hi / MIB), rep);
+	else
+		snprintf(how, howlen, "4 x the latency knee a run measures first (%s): between %llu "
+			 "and %llu MiB, planned here at %llu MiB", rep, (unsigned long long)(lo / MIB),
+			 (unsigned long long)(hi / MIB), (unsigned long long)(hi / MIB));
+	return hi;
+}
+
+uint64_t plan_mem_top(uint64_t llc, uint64_t knee, int measure, uint64_t room, char *how,
+		      size_t howlen)
+{
+	if (!measure && mem_needs_knee(llc))
+		return dry_run_mem(llc, room, how, howlen);
+	uint64_t want = mem_size_rule(llc, mem_needs_knee(llc) ? knee : 0, room, how, howlen);
 	uint64_t p = pow2_floor(want);
 	if (p < want)
 		p *= 2;
@@ -70,9 +86,21 @@ uint64_t plan_default_mem(int copies, int measure, char *how, size_t howlen)
 		p = 8 * MIB;
 	if (room && p > room)
 		p = room < 8 * MIB ? 8 * MIB : room;
-	if (!measure && mem_needs_knee(llc) && llc) {
+	return p;
+}
+
+uint64_t plan_default_mem(int copies, int measure, char *how, size_t howlen)
+{
+	uint64_t llc = sys_llc_bytes(), avail = sys_mem_available();
+	if (copies < 1)
+		copies = 1;
+	uint64_t room = avail ? pow2_floor(avail / 4 / (uint64_t)copies) : 0;
+	uint64_t knee = measure && mem_needs_knee(llc) ? mem_knee(llc) : 0;
+	uint64_t p = plan_mem_top(llc, knee, measure, room, how, howlen);
+	if (measure && mem_knee_probe_cut()) {
 		size_t l = strlen(how);
-		snprintf(how + l, howlen - l, "; a run measures the latency knee first and may go lower");
+		snprintf(how + l, howlen - l, "; the knee probe mapped only %llu MiB (all this process "
+			 "may map: ulimit -v)", (unsigned long long)(mem_knee_probe_cut() >> 20));
 	}
 	return p;
 }

@@ -63,9 +63,15 @@ const char *profile_name(enum profile p);
 /* The default top of the memory series: mem_size_rule() (bench/mem/mem_common.h: 4 x the last
  * level, or 4 x the measured knee when sysfs's size is not believable, at most
  * MEM_DEFAULT_CAP) rounded up to a power of two, at least 8 MiB, at most a quarter of the
- * memory available per copy. measure = 0 (a dry run) takes the reported size where the knee
- * would be measured: the largest plan. how gets the reason. */
+ * memory available per copy. measure = 0 (a dry run), where a run would measure the knee:
+ * the largest top the run can reach, how saying the range the measurement decides within.
+ * how gets the reason. */
 uint64_t plan_default_mem(int copies, int measure, char *how, size_t howlen);
+/* The rule itself, for a reported last-level cache llc (0: unknown), the knee a run measured
+ * (used only where the rule needs one) and room (0: no limit): a dry run's top is never below
+ * the run's, and equal to it where no knee is measured. */
+uint64_t plan_mem_top(uint64_t llc, uint64_t knee, int measure, uint64_t room, char *how,
+		      size_t howlen);
 /* Seconds the whole plan should take: every step not dropped whose sel() is true (sel NULL:
  * all), times rounds, plus the run's own overhead. */
 double plan_cost(const struct plan *p, int rounds, int (*sel)(const struct step *, void *),

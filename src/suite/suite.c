@@ -226,7 +226,10 @@ static int run_one(struct suite *S, int round, size_t i)
 		.remote = (s->flags & STEP_REMOTE) ? S->o.remote : NULL,
 	};
 	struct step_outcome oc;
+	contention_before(&S->busy);
 	int rc = step_exec(x->t, s->argc, av, &env, S->run, &oc);
+	if (!oc.stopped)
+		contention_after(&S->busy, label);
 	free(av);
 	progress_finish(&S->prog);
 	cost_note(&S->costs, x->t, s->est_s, oc.seconds);
@@ -292,6 +295,7 @@ static void record_end(struct suite *S)
 		if (!strcmp(run->results.v[i].metric, "mhz.mhz") && !isnan(run->results.v[i].value))
 			fact_num(run, "mhz", "%.0f", run->results.v[i].value);
 	clock_watch_end(&S->clock, run, run_warn);
+	contention_end(&S->busy, run, run_warn);
 	char steps[160];
 	snprintf(steps, sizeof steps, "%d ok, %d failed, %d not built in", S->nok, S->nfailed,
 		 S->nabsent);

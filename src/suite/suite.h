@@ -11,6 +11,7 @@
 #include "bench/tool.h"
 #include "suite/run_opts.h"
 #include "suite/clock_watch.h"
+#include "suite/contention.h"
 #include "suite/fit.h"
 #include "suite/plan.h"
 #include "suite/progress.h"
@@ -68,6 +69,7 @@ struct suite {
 	struct costs costs;
 	struct sbuf failed, warnings, skipped, times;
 	struct clock_watch clock;
+	struct contention busy;  /* other work beside each step */
 	uint64_t t_start;
 	char where[2400];        /* where the run was kept, for the last line */
 	long stored_id;          /* its id in the store, 0 when not stored */

@@ -19,12 +19,12 @@ done
 calls=$(grep -rl 'getopt_long *(' src | grep -v '^src/core/opts\.c$')
 if [ -z "$calls" ] && grep -q 'getopt_long *(' src/core/opts.c; then pass dispatch/getopt-in-one-file
 else fail dispatch/getopt-in-one-file "getopt_long called in: $calls"; fi
-# Every --help is printed from an options table: each line of an "Options" section is one
-# option ("  -x, --name ARG  what"), and each option a tool lists is one its parser accepts
+# Every --help is printed from an options table: each entry of an "Options" section is one
+# option ("  -x, --name ARG  what", its text continued on lines indented further), and each option a tool lists is one its parser accepts
 # (given with a value when it takes one, then --help: never "unknown option" or "needs a value").
 for t in $("$PLUMB" list --names) list run sysinfo serve summary import export runs push compare ab report plot; do
 	"$PLUMB" "$t" --help >"$T/help" 2>&1
-	awk '/^Options/ { on = 1; next } /^$/ { on = 0 } on && !/^  -/ { print; bad = 1 } END { exit bad }' \
+	awk '/^Options/ { on = 1; next } /^$/ { on = 0 } on && !/^  -/ && !/^      +[^ -]/ { print; bad = 1 } END { exit bad }' \
 		"$T/help" >"$T/badlines" || { fail "dispatch/help-lines-$t" "$(head -1 "$T/badlines")"; continue; }
 	grep -q '^Options' "$T/help" || { fail "dispatch/help-lines-$t" "no Options section"; continue; }
 	pass "dispatch/help-lines-$t"

@@ -153,8 +153,8 @@ def check(kind, path):
             assert not pts or min(pts) >= 2, 'a chart line without 2 points'
         for sec in ('id="verdicts"', 'id="latency"', 'id="summary"', 'id="facts"'):
             assert sec in text, sec
-        order = [text.index(x) for x in ('id="verdicts"', 'id="latency"', 'id="summary"', 'id="facts"')]
-        assert order == sorted(order), 'sections out of order: verdicts, charts, summary, facts'
+        order = [text.index(x) for x in ('id="contents"', 'id="verdicts"', 'id="summary"', 'id="latency"', 'id="facts"')]
+        assert order == sorted(order), 'sections out of order: contents, verdicts, summary, charts, facts'
         assert 'L M B E N C H' in text, 'no lmbench summary tables' 
     elif kind == 'text':
         assert 'Cl\\xe9ss\\x01' in text, 'the host name is not kept, its Latin-1 and control bytes shown as \\xNN'

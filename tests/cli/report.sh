@@ -14,6 +14,33 @@ expect_usage "report: bad alpha" "$PLUMB" report --alpha 0 -o "$T/x.html" some-r
 expect_usage "report: missing run" "$PLUMB" report "$T/nope.json" -o "$T/x.html"
 check "report: nothing left behind on error" test ! -e "$T/x.html"
 
+# plot --png: a PNG beside each SVG drawn by rsvg-convert; without one on PATH a stand-in that
+# writes a PNG signature (plot's side of it: the argument vector, the temporary name, the rename)
+. tests/gen_run.sh
+gen_run "$T/a.json" vm a 1 4
+mkdir -p "$T/fake"
+if ! command -v rsvg-convert >/dev/null 2>&1; then
+	cat >"$T/fake/rsvg-convert" <<'EOS'
+#!/bin/sh
+[ "$1" = -o ] && [ -s "$3" ] && printf '\211PNG\r\n\032\n' >"$2"
+EOS
+	chmod +x "$T/fake/rsvg-convert"
+fi
+PATH="$PATH:$T/fake" "$PLUMB" plot --png -d "$T/png" "$T/a.json" >/dev/null 2>"$T/png.err"; rc=$?
+{
+	nsvg=$(ls "$T/png"/*.svg 2>/dev/null | wc -l)
+	npng=0
+	for p in "$T/png"/*.png; do
+		[ -f "$p" ] && head -c 8 "$p" | od -An -c | grep -q 'P   N   G' && npng=$((npng + 1))
+	done
+	if [ $rc -eq 0 ] && [ "$nsvg" -ge 1 ] && [ "$npng" -eq "$nsvg" ] && ! ls "$T/png" | grep -q tmp; then
+		pass "plot: --png"
+	else
+		fail "plot: --png" "rc=$rc, $nsvg svg, $npng png: $(tail -n 2 "$T/png.err")"
+	fi
+}
+expect_usage "plot: --png without a converter" env PATH="$T/nothing" "$PLUMB" plot --png -d "$T/png2" "$T/a.json"
+
 UNIT=${UNIT:-$BIN/unit-tests}
 if [ ! -x "$UNIT" ]; then
 	skip "report: html" "$UNIT not built (make bin/unit-tests)"
@@ -31,6 +58,16 @@ bad=$(grep -Eio 'https?://|<script|@import|url\(|<link|<iframe|<img' "$T/r.html"
 if [ -z "$bad" ]; then pass "report: self-contained"; else fail "report: self-contained" "found: $bad"; fi
 check "report: has print styles" grep -q '@media print' "$T/r.html"
 check "report: has charts" test "$(grep -c '<svg' "$T/r.html")" -ge 6
+# the charts' geometry: medians printed at the bar's end and clear of the whiskers, titles
+# whole, legends naming each side with its build
+if command -v python3 >/dev/null 2>&1; then
+	# it prints lib.sh's PASS/FAIL lines itself
+	python3 tests/cli/report_geometry.py "$T/r.html" "before (gcc 12.2.0 -O2)" \
+		"after (gcc 12.2.0 -O0)" || fail "report: geometry" "report_geometry.py failed"
+else
+	skip "report: bar values clear of whiskers" "python3 is not installed"
+fi
+check "report: contents before the verdicts" sh -c "grep -n 'id=\"contents\"\|id=\"verdicts\"' '$T/r.html' | head -n 1 | grep -q contents"
 
 CHROME=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$CHROME" ]; then

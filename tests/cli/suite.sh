@@ -113,7 +113,8 @@ check suite/mem-override sh -c "'$PLUMB' run --dry-run --mem 32m | grep -q 'lat_
 
 # ---- cost and budget (issue 12): PLUMB_LLC fakes the LLC; --time-limit fits the plan -----------
 PLUMB_LLC=1G "$PLUMB" run --dry-run >"$T/plan.1g"
-check suite/llc-1g-capped grep -q 'memory series to 256 MiB (4 x last-level cache 1024 MiB, capped at the default cap' "$T/plan.1g"
+# a dry run measures no knee: it plans the largest top the run can reach and says the range
+check suite/llc-1g-capped grep -q 'memory series to 256 MiB (4 x the latency knee a run measures first (last-level cache reported: 1024 MiB): between 64 and 256 MiB' "$T/plan.1g"
 check suite/llc-1g-within-budget awk '/^estimated/ { e = $2; b = 0; for (i = 1; i <= NF; i++) if ($i == "budget") b = $(i + 1) } END { exit !(e > 0 && b == 150 && e <= b) }' "$T/plan.1g"
 PLUMB_LLC=8M "$PLUMB" run --dry-run >"$T/plan.8m"
 check suite/llc-8m-rule grep -q 'memory series to 32 MiB (4 x last-level cache 8 MiB)' "$T/plan.8m"

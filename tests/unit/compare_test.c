@@ -558,6 +558,8 @@ static struct run *synthetic_run(const char *label, double scale)
 	kv_set(&r->facts, "cache_l2", "1048576");
 	kv_set(&r->facts, "cache_l3", "33554432");
 	kv_set(&r->facts, "kernel", scale > 1 ? "6.2" : "6.1");
+	kv_set(&r->facts, "build_cc", "cc (Debian 12.2.0-14+deb12u1) 12.2.0");
+	kv_set(&r->facts, "build_cflags", scale > 1 ? "-O0 -g" : "-O2 -g");
 	double v[8];
 	for (double mb = 1.0 / 1024; mb <= 256; mb *= 2) {
 		double kb = mb * 1024;
@@ -576,6 +578,12 @@ static struct run *synthetic_run(const char *label, double scale)
 		add_point(r, "bw_mem.frd", "", mb, v, 8);
 		noisy(v, 8, bw / scale * 0.7, 0.03);
 		add_point(r, "bw_mem.fwr", "", mb, v, 8);
+	}
+	/* a series plumb does not know, named too long for one title line */
+	for (double x = 1; x <= 8; x *= 2) {
+		noisy(v, 8, scale * x, 0.02);
+		add_point(r, "imported_tool.a_very_long_series_name_from_another_suite_that_wraps_on_a_second_line", "",
+			  x, v, 8);
 	}
 	const int procs[] = { 2, 4, 8, 16, 24, 32 };
 	const int sizes[] = { 0, 16, 64 };
@@ -631,6 +639,12 @@ TEST(report_synthetic)
 	CHECK(strstr(buf, "L1d 48K") != NULL && strstr(buf, "L3 32M") != NULL);
 	CHECK(strstr(buf, "@media print") != NULL);
 	CHECK(strstr(buf, "class=\"v worse\"") != NULL); /* 2x slower, 8 rounds each */
+	/* legends and headers name the build; a table of contents; the summary before the charts */
+	CHECK(strstr(buf, "after (gcc 12.2.0 -O0)") != NULL);
+	CHECK(strstr(buf, "id=\"contents\"") != NULL);
+	CHECK(strstr(buf, "id=\"summary\"") && strstr(buf, "id=\"latency\"") &&
+	      strstr(buf, "id=\"summary\"") < strstr(buf, "id=\"latency\""));
+	CHECK(strstr(buf, "one line per size in\xe2\x80\xa6") == NULL);
 	const char *out = getenv("PLUMB_REPORT_OUT");
 	if (out) { /* tests/cli/report.sh renders this page in a browser */
 		FILE *f = fopen(out, "w");

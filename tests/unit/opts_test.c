@@ -19,14 +19,18 @@ static int rows(const struct opt *t)
 	return n;
 }
 
-/* Lines of text, and whether each starts with an option ("  -x" or "  --name"). */
+/* Options in a help text, and how many lines start neither an option ("  -x" or "  --name")
+ * nor continue one. */
 static int option_lines(const char *text, int *bad)
 {
 	int n = 0;
 	*bad = 0;
-	for (const char *p = text; *p; n++) {
-		if (strncmp(p, "  -", 3) != 0)
+	for (const char *p = text; *p;) {
+		/* a long text goes on over lines indented further: part of the option above */
+		int more = n > 0 && strncmp(p, "      ", 6) == 0 && p[strspn(p, " ")] != '-';
+		if (!more && strncmp(p, "  -", 3) != 0)
 			(*bad)++;
+		n += !more;
 		const char *nl = strchr(p, '\n');
 		p = nl ? nl + 1 : p + strlen(p);
 	}

@@ -152,3 +152,31 @@ TEST(plan_parse_duration)
 	CHECK(parse_duration("") < 0 && parse_duration("5x") < 0 && parse_duration("m") < 0 &&
 	      parse_duration("-5s") < 0);
 }
+
+/* The dry run prints what the run does: where a run measures the latency knee first, the dry
+ * run's top is the largest the run can reach and says the range; elsewhere the two agree. */
+TEST(plan_dry_run_mem_matches_run)
+{
+	const uint64_t M = 1ull << 20;
+	const uint64_t llcs[] = { 0, 8 * M, 48 * M, 1024 * M };
+	const uint64_t knees[] = { 4 * M, 16 * M, 40 * M, 100 * M };
+	const uint64_t rooms[] = { 0, 128 * M, 4096 * M };
+	for (size_t r = 0; r < 3; r++)
+		for (size_t l = 0; l < 4; l++) {
+			char how[256];
+			uint64_t dry = plan_mem_top(llcs[l], 0, 0, rooms[r], how, sizeof how);
+			int ranged = strstr(how, "between") != NULL;
+			for (size_t k = 0; k < 4; k++) {
+				char how2[256];
+				uint64_t run = plan_mem_top(llcs[l], knees[k], 1, rooms[r], how2, sizeof how2);
+				CHECK(run <= dry);
+				if (!mem_needs_knee(llcs[l]))
+					CHECK(run == dry && !ranged);
+				else if (run != dry)
+					CHECK(ranged);
+			}
+		}
+	/* no cache size known (qemu-user, some boards): not 32 MiB while the run goes to 64 */
+	char how[256];
+	CHECK(plan_mem_top(0, 0, 0, 0, how, sizeof how) >= MEM_KNEE_FLOOR);
+}
