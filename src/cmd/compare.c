@@ -74,17 +74,7 @@ int cmd_compare(int argc, char **argv)
 		die(EXIT_USAGE, "needs at least two RUN arguments (run ids, labels or files)");
 	size_t ns;
 	struct side *sides = sides_load(argv + first, nargs, db, 0, &ns);
-	/* a side is one thing measured: runs that differ in what makes them comparable are not
-	 * pooled into it unless asked */
-	for (size_t i = 0; i < ns; i++) {
-		char why[1024];
-		if (!runs_pool_split(sides[i].runs, sides[i].nruns, why, sizeof why))
-			continue;
-		if (!a.pool_anyway)
-			die(EXIT_USAGE, "%s: not pooled, %s (--pool-anyway pools them)", sides[i].name,
-			    why);
-		warnx_("warning: %s: pooled anyway, although %s", sides[i].name, why);
-	}
+	sides_check_pooling(sides, ns, a.pool_anyway);
 	sides_load_history(sides, ns, db);
 	struct cmp_table *t = cmp_build(sides, ns, &o);
 	for (size_t i = 0; i < t->nwarnings; i++)

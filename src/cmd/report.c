@@ -85,7 +85,7 @@ static void write_svgs(const char *dir, const struct side *sides, size_t n, int 
 struct report_cli {
 	struct compare_args ca;   /* --db --alpha --min-effect --correction */
 	const char *out, *dir;
-	int png;
+	int png, pool_anyway;
 };
 
 const struct opt report_options[] = {
@@ -95,6 +95,9 @@ const struct opt report_options[] = {
 	  "also write every chart as DIR/NN-NAME.svg (the directory is made if missing)", NULL },
 	{ 0, "dir", OPT_STRING, 0, 0, offsetof(struct report_cli, dir), "DIR", NULL,
 	  "the same as --svg-dir", NULL },
+	{ 0, "pool-anyway", OPT_FLAG, 0, 0, offsetof(struct report_cli, pool_anyway), NULL, NULL,
+	  "pool a side's runs even when their architecture, CPU, build, kernel or emulation differ",
+	  NULL },
 	{ 0, NULL, OPT_GROUP, 0, 0, offsetof(struct report_cli, ca), NULL, NULL, NULL, compare_group },
 	{ 0 },
 };
@@ -108,6 +111,9 @@ const struct opt plot_options[] = {
 	  NULL },
 	{ 0, "dir", OPT_STRING, 0, 0, offsetof(struct report_cli, dir), "DIR", NULL,
 	  "the same as --svg-dir", NULL },
+	{ 0, "pool-anyway", OPT_FLAG, 0, 0, offsetof(struct report_cli, pool_anyway), NULL, NULL,
+	  "pool a side's runs even when their architecture, CPU, build, kernel or emulation differ",
+	  NULL },
 	{ 0, NULL, OPT_GROUP, 0, 0, offsetof(struct report_cli, ca), NULL, NULL, NULL, compare_group },
 	{ 0 },
 };
@@ -128,6 +134,7 @@ static int report_main(int argc, char **argv, int plot)
 		die(EXIT_USAGE, "needs -o FILE.html (or --svg-dir DIR)");
 	size_t ns;
 	struct side *sides = sides_load(argv + first, (size_t)(argc - first), db, 1, &ns);
+	sides_check_pooling(sides, ns, a.pool_anyway);
 	if (out) {
 		char *tmp;
 		FILE *f = strcmp(out, "-") == 0 ? stdout : open_tmp(out, &tmp);

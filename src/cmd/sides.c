@@ -8,6 +8,7 @@
 #include <string.h>
 #include "cmd/sides.h"
 #include "core/util.h"
+#include "results/run_ident.h"
 #include "results/store.h"
 
 static void load_latest(struct side *s, const char *db)
@@ -225,4 +226,16 @@ void compare_bad_option(const char *cmd, const char *word, int missing)
 {
 	(void)missing; /* one wording for both, as compare always said */
 	die(EXIT_USAGE, "unknown or incomplete option '%s' (see plumb %s --help)", word, cmd);
+}
+
+void sides_check_pooling(const struct side *s, size_t n, int pool_anyway)
+{
+	for (size_t i = 0; i < n; i++) {
+		char why[1024];
+		if (!runs_pool_split(s[i].runs, s[i].nruns, why, sizeof why))
+			continue;
+		if (!pool_anyway)
+			die(EXIT_USAGE, "%s: not pooled, %s (--pool-anyway pools them)", s[i].name, why);
+		warnx_("warning: %s: pooled anyway, although %s", s[i].name, why);
+	}
 }

@@ -14,6 +14,9 @@
 struct side *sides_load(char **args, size_t nargs, const char *db, int allow_latest,
 			size_t *nsides);
 void sides_free(struct side *s, size_t n);
+/* A side is one thing measured: runs whose architecture, CPU, build, kernel or emulation differ
+ * are not pooled into it. Exits 2 naming the fact, unless pool_anyway (then a warning). */
+void sides_check_pooling(const struct side *s, size_t n, int pool_anyway);
 /* For each side taken from the store: its earlier runs of the same host, profile, build and
  * measuring options (newest first, at most HISTORY_MAX, none of the compared runs), whose
  * run-to-run spread compare uses as the side's noise. Silent without a store. */

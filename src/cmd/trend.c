@@ -19,7 +19,7 @@
 struct trend_cli {
 	struct compare_args ca;
 	enum cmp_format fmt;
-	int all, fail;
+	int all, fail, pool_anyway;
 	const char *out, *by;
 };
 
@@ -41,6 +41,9 @@ const struct opt trend_options[] = {
 	  "a version per value of FACT (kernel, build_cc, date, label, ...)", NULL },
 	{ 0, "all", OPT_FLAG, 0, 0, offsetof(struct trend_cli, all), NULL, NULL,
 	  "every point of every series (default: the summary-level points)", NULL },
+	{ 0, "pool-anyway", OPT_FLAG, 0, 0, offsetof(struct trend_cli, pool_anyway), NULL, NULL,
+	  "pool a version's runs even when their architecture, CPU, build, kernel or emulation\n"
+	  "differ", NULL },
 	{ 0, NULL, OPT_GROUP, 0, 0, offsetof(struct trend_cli, ca), NULL, NULL, NULL, compare_group },
 	{ 0, "format", OPT_CUSTOM, 0, 0, offsetof(struct trend_cli, fmt), "F", NULL,
 	  "text (default), markdown, csv or json", &format_action },
@@ -170,6 +173,7 @@ int cmd_trend(int argc, char **argv)
 					"files), or --by FACT");
 		sides = sides_load(argv + first, nargs, a.ca.db, 0, &ns);
 	}
+	sides_check_pooling(sides, ns, a.pool_anyway);
 	struct trend_table *t = trend_build(sides, ns, &a.ca.o);
 	for (size_t i = 0; i < t->cmp->nwarnings; i++)
 		warnx_("warning: %s", t->cmp->warnings[i]);

@@ -134,11 +134,19 @@ static const struct {
 	{ "build_cc", "compiler" },
 	{ "build_cflags", "compiler flags" },
 	{ "kernel", "kernel" },
+	{ "emulated", "emulation" },
 };
 
 static const char *pool_fact(const struct run *r, size_t k)
 {
-	return pool_facts[k].key ? kv_get(&r->facts, pool_facts[k].key) : run_arch(r);
+	if (!pool_facts[k].key)
+		return run_arch(r);
+	const char *v = kv_get(&r->facts, pool_facts[k].key);
+	/* a plumb run (it knows its build) without the emulated fact ran natively; an lmbench
+	 * file says nothing either way */
+	if (!v && !strcmp(pool_facts[k].key, "emulated") && kv_get(&r->facts, "build_cc"))
+		v = "no";
+	return v;
 }
 
 int runs_pool_split(struct run *const *runs, size_t n, char *why, size_t len)

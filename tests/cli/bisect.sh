@@ -30,8 +30,9 @@ expect_abort "bisect-check: bad run option" "$PLUMB" bisect-check --metric lat_s
 # many short rounds of the one step that decides, on CPU 0 (see ab.sh); --mem 1m skips the
 # memory planner's probe, which this step does not need. Under four other test suites on two
 # vCPUs, 4 rounds of the whole syscall family left intervals of +-300 % (t with 3 degrees of
-# freedom); 12 rounds of the null call alone take about 6 s and decide in one look.
-RUNOPTS="--cpu 0 --only lat_syscall.null --repeat 12 --mem 1m"
+# freedom); 6 rounds of the null call alone (each round on fresh workers) take about 4 s on a
+# quiet machine and decide the test's several-fold slowdown in one look.
+RUNOPTS="--cpu 0 --only lat_syscall.null --repeat 6 --mem 1m"
 
 # a build without SQLite has no store (and a run it cannot store is written to the current
 # directory): the looks that need one are skipped

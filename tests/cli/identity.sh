@@ -79,6 +79,11 @@ check identity/refusal-offers-pool-anyway grep -q -- '--pool-anyway' "$T/err"
 rc=$?
 check identity/pool-anyway-compares test $rc -eq 0 -a -s "$T/pooled.out"
 check identity/pool-anyway-said grep -q 'pooled anyway, although architecture differs' "$T/pooled.err"
+# report, plot and trend judge sides as compare does: the same refusal
+expect_usage identity/report-refuses-mixed-label "$PLUMB" report --db "$DB" same other -o "$T/r.html"
+check identity/report-refusal-names-the-fact grep -q 'architecture differs' "$T/err"
+check identity/report-pool-anyway "$PLUMB" report --db "$DB" --pool-anyway same other -o "$T/r.html"
+expect_usage identity/trend-refuses-mixed-label "$PLUMB" trend --db "$DB" same other
 expect_usage identity/per-host-refuses-mixed "$PLUMB" summary --db "$DB" --per-host same
 check identity/per-host-refusal-names-host grep -q 'host boardA: not pooled, architecture differs' "$T/err"
 "$PLUMB" summary --db "$DB" --per-host --pool-anyway same >"$T/ph.out" 2>"$T/ph.err"
