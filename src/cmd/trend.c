@@ -42,8 +42,7 @@ const struct opt trend_options[] = {
 	{ 0, "all", OPT_FLAG, 0, 0, offsetof(struct trend_cli, all), NULL, NULL,
 	  "every point of every series (default: the summary-level points)", NULL },
 	{ 0, "pool-anyway", OPT_FLAG, 0, 0, offsetof(struct trend_cli, pool_anyway), NULL, NULL,
-	  "pool a version's runs even when their architecture, CPU, build, kernel or emulation\n"
-	  "differ", NULL },
+	  "pool a version's runs even when their architecture, CPU, build or kernel differ", NULL },
 	{ 0, NULL, OPT_GROUP, 0, 0, offsetof(struct trend_cli, ca), NULL, NULL, NULL, compare_group },
 	{ 0, "format", OPT_CUSTOM, 0, 0, offsetof(struct trend_cli, fmt), "F", NULL,
 	  "text (default), markdown, csv or json", &format_action },
