@@ -93,8 +93,10 @@ else
 	reader "$PLUMB" runs --db "$SHARED/lab.db" --delete 1 >"$T/o" 2>"$T/e"
 	check stores/shared-delete-refused grep -q "$SHARED/lab.db: cannot write" "$T/e"
 	# plumb ab tries the store before its session: refused at once, naming it, nothing measured
+	# (side B a copy the reader can reach: the tree may sit below a directory only root searches)
+	cp "$PLUMB" "$SHARED/plumb-b" && chmod 755 "$SHARED/plumb-b"
 	expect_usage stores/ab-refuses-unwritable-store-first reader "$PLUMB" ab --only syscall --quick \
-		--b "$PLUMB" --db "$SHARED/lab.db"
+		--b "$SHARED/plumb-b" --db "$SHARED/lab.db"
 	if grep -q "$SHARED/lab.db" "$T/err"; then pass stores/ab-names-the-store
 	else fail stores/ab-names-the-store "$(head -c 300 "$T/err")"; fi
 fi
