@@ -372,6 +372,16 @@ static int bisect_work(int argc, char **argv)
 			add(&w, db);
 			add(&w, "--format");
 			add(&w, "csv");
+			/* the session stops adding rounds once its rows are decided at the look's own
+			 * alpha and minimum effect; at ab's defaults (a stricter "same") a good commit
+			 * on a noisy machine ran every round of its time limit */
+			char me[32], al[32];
+			snprintf(me, sizeof me, "%g", co.min_effect);
+			snprintf(al, sizeof al, "%g", co.alpha);
+			add(&w, "--min-effect");
+			add(&w, me);
+			add(&w, "--alpha");
+			add(&w, al);
 			for (int i = 0; i < runargs.n; i++)
 				add(&w, runargs.v[i]);
 			run_child(w.v, errfile, "the plumb ab session");
