@@ -35,10 +35,10 @@ static double cpu_busy_pct(double seconds)
 	return total ? 100.0 * (double)(total - idle) / (double)total : -1;
 }
 
-void run_noise_check(struct run *run, void (*warn)(const char *fmt, ...))
+void run_noise_check(struct run *run, void (*warn)(const char *fmt, ...), int sample_busy)
 {
 	/* plumb itself is idle here (between parsing options and the first step). */
-	double busy = cpu_busy_pct(0.25);
+	double busy = sample_busy ? cpu_busy_pct(0.25) : -1;
 	if (busy >= 0) {
 		char b[32];
 		snprintf(b, sizeof b, "%.0f", busy);

@@ -177,7 +177,7 @@ static void record_start(struct suite *S)
 		fact_num(run, "target_ci", "%g", timing.target_ci);
 	}
 	kv_set(&run->facts, "placement", cpu_policy_desc());
-	run_noise_check(run, run_warn);
+	run_noise_check(run, run_warn, !S->ab_worker);
 	clock_watch_start(&S->clock, run, 8, run_warn);
 	if (S->o.remote)
 		kv_set(&run->facts, "remote", S->o.remote);
@@ -513,6 +513,7 @@ int suite_main(int argc, char **argv)
 		cleanup_announce_stops();
 	else
 		cleanup_init();
+	S.ab_worker = ab_path != NULL;
 	if (ab_path) {
 		if (S.o.output || S.o.fmt != OUT_TEXT || S.o.dry_run)
 			die(EXIT_USAGE, "plumb ab: -o, --format, --json and --dry-run are not run options "

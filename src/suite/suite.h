@@ -55,6 +55,7 @@ struct suite {
 	struct run *run;
 	uint64_t mem, file_bytes;
 	int line, reps, tty, can_cold;
+	int ab_worker;  /* a side of plumb ab: a fresh worker per round */
 	char *rundir, *fsrun, *file;
 	struct plan plan;
 	struct plan_fit fit;
