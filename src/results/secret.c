@@ -57,6 +57,17 @@ char *uri_password(const char *uri)
 	return NULL;
 }
 
+int uri_two_passwords(const char *uri)
+{
+	const char *a, *at;
+	if (!user_part(uri, &a, &at) || !memchr(a, ':', (size_t)(at - a)))
+		return 0;
+	for (const char *p = strchr(at, '?'); p && *p; p++)
+		if ((p[-1] == '?' || p[-1] == '&') && !strncasecmp(p, "password=", 9))
+			return 1;
+	return 0;
+}
+
 char *uri_for_libpq(const char *uri)
 {
 	const char *a, *at;

@@ -17,6 +17,9 @@
 
 /* The password a URI holds, as written (user part or password= in the query), or NULL. */
 char *uri_password(const char *uri);
+/* Whether a URI gives a password twice, in its user part and as ?password= (one would be
+ * masked, and pieces of the other could show in libpq's messages: refused). */
+int uri_two_passwords(const char *uri);
 /* uri with '@' and '/' inside its user part percent-encoded (malloc'd): what libpq gets. */
 char *uri_for_libpq(const char *uri);
 /* msg with every secret (a NULL-ended list; NULL or empty entries skipped) and every

@@ -257,6 +257,13 @@ struct store *store_pg_open(const char *given, int mode, char *err, size_t errle
 	struct pg *g = xcalloc(1, sizeof *g);
 	g->secret_raw = uri_password(given);
 	mask(g, given, name, sizeof name);
+	if (uri_two_passwords(given)) {
+		snprintf(err, errlen, "%s: the URI gives two passwords (user:PASSWORD@ and "
+			 "?password=): give one", name);
+		free(g->secret_raw);
+		free(g);
+		return NULL;
+	}
 	/* libpq reads the user part as plumb does: an '@' in the password encoded */
 	char *uri = uri_for_libpq(given);
 	char *perr = NULL;

@@ -122,6 +122,7 @@ postgresql://[::1/db?password=Qz7secret
 postgresql://plumb:s3 cr\"et9'q@127.0.0.1:1/db
 postgresql://plumb:s3%20cr%22et9@127.0.0.1:1/db
 postgresql://Qz7secret:Qz7secret@127.0.0.1:1/db
+postgresql://plumb:Se@cret9x@127.0.0.1:1/db?password=Qz7s
 host=127.0.0.1 port=1 password='s3 cr\"et9 q'
 host=127.0.0.1 password=Qz7secret
 password=Qz7secret"
