@@ -54,10 +54,13 @@ wanted() {
 	for w in $TESTS; do case "$1" in *"$w"*) return 0 ;; esac; done
 	return 1
 }
-# the unit tests time too (calibration, clock): first, in the timing lane
-case " $TESTS " in "  " | *" unit-tests "*) run bin/unit-tests ;; esac
+# the unit tests time too (calibration, clock): first, in the timing lane; their simulations
+# (bin/unit-tests --sims: seconds of arithmetic) in the other
+case " $TESTS " in "  " | *" unit-tests "*) run bin/unit-tests --no-sims ;; esac
 (
 	n=500
+	# the simulations time nothing
+	case " $TESTS " in "  " | *" unit-tests "*) run bin/unit-tests --sims ;; esac
 	for t in tests/cli/*.sh; do
 		wanted "$t" && parallel_safe "$t" && run timeout 600 sh "$t"
 	done

@@ -227,7 +227,7 @@ TEST(compare_sim_separate_runs_history)
 	CHECK((double)ty.true_v / (double)ty.shifted >= 0.5);
 }
 
-TEST(compare_sim_separate_runs_fresh_store)
+TEST_SIM(compare_sim_separate_runs_fresh_store)
 {
 	/* two default runs of one build, no history: the default noise table must keep machine
 	 * drift out of the verdicts (item 3: at most 2) */
@@ -263,7 +263,7 @@ TEST(compare_sim_separate_runs_fresh_store)
 	CHECK((double)t2.true_v / (double)t2.shifted >= 0.95);
 }
 
-TEST(compare_sim_aa_strict_alpha)
+TEST_SIM(compare_sim_aa_strict_alpha)
 {
 	/* what tests/cli/ab.sh asserts: plumb ab of a binary against itself passes
 	 * --fail-on-regression at --alpha 0.001 --min-effect 10. 5000 sessions with no false
@@ -363,7 +363,7 @@ static void clock_trials(int trials, int nshift, double shift, struct tally *ty,
 	}
 }
 
-TEST(compare_sim_two_default_runs_detect_15pct)
+TEST_SIM(compare_sim_two_default_runs_detect_15pct)
 {
 	struct tally aa = { 0 }, ty = { 0 };
 	long eq = 0;
@@ -514,7 +514,7 @@ static void answers_report(const char *what, const struct answers *an)
 	       an->false_same, an->false_same_risk);
 }
 
-TEST(decide_aa_sessions)
+TEST_SIM(decide_aa_sessions)
 {
 	/* A/A: the table's correction promises fewer than one session in twenty with a false row */
 	struct cmp_opts o;
@@ -549,7 +549,7 @@ static void shift_half(double *shift, double size)
 	}
 }
 
-TEST(decide_shifts_power_and_same)
+TEST_SIM(decide_shifts_power_and_same)
 {
 	/* known shifts of 3 to 20 % on half the metrics (every other one) */
 	struct cmp_opts o;
@@ -728,7 +728,7 @@ static double seq_aa(const struct seq_noise *no, int n, const char *what, struct
 	return (double)an->false_sessions / (double)an->sessions;
 }
 
-TEST(decide_sequential_aa)
+TEST_SIM(decide_sequential_aa)
 {
 	/* stopping when decided keeps the table's promise: fewer than 1 session in 20 with a false
 	 * row (alpha spent over the looks, each look corrected over the rows it tests) */
@@ -752,7 +752,7 @@ TEST(decide_sequential_aa)
 	CHECK((double)q.steady_same / (double)q.steady >= 0.8);
 }
 
-TEST(decide_sequential_power)
+TEST_SIM(decide_sequential_power)
 {
 	struct cmp_opts o;
 	cmp_opts_default(&o);

@@ -13,6 +13,7 @@ struct unit_test {
 	const char *name;
 	void (*fn)(void);
 	struct unit_test *next;
+	int sim; /* a simulation: arithmetic only, times nothing (bin/unit-tests --sims) */
 };
 
 void test_register(struct unit_test *t);
@@ -21,7 +22,19 @@ void test_fail(const char *file, int line, const char *fmt, ...)
 
 #define TEST(name)                                                          \
 	static void test_##name(void);                                      \
-	static struct unit_test test_desc_##name = { #name, test_##name, 0 }; \
+	static struct unit_test test_desc_##name = { #name, test_##name, 0, 0 }; \
+	__attribute__((constructor)) static void test_reg_##name(void)      \
+	{                                                                   \
+		test_register(&test_desc_##name);                           \
+	}                                                                   \
+	static void test_##name(void)
+
+/* A simulation of many sessions or series: seconds of arithmetic that time nothing, so
+ * tests/run.sh runs them beside the timing scripts (bin/unit-tests --sims) and the rest in the
+ * timing lane (--no-sims). */
+#define TEST_SIM(name)                                                      \
+	static void test_##name(void);                                      \
+	static struct unit_test test_desc_##name = { #name, test_##name, 0, 1 }; \
 	__attribute__((constructor)) static void test_reg_##name(void)      \
 	{                                                                   \
 		test_register(&test_desc_##name);                           \

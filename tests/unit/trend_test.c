@@ -223,7 +223,7 @@ static void simulate(const struct model *mo, int nv, int nr, int k, double pct, 
 	print_tally(what, ty);
 }
 
-TEST(trend_sim_steps_found_at_their_version)
+TEST_SIM(trend_sim_steps_found_at_their_version)
 {
 	static const double steps[] = { 5, 10, 15, 25, 50 };
 	struct tally ty[NMETHODS];
@@ -246,7 +246,7 @@ TEST(trend_sim_steps_found_at_their_version)
 	CHECK((double)ty[M_TREND].found / (double)ty[M_TREND].shifted >= 0.9);
 }
 
-TEST(trend_sim_no_step_no_change)
+TEST_SIM(trend_sim_no_step_no_change)
 {
 	struct tally ty[NMETHODS];
 	simulate(&quiet, 20, 2, 0, 0, 80, ty);
