@@ -10,9 +10,15 @@
 #   make bundle          plumb-VERSION-TRIPLE.tar.gz for a board: static stripped plumb, helpers,
 #                        lmbench-name symlinks, man page, READMEs (CC=... for another target)
 #   make WERROR=1        warnings are errors (CI)
+#   make JOBS=1          one compiler at a time (default: one per online CPU, as if make -jN)
 #
 # Optional libraries are detected by compiling and linking a probe with the build's own $(CC),
 # never by asking the host alone, so a cross build cannot pick up the host's libraries.
+
+# Builds run one compiler per CPU without the user typing -j (make test's 5 minutes include the
+# build). GNU make takes -j set here; JOBS=1 builds serially.
+JOBS     ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+MAKEFLAGS += -j$(JOBS)
 
 CC       ?= cc
 PREFIX   ?= /usr/local
