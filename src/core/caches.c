@@ -6,7 +6,8 @@
  * directory; ARM has no user-space CPUID for sizes and its sysconf often says 0. What no
  * source reports, or reports too large to believe (a guest is shown its host's whole L3), the
  * latency knee measured by the planner and the memory tools stands for: the *effective* last
- * level (sys_llc_effective()).
+ * level (sys_llc_effective()). Where no source reports any level, the knee probe's curve
+ * gives them all (source "measured", PLUMB_MEM_LEVELS).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,7 +113,7 @@ static int sysconf_caches(struct cache_level *c, int max)
 	return n;
 }
 
-enum { SRC_SYSFS = 1, SRC_CPUID = 2, SRC_SYSCONF = 4 };
+enum { SRC_SYSFS = 1, SRC_CPUID = 2, SRC_SYSCONF = 4, SRC_MEASURED = 8 };
 
 /* PLUMB_CACHE_SOURCES=LIST (a testing knob): the sources plumb may read, comma-separated, of
  * sysfs, cpuid, sysconf; "none" or empty for none. Unset: all three. */
@@ -120,7 +121,7 @@ static int allowed_sources(void)
 {
 	const char *e = getenv("PLUMB_CACHE_SOURCES");
 	if (!e)
-		return SRC_SYSFS | SRC_CPUID | SRC_SYSCONF;
+		return SRC_SYSFS | SRC_CPUID | SRC_SYSCONF | SRC_MEASURED;
 	int m = 0;
 	for (const char *p = e; *p;) {
 		size_t l = strcspn(p, ", ");
@@ -130,13 +131,38 @@ static int allowed_sources(void)
 			m |= SRC_CPUID;
 		else if (l == 7 && !strncmp(p, "sysconf", 7))
 			m |= SRC_SYSCONF;
+		else if (l == 8 && !strncmp(p, "measured", 8))
+			m |= SRC_MEASURED;
 		else if (l && !(l == 4 && !strncmp(p, "none", 4)))
 			die(EXIT_USAGE, "PLUMB_CACHE_SOURCES: unknown source '%.*s' (sysfs, cpuid, "
-					"sysconf or none)", (int)l, p);
+					"sysconf, measured or none)", (int)l, p);
 		p += l;
 		p += strspn(p, ", ");
 	}
 	return m;
+}
+
+/* The levels the knee probe measured where no other source reported any (PLUMB_MEM_LEVELS,
+ * "49152,1048576": L1 first, set by the memory tools for their process tree), source
+ * "measured". The last level they name is the last cache seen below main memory. */
+static int measured_caches(struct cache_level *c, int max)
+{
+	const char *e = getenv("PLUMB_MEM_LEVELS");
+	int n = 0;
+	for (const char *p = e; p && *p && n < max;) {
+		char *end;
+		unsigned long long v = strtoull(p, &end, 10);
+		if (end == p || !v)
+			break;
+		memset(&c[n], 0, sizeof c[n]);
+		c[n].level = n + 1;
+		c[n].size = v;
+		snprintf(c[n].type, sizeof c[n].type, n ? "Unified" : "Data");
+		snprintf(c[n].source, sizeof c[n].source, "measured");
+		n++;
+		p = end + strspn(end, ",");
+	}
+	return n;
 }
 
 /* Add the levels of from[] that c[] does not have yet. */
@@ -162,6 +188,8 @@ int sys_caches(int cpu, struct cache_level *c, int max)
 		n = merge(c, n, max, tmp, cpuid_caches(tmp, 16));
 	if (src & SRC_SYSCONF)
 		n = merge(c, n, max, tmp, sysconf_caches(tmp, 16));
+	if ((src & SRC_MEASURED) && !n)
+		n = merge(c, n, max, tmp, measured_caches(tmp, 16));
 	for (int i = 1; i < n; i++) /* by level */
 		for (int k = i; k > 0 && c[k - 1].level > c[k].level; k--) {
 			struct cache_level t = c[k];

@@ -26,7 +26,8 @@ struct cache_level {
 	uint64_t size;      /* bytes */
 	int line;           /* bytes; 0 unknown */
 	int shared_cpus;    /* CPUs sharing it; 0 unknown */
-	char source[12];    /* where it came from: "sysfs", "cpuid", "sysconf", "PLUMB_LLC" */
+	char source[12];    /* where it came from: "sysfs", "cpuid", "sysconf", "measured",
+			     * "PLUMB_LLC" */
 };
 
 /* Fill f with the facts (key order stable); returns the count. */

@@ -103,6 +103,30 @@ else
 	fail machine/cache-knee-only "$(grep cache_ "$T/knee")"
 fi
 
+# only the measured source allowed (an ARM board whose sysfs, CPUID and sysconf say nothing): the
+# knee probe's curve gives every level, each recorded as measured, in ascending sizes, the first
+# an L1 (4 KiB to 1 MiB on every known CPU); on x86 the L1d within 2x of CPUID's (3 tries: a busy
+# machine bends the curve)
+meas_ok=""
+for try in 1 2 3; do
+	PLUMB_CACHE_SOURCES=measured "$PLUMB" sysinfo --measure >"$T/meas" 2>&1
+	m1=$(fact "$T/meas" cache_l1d)
+	sizes=$(awk '$1 ~ /^cache_l[0-9]+d?$/ { print $2 }' "$T/meas" | tr '\n' ' ')
+	srcs=$(awk '$1 ~ /^cache_l[0-9]+d?_source$/ { print $2 }' "$T/meas" | sort -u | tr -d '\n')
+	[ -n "$m1" ] && [ "$srcs" = measured ] && between "$m1" 4096 1048576 &&
+		echo "$sizes" | awk '{ for (i = 2; i <= NF; i++) if ($i <= $(i-1)) exit 1 }' || continue
+	if [ $x86 = 1 ]; then
+		c1=$(PLUMB_CACHE_SOURCES=cpuid "$PLUMB" sysinfo | awk '$1 == "cache_l1d" { print $2 }')
+		[ -z "$c1" ] || awk -v m="$m1" -v c="$c1" 'BEGIN { exit !(m >= c / 2 && m <= 2 * c) }' || continue
+	fi
+	meas_ok=1
+	break
+done
+if [ -n "$meas_ok" ]; then pass machine/cache-levels-measured
+elif [ -z "$(levels "$T/meas")" ] && [ -z "$(fact "$T/meas" cache_llc_effective)" ]; then
+	skip machine/cache-levels-measured "the knee probe found no level up to its top"
+else fail machine/cache-levels-measured "sizes [$sizes] sources [$srcs] cpuid L1d ${c1:-?}: $(grep cache_ "$T/meas" | tr '\n' ' ')"; fi
+
 # a reported last level larger than the knee (a guest shown its host's L3): said, and the knee
 # is the effective size
 PLUMB_LLC=1G PLUMB_MEM_KNEE=8M "$PLUMB" sysinfo >"$T/guest"

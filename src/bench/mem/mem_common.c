@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "bench/mem/mem_common.h"
+#include "bench/mem/mem_levels.h"
 #include "core/arch.h"
 #include "core/clock.h"
 #include "core/opts.h"
@@ -259,9 +260,26 @@ static double probe_ns(struct chain_builder *cb, size_t n)
 	return (double)(t1 - t0) / (double)loads;
 }
 
+/* Where no source reports any cache level, the levels of the probe's curve (4 points an octave
+ * from 4 KiB) are handed on as PLUMB_MEM_LEVELS, every level but the last (main memory, or a
+ * cache whose end the curve did not reach). */
+static void keep_levels(const uint64_t *sz, const double *lat, int np)
+{
+	struct level lv[8];
+	int nl = mem_find_levels(sz, lat, np, lv, 8);
+	char buf[200] = "";
+	size_t o = 0;
+	for (int i = 0; i + 1 < nl && o < sizeof buf - 24; i++)
+		o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%llu", i ? "," : "",
+				      (unsigned long long)lv[i].size);
+	if (o)
+		setenv("PLUMB_MEM_LEVELS", buf, 1);
+}
+
 /* The knee: the largest size whose random-chase latency is under half the latency at top, the
  * sizes starting above the level before the last (whose own knee is not the one wanted); 0 when
- * no size is (top is still in a cache: the reported size is believed). About 0.5 s at 256 MiB. */
+ * no size is (top is still in a cache: the reported size is believed). About 0.5 s at 256 MiB.
+ * With no level reported at all, the curve starts at 4 KiB (0.1 s more) and gives them. */
 static uint64_t probe_knee(uint64_t top)
 {
 	struct cache_level cl[8];
@@ -280,10 +298,25 @@ static uint64_t probe_knee(uint64_t top)
 	mem_alloc(&b, top, PAGES_4K);
 	struct chain_builder cb;
 	chain_begin(&cb, b.p, 64, 0, 12345);
-	double lat[40];
-	uint64_t sz[40];
+	double lat[96];
+	uint64_t sz[96];
 	int np = 0;
-	for (uint64_t s = from; s <= top && np < 40; s *= 2, np++) {
+	if (!nc) /* nothing reported: the small sizes too, finely, for the levels */
+		for (int k = 0; k < 4 * 20 && np < 48; k++) {
+			uint64_t s = (uint64_t)(4096.0 * pow(2.0, k / 4.0)) / 64 * 64;
+			if (s >= from)
+				break;
+			chain_grow(&cb, (size_t)(s / 64));
+			sz[np] = s;
+			lat[np] = probe_ns(&cb, (size_t)(s / 64));
+			for (int r = 0; r < 2; r++) {
+				double v = probe_ns(&cb, (size_t)(s / 64));
+				if (v < lat[np])
+					lat[np] = v;
+			}
+			np++;
+		}
+	for (uint64_t s = from; s <= top && np < 96; s *= 2, np++) {
 		chain_grow(&cb, (size_t)(s / 64));
 		sz[np] = s;
 		/* the lowest of 3: other programs only ever slow a pass down */
@@ -298,6 +331,8 @@ static uint64_t probe_knee(uint64_t top)
 	for (int i = 0; i + 1 < np; i++)
 		if (lat[i] < 0.5 * lat[np - 1])
 			knee = sz[i];
+	if (!nc)
+		keep_levels(sz, lat, np);
 	mem_free(&b);
 	return knee;
 }
