@@ -26,7 +26,6 @@
 #include <time.h>
 #include <unistd.h>
 #include "analysis/compare.h"
-#include "cmd/ab_duet.h"
 #include "cmd/ab_rounds.h"
 #include "cmd/ab_worker.h"
 #include "cmd/commands.h"
@@ -47,7 +46,6 @@ struct ab_cli {
 	int start_timeout;
 	double time_limit;
 	int seed;
-	int duet;
 };
 
 static void set_format(const char *arg, void *field)
@@ -92,9 +90,6 @@ const struct opt ab_options[] = {
 	  "seed of the order of A and B within each pair (default: drawn, stored as ab_seed)", NULL },
 	{ 0, "no-store", OPT_FLAG, 0, 0, offsetof(struct ab_cli, no_store), NULL, NULL,
 	  "store neither run", NULL },
-	{ 0, "duet", OPT_FLAG, 0, 0, offsetof(struct ab_cli, duet), NULL, NULL,
-	  "run each step on both sides at the same time, each side pinned to a CPU of its own "
-	  "(system call, signal, IPC, process and lat_ops steps; the others left out, said)", NULL },
 	{ 0 },
 };
 
@@ -111,9 +106,7 @@ struct session {
 	int nrun;
 	const struct ab_cli *o;
 	uint64_t seed, rng;
-	int cpu[2];          /* a duet session: A's CPU and B's; -1 otherwise */
-	char **steps;        /* every step of A's plan, then what only B has (a duet: those that
-			      * take part) */
+	char **steps;        /* every step of A's plan, then what only B has */
 	size_t nsteps;
 	int *active;         /* per step: run in the next round */
 	double *cost;        /* per step: seconds both sides took in its last round */
@@ -134,52 +127,20 @@ static void session_facts(const struct session *ss, struct run *r, int side)
 	kv_set(&r->facts, "ab_seed", b);
 	snprintf(b, sizeof b, "%.0f", ss->o->time_limit);
 	kv_set(&r->facts, "ab_time_limit_s", b);
-	/* the design: both rounds' values of a step were measured at once (duet) or one after
-	 * the other; either way compare pairs them round by round */
-	kv_set(&r->facts, "ab_design", ss->o->duet ? "duet" : "alternating");
-	if (ss->o->duet) {
-		snprintf(b, sizeof b, "%d,%d", ss->cpu[0], ss->cpu[1]);
-		kv_set(&r->facts, "ab_duet_cpus", b);
-	}
 }
 
-/* A duet session leaves out the steps whose work reaches the other side: said once a tool. */
-static int duet_keeps(const char *label, char **said, size_t *nsaid)
+static void session_steps(struct session *ss, const struct worker *w)
 {
-	const char *why = duet_left_out(label);
-	if (!why)
-		return 1;
-	size_t len = strcspn(label, " ");
-	for (size_t i = 0; i < *nsaid; i++)
-		if (strlen(said[i]) == len && strncmp(said[i], label, len) == 0)
-			return 0;
-	said[(*nsaid)++] = xasprintf("%.*s", (int)len, label);
-	warnx_("--duet: %.*s left out: %s", (int)len, label, why);
-	return 0;
-}
-
-static void session_steps(struct session *ss, struct worker *w)
-{
-	char **said = xcalloc(w[0].nsteps + w[1].nsteps + 1, sizeof *said);
-	size_t nsaid = 0;
 	for (int side = 0; side < 2; side++)
 		for (size_t i = 0; i < w[side].nsteps; i++) {
 			int known = 0;
 			for (size_t k = 0; k < ss->nsteps && !known; k++)
 				known = strcmp(ss->steps[k], w[side].steps[i]) == 0;
-			if (known || (ss->o->duet && !duet_keeps(w[side].steps[i], said, &nsaid)))
+			if (known)
 				continue;
 			ss->steps = xrealloc(ss->steps, (ss->nsteps + 1) * sizeof *ss->steps);
 			ss->steps[ss->nsteps++] = xstrdup(w[side].steps[i]);
 		}
-	for (size_t i = 0; i < nsaid; i++)
-		free(said[i]);
-	free(said);
-	if (ss->nsteps == 0 && ss->o->duet) {
-		stop_workers(w, 2);
-		die(EXIT_USAGE, "--duet: no step of the plan can run in duet (try --only "
-		    "syscall,ipc,proc,lat_ops)");
-	}
 	ss->active = xcalloc(ss->nsteps + 1, sizeof *ss->active);
 	ss->cost = xcalloc(ss->nsteps + 1, sizeof *ss->cost);
 	for (size_t i = 0; i < ss->nsteps; i++)
@@ -191,38 +152,19 @@ struct step_ends {
 	long *n[2];
 };
 
-/* A duet step: both sides told to start it at once (the side told first drawn, so neither
- * always gets the head start of one pipe write), then both waited for. -1 when a side stopped. */
-static int duet_step(struct session *ss, struct worker *w, size_t i, struct step_ends *se)
-{
-	int first = ab_coin(&ss->rng), asked[2];
-	asked[first] = step_start(&w[first], ss->steps[i]);
-	asked[!first] = step_start(&w[!first], ss->steps[i]);
-	int failed = 0;
-	for (int s = 0; s < 2; s++)
-		if (asked[s] && step_wait(&w[s], &se->n[s][i]))
-			failed = 1;
-	return failed || ab_stop ? -1 : 0;
-}
-
-/* One round on the two fresh workers: each active step on both sides, back to back with the
- * side that goes first drawn for every pair, or at once (a duet). -1 when a side stopped. */
+/* One round on the two fresh workers: each active step on both sides back to back, the side
+ * that goes first drawn for every pair. -1 when a side stopped. */
 static int session_round(struct session *ss, struct worker *w, struct step_ends *se)
 {
 	for (size_t i = 0; i < ss->nsteps; i++) {
 		se->n[0][i] = se->n[1][i] = -1;
 		if (!ss->active[i])
 			continue;
+		int first = ab_coin(&ss->rng);
 		uint64_t t0 = now_ns();
-		if (ss->o->duet) {
-			if (duet_step(ss, w, i, se))
-				return -1;
-		} else {
-			int first = ab_coin(&ss->rng);
-			if (run_on(&w[first], ss->steps[i], &se->n[first][i]) ||
-			    run_on(&w[!first], ss->steps[i], &se->n[!first][i]) || ab_stop)
-				return -1;
-		}
+		if (run_on(&w[first], ss->steps[i], &se->n[first][i]) ||
+		    run_on(&w[!first], ss->steps[i], &se->n[!first][i]) || ab_stop)
+			return -1;
 		ss->cost[i] = (double)(now_ns() - t0) / 1e9;
 	}
 	return 0;
@@ -271,10 +213,9 @@ static size_t session_look(struct session *ss, struct run **acc)
 	return open;
 }
 
-/* Start a side's worker: in a duet, pinned to its CPU. */
+/* Start a side's worker: PREFIX run [args] in worker mode. */
 static void side_start(struct session *ss, struct worker *w, int side, char **args, int n)
 {
-	w->cpu = ss->cpu[side];
 	start_worker(w, side ? ss->pb : ss->pa, side ? "--b" : "--a", args, n, ss->dir,
 		     ss->o->start_timeout);
 }
@@ -410,13 +351,9 @@ static void session_end(struct session *ss, struct run **run, struct progress *p
 			kv_set(&run[s]->facts, "ab_rounds", b);
 		}
 	}
-	char design[64] = "";
-	if (ss->o->duet)
-		snprintf(design, sizeof design, ", duet on CPUs %d (A) and %d (B)", ss->cpu[0],
-			 ss->cpu[1]);
 	snprintf(ss->summary, sizeof ss->summary,
-		 "sequential session: %d round(s) on fresh workers%s, looks at rounds %s, %d "
-		 "reached; %s (%.0f s; order seed %llu)", p->rounds, design, ss->looks, p->k,
+		 "sequential session: %d round(s) on fresh workers, looks at rounds %s, %d reached; "
+		 "%s (%.0f s; order seed %llu)", p->rounds, ss->looks, p->k,
 		 p->why == 1 ? "every point decided" : p->why == 2 ? "stopped by --time-limit" :
 		 "the last look reached", (double)(now_ns() - p->t_start) / 1e9,
 		 (unsigned long long)ss->seed);
@@ -585,8 +522,7 @@ static int print_comparison(const struct ab_cli *o, char *lab, char *lab_b, stru
 	struct side sides[2] = { { lab, &run[0], 1, NULL, 0 }, { lab_b, &run[1], 1, NULL, 0 } };
 	struct cmp_table *t = cmp_build(sides, 2, &o->ca.o);
 	for (size_t i = 0; i < t->nwarnings; i++)
-		if (!o->duet || strncmp(t->warnings[i], "placement differs", 17) != 0)
-			warnx_("warning: %s", t->warnings[i]); /* a duet's CPUs differ by design */
+		warnx_("warning: %s", t->warnings[i]);
 	cmp_print(stdout, t, o->fmt);
 	int worse = o->fail && cmp_regressions(t) > 0;
 	cmp_free(t);
@@ -603,12 +539,7 @@ int cmd_ab(int argc, char **argv)
 	char self[4096], *lab;
 	const char *pa = side_a(&o, self, sizeof self);
 	char *lab_b = split_labels(o.labels, &lab);
-	struct session ss = { .pa = pa, .pb = o.b, .runargs = runargs, .nrun = nrun, .o = &o,
-			      .cpu = { -1, -1 } };
-	if (o.duet) {
-		duet_check_runargs(runargs, nrun);
-		duet_pick_cpus(ss.cpu);
-	}
+	struct session ss = { .pa = pa, .pb = o.b, .runargs = runargs, .nrun = nrun, .o = &o };
 	/* this binary is running, so side A by default can run: access() of its path would ask
 	 * more (every directory above it searchable by this user, which a user given the program
 	 * in a directory they cannot list lacks) */
@@ -621,8 +552,7 @@ int cmd_ab(int argc, char **argv)
 		die(EXIT_MEASURE, "cannot create a temporary directory: %s", strerror(errno));
 	ab_dir = dir;
 	catch_stops();
-	struct worker w[2] = { { .name = lab, .from = -1, .cpu = -1 },
-			       { .name = lab_b, .from = -1, .cpu = -1 } };
+	struct worker w[2] = { { .name = lab, .from = -1 }, { .name = lab_b, .from = -1 } };
 	all_workers = w;
 	char sid[64]; /* the pairing: one session id, each run's side */
 	snprintf(sid, sizeof sid, "%lx-%lx", (unsigned long)time(NULL), (unsigned long)getpid());

@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <sched.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -34,7 +33,7 @@ void on_stop(int sig)
 
 #define SIDE_GRACE_MS 1200 /* a side asked to stop has this long before SIGKILL */
 
-void stop_workers(struct worker *w, int n)
+static void stop_workers(struct worker *w, int n)
 {
 	for (int i = 0; i < n; i++)
 		if (w[i].pid > 0) {
@@ -140,15 +139,10 @@ void start_worker(struct worker *w, const char *prefix, const char *what, char *
 			 int nrun, const char *dir, int start_timeout)
 {
 	int n;
-	char **av = split_prefix(prefix, what, nrun + 5, &n);
+	char **av = split_prefix(prefix, what, nrun + 3, &n);
 	av[n++] = xstrdup("run");
 	for (int i = 0; i < nrun; i++)
 		av[n++] = xstrdup(runargs[i]);
-	if (w->cpu >= 0) {
-		/* the side's benchmarks (and their helper processes) on its CPU too */
-		av[n++] = xstrdup("--cpu");
-		av[n++] = xasprintf("%d", w->cpu);
-	}
 	w->path = xasprintf("%s/%s.json", dir, w->name);
 	av[n++] = xasprintf("--ab-worker=%s", w->path);
 	av[n] = NULL;
@@ -163,17 +157,6 @@ void start_worker(struct worker *w, const char *prefix, const char *what, char *
 		die(EXIT_MEASURE, "fork: %s", strerror(errno));
 	if (w->pid == 0) {
 		setpgid(0, 0);
-		if (w->cpu >= 0) {
-			/* the whole side on its CPU: a wrapper, the run, every process they start */
-			cpu_set_t set;
-			CPU_ZERO(&set);
-			CPU_SET(w->cpu, &set);
-			if (sched_setaffinity(0, sizeof set, &set) != 0) {
-				fprintf(stderr, "plumb ab: %s: cannot pin to CPU %d: %s\n", what, w->cpu,
-					strerror(errno));
-				_exit(EXIT_MEASURE);
-			}
-		}
 		signal(SIGINT, SIG_DFL); /* a side handles its signals as any plumb run does */
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
@@ -237,38 +220,24 @@ void start_worker(struct worker *w, const char *prefix, const char *what, char *
 	    WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
 }
 
-/* Ask w to run step label (when w has it) as round 0 of w's one round, not waiting for it.
- * 1 when asked, 0 when w does not have the step. */
-int step_start(struct worker *w, const char *label)
+/* Run step label on w (when w has it), as round 0 of w's one round; -1 when the worker
+ * stopped. *nres: the results w's run holds after it ("done N"), -1 when w did not say (an
+ * older plumb) or does not have the step. */
+int run_on(struct worker *w, const char *label, long *nres)
 {
+	*nres = -1;
 	for (size_t i = 0; i < w->nsteps; i++)
 		if (strcmp(w->steps[i], label) == 0) {
 			fprintf(w->to, "run 0 %zu\n", i);
 			fflush(w->to);
-			return 1;
+			char *l = read_line(w, 0);
+			if (!l || strncmp(l, "done", 4) != 0 || (l[4] && l[4] != ' '))
+				return -1;
+			if (l[4] == ' ')
+				*nres = atol(l + 5);
+			return 0;
 		}
 	return 0;
-}
-
-/* Wait for the step step_start asked for: 0 done, -1 when the worker stopped. *nres: the
- * results w's run holds after it ("done N"), -1 when w did not say (an older plumb). */
-int step_wait(struct worker *w, long *nres)
-{
-	*nres = -1;
-	char *l = read_line(w, 0);
-	if (!l || strncmp(l, "done", 4) != 0 || (l[4] && l[4] != ' '))
-		return -1;
-	if (l[4] == ' ')
-		*nres = atol(l + 5);
-	return 0;
-}
-
-/* Run step label on w (when w has it); -1 when the worker stopped. *nres as step_wait's,
- * -1 too when w does not have the step. */
-int run_on(struct worker *w, const char *label, long *nres)
-{
-	*nres = -1;
-	return step_start(w, label) ? step_wait(w, nres) : 0;
 }
 
 struct run *finish_worker(struct worker *w)

@@ -23,7 +23,6 @@ struct worker {
 	char **steps;       /* labels of its steps */
 	size_t nsteps;
 	int rounds;
-	int cpu;            /* the CPU the whole side is pinned to (a duet session), -1: none */
 	int quiet;          /* a later round's worker: its stderr (the start-up warnings the first
 			     * round's workers said already) goes to a file in the private directory */
 };
@@ -35,8 +34,6 @@ void on_stop(int sig);
 /* What ab_stopped() cleans up: both sides, the private directory. */
 extern struct worker *all_workers;
 extern char *ab_dir;
-/* Stop n sides (SIGTERM to their process groups, SIGKILL after a grace) and reap them. */
-void stop_workers(struct worker *w, int n);
 /* A stop request arrived: the sides stop, the private directory goes; dies of the signal. */
 __attribute__((noreturn)) void ab_stopped(const char *what);
 
@@ -49,10 +46,6 @@ void start_worker(struct worker *w, const char *prefix, const char *what, char *
 		  int nrun, const char *dir, int start_timeout);
 /* Have the side run one step; *nres: its results so far (-1: not said). 0 ok, -1 failed. */
 int run_on(struct worker *w, const char *label, long *nres);
-/* The same in two halves, so that both sides can be started on a step at once: step_start
- * asks (0: the side does not have the step), step_wait reads its end as run_on does. */
-int step_start(struct worker *w, const char *label);
-int step_wait(struct worker *w, long *nres);
 /* End the side and read its run (NULL when it failed). */
 struct run *finish_worker(struct worker *w);
 void free_worker(struct worker *w);
