@@ -213,9 +213,16 @@ static size_t session_look(struct session *ss, struct run **acc)
 	return open;
 }
 
+/* Start a side's worker: PREFIX run [args] in worker mode. */
+static void side_start(struct session *ss, struct worker *w, int side, char **args, int n)
+{
+	start_worker(w, side ? ss->pb : ss->pa, side ? "--b" : "--a", args, n, ss->dir,
+		     ss->o->start_timeout);
+}
+
 /* Start fresh workers for round r > 0: the first round's plan, its memory size fixed (the
  * knee probe is not repeated, and both sides keep measuring the same points). */
-static void session_start(struct session *ss, struct worker *w, const char *mem)
+static void session_restart(struct session *ss, struct worker *w, const char *mem)
 {
 	char **args = xcalloc((size_t)ss->nrun + 3, sizeof *args);
 	int n = 0, has_mem = 0;
@@ -236,9 +243,130 @@ static void session_start(struct session *ss, struct worker *w, const char *mem)
 		w[s].from = -1;
 		w[s].quiet = 1;
 	}
-	start_worker(&w[0], ss->pa, "--a", args, n, ss->dir, ss->o->start_timeout);
-	start_worker(&w[1], ss->pb, "--b", args, n, ss->dir, ss->o->start_timeout);
+	for (int s = 0; s < 2; s++)
+		side_start(ss, &w[s], s, args, n);
 	free(args);
+}
+
+/* What a session keeps from round to round (session_run and its parts). */
+struct progress {
+	int look[NLOOKS];
+	int r1;                  /* the first rounds: every step */
+	int rounds, pooled, k;   /* rounds complete, rounds pooled, looks reached */
+	int stopped, why;        /* why: 0 looks done, 1 every point decided, 2 time limit */
+	size_t open;
+	double *clocks[2];       /* each round's clock_mhz, per side */
+	char mem[32];            /* the first round's memory size, for the later rounds */
+	struct step_ends se;
+	uint64_t t_start;
+	double t_workers;        /* seconds to start the two workers of a later round */
+};
+
+/* The first workers started: their plans give the first rounds, the looks and the steps. */
+static void session_begin(struct session *ss, struct worker *w, struct progress *p)
+{
+	p->t_start = now_ns();
+	for (int s = 0; s < 2; s++)
+		side_start(ss, &w[s], s, ss->runargs, ss->nrun);
+	p->r1 = w[0].rounds > w[1].rounds ? w[0].rounds : w[1].rounds;
+	if (p->r1 < 1)
+		p->r1 = 1;
+	size_t l = 0;
+	for (int k = 0; k < NLOOKS; k++) {
+		p->look[k] = p->r1 * look_factor[k];
+		l += (size_t)snprintf(ss->looks + l, sizeof ss->looks - l, "%s%d", k ? "," : "",
+				      p->look[k]);
+	}
+	session_steps(ss, w);
+	p->pooled = 1;
+	for (int s = 0; s < 2; s++) {
+		p->se.n[s] = xcalloc(ss->nsteps + 1, sizeof(long));
+		p->clocks[s] = xcalloc((size_t)p->look[NLOOKS - 1], sizeof(double));
+	}
+}
+
+/* Round r's worker of side s ended: its run pooled into the side's session run. */
+static void collect_side(struct session *ss, struct worker *w, struct run **run, int s, int r,
+			 struct progress *p)
+{
+	struct run *one = finish_worker(&w[s]);
+	if (ab_stop || !one) {
+		run_free(one);
+		p->stopped = 1;
+		return;
+	}
+	if (ss->map.n == 0 || r == 0)
+		learn_points(ss, one, p->se.n[s]);
+	const char *c = kv_get(&one->facts, "clock_mhz");
+	p->clocks[s][r] = c ? atof(c) : 0;
+	if (!run[s]) {
+		/* the first round's run as it is (its samples are round 0): the session's run of
+		 * this side, later rounds pooled into it */
+		const char *m = kv_get(&one->facts, "mem_series_bytes");
+		if (m && !p->mem[0] && strlen(m) < sizeof p->mem)
+			snprintf(p->mem, sizeof p->mem, "%s", m);
+		run[s] = one;
+		return;
+	}
+	ab_pool_round(run[s], one, r);
+	p->pooled = r + 1;
+	run_free(one);
+}
+
+/* After a complete round: a look when one is due; 0 to go on, 1 to end the session. */
+static int after_round(struct session *ss, struct run **run, struct progress *p)
+{
+	if (p->rounds == p->look[p->k]) {
+		p->open = session_look(ss, run);
+		p->k++;
+		if (!p->open) {
+			p->why = 1;
+			return 1;
+		}
+	}
+	if (p->rounds < p->r1)
+		return 0;
+	/* the next round fits the time limit? its steps as long as they took last */
+	double next = p->t_workers;
+	for (size_t i = 0; i < ss->nsteps; i++)
+		next += ss->active[i] ? ss->cost[i] : 0;
+	if ((double)(now_ns() - p->t_start) / 1e9 + next > ss->o->time_limit) {
+		p->why = 2;
+		return 1;
+	}
+	return 0;
+}
+
+/* The session's end: each side's run closed with its facts, the summary line written. */
+static void session_end(struct session *ss, struct run **run, struct progress *p)
+{
+	if (!ab_stop && run[0] && run[1]) {
+		if (p->stopped)
+			p->rounds = p->pooled; /* a side stopped in the middle of a round */
+		for (int s = 0; s < 2; s++) {
+			ab_close_side(run[s], p->rounds, p->clocks[s], (size_t)p->rounds);
+			session_facts(ss, run[s], s);
+			char b[16];
+			snprintf(b, sizeof b, "%d", p->rounds);
+			kv_set(&run[s]->facts, "ab_rounds", b);
+		}
+	}
+	snprintf(ss->summary, sizeof ss->summary,
+		 "sequential session: %d round(s) on fresh workers, looks at rounds %s, %d reached; "
+		 "%s (%.0f s; order seed %llu)", p->rounds, ss->looks, p->k,
+		 p->why == 1 ? "every point decided" : p->why == 2 ? "stopped by --time-limit" :
+		 "the last look reached", (double)(now_ns() - p->t_start) / 1e9,
+		 (unsigned long long)ss->seed);
+	for (int s = 0; s < 2; s++) {
+		free(p->se.n[s]);
+		free(p->clocks[s]);
+	}
+	for (size_t i = 0; i < ss->nsteps; i++)
+		free(ss->steps[i]);
+	free(ss->steps);
+	free(ss->active);
+	free(ss->cost);
+	ab_map_free(&ss->map);
 }
 
 /* The whole session: round after round, each on fresh workers; the first rounds run every
@@ -246,200 +374,192 @@ static void session_start(struct session *ss, struct worker *w, const char *mem)
  * time limit allows. run[2] gets each side's pooled run. Returns 1 when a side stopped. */
 static int session_run(struct session *ss, struct worker *w, struct run **run)
 {
-	uint64_t t_start = now_ns();
-	start_worker(&w[0], ss->pa, "--a", ss->runargs, ss->nrun, ss->dir, ss->o->start_timeout);
-	start_worker(&w[1], ss->pb, "--b", ss->runargs, ss->nrun, ss->dir, ss->o->start_timeout);
-	int r1 = w[0].rounds > w[1].rounds ? w[0].rounds : w[1].rounds;
-	if (r1 < 1)
-		r1 = 1;
-	int look[NLOOKS];
-	size_t l = 0;
-	for (int k = 0; k < NLOOKS; k++) {
-		look[k] = r1 * look_factor[k];
-		l += (size_t)snprintf(ss->looks + l, sizeof ss->looks - l, "%s%d", k ? "," : "", look[k]);
-	}
-	session_steps(ss, w);
-	struct step_ends se = { { xcalloc(ss->nsteps + 1, sizeof(long)),
-				  xcalloc(ss->nsteps + 1, sizeof(long)) } };
-	double *clocks[2] = { xcalloc((size_t)look[NLOOKS - 1], sizeof(double)),
-			      xcalloc((size_t)look[NLOOKS - 1], sizeof(double)) };
-	char mem[32] = "";
-	int stopped = 0, rounds = 0, pooled = 1, k = 0, why = 0; /* why: 0 looks done, 1 decided, 2 time */
-	double t_workers = 0; /* seconds to start the two workers of a later round */
-	size_t open = 0;
-	for (int r = 0; r < look[NLOOKS - 1]; r++) {
+	struct progress p = { 0 };
+	session_begin(ss, w, &p);
+	for (int r = 0; r < p.look[NLOOKS - 1]; r++) {
 		if (r > 0) {
 			uint64_t t0 = now_ns();
-			session_start(ss, w, mem[0] ? mem : NULL);
-			t_workers = (double)(now_ns() - t0) / 1e9;
+			session_restart(ss, w, p.mem[0] ? p.mem : NULL);
+			p.t_workers = (double)(now_ns() - t0) / 1e9;
 		}
-		stopped = session_round(ss, w, &se) != 0;
+		p.stopped = session_round(ss, w, &p.se) != 0;
 		if (ab_stop)
 			break;
-		for (int s = 0; s < 2; s++) {
-			struct run *one = finish_worker(&w[s]);
-			if (ab_stop || !one) {
-				run_free(one);
-				stopped = 1;
-				continue;
-			}
-			if (ss->map.n == 0 || r == 0)
-				learn_points(ss, one, se.n[s]);
-			const char *c = kv_get(&one->facts, "clock_mhz");
-			clocks[s][r] = c ? atof(c) : 0;
-			if (!run[s]) {
-				/* the first round's run as it is (its samples are round 0): the
-				 * session's run of this side, later rounds pooled into it */
-				const char *m = kv_get(&one->facts, "mem_series_bytes");
-				if (m && !mem[0] && strlen(m) < sizeof mem)
-					snprintf(mem, sizeof mem, "%s", m);
-				run[s] = one;
-				continue;
-			}
-			ab_pool_round(run[s], one, r);
-			pooled = r + 1;
-			run_free(one);
-		}
-		if (stopped || ab_stop)
+		for (int s = 0; s < 2; s++)
+			collect_side(ss, w, run, s, r, &p);
+		if (p.stopped || ab_stop)
 			break;
-		rounds = r + 1;
-		if (rounds == look[k]) {
-			open = session_look(ss, run);
-			k++;
-			if (!open) {
-				why = 1;
-				break;
-			}
-		}
-		if (rounds >= r1) {
-			/* the next round fits the time limit? its steps as long as they took last */
-			double next = t_workers;
-			for (size_t i = 0; i < ss->nsteps; i++)
-				next += ss->active[i] ? ss->cost[i] : 0;
-			if ((double)(now_ns() - t_start) / 1e9 + next > ss->o->time_limit) {
-				why = 2;
-				break;
-			}
-		}
+		p.rounds = r + 1;
+		if (after_round(ss, run, &p))
+			break;
 	}
-	if (!ab_stop && run[0] && run[1]) {
-		if (stopped)
-			rounds = pooled; /* a side stopped in the middle of a round */
-		for (int s = 0; s < 2; s++) {
-			ab_close_side(run[s], rounds, clocks[s], (size_t)rounds);
-			session_facts(ss, run[s], s);
-			char b[16];
-			snprintf(b, sizeof b, "%d", rounds);
-			kv_set(&run[s]->facts, "ab_rounds", b);
-		}
-	}
-	snprintf(ss->summary, sizeof ss->summary,
-		 "sequential session: %d round(s) on fresh workers, looks at rounds %s, %d reached; %s "
-		 "(%.0f s; order seed %llu)", rounds, ss->looks, k,
-		 why == 1 ? "every point decided" : why == 2 ? "stopped by --time-limit" :
-		 "the last look reached", (double)(now_ns() - t_start) / 1e9,
-		 (unsigned long long)ss->seed);
-	free(se.n[0]);
-	free(se.n[1]);
-	free(clocks[0]);
-	free(clocks[1]);
-	for (size_t i = 0; i < ss->nsteps; i++)
-		free(ss->steps[i]);
-	free(ss->steps);
-	free(ss->active);
-	free(ss->cost);
-	ab_map_free(&ss->map);
-	return stopped;
+	session_end(ss, run, &p);
+	return p.stopped;
 }
 
+/* ---- the command ------------------------------------------------------------------------ */
+
 static const char ab_default_labels[] = "A,B";
+
+/* ab's options into o, every other word into runargs (a run option: both sides get it). */
+static char **parse_args(int argc, char **argv, struct ab_cli *o, int *nrun)
+{
+	char **runargs = xcalloc((size_t)argc + 1, sizeof *runargs);
+	int used;
+	*nrun = 0;
+	for (int i = 1; i < argc; i += used) {
+		used = 1;
+		if (command_word("ab", ab_options, argv, argc, i, o, &used))
+			continue;
+		if (!strcmp(argv[i], "-o") || !strncmp(argv[i], "--output", 8) ||
+		    !strcmp(argv[i], "--json") || !strcmp(argv[i], "--dry-run") ||
+		    !strncmp(argv[i], "--ab-worker", 11))
+			die(EXIT_USAGE, "%s is not an option of plumb ab (try 'plumb ab --help')", argv[i]);
+		runargs[(*nrun)++] = argv[i];
+	}
+	if (!o->b)
+		die(EXIT_USAGE, "needs --b 'PREFIX' (try 'plumb ab --help')");
+	return runargs;
+}
+
+/* Side A's command line: --a, else this binary (into self). */
+static const char *side_a(const struct ab_cli *o, char *self, size_t size)
+{
+	if (o->a)
+		return o->a;
+	ssize_t n = readlink("/proc/self/exe", self, size - 1);
+	if (n <= 0)
+		die(EXIT_USAGE, "cannot find this binary (/proc/self/exe): give --a");
+	self[n] = 0;
+	return self;
+}
+
+/* The two labels: --label A,B split at its comma into lab (A) and the returned B. */
+static char *split_labels(const char *labels, char **lab)
+{
+	*lab = xstrdup(labels);
+	char *comma = strchr(*lab, ',');
+	if (!comma || comma == *lab || !comma[1] || strchr(comma + 1, ','))
+		die(EXIT_USAGE, "--label: '%s' is not two labels A,B", labels);
+	*comma = 0;
+	char why[128];
+	if (run_text_check("label A", *lab, why, sizeof why) ||
+	    run_text_check("label B", comma + 1, why, sizeof why))
+		die(EXIT_USAGE, "--label: %s", why);
+	return comma + 1;
+}
+
+/* The store is tried before the session: one that cannot be written is said at once, not
+ * after minutes of measuring (and never replaced by another place). 1: a build without SQLite
+ * (the session is compared, and said at the end to be kept nowhere). */
+static int store_missing(const struct ab_cli *o)
+{
+	if (o->no_store)
+		return 0;
+	char err[512];
+	struct store *st = store_open(o->ca.db, STORE_CREATE, err, sizeof err);
+	if (st) {
+		store_close(st);
+		return 0;
+	}
+	if (strstr(err, STORE_NO_SQLITE_MSG))
+		return 1;
+	die(EXIT_USAGE, "%s (--no-store runs the session without storing it)", err);
+}
+
+/* Stops to this process: a flag seen by every wait (no SA_RESTART), the sides then stopped. */
+static void catch_stops(void)
+{
+	cleanup_init(); /* at exit: no side and no directory left behind */
+	cleanup_announce_stops(); /* SIGQUIT: said by the cleanup handler */
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop;
+	sigfillset(&sa.sa_mask);
+	static const int stop_sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	for (int i = 0; i < 3; i++)
+		sigaction(stop_sigs[i], &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* Both runs stored as one transaction. 1 stored, 0 not asked to, -1 failed (said). */
+static int store_session(const struct ab_cli *o, struct run **run, const char *sid)
+{
+	char err[512];
+	struct store *st = store_open(o->ca.db, STORE_CREATE, err, sizeof err);
+	int rc = 1;
+	if (!st || store_save_all(st, run, 2, err, sizeof err) != 0) {
+		/* err names the store; the comparison is still printed, then exit 3 */
+		warnx_("error: the session is not stored: %s", err);
+		rc = -1;
+	} else {
+		warnx_("stored as runs %ld (%s) and %ld (%s), session %s; plumb report %ld %ld",
+		       run[0]->id, run[0]->label, run[1]->id, run[1]->label, sid, run[0]->id,
+		       run[1]->id);
+	}
+	if (st)
+		store_close(st);
+	return rc;
+}
+
+/* The session's runs labelled (default labels name the session, so two sessions' A runs
+ * never pool by label) and marked incomplete when a side stopped. */
+static void label_runs(const struct ab_cli *o, const struct session *ss, struct worker *w,
+		       struct run **run, int stopped)
+{
+	for (int s = 0; s < 2; s++) {
+		free(run[s]->label);
+		run[s]->label = o->labels == ab_default_labels ? xasprintf("%s#%s", w[s].name, ss->sid)
+							       : xstrdup(w[s].name);
+		if (stopped)
+			run[s]->incomplete = 1;
+	}
+}
+
+/* The comparison as `plumb compare` prints it; 1 when --fail-on-regression finds a worse point. */
+static int print_comparison(const struct ab_cli *o, char *lab, char *lab_b, struct run **run)
+{
+	struct side sides[2] = { { lab, &run[0], 1, NULL, 0 }, { lab_b, &run[1], 1, NULL, 0 } };
+	struct cmp_table *t = cmp_build(sides, 2, &o->ca.o);
+	for (size_t i = 0; i < t->nwarnings; i++)
+		warnx_("warning: %s", t->warnings[i]);
+	cmp_print(stdout, t, o->fmt);
+	int worse = o->fail && cmp_regressions(t) > 0;
+	cmp_free(t);
+	return worse;
+}
 
 int cmd_ab(int argc, char **argv)
 {
 	struct ab_cli o = { .labels = ab_default_labels, .fmt = CF_TEXT, .start_timeout = 120,
 			    .time_limit = AB_TIME_LIMIT };
 	cmp_opts_default(&o.ca.o);
-	char **runargs = xcalloc((size_t)argc + 1, sizeof *runargs);
-	int nrun = 0, used;
-	for (int i = 1; i < argc; i += used) {
-		used = 1;
-		if (command_word("ab", ab_options, argv, argc, i, &o, &used))
-			continue;
-		if (!strcmp(argv[i], "-o") || !strncmp(argv[i], "--output", 8) ||
-		    !strcmp(argv[i], "--json") || !strcmp(argv[i], "--dry-run") ||
-		    !strncmp(argv[i], "--ab-worker", 11))
-			die(EXIT_USAGE, "%s is not an option of plumb ab (try 'plumb ab --help')", argv[i]);
-		runargs[nrun++] = argv[i]; /* a run option: both sides get it */
-	}
-	const char *pa = o.a, *pb = o.b, *labels = o.labels;
-	int fail = o.fail, no_store = o.no_store;
-	enum cmp_format fmt = o.fmt;
-	struct compare_args ca = o.ca;
-	if (!pb)
-		die(EXIT_USAGE, "needs --b 'PREFIX' (try 'plumb ab --help')");
-	char self[4096];
-	if (!pa) {
-		ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-		if (n <= 0)
-			die(EXIT_USAGE, "cannot find this binary (/proc/self/exe): give --a");
-		self[n] = 0;
-		pa = self;
-	}
-	char *lab = xstrdup(labels), *comma = strchr(lab, ',');
-	if (!comma || comma == lab || !comma[1] || strchr(comma + 1, ','))
-		die(EXIT_USAGE, "--label: '%s' is not two labels A,B", labels);
-	*comma = 0;
-	char why[128];
-	if (run_text_check("label A", lab, why, sizeof why) ||
-	    run_text_check("label B", comma + 1, why, sizeof why))
-		die(EXIT_USAGE, "--label: %s", why);
-
+	int nrun;
+	char **runargs = parse_args(argc, argv, &o, &nrun);
+	char self[4096], *lab;
+	const char *pa = side_a(&o, self, sizeof self);
+	char *lab_b = split_labels(o.labels, &lab);
+	struct session ss = { .pa = pa, .pb = o.b, .runargs = runargs, .nrun = nrun, .o = &o };
 	/* this binary is running, so side A by default can run: access() of its path would ask
 	 * more (every directory above it searchable by this user, which a user given the program
 	 * in a directory they cannot list lacks) */
 	if (o.a)
 		check_prefix(pa, "--a");
-	check_prefix(pb, "--b");
-	/* the store is tried before the session: one that cannot be written is said at once, not
-	 * after minutes of measuring (and never replaced by another place) */
-	int no_sqlite = 0;
-	if (!no_store) {
-		char err[512];
-		struct store *st = store_open(ca.db, STORE_CREATE, err, sizeof err);
-		if (st) {
-			store_close(st);
-		} else if (strstr(err, STORE_NO_SQLITE_MSG)) {
-			/* a build without SQLite compares the session and says at the end that it
-			 * kept nothing (no other place is written either) */
-			no_sqlite = 1;
-			no_store = 1;
-		} else {
-			die(EXIT_USAGE, "%s (--no-store runs the session without storing it)", err);
-		}
-	}
+	check_prefix(o.b, "--b");
+	int no_sqlite = store_missing(&o);
 	char *dir = private_dir(NULL);
 	if (!dir)
 		die(EXIT_MEASURE, "cannot create a temporary directory: %s", strerror(errno));
-	cleanup_init(); /* at exit: no side and no directory left behind */
-	cleanup_announce_stops(); /* SIGQUIT: said by the cleanup handler */
 	ab_dir = dir;
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_stop; /* no SA_RESTART: a wait returns at once */
-	sigfillset(&sa.sa_mask);
-	static const int stop_sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	for (int i = 0; i < 3; i++)
-		sigaction(stop_sigs[i], &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-	struct worker w[2] = { { .name = lab, .from = -1 }, { .name = comma + 1, .from = -1 } };
+	catch_stops();
+	struct worker w[2] = { { .name = lab, .from = -1 }, { .name = lab_b, .from = -1 } };
 	all_workers = w;
-	/* the pairing: one session id, each run's side */
-	char sid[64];
+	char sid[64]; /* the pairing: one session id, each run's side */
 	snprintf(sid, sizeof sid, "%lx-%lx", (unsigned long)time(NULL), (unsigned long)getpid());
-	uint64_t seed = o.seed ? (uint64_t)o.seed
-			       : (uint64_t)(now_ns() ^ ((uint64_t)getpid() << 20)) % 2147483647 + 1;
-	struct session ss = { .pa = pa, .pb = pb, .runargs = runargs, .nrun = nrun, .dir = dir,
-			      .o = &o, .sid = sid, .seed = seed, .rng = seed };
+	ss.sid = sid;
+	ss.dir = dir;
+	ss.seed = ss.rng = o.seed ? (uint64_t)o.seed
+			 : (uint64_t)(now_ns() ^ ((uint64_t)getpid() << 20)) % 2147483647 + 1;
 	struct run *run[2] = { NULL, NULL };
 	int stopped = session_run(&ss, w, run);
 	if (ab_stop)
@@ -450,50 +570,18 @@ int cmd_ab(int argc, char **argv)
 	if (!run[0] || !run[1])
 		die(EXIT_MEASURE, "the session did not complete: nothing stored");
 	warnx_("%s", ss.summary);
-	for (int s = 0; s < 2; s++) {
-		free(run[s]->label);
-		/* default labels name the session, so two sessions' A runs never pool by label */
-		run[s]->label = o.labels == ab_default_labels ? xasprintf("%s#%s", w[s].name, sid)
-							      : xstrdup(w[s].name);
-		kv_set(&run[s]->facts, "ab_session", sid);
-		kv_set(&run[s]->facts, "ab_side", s ? "B" : "A");
-		kv_set(&run[s]->facts, "ab_command", s ? pb : pa);
-		if (stopped)
-			run[s]->incomplete = 1;
-	}
-	int stored = 0, store_failed = 0;
+	label_runs(&o, &ss, w, run, stopped);
 	if (no_sqlite)
 		warnx_("warning: runs not stored: " STORE_NO_SQLITE_MSG);
-	if (!no_store) {
-		char err[512];
-		struct store *st = store_open(ca.db, STORE_CREATE, err, sizeof err);
-		if (!st || store_save_all(st, run, 2, err, sizeof err) != 0) {
-			/* err names the store; the comparison below is still printed, then exit 3 */
-			warnx_("error: the session is not stored: %s", err);
-			store_failed = 1;
-		} else {
-			stored = 1;
-			warnx_("stored as runs %ld (%s) and %ld (%s), session %s; plumb report %ld %ld",
-			       run[0]->id, run[0]->label, run[1]->id, run[1]->label, sid, run[0]->id,
-			       run[1]->id);
-		}
-		if (st)
-			store_close(st);
-	}
+	int stored = no_sqlite || o.no_store ? 0 : store_session(&o, run, sid);
 	if (ab_stop) /* during the save: it is complete (one transaction), the rest is skipped */
-		ab_stopped(stored ? "the session was stored, not compared" : "nothing stored");
-	struct side sides[2] = { { lab, &run[0], 1, NULL, 0 }, { comma + 1, &run[1], 1, NULL, 0 } };
-	struct cmp_table *t = cmp_build(sides, 2, &ca.o);
-	for (size_t i = 0; i < t->nwarnings; i++)
-		warnx_("warning: %s", t->warnings[i]);
-	cmp_print(stdout, t, fmt);
-	int status = fail && cmp_regressions(t) > 0 ? 1 : 0;
-	cmp_free(t);
+		ab_stopped(stored > 0 ? "the session was stored, not compared" : "nothing stored");
+	int worse = print_comparison(&o, lab, lab_b, run);
 	for (int s = 0; s < 2; s++) {
 		run_free(run[s]);
 		free_worker(&w[s]);
 	}
 	free(lab);
 	free(runargs);
-	return stopped || store_failed ? EXIT_MEASURE : status;
+	return stopped || stored < 0 ? EXIT_MEASURE : worse;
 }
