@@ -30,11 +30,6 @@ int mem_pages_parse(const char *s)
 	return -1;
 }
 
-const char *mem_pages_name(enum mem_pages p)
-{
-	return p == PAGES_THP ? "thp" : p == PAGES_HUGE ? "huge" : "4k";
-}
-
 void mem_alloc(struct mem_buf *b, size_t len, enum mem_pages pages)
 {
 	memset(b, 0, sizeof *b);

@@ -33,7 +33,6 @@ struct mem_buf {
 
 /* Parse "4k", "thp" or "huge"; -1 when it is none of them. */
 int mem_pages_parse(const char *s);
-const char *mem_pages_name(enum mem_pages p);
 
 /* Map len bytes (page-aligned, zero-filled, every page touched so no fault is timed) on pages of
  * the kind asked. Exits 3 with one line when the memory cannot be had. */
