@@ -29,6 +29,7 @@ struct tool_ctx {
 	char **argv;
 	struct result_list results;
 	char *header_info;        /* "key=value ..." facts printed as [KEY: value] lines */
+	struct timing_ctx timing; /* how and where it measures: measure(&c->timing, ...) */
 };
 
 /* Convert a measurement (ns per iteration) into the metric's unit and record it; the lmbench

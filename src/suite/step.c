@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "bench/net/net.h"
+#include "bench/tool_run.h"
 #include "suite/step.h"
 #include "core/cleanup.h"
 #include "core/clock.h"
@@ -160,15 +161,14 @@ static void child_main(const struct tool *t, int argc, char **argv, const struct
 	child_res = fdopen(resw, "w");
 	if (!child_res)
 		_exit(EXIT_MEASURE);
-	prog_name = t->name;
-	optind = 0;
-	child_ctx.tool = t->name;
-	child_ctx.opts = t->opts;
+	tool_ctx_init(&child_ctx, t, argc, argv, 0);
 	child_ctx.out = NULL;
 	child_ctx.fsdir = env->fsdir;
-	child_ctx.argc = argc - 1;
-	child_ctx.argv = argv + 1;
-	timing.round = env->round;
+	if (env->timing) {
+		child_ctx.timing.opts = env->timing->opts;
+		child_ctx.timing.place = env->timing->place;
+	}
+	child_ctx.timing.opts.round = env->round;
 	if (env->remote && net_remote_set(env->remote) != 0)
 		_exit(EXIT_USAGE);
 	atexit(child_send);

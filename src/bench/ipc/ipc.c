@@ -60,13 +60,13 @@ void ipc_teardown_echo(void *a)
 	ipc_teardown_child(s);
 }
 
-pid_t ipc_fork_helper(void)
+pid_t ipc_fork_helper(struct ipc *s)
 {
 	pid_t pid = plumb_fork();
 	if (pid < 0)
 		warnx_("fork: %s", strerror(errno));
 	else if (pid == 0)
-		timing_place_helper(1);
+		timing_place_helper(s->timing, 1);
 	return pid;
 }
 
@@ -75,8 +75,9 @@ int ipc_run(struct tool_ctx *c, struct ipc *s, struct bench_op *op, const char *
 {
 	op->arg = s;
 	op->helpers = 1;
+	s->timing = &c->timing;
 	struct measurement m;
-	if (measure(op, &m) != 0)
+	if (measure(&c->timing, op, &m) != 0)
 		return EXIT_MEASURE;
 	record_latency(c, metric, params, NAN, &m, ops);
 	measurement_free(&m);

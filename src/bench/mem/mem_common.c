@@ -454,6 +454,7 @@ struct chase {
 	char *base;
 	size_t len, warm;
 	void **p;          /* where the walk is: it continues across samples */
+	int copies;        /* -P copies: each unshares its pages in setup */
 };
 
 static void chase_loop(uint64_t n, void *arg)
@@ -494,7 +495,7 @@ static int chase_setup(void *arg)
 {
 	struct chase *ch = arg;
 	/* -P copies were forked after the chain was built: give each its own pages */
-	if (timing.parallel > 1)
+	if (ch->copies)
 		mem_unshare(ch->base, ch->len);
 	if (ch->warm == MEM_WARM_SWEEP) {
 		/* read the chain's memory in address order, one load a line: the prefetchers make
@@ -518,17 +519,18 @@ static int chase_setup(void *arg)
 	return 0;
 }
 
-int mem_chase_measure(char *base, size_t len, void **start, size_t warm, struct measurement *m)
+int mem_chase_measure(struct timing_ctx *t, char *base, size_t len, void **start, size_t warm,
+		      struct measurement *m)
 {
-	struct chase ch = { base, len, warm, start };
+	struct chase ch = { base, len, warm, start, t->opts.parallel > 1 };
 	struct bench_op op = { .setup = chase_setup, .loop = chase_loop, .arg = &ch };
-	return measure(&op, m);
+	return measure(t, &op, m);
 }
 
-double mem_chase_ns(char *base, size_t len, void **start, size_t warm)
+double mem_chase_ns(struct timing_ctx *t, char *base, size_t len, void **start, size_t warm)
 {
 	struct measurement m;
-	if (mem_chase_measure(base, len, start, warm, &m) != 0)
+	if (mem_chase_measure(t, base, len, start, warm, &m) != 0)
 		return NAN;
 	double v = measurement_stat(&m, 1) / MEM_CHASE_LOADS;
 	measurement_free(&m);

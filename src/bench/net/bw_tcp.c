@@ -106,7 +106,7 @@ static int bw_tcp(struct tool_ctx *c, int argc, char **argv)
 			       .arg = &b, .helpers = b.nc.host ? 0 : 1,
 			       .min_sample_ns = BWTCP_MIN_SAMPLE_NS };
 	struct measurement m;
-	if (measure(&op, &m) != 0)
+	if (measure(&c->timing, &op, &m) != 0)
 		return EXIT_MEASURE;
 	char *params = xasprintf("host=%s", net_client_hostname(&b.nc));
 	struct result *r = record_bandwidth(c, "bw_tcp.bandwidth", params, (double)o.msize / 1e6, &m,

@@ -82,7 +82,7 @@ static int run_connect(struct tool_ctx *c, struct conl *k, const char *metric, c
 			       .arg = k, .helpers = k->nc.host ? 0 : 1,
 			       .no_parallel = 1 }; /* lmbench: one process only */
 	struct measurement m;
-	if (measure(&op, &m) != 0)
+	if (measure(&c->timing, &op, &m) != 0)
 		return EXIT_MEASURE;
 	record_latency(c, metric, params, NAN, &m, 1);
 	measurement_free(&m);

@@ -82,7 +82,7 @@ static int lat_tcp(struct tool_ctx *c, int argc, char **argv)
 	struct bench_op op = { .setup = tcp_setup, .loop = tcp_loop, .teardown = tcp_teardown,
 			       .arg = &t, .helpers = t.nc.host ? 0 : 1 };
 	struct measurement m;
-	if (measure(&op, &m) != 0)
+	if (measure(&c->timing, &op, &m) != 0)
 		return EXIT_MEASURE;
 	char *params = net_host_params(&t.nc, &o);
 	record_latency(c, "lat_tcp.latency", params, NAN, &m, 1);

@@ -110,7 +110,7 @@ static int lat_udp(struct tool_ctx *c, int argc, char **argv)
 	struct bench_op op = { .setup = udp_setup, .loop = udp_loop, .teardown = udp_teardown,
 			       .arg = &u, .helpers = u.nc.host ? 0 : 1 };
 	struct measurement m;
-	if (measure(&op, &m) != 0)
+	if (measure(&c->timing, &op, &m) != 0)
 		return EXIT_MEASURE;
 	char *params = net_host_params(&u.nc, &o);
 	record_latency(c, "lat_udp.latency", params, NAN, &m, 1);

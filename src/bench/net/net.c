@@ -356,8 +356,8 @@ const char *net_client_hostname(const struct net_client *nc)
 
 void net_client_prepare(struct tool_ctx *c, struct net_client *nc, const char *host)
 {
-	(void)c;
 	nc->host = host;
+	nc->timing = &c->timing;
 	if (!host && net_remote_host()) {
 		nc->host = net_remote_host();
 		if (!nc->base)
@@ -371,7 +371,7 @@ static int start_own(struct net_client *nc, int socktype)
 	struct net_server s;
 	char err[256];
 	net_server_init(&s);
-	s.place_helper = 1;
+	s.helper_of = nc->timing;
 	if (nc->svc == NS_UNIX) {
 		char *dir = private_dir(NULL);
 		if (!dir) {

@@ -213,7 +213,7 @@ static int lat_proc(struct tool_ctx *c, int argc, char **argv)
 			       .teardown = i >= 1 ? spawn_teardown : NULL,
 			       .min_sample_ns = i >= 1 ? PROC_MIN_SAMPLE_NS : 0 };
 	struct measurement m;
-	if (measure(&op, &m) != 0)
+	if (measure(&c->timing, &op, &m) != 0)
 		return EXIT_MEASURE;
 	struct result *r = record_latency(c, modes[i].metric, "", NAN, &m, 1);
 	if (p.spawn) {

@@ -135,7 +135,7 @@ static int lat_select(struct tool_ctx *c, int argc, char **argv)
 	}
 	struct bench_op op = { .loop = loop_select, .arg = &s };
 	struct measurement m;
-	if (measure(&op, &m) != 0)
+	if (measure(&c->timing, &op, &m) != 0)
 		return EXIT_MEASURE;
 	char params[32];
 	snprintf(params, sizeof params, "n=%u", n);

@@ -133,7 +133,7 @@ static int lat_syscall(struct tool_ctx *c, int argc, char **argv)
 		die(EXIT_MEASURE, "%s: %s", fdp, strerror(errno));
 	struct bench_op op = { .loop = modes[i].loop, .arg = &s };
 	struct measurement m;
-	if (measure(&op, &m) != 0)
+	if (measure(&c->timing, &op, &m) != 0)
 		return EXIT_MEASURE;
 	struct result *r = record_latency(c, modes[i].metric, "", NAN, &m, 1);
 	if (modes[i].needs_file) {
