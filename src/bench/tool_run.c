@@ -1,5 +1,6 @@
-/* tool_run.c — a tool's context, set up once (see tool_run.h). */
+/* tool_run.c — a tool's context, set up once, and the mode operand (see tool_run.h). */
 #include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "bench/tool_run.h"
@@ -25,4 +26,25 @@ void tool_ctx_free(struct tool_ctx *c)
 	result_list_free(&c->results);
 	free(c->header_info);
 	c->header_info = NULL;
+}
+
+static const char *mode_name(const void *modes, size_t size, size_t i)
+{
+	return *(const char *const *)((const char *)modes + i * size);
+}
+
+size_t tool_mode(struct tool_ctx *c, int argc, char **argv, const void *modes, size_t n,
+		 size_t size)
+{
+	char names[256];
+	size_t len = 0;
+	for (size_t i = 0; i < n && len < sizeof names; i++)
+		len += (size_t)snprintf(names + len, sizeof names - len, "%s%s",
+					i == 0 ? "" : i + 1 < n ? ", " : " or ", mode_name(modes, size, i));
+	if (optind >= argc)
+		usage_error(c, "missing mode (%s)", names);
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(argv[optind], mode_name(modes, size, i)) == 0)
+			return i;
+	usage_error(c, "unknown mode '%s' (%s)", argv[optind], names);
 }

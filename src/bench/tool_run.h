@@ -15,4 +15,12 @@ void tool_ctx_init(struct tool_ctx *c, const struct tool *t, int argc, char **ar
 /* Free what running the tool left in c. */
 void tool_ctx_free(struct tool_ctx *c);
 
+/* The mode operand argv[optind] of a tool that takes one (lat_syscall null, lat_proc fork):
+ * the index of the row of modes that names it, modes being n rows of size bytes, each starting
+ * with its name (a const char *). Missing or unknown: a usage error listing the names. */
+size_t tool_mode(struct tool_ctx *c, int argc, char **argv, const void *modes, size_t n,
+		 size_t size);
+#define TOOL_MODE(c, argc, argv, modes) \
+	tool_mode(c, argc, argv, modes, sizeof(modes) / sizeof((modes)[0]), sizeof((modes)[0]))
+
 #endif

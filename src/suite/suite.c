@@ -492,22 +492,12 @@ static int serve_ab(struct suite *S, const char *path)
 	return ok ? 0 : EXIT_MEASURE;
 }
 
-int suite_main(int argc, char **argv)
+int suite_main(const struct run_opts *o, struct run *run, const char *ab_path)
 {
-	prog_name = "plumb run";
 	static struct suite S; /* large; one per process */
 	memset(&S, 0, sizeof S);
-	/* --ab-worker=PATH: a side of `plumb ab` (not in --help: plumb ab passes it) */
-	const char *ab_path = NULL;
-	for (int i = 1; i < argc; i++)
-		if (strncmp(argv[i], "--ab-worker=", 12) == 0) {
-			ab_path = argv[i] + 12;
-			memmove(&argv[i], &argv[i + 1], (size_t)(argc - i) * sizeof *argv);
-			argc--;
-			break;
-		}
-	S.run = run_new();
-	run_opts_parse(argc, argv, &S.o, S.run);
+	S.o = *o;
+	S.run = run;
 	/* Until the steps run (planning, the knee probe, the noise check) a stop ends the run
 	 * from the cleanup handler, which says so; a side of ab stays quiet (ab says it). */
 	if (!ab_path)

@@ -26,6 +26,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "bench/tool.h"
+#include "bench/tool_run.h"
 #include "core/arch.h"
 #include "core/cleanup.h"
 #include "core/util.h"
@@ -186,15 +187,7 @@ static const struct {
 static int lat_proc(struct tool_ctx *c, int argc, char **argv)
 {
 	options_parse(c, argc, argv, NULL);
-	if (optind >= argc)
-		usage_error(c, "missing mode (procedure, fork, exec or shell)");
-	const char *mode = argv[optind];
-	size_t i;
-	for (i = 0; i < sizeof modes / sizeof modes[0]; i++)
-		if (strcmp(mode, modes[i].mode) == 0)
-			break;
-	if (i == sizeof modes / sizeof modes[0])
-		usage_error(c, "unknown mode '%s' (procedure, fork, exec or shell)", mode);
+	size_t i = TOOL_MODE(c, argc, argv, modes);
 	if (argc > optind + 1)
 		usage_error(c, "too many operands");
 

@@ -35,6 +35,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "bench/tool.h"
+#include "bench/tool_run.h"
 #include "core/arch.h"
 #include "core/cpu.h"
 #include "core/util.h"
@@ -238,11 +239,8 @@ static void measure_rounds(struct tool_ctx *c, struct bench_op *ops, int k,
 static int lat_sig(struct tool_ctx *c, int argc, char **argv)
 {
 	options_parse(c, argc, argv, NULL);
-	if (optind >= argc)
-		usage_error(c, "missing mode (install, catch or prot)");
-	const char *mode = argv[optind];
-	if (strcmp(mode, "install") && strcmp(mode, "catch") && strcmp(mode, "prot"))
-		usage_error(c, "unknown mode '%s' (install, catch or prot)", mode);
+	static const char *const modes[] = { "install", "catch", "prot" };
+	const char *mode = modes[TOOL_MODE(c, argc, argv, modes)];
 	if (argc > optind + 2)
 		usage_error(c, "too many operands");
 	struct sig s = { .fd = -1 };
