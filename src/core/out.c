@@ -239,6 +239,28 @@ void json_result(struct json *j, const struct result *r)
 	json_obj_end(j);
 }
 
+struct result *measure_latency(struct tool_ctx *c, const struct bench_op *op, const char *metric,
+			       const char *params, double x, double ops)
+{
+	struct measurement m;
+	if (measure(&c->timing, op, &m) != 0)
+		return NULL;
+	struct result *r = record_latency(c, metric, params, x, &m, ops);
+	measurement_free(&m);
+	return r;
+}
+
+struct result *measure_bandwidth(struct tool_ctx *c, const struct bench_op *op,
+				 const char *metric, const char *params, double x, double bytes)
+{
+	struct measurement m;
+	if (measure(&c->timing, op, &m) != 0)
+		return NULL;
+	struct result *r = record_bandwidth(c, metric, params, x, &m, bytes);
+	measurement_free(&m);
+	return r;
+}
+
 int tool_finish(struct tool_ctx *c, int status)
 {
 	if (!c->json)

@@ -76,12 +76,7 @@ int ipc_run(struct tool_ctx *c, struct ipc *s, struct bench_op *op, const char *
 	op->arg = s;
 	op->helpers = 1;
 	s->timing = &c->timing;
-	struct measurement m;
-	if (measure(&c->timing, op, &m) != 0)
-		return EXIT_MEASURE;
-	record_latency(c, metric, params, NAN, &m, ops);
-	measurement_free(&m);
-	return 0;
+	return measure_latency(c, op, metric, params, NAN, ops) ? 0 : EXIT_MEASURE;
 }
 
 void ipc_no_operands(struct tool_ctx *c, int argc, char **argv)

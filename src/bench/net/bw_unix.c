@@ -100,13 +100,11 @@ static int bw_local(struct tool_ctx *c, int argc, char **argv, int is_pipe)
 		usage_error(c, "too many operands");
 	struct bench_op op = { .setup = bwl_setup, .loop = bwl_loop, .teardown = bwl_teardown,
 			       .arg = &b, .helpers = 1 };
-	struct measurement m;
-	if (measure(&c->timing, &op, &m) != 0)
+	struct result *r = measure_bandwidth(c, &op, is_pipe ? "bw_pipe.bandwidth" : "bw_unix.bandwidth",
+					     "", NAN, (double)b.bytes);
+	if (!r)
 		return EXIT_MEASURE;
-	struct result *r = record_bandwidth(c, is_pipe ? "bw_pipe.bandwidth" : "bw_unix.bandwidth", "",
-					    NAN, &m, (double)b.bytes);
 	result_add_info(r, "xfer=%zu bytes=%llu", b.xfer, (unsigned long long)b.bytes);
-	measurement_free(&m);
 	return 0;
 }
 

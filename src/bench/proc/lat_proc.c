@@ -205,16 +205,14 @@ static int lat_proc(struct tool_ctx *c, int argc, char **argv)
 			       .setup = i >= 1 ? spawn_setup : NULL,
 			       .teardown = i >= 1 ? spawn_teardown : NULL,
 			       .min_sample_ns = i >= 1 ? PROC_MIN_SAMPLE_NS : 0 };
-	struct measurement m;
-	if (measure(&c->timing, &op, &m) != 0)
+	struct result *r = measure_latency(c, &op, modes[i].metric, "", NAN, 1);
+	if (!r)
 		return EXIT_MEASURE;
-	struct result *r = record_latency(c, modes[i].metric, "", NAN, &m, 1);
 	if (p.spawn) {
 		path_info(r, "forked_from", p.spawn);
 		if (i >= 2)
 			path_info(r, "program", p.hello);
 	}
-	measurement_free(&m);
 	free(p.hello);
 	free(p.spawn);
 	free(p.shell_cmd);

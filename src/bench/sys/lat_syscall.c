@@ -125,14 +125,12 @@ static int lat_syscall(struct tool_ctx *c, int argc, char **argv)
 	if (fdp && (s.fd = open(fdp, modes[i].fd_flags)) < 0)
 		die(EXIT_MEASURE, "%s: %s", fdp, strerror(errno));
 	struct bench_op op = { .loop = modes[i].loop, .arg = &s };
-	struct measurement m;
-	if (measure(&c->timing, &op, &m) != 0)
+	struct result *r = measure_latency(c, &op, modes[i].metric, "", NAN, 1);
+	if (!r)
 		return EXIT_MEASURE;
-	struct result *r = record_latency(c, modes[i].metric, "", NAN, &m, 1);
 	if (modes[i].needs_file) {
 		result_add_info(r, "file=%s", s.file);
 	}
-	measurement_free(&m);
 	if (s.fd >= 0)
 		close(s.fd);
 	free(owned);
