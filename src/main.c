@@ -9,17 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bench/tool.h"
+#include "bench/tool_run.h"
 #include "cmd/commands.h"
 #include "core/cleanup.h"
 #include "core/opts.h"
 #include "core/util.h"
 #include "buildinfo.h"
 
-static const struct tool *current_tool;
-
 static void tool_help(struct tool_ctx *c, const struct tool_options *opts)
 {
-	const struct tool *t = current_tool;
+	const struct tool *t = tool_find(c->tool, NULL);
 	char *u = xasprintf("usage: %s [-P copies] [-W warmup_us] [-N samples] [--cpu LIST|none] "
 			    "[--json]\n       %*s [--fsdir DIR] [--min-sample US] %s", t->name,
 			    (int)strlen(t->name), "", t->usage);
@@ -42,26 +41,16 @@ static void tool_help(struct tool_ctx *c, const struct tool_options *opts)
 	       "--json prints one JSON document with every sample instead. Exit status: 0 ok,\n"
 	       "2 bad arguments, 3 the measurement could not be made.\n",
 	       "stdout", t->lm_stdout ? "stdout" : "stderr");
-	(void)c;
 }
 
 static int run_tool(const struct tool *t, int argc, char **argv, int via_symlink)
 {
-	struct tool_ctx c = { 0 };
-	c.tool = t->name;
-	c.opts = t->opts;
-	c.via_symlink = via_symlink;
-	c.out = via_symlink && !t->lm_stdout ? stderr : stdout;
-	c.argc = argc - 1;
-	c.argv = argv + 1;
-	current_tool = t;
+	struct tool_ctx c;
+	tool_ctx_init(&c, t, argc, argv, via_symlink);
 	opts_help_hook = tool_help;
-	prog_name = t->name;
-	optind = 0; /* full getopt reset (glibc) */
 	int st = t->fn(&c, argc, argv);
 	st = tool_finish(&c, st);
-	result_list_free(&c.results);
-	free(c.header_info);
+	tool_ctx_free(&c);
 	return st;
 }
 

@@ -10,7 +10,7 @@
 #define PLUMB_COMPARE_H
 
 #include <stdio.h>
-#include "analysis/mwu.h"
+#include "analysis/p_adjust.h"
 #include "core/metrics.h"
 #include "results/run.h"
 

@@ -57,16 +57,16 @@ static int info_has(const char *info, const char *kv)
 
 static double ok(double v) { return isnan(v) ? -1 : v; }
 
-/* The first result of metric matching query (file order: what lmbench's reader keeps). */
-static struct row *cur_row; /* the row being reduced: take() notes what its cells read */
-
-/* The value of p for a cell, remembering p so that noisy cells can be named under the tables. */
-static double take(const struct result *p)
+/* The value of p for a cell of row w, remembering p in w so that noisy cells can be named
+ * under the tables. */
+static double take(struct row *w, const struct result *p)
 {
-	if (cur_row && cur_row->nused < (int)(sizeof cur_row->used / sizeof cur_row->used[0]))
-		cur_row->used[cur_row->nused++] = p;
+	if (w->nused < (int)(sizeof w->used / sizeof w->used[0]))
+		w->used[w->nused++] = p;
 	return ok(p->value);
 }
+
+/* The first result of metric matching query (file order: what lmbench's reader keeps). */
 
 static const struct result *find(const struct run *r, const char *metric, const char *query)
 {
@@ -78,14 +78,14 @@ static const struct result *find(const struct run *r, const char *metric, const 
 	return NULL;
 }
 
-static double val(const struct run *r, const char *metric, const char *query)
+static double val(struct row *w, const struct run *r, const char *metric, const char *query)
 {
 	const struct result *p = find(r, metric, query);
-	return p ? take(p) : -1;
+	return p ? take(w, p) : -1;
 }
 
 /* A series' point at the largest x (lmbench's "last line of the block"). */
-static double last(const struct run *r, const char *metric, const char *query)
+static double last(struct row *w, const struct run *r, const char *metric, const char *query)
 {
 	const struct result *best = NULL;
 	for (size_t i = 0; i < r->results.n; i++) {
@@ -94,22 +94,24 @@ static double last(const struct run *r, const char *metric, const char *query)
 		    (!best || p->x >= best->x))
 			best = p;
 	}
-	return best ? take(best) : -1;
+	return best ? take(w, best) : -1;
 }
 
 /* The point of a series at x (x_same: MiB sizes printed with 5 decimals by lmbench). */
-static double at(const struct run *r, const char *metric, const char *query, double x)
+static double at(struct row *w, const struct run *r, const char *metric, const char *query,
+		 double x)
 {
 	for (size_t i = 0; i < r->results.n; i++) {
 		const struct result *p = &r->results.v[i];
 		if (!strcmp(p->metric, metric) && params_match(p->params, query) && x_same(p->x, x))
-			return take(p);
+			return take(w, p);
 	}
 	return -1;
 }
 
 /* The point of a series at the first x >= min_x, else at the largest x. */
-static double past(const struct run *r, const char *metric, const char *query, double min_x)
+static double past(struct row *w, const struct run *r, const char *metric, const char *query,
+		   double min_x)
 {
 	const struct result *best = NULL;
 	for (size_t i = 0; i < r->results.n; i++) {
@@ -120,7 +122,7 @@ static double past(const struct run *r, const char *metric, const char *query, d
 		if (!best || p->x < best->x)
 			best = p;
 	}
-	return best ? take(best) : last(r, metric, query);
+	return best ? take(w, best) : last(w, r, metric, query);
 }
 
 /* The stride of lat_mem_rd series to read: want if measured, else the nearest one. */
@@ -290,9 +292,9 @@ static void fill_facts(const struct run *r, struct row *w, int lm)
 	}
 	v[F_MHZ] = fact_num(r, "mhz");
 	if (v[F_MHZ] < 0)
-		v[F_MHZ] = val(r, "mhz.mhz", "");
+		v[F_MHZ] = val(w, r, "mhz.mhz", "");
 	/* the line size measured by line, else what the run used, else sysfs's */
-	v[F_LINE] = val(r, "line.bytes", "");
+	v[F_LINE] = val(w, r, "line.bytes", "");
 	if (v[F_LINE] < 0)
 		v[F_LINE] = fact_num(r, "line_size");
 	if (v[F_LINE] < 0)
@@ -313,27 +315,27 @@ static void fill_memory(const struct run *r, struct row *w, int lm)
 	double *v = w->v;
 	char q[64];
 	if (lm) {
-		v[F_L1] = at(r, "lat_mem_rd.seq", "stride=128", 0.00098);
-		v[F_L2] = at(r, "lat_mem_rd.seq", "stride=128", 0.125);
-		v[F_MEM] = last(r, "lat_mem_rd.seq", "stride=128");
-		v[F_RND] = last(r, "lat_mem_rd.rand", "stride=16");
+		v[F_L1] = at(w, r, "lat_mem_rd.seq", "stride=128", 0.00098);
+		v[F_L2] = at(w, r, "lat_mem_rd.seq", "stride=128", 0.125);
+		v[F_MEM] = last(w, r, "lat_mem_rd.seq", "stride=128");
+		v[F_RND] = last(w, r, "lat_mem_rd.rand", "stride=16");
 		return;
 	}
 	stride_query(r, "lat_mem_rd.seq", 128, q, sizeof q);
-	v[F_L1] = val(r, "cache.latency", "level=1");
+	v[F_L1] = val(w, r, "cache.latency", "level=1");
 	if (v[F_L1] < 0)
-		v[F_L1] = at(r, "lat_mem_rd.seq", q, 1024 / 1048576.0);
-	v[F_L2] = val(r, "cache.latency", "level=2");
+		v[F_L1] = at(w, r, "lat_mem_rd.seq", q, 1024 / 1048576.0);
+	v[F_L2] = val(w, r, "cache.latency", "level=2");
 	if (v[F_L2] < 0)
-		v[F_L2] = at(r, "lat_mem_rd.seq", q, 0.125);
+		v[F_L2] = at(w, r, "lat_mem_rd.seq", q, 0.125);
 	double llc = llc_mib(r);
-	v[F_MEM] = past(r, "lat_mem_rd.seq", q, llc > 0 ? 4 * llc : INFINITY);
+	v[F_MEM] = past(w, r, "lat_mem_rd.seq", q, llc > 0 ? 4 * llc : INFINITY);
 	if (v[F_MEM] > 0)
-		w->mem_res = cur_row->used[cur_row->nused - 1];
+		w->mem_res = w->used[w->nused - 1];
 	stride_query(r, "lat_mem_rd.rand", 16, q, sizeof q);
-	v[F_RND] = past(r, "lat_mem_rd.rand", q, llc > 0 ? 4 * llc : INFINITY);
+	v[F_RND] = past(w, r, "lat_mem_rd.rand", q, llc > 0 ? 4 * llc : INFINITY);
 	if (v[F_RND] > 0)
-		w->rnd_res = cur_row->used[cur_row->nused - 1];
+		w->rnd_res = w->used[w->nused - 1];
 }
 
 /* The first host of a latency result that is not this one, as a params query ("" if none). */
@@ -352,20 +354,20 @@ static void remote_query(const struct run *r, char *rh, size_t len)
 }
 
 /* lmbench's summary reads only "uint64 ..." lines of its files, never what lat_ops prints. */
-static double int64_op(const struct run *r, const char *metric, int lm)
+static double int64_op(struct row *w, const struct run *r, const char *metric, int lm)
 {
 	for (size_t k = 0; k < r->results.n; k++)
 		if (!strcmp(r->results.v[k].metric, metric) &&
 		    (!lm || info_has(r->results.v[k].info, "lmbench_label=uint64")))
-			return take(&r->results.v[k]);
+			return take(w, &r->results.v[k]);
 	return -1;
 }
 
 /* lat_pagefault's figure; for plumb runs the cost of a fault really taken (bench/fs/
  * lat_pagefault.c: us_per_fault), when the run has it. */
-static double page_fault(const struct run *r, const struct figure *g, int lm)
+static double page_fault(struct row *w, const struct run *r, const struct figure *g, int lm)
 {
-	double v = val(r, g->metric, g->params);
+	double v = val(w, r, g->metric, g->params);
 	if (lm || !(v > 0))
 		return v;
 	char buf[32], *end;
@@ -401,13 +403,13 @@ static void reduce(const struct run *r, struct row *w)
 		const struct figure *g = &figures[i];
 		double *v = &w->v[g->fig];
 		switch (g->how) {
-		case VAL: *v = val(r, g->metric, g->params); break;
-		case LAST: *v = last(r, g->metric, g->params); break;
-		case AT: *v = at(r, g->metric, g->params, g->x); break;
-		case RATE_US: *v = fs_us(val(r, g->metric, g->params)); break;
-		case I64: *v = int64_op(r, g->metric, lm); break;
-		case REMOTE: *v = rh[0] ? val(r, g->metric, rh) : -1; break;
-		case FAULT: *v = page_fault(r, g, lm); break;
+		case VAL: *v = val(w, r, g->metric, g->params); break;
+		case LAST: *v = last(w, r, g->metric, g->params); break;
+		case AT: *v = at(w, r, g->metric, g->params, g->x); break;
+		case RATE_US: *v = fs_us(val(w, r, g->metric, g->params)); break;
+		case I64: *v = int64_op(w, r, g->metric, lm); break;
+		case REMOTE: *v = rh[0] ? val(w, r, g->metric, rh) : -1; break;
+		case FAULT: *v = page_fault(w, r, g, lm); break;
 		case FACTS: fill_facts(r, w, lm); break;
 		case MEMORY: fill_memory(r, w, lm); break;
 		}
@@ -420,10 +422,7 @@ static void reduce(const struct run *r, struct row *w)
 struct row *summary_reduce_all(struct run *const *runs, size_t n)
 {
 	struct row *rows = calloc(n ? n : 1, sizeof *rows);
-	for (size_t i = 0; rows && i < n; i++) {
-		cur_row = &rows[i];
+	for (size_t i = 0; rows && i < n; i++)
 		reduce(runs[i], &rows[i]);
-	}
-	cur_row = NULL;
 	return rows;
 }

@@ -45,14 +45,6 @@ const char *family_alias(int i)
 	return nth_distinct(i, 1);
 }
 
-int family_known(const char *id)
-{
-	for (const struct registered *r = registry; r->file; r++)
-		if (strcmp(r->family, id) == 0 || strcmp(r->file->alias, id) == 0)
-			return 1;
-	return 0;
-}
-
 int family_selects(const char *id, const struct registered *r)
 {
 	return strcmp(r->family, id) == 0 || strcmp(r->file->alias, id) == 0;

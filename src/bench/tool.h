@@ -64,8 +64,6 @@ const char *family_id(int i);
 /* Aliases (narrower names for some of a family's tools) in registry order, each once: the
  * i-th, or NULL. */
 const char *family_alias(int i);
-/* Whether id is a family id or an alias. */
-int family_known(const char *id);
 /* Whether id (a family id or an alias) selects the tools of registry entry r. */
 int family_selects(const char *id, const struct registered *r);
 /* run --help's lines naming the families and the aliases with their tools. */

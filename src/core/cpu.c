@@ -8,15 +8,11 @@
 #include "core/cpu.h"
 #include "core/util.h"
 
-#define MAXCPU 1024
+#define MAXCPU CPU_MAX
 
 enum policy { P_DEFAULT_SINGLE, P_NONE, P_LIST, P_SINGLE, P_BALANCED, P_BALANCED_SPREAD,
 	      P_UNIQUE, P_UNIQUE_SPREAD, P_CUSTOM, P_CUSTOM_UNIQUE };
 
-static enum policy policy = P_DEFAULT_SINGLE;
-static int list[MAXCPU], nlist;
-static char desc[256];
-int cpu_copy;
 
 int cpu_online(int *cpus, int max)
 {
@@ -81,29 +77,32 @@ static int bitrev(int x, int ncpu)
 	return r;
 }
 
-void cpu_policy_init(const char *cpu_opt)
+void cpu_policy_init(struct placement *p, const char *cpu_opt)
 {
 	int online[MAXCPU], non = cpu_online(online, MAXCPU);
-	nlist = 0;
+	int *list = p->list;
+	char *desc = p->desc;
+	size_t dlen = sizeof p->desc;
+	p->nlist = 0;
 	if (cpu_opt) {
 		if (strcmp(cpu_opt, "none") == 0) {
-			policy = P_NONE;
-			snprintf(desc, sizeof desc, "none");
+			p->policy = P_NONE;
+			snprintf(desc, dlen, "none");
 			return;
 		}
-		nlist = cpu_parse_list(cpu_opt, list, MAXCPU);
-		if (nlist <= 0)
+		p->nlist = cpu_parse_list(cpu_opt, list, MAXCPU);
+		if (p->nlist <= 0)
 			die(EXIT_USAGE, "--cpu: '%s' is not a CPU list (e.g. 1 or 0,1 or 0-3, or none)",
 			    cpu_opt);
-		for (int i = 0; i < nlist; i++) {
+		for (int i = 0; i < p->nlist; i++) {
 			int ok = 0;
 			for (int j = 0; j < non; j++)
 				ok |= online[j] == list[i];
 			if (!ok)
 				die(EXIT_USAGE, "--cpu: CPU %d is not online or not allowed here", list[i]);
 		}
-		policy = P_LIST;
-		snprintf(desc, sizeof desc, "list:%s", cpu_opt);
+		p->policy = P_LIST;
+		snprintf(desc, dlen, "list:%s", cpu_opt);
 		return;
 	}
 	const char *s = getenv("LMBENCH_SCHED");
@@ -117,41 +116,42 @@ void cpu_policy_init(const char *cpu_opt)
 		for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 			size_t l = strlen(names[i].n);
 			if (strncmp(s, names[i].n, l) == 0 && (s[l] == 0 || isspace((unsigned char)s[l]))) {
-				policy = names[i].p;
-				if (policy == P_CUSTOM || policy == P_CUSTOM_UNIQUE) {
+				p->policy = names[i].p;
+				if (p->policy == P_CUSTOM || p->policy == P_CUSTOM_UNIQUE) {
 					const char *l2 = s + l;
 					while (isspace((unsigned char)*l2))
 						l2++;
 					/* lmbench separates with blanks; accept both. */
 					char tmp[512];
 					snprintf(tmp, sizeof tmp, "%s", l2);
-					for (char *p = tmp; *p; p++)
-						if (*p == ' ')
-							*p = ',';
-					nlist = cpu_parse_list(tmp, list, MAXCPU);
-					if (nlist <= 0)
+					for (char *q = tmp; *q; q++)
+						if (*q == ' ')
+							*q = ',';
+					p->nlist = cpu_parse_list(tmp, list, MAXCPU);
+					if (p->nlist <= 0)
 						die(EXIT_USAGE, "LMBENCH_SCHED: no CPU list in '%s'", s);
 				}
-				snprintf(desc, sizeof desc, "LMBENCH_SCHED=%s", s);
+				snprintf(desc, dlen, "LMBENCH_SCHED=%s", s);
 				return;
 			}
 		}
 		die(EXIT_USAGE, "LMBENCH_SCHED: unknown policy '%s'", s);
 	}
-	policy = P_DEFAULT_SINGLE;
+	p->policy = P_DEFAULT_SINGLE;
 	/* Highest online CPU first. */
 	for (int i = 0; i < non; i++)
 		list[i] = online[non - 1 - i];
-	nlist = non;
-	snprintf(desc, sizeof desc, "single:%d", nlist ? list[0] : -1);
+	p->nlist = non;
+	snprintf(desc, dlen, "single:%d", p->nlist ? list[0] : -1);
 }
 
-int cpu_for(int copy, int proc, int nprocs)
+int cpu_for(struct placement *p, int copy, int proc, int nprocs)
 {
 	int online[MAXCPU], n = cpu_online(online, MAXCPU);
-	if (!desc[0])
-		cpu_policy_init(NULL);
-	switch (policy) {
+	if (!p->desc[0])
+		cpu_policy_init(p, NULL);
+	const int *list = p->list, nlist = p->nlist;
+	switch ((enum policy)p->policy) {
 	case P_NONE: return -1;
 	case P_DEFAULT_SINGLE: return nlist ? list[copy % nlist] : -1;
 	case P_LIST: return list[(copy * (nprocs + 1) + proc) % nlist];
@@ -166,9 +166,9 @@ int cpu_for(int copy, int proc, int nprocs)
 	return -1;
 }
 
-int cpu_place(int copy, int proc, int nprocs)
+int cpu_place(struct placement *p, int copy, int proc, int nprocs)
 {
-	int cpu = cpu_for(copy, proc, nprocs);
+	int cpu = cpu_for(p, copy, proc, nprocs);
 	if (cpu < 0)
 		return -1;
 	cpu_set_t set;
@@ -179,11 +179,11 @@ int cpu_place(int copy, int proc, int nprocs)
 	return cpu;
 }
 
-const char *cpu_policy_desc(void)
+const char *cpu_policy_desc(struct placement *p)
 {
-	if (!desc[0])
-		cpu_policy_init(NULL);
-	return desc;
+	if (!p->desc[0])
+		cpu_policy_init(p, NULL);
+	return p->desc;
 }
 
 const char *cpu_kind(int cpu)

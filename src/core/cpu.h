@@ -1,5 +1,5 @@
 /*
- * cpu.h — CPU placement. Every benchmark process asks cpu_place(copy, proc, nprocs) where it
+ * cpu.h — CPU placement. Every benchmark process asks cpu_place(p, copy, proc, nprocs) where it
  * should run: copy = which -P copy, proc = 0 for the measuring process and 1.. for its helpers
  * (the echo child of lat_pipe, the ring of lat_ctx), nprocs = number of helpers.
  *
@@ -18,15 +18,26 @@
 #ifndef PLUMB_CPU_H
 #define PLUMB_CPU_H
 
+#define CPU_MAX 1024
+
+/* A placement policy and its CPUs. It travels in the context of whoever measures (timing.h's
+ * struct timing_ctx); all zero means "not chosen yet": the first question settles it from
+ * LMBENCH_SCHED or plumb's default. */
+struct placement {
+	int policy;
+	int list[CPU_MAX], nlist;
+	char desc[256];
+};
+
 /* Set the policy from a --cpu argument (NULL: LMBENCH_SCHED or the default). Exits 2 on a
  * malformed list. */
-void cpu_policy_init(const char *cpu_opt);
+void cpu_policy_init(struct placement *p, const char *cpu_opt);
 /* CPU that process proc of copy c would run on, or -1 for "not pinned". */
-int cpu_for(int copy, int proc, int nprocs);
+int cpu_for(struct placement *p, int copy, int proc, int nprocs);
 /* Pin the calling thread accordingly; returns the CPU or -1. */
-int cpu_place(int copy, int proc, int nprocs);
+int cpu_place(struct placement *p, int copy, int proc, int nprocs);
 /* Description of the policy in force, recorded with results ("single:1", "list:0,1", ...). */
-const char *cpu_policy_desc(void);
+const char *cpu_policy_desc(struct placement *p);
 /* Online CPUs in ascending order; returns the count. */
 int cpu_online(int *cpus, int max);
 /* Short description of a CPU's kind ("capacity=1024", "part=0xd08"), "" when unknown: on
@@ -34,7 +45,5 @@ int cpu_online(int *cpus, int max);
 const char *cpu_kind(int cpu);
 /* Parse a CPU list such as "0,2-4" into out (at most max); returns the count or -1. */
 int cpu_parse_list(const char *s, int *out, int max);
-/* The copy number of this process (0 in the parent; set by the -P machinery). */
-extern int cpu_copy;
 
 #endif

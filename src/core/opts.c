@@ -55,16 +55,16 @@ static int shared_option(struct tool_ctx *c, const struct tool_options *t, int c
 	char what[32];
 	switch (ch) {
 	case 'P':
-		timing.parallel = (int)parse_int(optarg, 1, 4096, "-P (parallel copies)");
+		c->timing.opts.parallel = (int)parse_int(optarg, 1, 4096, "-P (parallel copies)");
 		return 0;
 	case 'W':
-		timing.warmup_us = (uint64_t)parse_int(optarg, 0, 3600000000LL, "-W (warm-up microseconds)");
+		c->timing.opts.warmup_us = (uint64_t)parse_int(optarg, 0, 3600000000LL, "-W (warm-up microseconds)");
 		return 0;
 	case 'N':
-		timing.repetitions = (int)parse_int(optarg, 1, TIMING_MAX_REPS, "-N (repetitions)");
+		c->timing.opts.repetitions = (int)parse_int(optarg, 1, TIMING_MAX_REPS, "-N (repetitions)");
 		return 0;
 	case OPT_CPU:
-		cpu_policy_init(optarg);
+		cpu_policy_init(&c->timing.place, optarg);
 		return 0;
 	case OPT_JSON:
 		c->json = 1;
@@ -73,7 +73,7 @@ static int shared_option(struct tool_ctx *c, const struct tool_options *t, int c
 		c->fsdir = optarg;
 		return 0;
 	case OPT_MINSAMPLE:
-		timing.min_sample_ns = 1e3 * (double)parse_int(optarg, 1, 100000000, "--min-sample (microseconds)");
+		c->timing.opts.min_sample_ns = 1e3 * (double)parse_int(optarg, 1, 100000000, "--min-sample (microseconds)");
 		return 0;
 	case OPT_HELP:
 		if (opts_help_hook)
@@ -222,7 +222,7 @@ int options_parse(struct tool_ctx *c, int argc, char **argv, void *dst)
 	struct flat_opt f[MAX_OPTS];
 	memset(lo, 0, sizeof lo);
 	memcpy(lo, shared_longopts, sizeof shared_longopts);
-	timing_tool = t ? &t->timing : NULL;
+	c->timing.tool = t ? &t->timing : NULL;
 	int n = flatten(t ? t->opts : NULL, 0, f, 0);
 	build_getopt(f, n, optstring, lo, NSHARED, OPT_TOOL_LONG);
 	opterr = 0;

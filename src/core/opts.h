@@ -11,8 +11,9 @@
  *   --min-sample US   minimum sample length (like ENOUGH)
  *   --help      the tool's help
  * The table also carries the tool's own sampling defaults (struct timing_defaults, timing.h):
- * the global `timing` holds only what the user asked for; the parser points timing_tool at the
- * tool's defaults and measure() falls back to them. Bad values exit 2 with one line.
+ * the tool's context (tool_ctx.timing) holds only what the user asked for; the parser points
+ * its `tool` at the tool's defaults and measure() falls back to them. Bad values exit 2 with
+ * one line.
  *
  * plumb's own commands (compare, report, run, serve, ...) declare their options in the same
  * `struct opt` rows and are parsed by command_parse(): no shared tool options, the command's

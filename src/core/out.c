@@ -128,7 +128,7 @@ static void finish(struct tool_ctx *c, struct result *r, const struct measuremen
 		char kv[256];
 		snprintf(kv, sizeof kv, "cpu=%d placement=%s copies=%d iters=%llu "
 			 "min_sample_ns=%.0f loop_overhead_ns=%.4f clock_overhead_ns=%.2f",
-			 m->cpu, cpu_policy_desc(), m->parallel, (unsigned long long)m->iters,
+			 m->cpu, cpu_policy_desc(&c->timing.place), m->parallel, (unsigned long long)m->iters,
 			 m->min_sample_ns, m->loop_overhead_ns, m->clock_overhead_ns);
 		append_info(&r->info, kv);
 		const char *kind = cpu_kind(m->cpu);
@@ -239,6 +239,28 @@ void json_result(struct json *j, const struct result *r)
 	json_obj_end(j);
 }
 
+struct result *measure_latency(struct tool_ctx *c, const struct bench_op *op, const char *metric,
+			       const char *params, double x, double ops)
+{
+	struct measurement m;
+	if (measure(&c->timing, op, &m) != 0)
+		return NULL;
+	struct result *r = record_latency(c, metric, params, x, &m, ops);
+	measurement_free(&m);
+	return r;
+}
+
+struct result *measure_bandwidth(struct tool_ctx *c, const struct bench_op *op,
+				 const char *metric, const char *params, double x, double bytes)
+{
+	struct measurement m;
+	if (measure(&c->timing, op, &m) != 0)
+		return NULL;
+	struct result *r = record_bandwidth(c, metric, params, x, &m, bytes);
+	measurement_free(&m);
+	return r;
+}
+
 int tool_finish(struct tool_ctx *c, int status)
 {
 	if (!c->json)
@@ -252,14 +274,14 @@ int tool_finish(struct tool_ctx *c, int status)
 		json_str(&j, NULL, c->argv[i]);
 	json_arr_end(&j);
 	json_int(&j, "status", status);
-	json_str(&j, "placement", cpu_policy_desc());
+	json_str(&j, "placement", cpu_policy_desc(&c->timing.place));
 	json_obj_begin(&j, "timing");
 	json_num(&j, "clock_resolution_ns", clock_resolution_ns());
 	json_num(&j, "clock_overhead_ns", clock_overhead_ns());
-	json_int(&j, "repetitions", timing_repetitions());
-	json_int(&j, "parallel", timing.parallel);
-	json_u64(&j, "warmup_us", timing.warmup_us);
-	json_num(&j, "min_sample_ns", timing_min_sample_ns(0));
+	json_int(&j, "repetitions", timing_repetitions(&c->timing));
+	json_int(&j, "parallel", c->timing.opts.parallel);
+	json_u64(&j, "warmup_us", c->timing.opts.warmup_us);
+	json_num(&j, "min_sample_ns", timing_min_sample_ns(&c->timing, 0));
 	json_obj_end(&j);
 	json_kv_object(&j, "facts", c->header_info);
 	sysinfo_json(&j, "system");

@@ -29,6 +29,7 @@ struct tool_ctx {
 	char **argv;
 	struct result_list results;
 	char *header_info;        /* "key=value ..." facts printed as [KEY: value] lines */
+	struct timing_ctx timing; /* how and where it measures: measure(&c->timing, ...) */
 };
 
 /* Convert a measurement (ns per iteration) into the metric's unit and record it; the lmbench
@@ -38,6 +39,13 @@ struct result *record_latency(struct tool_ctx *c, const char *metric, const char
 /* Bandwidth: bytes moved per iteration by one copy; with -P the figure is the aggregate. */
 struct result *record_bandwidth(struct tool_ctx *c, const char *metric, const char *params,
 				double x, const struct measurement *m, double bytes);
+/* The epilogue every simple tool shares: measure op under the tool's timing (measure()) and
+ * record it as record_latency() / record_bandwidth() do. The result, or NULL when op could not
+ * be measured (a message was printed: the tool exits EXIT_MEASURE). */
+struct result *measure_latency(struct tool_ctx *c, const struct bench_op *op, const char *metric,
+			       const char *params, double x, double ops);
+struct result *measure_bandwidth(struct tool_ctx *c, const struct bench_op *op,
+				 const char *metric, const char *params, double x, double bytes);
 /* Values already in the metric's unit (derived figures: parallelism, corrected latencies). */
 struct result *record_values(struct tool_ctx *c, const char *metric, const char *params,
 			     double x, const struct sample *s, size_t n);

@@ -63,24 +63,6 @@ double stats_max(const double *v, size_t n)
 	return m;
 }
 
-double stats_mean(const double *v, size_t n)
-{
-	if (n == 0)
-		return NAN;
-	double s = 0;
-	for (size_t i = 0; i < n; i++)
-		s += v[i];
-	return s / (double)n;
-}
-
-double stats_rel_spread(const double *v, size_t n)
-{
-	double med = stats_median(v, n);
-	if (n == 0 || med == 0)
-		return NAN;
-	return (stats_max(v, n) - stats_min(v, n)) / fabs(med);
-}
-
 int stats_median_ci(const double *v, size_t n, double *lo, double *hi)
 {
 	if (n < 6)

@@ -12,11 +12,8 @@ void stats_sort(double *v, size_t n);
 double stats_median(const double *v, size_t n);
 double stats_min(const double *v, size_t n);
 double stats_max(const double *v, size_t n);
-double stats_mean(const double *v, size_t n);
 /* Percentile p in [0,100], linear interpolation between closest ranks. */
 double stats_percentile(const double *v, size_t n, double p);
-/* Relative spread (max - min) / median, or NAN. */
-double stats_rel_spread(const double *v, size_t n);
 
 /* Distribution-free 95% confidence interval of the median (order statistics, normal
  * approximation of the binomial); lo/hi are sample values. Returns -1 when n < 6. */

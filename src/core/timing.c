@@ -26,17 +26,20 @@
 #include "core/timing.h"
 #include "core/util.h"
 
-struct timing_opts timing = { .parallel = 1 };
-
-static double env_enough_ns = -1, env_timing_o_ns = -1;
-static int cur_helpers;
-
-void timing_env_init(void)
+void timing_ctx_init(struct timing_ctx *t)
 {
-	static int done;
-	if (done)
+	memset(t, 0, sizeof *t);
+	t->opts.parallel = 1;
+}
+
+/* ENOUGH and TIMING_O, once per context (LOOP_O is ignored: nothing is subtracted per
+ * iteration). */
+static void env_read(struct timing_ctx *t)
+{
+	if (t->env_read)
 		return;
-	done = 1;
+	t->env_read = 1;
+	t->env_enough_ns = t->env_timing_o_ns = -1;
 	const char *e;
 	/* lmbench's variables are in microseconds. */
 	if ((e = getenv("ENOUGH")) && *e) {
@@ -44,39 +47,36 @@ void timing_env_init(void)
 		double v = strtod(e, &end);
 		if (*end || v <= 0 || v > 1e8)
 			die(EXIT_USAGE, "ENOUGH: '%s' is not a positive number of microseconds", e);
-		env_enough_ns = v * 1e3;
+		t->env_enough_ns = v * 1e3;
 	}
 	if ((e = getenv("TIMING_O")) && *e)
-		env_timing_o_ns = atof(e) * 1e3;
+		t->env_timing_o_ns = atof(e) * 1e3;
 }
 
-const struct timing_defaults *timing_tool;
-/* The sampling of the measurement under way (bench_op.sampling), NULL between measurements. */
-static const struct timing_defaults *cur_sampling;
-
-static int forced_own(void)
+/* The measurement under way brings its own sampling (mhz's): none of the user's applies. */
+static int forced_own(const struct timing_ctx *t)
 {
-	return cur_sampling && cur_sampling->own;
+	return t->sampling && t->sampling->own;
 }
 
-double timing_min_sample_ns(double op_min)
+double timing_min_sample_ns(struct timing_ctx *t, double op_min)
 {
-	timing_env_init();
-	double tool = timing_tool ? timing_tool->min_sample_ns : 0;
-	double t = forced_own() ? cur_sampling->min_sample_ns
-		 : timing.min_sample_ns > 0 ? timing.min_sample_ns
-		 : env_enough_ns > 0 ? env_enough_ns : tool > 0 ? tool : TIMING_DEFAULT_MIN_NS;
-	if (op_min > t)
-		t = op_min;
+	env_read(t);
+	double tool = t->tool ? t->tool->min_sample_ns : 0;
+	double ns = forced_own(t) ? t->sampling->min_sample_ns
+		  : t->opts.min_sample_ns > 0 ? t->opts.min_sample_ns
+		  : t->env_enough_ns > 0 ? t->env_enough_ns : tool > 0 ? tool : TIMING_DEFAULT_MIN_NS;
+	if (op_min > ns)
+		ns = op_min;
 	/* A sample must be long against the clock's step, or quantisation is the measurement. */
 	double floor_ns = 1000.0 * clock_resolution_ns();
-	return t < floor_ns ? floor_ns : t;
+	return ns < floor_ns ? floor_ns : ns;
 }
 
-static double clock_ovh(void)
+static double clock_ovh(struct timing_ctx *t)
 {
-	timing_env_init();
-	return env_timing_o_ns >= 0 ? env_timing_o_ns : clock_overhead_ns();
+	env_read(t);
+	return t->env_timing_o_ns >= 0 ? t->env_timing_o_ns : clock_overhead_ns();
 }
 
 static uint64_t time_once(const struct bench_op *op, uint64_t iters)
@@ -115,9 +115,9 @@ static uint64_t calibrate(const struct bench_op *op, double target)
 	return iters;
 }
 
-static void warm(const struct bench_op *op, uint64_t iters)
+static void warm(const struct timing_ctx *t, const struct bench_op *op, uint64_t iters)
 {
-	uint64_t us = forced_own() ? cur_sampling->warmup_us : timing.warmup_us;
+	uint64_t us = forced_own(t) ? t->sampling->warmup_us : t->opts.warmup_us;
 	if (!us)
 		return;
 	uint64_t end = now_ns() + us * 1000;
@@ -125,34 +125,35 @@ static void warm(const struct bench_op *op, uint64_t iters)
 		time_once(op, iters);
 }
 
-static struct sample take_sample(const struct bench_op *op, uint64_t iters, double clk_ovh)
+static struct sample take_sample(const struct bench_op *op, uint64_t iters, double clk_ovh,
+				 int round)
 {
 	uint64_t el = time_once(op, iters);
 	double net = (double)el - clk_ovh;
 	struct sample s = { .value = net / (double)iters, .iters = iters,
-			    .elapsed_ns = (double)el, .round = timing.round };
+			    .elapsed_ns = (double)el, .round = round };
 	return s;
 }
 
-int timing_repetitions(void)
+int timing_repetitions(const struct timing_ctx *t)
 {
-	int n = timing.repetitions > 0 ? timing.repetitions
-	      : timing_tool && timing_tool->repetitions > 0 ? timing_tool->repetitions
+	int n = t->opts.repetitions > 0 ? t->opts.repetitions
+	      : t->tool && t->tool->repetitions > 0 ? t->tool->repetitions
 	      : TIMING_DEFAULT_REPS;
 	return n > TIMING_MAX_REPS ? TIMING_MAX_REPS : n;
 }
 
-static int reps(void)
+static int reps(const struct timing_ctx *t)
 {
-	if (cur_sampling && cur_sampling->repetitions > 0)
-		return cur_sampling->repetitions;
-	return timing_repetitions();
+	if (t->sampling && t->sampling->repetitions > 0)
+		return t->sampling->repetitions;
+	return timing_repetitions(t);
 }
 
 /* Adaptive stopping applies unless the measurement fixed its own sample count. */
-static int adaptive_cap(void)
+static int adaptive_cap(const struct timing_ctx *t)
 {
-	return cur_sampling && cur_sampling->repetitions > 0 ? 0 : timing.max_samples;
+	return t->sampling && t->sampling->repetitions > 0 ? 0 : t->opts.max_samples;
 }
 
 static void push(struct measurement *m, struct sample s, size_t *cap)
@@ -165,38 +166,37 @@ static void push(struct measurement *m, struct sample s, size_t *cap)
 }
 
 /* Adaptive stopping: is the median known well enough yet? */
-static int precise_enough(const struct measurement *m)
+static int precise_enough(const struct timing_ctx *t, const struct measurement *m)
 {
-	if (adaptive_cap() <= 0 || timing.target_ci <= 0)
+	if (adaptive_cap(t) <= 0 || t->opts.target_ci <= 0)
 		return 1;
 	double *v = xmalloc(m->n * sizeof *v);
 	for (size_t i = 0; i < m->n; i++)
 		v[i] = m->s[i].value;
 	double lo, hi, med = stats_median(v, m->n);
 	int ok = stats_median_ci(v, m->n, &lo, &hi) == 0 && med != 0 &&
-		 (hi - lo) / fabs(med) <= 2 * timing.target_ci;
+		 (hi - lo) / fabs(med) <= 2 * t->opts.target_ci;
 	free(v);
 	return ok;
 }
 
-static int measure_here(const struct bench_op *op, struct measurement *m)
+static int measure_here(struct timing_ctx *t, const struct bench_op *op, struct measurement *m)
 {
 	size_t cap = 0;
-	m->cpu = cpu_place(cpu_copy, 0, op->helpers);
-	cur_helpers = op->helpers;
+	m->cpu = cpu_place(&t->place, t->copy, 0, op->helpers);
 	if (op->setup && op->setup(op->arg) != 0)
 		return -1;
 	m->loop_overhead_ns = 0; /* nothing subtracted per iteration: see the top of this file */
-	m->clock_overhead_ns = clock_ovh();
-	m->min_sample_ns = timing_min_sample_ns(op->min_sample_ns);
+	m->clock_overhead_ns = clock_ovh(t);
+	m->min_sample_ns = timing_min_sample_ns(t, op->min_sample_ns);
 	m->iters = calibrate(op, m->min_sample_ns);
-	warm(op, m->iters);
-	int n = reps();
-	int cap_n = adaptive_cap() > n ? adaptive_cap() : n;
+	warm(t, op, m->iters);
+	int n = reps(t);
+	int cap_n = adaptive_cap(t) > n ? adaptive_cap(t) : n;
 	for (int i = 0; i < cap_n; i++) {
-		if (i >= n && precise_enough(m))
+		if (i >= n && precise_enough(t, m))
 			break;
-		push(m, take_sample(op, m->iters, m->clock_overhead_ns), &cap);
+		push(m, take_sample(op, m->iters, m->clock_overhead_ns, t->opts.round), &cap);
 	}
 	if (op->teardown)
 		op->teardown(op->arg);
@@ -214,13 +214,12 @@ struct copy_header {
 	int cpu;
 };
 
-static void copy_main(const struct bench_op *op, int copy, int ready_w, int start_r, int res_w,
-		      int exit_r)
+static void copy_main(struct timing_ctx *t, const struct bench_op *op, int copy, int ready_w,
+		      int start_r, int res_w, int exit_r)
 {
 	struct copy_header h = { 0 };
-	cpu_copy = copy;
-	h.cpu = cpu_place(copy, 0, op->helpers);
-	cur_helpers = op->helpers;
+	t->copy = copy;
+	h.cpu = cpu_place(&t->place, copy, 0, op->helpers);
 	char c = 1;
 	if (op->setup && op->setup(op->arg) != 0) {
 		h.failed = 1;
@@ -229,17 +228,17 @@ static void copy_main(const struct bench_op *op, int copy, int ready_w, int star
 		_exit(1);
 	}
 	h.loop_ovh = 0;
-	h.clk_ovh = clock_ovh();
-	h.min_ns = timing_min_sample_ns(op->min_sample_ns);
+	h.clk_ovh = clock_ovh(t);
+	h.min_ns = timing_min_sample_ns(t, op->min_sample_ns);
 	h.iters = calibrate(op, h.min_ns);
 	write_in_full(ready_w, &c, 1);
 	if (read_in_full(start_r, &c, 1) < 0)
 		_exit(1);
-	warm(op, h.iters);
-	int n = reps();
+	warm(t, op, h.iters);
+	int n = reps(t);
 	struct sample *s = xmalloc((size_t)n * sizeof *s);
 	for (int i = 0; i < n; i++)
-		s[i] = take_sample(op, h.iters, h.clk_ovh);
+		s[i] = take_sample(op, h.iters, h.clk_ovh, t->opts.round);
 	h.n = n;
 	write_in_full(res_w, &h, sizeof h);
 	write_in_full(res_w, s, (size_t)n * sizeof *s);
@@ -280,7 +279,8 @@ static int wait_bytes(int fd, int count, pid_t *pids, int npids)
 	return 0;
 }
 
-static int measure_copies(const struct bench_op *op, struct measurement *m, int P)
+static int measure_copies(struct timing_ctx *t, const struct bench_op *op, struct measurement *m,
+			  int P)
 {
 	int ready[2], start[2], done[2];
 	int (*res)[2] = xcalloc((size_t)P, sizeof *res);
@@ -296,7 +296,7 @@ static int measure_copies(const struct bench_op *op, struct measurement *m, int 
 			die(EXIT_MEASURE, "fork: %s", strerror(errno));
 		if (pids[i] == 0) {
 			close(ready[0]); close(start[1]); close(done[1]); close(res[i][0]);
-			copy_main(op, i, ready[1], start[0], res[i][1], done[0]);
+			copy_main(t, op, i, ready[1], start[0], res[i][1], done[0]);
 		}
 		close(res[i][1]);
 	}
@@ -350,14 +350,15 @@ static int measure_copies(const struct bench_op *op, struct measurement *m, int 
 	return rc;
 }
 
-int measure(const struct bench_op *op, struct measurement *m)
+int measure(struct timing_ctx *t, const struct bench_op *op, struct measurement *m)
 {
 	memset(m, 0, sizeof *m);
 	m->cpu = -1;
-	int P = timing.parallel > 1 && !op->no_parallel ? timing.parallel : 1;
-	cur_sampling = op->sampling;
-	int rc = P > 1 ? measure_copies(op, m, P) : measure_here(op, m);
-	cur_sampling = NULL;
+	int P = t->opts.parallel > 1 && !op->no_parallel ? t->opts.parallel : 1;
+	t->sampling = op->sampling;
+	t->helpers = op->helpers;
+	int rc = P > 1 ? measure_copies(t, op, m, P) : measure_here(t, op, m);
+	t->sampling = NULL;
 	return rc;
 }
 
@@ -377,7 +378,7 @@ double measurement_stat(const struct measurement *m, int use_min)
 	return r;
 }
 
-int timing_place_helper(int proc)
+int timing_place_helper(struct timing_ctx *t, int proc)
 {
-	return cpu_place(cpu_copy, proc, cur_helpers);
+	return cpu_place(&t->place, t->copy, proc, t->helpers);
 }

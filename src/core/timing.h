@@ -3,7 +3,7 @@
  *
  * A benchmark describes its operation as a bench_op: setup once per process, then a loop that
  * performs the operation `iters` times, which the core times. measure() then
- *   1. pins the process (cpu.h), runs setup,
+ *   1. pins the process (cpu.h, by the placement in its timing_ctx), runs setup,
  *   2. calibrates the iteration count until one sample lasts at least the minimum sample time
  *      (the calibration doubles as warm-up), then runs -W microseconds more warm-up,
  *   3. takes -N samples of that fixed count (more, up to a cap, when adaptive stopping is on
@@ -22,6 +22,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "core/cpu.h"
 #include "core/result.h"
 
 /* Options shared by every measurement of this process (command line, environment, plumb run). */
@@ -35,7 +36,6 @@ struct timing_opts {
 				  fraction of the median (e.g. 0.01) */
 	int round;             /* interleaved round the samples belong to */
 };
-extern struct timing_opts timing;  /* the user's choices only: no tool writes it */
 
 /* A tool's own sampling defaults (in its descriptor's options, opts.h) or one measurement's
  * (bench_op.sampling). Zero fields are "not set". A tool's defaults yield to the user's -N and
@@ -47,8 +47,26 @@ struct timing_defaults {
 	uint64_t warmup_us;
 	int own;
 };
-/* The running tool's defaults (set by the option parser from its descriptor; NULL: none). */
-extern const struct timing_defaults *timing_tool;
+
+/* Everything a measurement needs besides its operation: the user's sampling choices, the
+ * running tool's defaults, where its processes run, which -P copy this process is. A tool's
+ * context carries one (tool_ctx.timing, set up once by tool_ctx_init()); the suite keeps one
+ * for its clock probes and hands its choices to every step. Nothing of it is global. */
+struct timing_ctx {
+	struct timing_opts opts;             /* the user's choices only: no tool writes them */
+	const struct timing_defaults *tool;  /* the running tool's defaults (set by the option
+					      * parser from its descriptor; NULL: none) */
+	struct placement place;              /* the CPU placement (cpu.h) */
+	int copy;                            /* this process's -P copy (0 in the parent) */
+	/* the measurement under way (set by measure() for its duration) */
+	const struct timing_defaults *sampling;  /* its bench_op.sampling, or NULL */
+	int helpers;                         /* its helper processes per copy */
+	/* ENOUGH and TIMING_O, read from the environment at the first measurement (-1: unset) */
+	int env_read;
+	double env_enough_ns, env_timing_o_ns;
+};
+/* A context with no choices made: one copy, the default sampling and placement. */
+void timing_ctx_init(struct timing_ctx *t);
 
 #define TIMING_DEFAULT_REPS 11
 #define TIMING_DEFAULT_MIN_NS 5e6   /* 5 ms: 11 samples of a fast op take well under a second */
@@ -84,21 +102,19 @@ struct measurement {
 	int cpu;               /* CPU the measuring process ran on (-1: not pinned) */
 };
 
-/* Measure op. 0 on success; -1 when setup failed or a copy died (a message was printed). */
-int measure(const struct bench_op *op, struct measurement *m);
+/* Measure op under t. 0 on success; -1 when setup failed or a copy died (a message was
+ * printed). */
+int measure(struct timing_ctx *t, const struct bench_op *op, struct measurement *m);
 void measurement_free(struct measurement *m);
 /* ns per iteration of m by the statistic (median or minimum) over all samples. */
 double measurement_stat(const struct measurement *m, int use_min);
 
-/* Pin a helper process (proc = 1..helpers) of the current copy, from inside setup(). */
-int timing_place_helper(int proc);
+/* Pin a helper process (proc = 1..helpers) of t's measurement under way, from inside setup(). */
+int timing_place_helper(struct timing_ctx *t, int proc);
 /* The minimum sample length in force (ns): --min-sample, ENOUGH, the tool's default or plumb's;
  * never below 1000 clock resolutions. */
-double timing_min_sample_ns(double op_min);
+double timing_min_sample_ns(struct timing_ctx *t, double op_min);
 /* Samples per copy in force: -N, the tool's default or TIMING_DEFAULT_REPS. */
-int timing_repetitions(void);
-/* Read ENOUGH / TIMING_O from the environment once (LOOP_O is ignored: nothing is subtracted
- * per iteration). */
-void timing_env_init(void);
+int timing_repetitions(const struct timing_ctx *t);
 
 #endif

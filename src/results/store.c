@@ -27,22 +27,6 @@
 #include "results/store.h"
 #include "results/store_db.h"
 
-const char *store_default_path(void)
-{
-	static char path[4096];
-	const char *e = getenv("PLUMB_DB");
-	if (e && *e)
-		return e;
-	const char *x = getenv("XDG_DATA_HOME");
-	if (x && *x) {
-		snprintf(path, sizeof path, "%s/plumb/results.db", x);
-		return path;
-	}
-	const char *h = getenv("HOME");
-	snprintf(path, sizeof path, "%s/.local/share/plumb/results.db", h && *h ? h : ".");
-	return path;
-}
-
 int store_is_uri(const char *s)
 {
 	return s && (!strncmp(s, "postgresql://", 13) || !strncmp(s, "postgres://", 11));
@@ -60,35 +44,12 @@ const char *store_name(const struct store *s)
 
 /* ---- values in and out ---------------------------------------------------------------------- */
 
-void dbrows_free(struct dbrows *r)
-{
-	for (size_t i = 0; i < r->nrows * r->ncols; i++)
-		if (r->v[i].t == DB_TEXT)
-			free((char *)r->v[i].s);
-	free(r->v);
-	memset(r, 0, sizeof *r);
-}
-
-/* s holds n bytes and a NUL after them: valid UTF-8 without an embedded NUL (util.h's
- * utf8_seq stops at the NUL, so it never reads past). */
-static int utf8_valid(const char *s, size_t n)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	for (size_t i = 0; i < n;) {
-		size_t k = p[i] ? utf8_seq(p + i) : 0;
-		if (!k)
-			return 0;
-		i += k;
-	}
-	return 1;
-}
-
 /* Text to store: valid UTF-8 as it is; from an odd file, each invalid byte as U+FFFD, so the
  * store only ever holds text both databases accept and read back (NULL: use s as it is). */
 static char *utf8_clean(const char *s)
 {
 	size_t n = strlen(s);
-	if (utf8_valid(s, n))
+	if (db_utf8_valid(s, n))
 		return NULL;
 	char *o = xmalloc(3 * n + 1), *q = o;
 	const unsigned char *p = (const unsigned char *)s;
@@ -106,74 +67,6 @@ static char *utf8_clean(const char *s)
 	}
 	*q = 0;
 	return o;
-}
-
-int64_t db_int(const struct dbrows *r, size_t row, size_t col, int64_t lo, int64_t hi, int *bad)
-{
-	const struct dbval *v = &r->v[row * r->ncols + col];
-	int64_t x = 0;
-	if (v->t == DB_INT) {
-		x = v->i;
-	} else if (v->t == DB_TEXT) {
-		/* PostgreSQL sends numbers as text: all of it must be the number */
-		char *end;
-		errno = 0;
-		long long t = strtoll(v->s, &end, 10);
-		if (errno || end == v->s || *end || v->n != strlen(v->s)) {
-			*bad = 1;
-			return 0;
-		}
-		x = t;
-	} else {
-		*bad = 1;
-		return 0;
-	}
-	if (x < lo || x > hi) {
-		*bad = 1;
-		return 0;
-	}
-	return x;
-}
-
-double db_real(const struct dbrows *r, size_t row, size_t col, int *bad)
-{
-	const struct dbval *v = &r->v[row * r->ncols + col];
-	double d;
-	if (v->t == DB_NULL)
-		return NAN; /* NaN is stored as NULL */
-	if (v->t == DB_REAL) {
-		d = v->d;
-	} else if (v->t == DB_INT) {
-		d = (double)v->i;
-	} else if (v->t == DB_TEXT) {
-		char *end;
-		errno = 0;
-		d = strtod(v->s, &end);
-		if (end == v->s || *end || v->n != strlen(v->s) || errno == ERANGE) {
-			*bad = 1;
-			return NAN;
-		}
-	} else {
-		*bad = 1;
-		return NAN;
-	}
-	if (!isfinite(d)) {
-		*bad = 1;
-		return NAN;
-	}
-	return d;
-}
-
-char *db_text(const struct dbrows *r, size_t row, size_t col, int *bad)
-{
-	const struct dbval *v = &r->v[row * r->ncols + col];
-	if (v->t == DB_NULL)
-		return NULL;
-	if (v->t != DB_TEXT || v->n > DB_TEXT_MAX || !utf8_valid(v->s, v->n)) {
-		*bad = 1;
-		return NULL;
-	}
-	return xstrdup(v->s);
 }
 
 static struct dbval vint(int64_t i) { return (struct dbval){ .t = DB_INT, .i = i }; }
@@ -305,11 +198,7 @@ struct store *store_open(const char *path, int mode, char *err, size_t errlen)
 
 void store_close(struct store *s)
 {
-	if (!s)
-		return;
-	s->ops->close(s);
-	free(s->name);
-	free(s);
+	store_db_close(s);
 }
 
 /* ---- save ----------------------------------------------------------------------------------- */

@@ -70,6 +70,10 @@ struct store *store_sqlite_open(const char *path, int mode, char *err, size_t er
 struct store *store_pg_open(const char *uri, int mode, char *err, size_t errlen);
 int store_sqlite_built(void);
 int store_pg_built(void);
+/* Whether s[0..n) (with a NUL after it) is valid UTF-8 without an embedded NUL. */
+int db_utf8_valid(const char *s, size_t n);
+/* Close a backend's store and free it (NULL: nothing); store_close() is this for callers. */
+void store_db_close(struct store *s);
 
 /* The schema: migration step v (version v -> v + 1) in a dialect, malloc'd; NULL past the end. */
 char *schema_migration(int v, enum dialect d);

@@ -298,14 +298,14 @@ struct store *store_pg_open(const char *given, int mode, char *err, size_t errle
 		char m[512];
 		mask(g, g->conn ? PQerrorMessage(g->conn) : "out of memory", m, sizeof m);
 		snprintf(err, errlen, "%s: cannot connect: %s", name, m);
-		store_close(s);
+		store_db_close(s);
 		return NULL;
 	}
 	PQsetNoticeProcessor(g->conn, quiet_notice, NULL);
 	/* every double bit for bit (the default on PostgreSQL >= 12, needed before) */
 	if (pg_exec(s, "SET extra_float_digits = 3; SET client_min_messages = warning")) {
 		snprintf(err, errlen, "%s: cannot set up the session: %s", name, s->dberr);
-		store_close(s);
+		store_db_close(s);
 		return NULL;
 	}
 	return s;

@@ -313,7 +313,7 @@ struct store *store_sqlite_open(const char *path, int mode, char *err, size_t er
 		snprintf(err, errlen, "%s: cannot open the results store: %s%s", shown,
 			 db ? sqlite3_errmsg(db) : "out of memory",
 			 mode == STORE_CREATE && !exists ? " (is its directory writable?)" : "");
-		store_close(s);
+		store_db_close(s);
 		return NULL;
 	}
 	/* Several plumb processes may use the store at once: wait for each other, not fail. */
@@ -322,7 +322,7 @@ struct store *store_sqlite_open(const char *path, int mode, char *err, size_t er
 		if (sqlite3_db_readonly(db, "main") == 1) {
 			snprintf(err, errlen, "%s: cannot write the results store: it opened read-only",
 				 shown);
-			store_close(s);
+			store_db_close(s);
 			return NULL;
 		}
 		/* a store in WAL mode leaves it: needs no other connection, else tried next time */

@@ -15,7 +15,7 @@ double clock_watch_probe(struct clock_watch *w)
 	 * suite process its own affinity back. */
 	cpu_set_t saved;
 	int have = sched_getaffinity(0, sizeof saved, &saved) == 0;
-	double v = mhz_quick();
+	double v = mhz_quick(w->timing);
 	if (have)
 		(void)sched_setaffinity(0, sizeof saved, &saved);
 	if (!(v > 0))

@@ -11,12 +11,14 @@
 
 #include <stddef.h>
 #include "core/result.h" /* CLOCK_SPREAD_WARN */
+#include "core/timing.h"
 #include "results/run.h"
 
 struct clock_watch {
 	double *mhz;
 	size_t n, cap;
 	size_t nstart;     /* the first nstart readings were taken back to back at the start */
+	struct timing_ctx *timing; /* where the readings are taken: the benchmarks' placement */
 };
 
 /* One reading now; returns it (MHz) or -1. */

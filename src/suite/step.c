@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "bench/net/net.h"
+#include "bench/tool_run.h"
 #include "suite/step.h"
 #include "core/cleanup.h"
 #include "core/clock.h"
@@ -160,15 +161,14 @@ static void child_main(const struct tool *t, int argc, char **argv, const struct
 	child_res = fdopen(resw, "w");
 	if (!child_res)
 		_exit(EXIT_MEASURE);
-	prog_name = t->name;
-	optind = 0;
-	child_ctx.tool = t->name;
-	child_ctx.opts = t->opts;
+	tool_ctx_init(&child_ctx, t, argc, argv, 0);
 	child_ctx.out = NULL;
 	child_ctx.fsdir = env->fsdir;
-	child_ctx.argc = argc - 1;
-	child_ctx.argv = argv + 1;
-	timing.round = env->round;
+	if (env->timing) {
+		child_ctx.timing.opts = env->timing->opts;
+		child_ctx.timing.place = env->timing->place;
+	}
+	child_ctx.timing.opts.round = env->round;
 	if (env->remote && net_remote_set(env->remote) != 0)
 		_exit(EXIT_USAGE);
 	atexit(child_send);
@@ -238,19 +238,14 @@ static void kill_group(pid_t pid, int sig)
 	kill(pid, sig);
 }
 
-int step_exec(const struct tool *t, int argc, char **argv, const struct step_env *env,
-	      struct run *r, struct step_outcome *out)
+/* Fork the step's child, signals blocked across the fork so that it cannot run the parent's
+ * handler. Its pid; -1 when fork failed (the pipes closed, the error a line of out). */
+static pid_t spawn_child(const struct tool *t, int argc, char **argv, const struct step_env *env,
+			 int resp[2], int errp[2], struct step_outcome *out)
 {
-	memset(out, 0, sizeof *out);
-	out->status = -1;
-	int resp[2], errp[2];
-	if (pipe2(resp, O_CLOEXEC) || pipe2(errp, O_CLOEXEC))
-		die(EXIT_MEASURE, "pipe: %s", strerror(errno));
-	/* Signals stay blocked across the fork so the child cannot run the parent's handler. */
 	sigset_t all, old;
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &old);
-	uint64_t t0 = now_ns();
 	pid_t pid = plumb_fork();
 	if (pid == 0) {
 		close(resp[0]);
@@ -268,90 +263,122 @@ int step_exec(const struct tool *t, int argc, char **argv, const struct step_env
 		char msg[128];
 		snprintf(msg, sizeof msg, "fork: %s", strerror(errno));
 		on_err_line(msg, out);
-		return -1;
 	}
+	return pid;
+}
 
-	struct linebuf rb = { 0 }, eb = { 0 };
-	int fds[2] = { resp[0], errp[0] };
-	uint64_t deadline = env->timeout_s > 0 ? t0 + (uint64_t)(env->timeout_s * 1e9) : 0;
-	uint64_t term_at = 0, exited_at = 0, grace = GRACE_NS;
-	int exited = 0;
+/* The parent's watch over a running step: the child, its two pipes, the clock. */
+struct watch {
+	pid_t pid;
+	int fds[2];               /* results, stdout+stderr; -1 once closed */
+	struct linebuf rb, eb;
+	uint64_t deadline, term_at, exited_at, grace;
+	int exited;
+};
+
+/* Read what the pipes hold (waiting up to 200 ms); lines of the second go to out. */
+static void watch_read(struct watch *w, struct step_outcome *out)
+{
+	struct pollfd pf[2];
+	int np = 0, which[2];
+	for (int i = 0; i < 2; i++)
+		if (w->fds[i] >= 0) {
+			pf[np].fd = w->fds[i];
+			pf[np].events = POLLIN;
+			which[np++] = i;
+		}
+	/* both pipes closed: the child is exiting, so look again soon (200 ms here cost every
+	 * step a fifth of a second, most of a short run's time) */
+	int pr = poll(pf, (nfds_t)np, np ? 200 : 2);
+	for (int k = 0; pr > 0 && k < np; k++) {
+		if (!(pf[k].revents & (POLLIN | POLLHUP | POLLERR)))
+			continue;
+		char buf[65536];
+		ssize_t got = read(pf[k].fd, buf, sizeof buf);
+		if (got < 0 && errno == EINTR)
+			continue;
+		int i = which[k];
+		if (got <= 0) {
+			close(w->fds[i]);
+			w->fds[i] = -1;
+		} else {
+			lb_add(i ? &w->eb : &w->rb, buf, (size_t)got);
+		}
+		if (i)
+			lb_lines(&w->eb, w->fds[i] < 0, on_err_line, out);
+	}
+}
+
+/* Reap the child when it is gone; stop it (SIGTERM, then SIGKILL after the grace) on a stop
+ * request or past the deadline. Returns 1 when the watch is over. */
+static int watch_child(struct watch *w, const struct step_env *env, struct step_outcome *out)
+{
+	uint64_t now = now_ns();
+	if (!w->exited) {
+		int st;
+		pid_t got = waitpid(w->pid, &st, WNOHANG);
+		if (got == w->pid) {
+			w->exited = 1;
+			w->exited_at = now;
+			out->status = st;
+			child_forget(w->pid);
+			/* Helpers must not outlive their step (they would also hold the pipes). */
+			kill(-w->pid, SIGKILL);
+		}
+	}
+	if (!w->term_at && !w->exited) {
+		int why = 0;
+		if (env->stop && *env->stop)
+			why = out->stopped = 1;
+		else if (w->deadline && now > w->deadline)
+			why = out->timed_out = 1;
+		if (why) {
+			kill_group(w->pid, SIGTERM);
+			w->term_at = now;
+		}
+	} else if (w->term_at && !w->exited && now > w->term_at + w->grace) {
+		kill_group(w->pid, SIGKILL);
+	}
+	if (env->stop && *env->stop)
+		w->grace = STOP_GRACE_NS;
+	/* Anything still holding the pipes after the child is gone is not ours to wait for. */
+	return w->exited && now > w->exited_at + w->grace;
+}
+
+int step_exec(const struct tool *t, int argc, char **argv, const struct step_env *env,
+	      struct run *r, struct step_outcome *out)
+{
+	memset(out, 0, sizeof *out);
+	out->status = -1;
+	int resp[2], errp[2];
+	if (pipe2(resp, O_CLOEXEC) || pipe2(errp, O_CLOEXEC))
+		die(EXIT_MEASURE, "pipe: %s", strerror(errno));
+	uint64_t t0 = now_ns();
+	pid_t pid = spawn_child(t, argc, argv, env, resp, errp, out);
+	if (pid < 0)
+		return -1;
+	struct watch w = { .pid = pid, .fds = { resp[0], errp[0] }, .grace = GRACE_NS,
+			   .deadline = env->timeout_s > 0 ? t0 + (uint64_t)(env->timeout_s * 1e9) : 0 };
 	/* until the child is gone and its pipes are read (a child that closed both still runs:
 	 * the loop keeps checking the stop flag and the deadline for it) */
-	while (fds[0] >= 0 || fds[1] >= 0 || !exited) {
-		struct pollfd pf[2];
-		int np = 0, which[2];
-		for (int i = 0; i < 2; i++)
-			if (fds[i] >= 0) {
-				pf[np].fd = fds[i];
-				pf[np].events = POLLIN;
-				which[np++] = i;
-			}
-		/* both pipes closed: the child is exiting, so look again soon (200 ms here cost
-		 * every step a fifth of a second, most of a short run's time) */
-		int pr = poll(pf, (nfds_t)np, np ? 200 : 2);
-		for (int k = 0; pr > 0 && k < np; k++) {
-			if (!(pf[k].revents & (POLLIN | POLLHUP | POLLERR)))
-				continue;
-			char buf[65536];
-			ssize_t got = read(pf[k].fd, buf, sizeof buf);
-			if (got < 0 && errno == EINTR)
-				continue;
-			int i = which[k];
-			if (got <= 0) {
-				close(fds[i]);
-				fds[i] = -1;
-			} else {
-				lb_add(i ? &eb : &rb, buf, (size_t)got);
-			}
-			if (i)
-				lb_lines(&eb, fds[i] < 0, on_err_line, out);
-		}
+	while (w.fds[0] >= 0 || w.fds[1] >= 0 || !w.exited) {
+		watch_read(&w, out);
 		if (env->tick)
 			env->tick(env->tick_arg);
-		uint64_t now = now_ns();
-		if (!exited) {
-			int st;
-			pid_t w = waitpid(pid, &st, WNOHANG);
-			if (w == pid) {
-				exited = 1;
-				exited_at = now;
-				out->status = st;
-				child_forget(pid);
-				/* Helpers must not outlive their step (they would also hold the pipes). */
-				kill(-pid, SIGKILL);
-			}
-		}
-		if (!term_at && !exited) {
-			int why = 0;
-			if (env->stop && *env->stop)
-				why = out->stopped = 1;
-			else if (deadline && now > deadline)
-				why = out->timed_out = 1;
-			if (why) {
-				kill_group(pid, SIGTERM);
-				term_at = now;
-			}
-		} else if (term_at && !exited && now > term_at + grace) {
-			kill_group(pid, SIGKILL);
-		}
-		if (env->stop && *env->stop)
-			grace = STOP_GRACE_NS;
-		/* Anything still holding the pipes after the child is gone is not ours to wait for. */
-		if (exited && now > exited_at + grace)
+		if (watch_child(&w, env, out))
 			break;
 	}
 	for (int i = 0; i < 2; i++)
-		if (fds[i] >= 0)
-			close(fds[i]);
-	if (!exited) {
+		if (w.fds[i] >= 0)
+			close(w.fds[i]);
+	if (!w.exited) {
 		out->status = child_wait(pid);
 		kill(-pid, SIGKILL);
 	}
 	/* the child's JSON document, complete or not at all (a killed child sends none) */
-	out->complete = proto_merge(rb.buf, rb.n, env->round, r, &out->nresults) == 0;
-	free(rb.buf);
-	free(eb.buf);
+	out->complete = proto_merge(w.rb.buf, w.rb.n, env->round, r, &out->nresults) == 0;
+	free(w.rb.buf);
+	free(w.eb.buf);
 	out->seconds = (double)(now_ns() - t0) / 1e9;
 	int ok = out->status >= 0 && WIFEXITED(out->status) && WEXITSTATUS(out->status) == 0 &&
 		 out->complete && !out->timed_out && !out->stopped;

@@ -35,7 +35,9 @@ struct step_outcome {
 struct step_env {
 	const char *tmpdir;    /* TMPDIR of the child (a private directory of the run) */
 	const char *fsdir;     /* the tool_ctx's fsdir */
-	int round;             /* timing.round of the child; every sample is tagged with it */
+	const struct timing_ctx *timing; /* the run's sampling choices and placement (NULL:
+					  * the defaults) */
+	int round;             /* the child's timing round; every sample is tagged with it */
 	double timeout_s;      /* 0 = none */
 	volatile sig_atomic_t *stop; /* nonzero: kill the child and return */
 	void (*tick)(void *);  /* called a few times a second while the step runs */

@@ -172,11 +172,11 @@ static void record_start(struct suite *S)
 	fact_num(run, "file_bytes", "%.0f", (double)S->file_bytes);
 	fact_num(run, "line_size", "%.0f", S->line);
 	fact_num(run, "samples", "%.0f", S->reps);
-	if (timing.max_samples) {
-		fact_num(run, "max_samples", "%.0f", timing.max_samples);
-		fact_num(run, "target_ci", "%g", timing.target_ci);
+	if (S->timing.opts.max_samples) {
+		fact_num(run, "max_samples", "%.0f", S->timing.opts.max_samples);
+		fact_num(run, "target_ci", "%g", S->timing.opts.target_ci);
 	}
-	kv_set(&run->facts, "placement", cpu_policy_desc());
+	kv_set(&run->facts, "placement", cpu_policy_desc(&S->timing.place));
 	run_noise_check(run, run_warn, !S->ab_worker);
 	clock_watch_start(&S->clock, run, 8, run_warn);
 	if (S->o.remote)
@@ -221,7 +221,8 @@ static int run_one(struct suite *S, int round, size_t i)
 	double timeout = S->o.timeout ? S->o.timeout
 			 : S->o.profile == PROF_FULL ? 60 + 20 * s->est_s : 30 + 10 * s->est_s;
 	struct step_env env = {
-		.tmpdir = S->rundir, .fsdir = S->fsrun, .round = round, .timeout_s = timeout,
+		.tmpdir = S->rundir, .fsdir = S->fsrun, .timing = &S->timing, .round = round,
+		.timeout_s = timeout,
 		.stop = &suite_stop_sig, .tick = tick, .tick_arg = &S->prog,
 		.remote = (s->flags & STEP_REMOTE) ? S->o.remote : NULL,
 	};
@@ -491,22 +492,12 @@ static int serve_ab(struct suite *S, const char *path)
 	return ok ? 0 : EXIT_MEASURE;
 }
 
-int suite_main(int argc, char **argv)
+int suite_main(const struct run_opts *o, struct run *run, const char *ab_path)
 {
-	prog_name = "plumb run";
 	static struct suite S; /* large; one per process */
 	memset(&S, 0, sizeof S);
-	/* --ab-worker=PATH: a side of `plumb ab` (not in --help: plumb ab passes it) */
-	const char *ab_path = NULL;
-	for (int i = 1; i < argc; i++)
-		if (strncmp(argv[i], "--ab-worker=", 12) == 0) {
-			ab_path = argv[i] + 12;
-			memmove(&argv[i], &argv[i + 1], (size_t)(argc - i) * sizeof *argv);
-			argc--;
-			break;
-		}
-	S.run = run_new();
-	run_opts_parse(argc, argv, &S.o, S.run);
+	S.o = *o;
+	S.run = run;
 	/* Until the steps run (planning, the knee probe, the noise check) a stop ends the run
 	 * from the cleanup handler, which says so; a side of ab stays quiet (ab says it). */
 	if (!ab_path)

@@ -70,6 +70,7 @@ struct suite {
 	struct costs costs;
 	struct sbuf failed, warnings, skipped, times;
 	struct clock_watch clock;
+	struct timing_ctx timing; /* the run's sampling and placement, handed to every step */
 	struct contention busy;  /* other work beside each step */
 	uint64_t t_start;
 	char where[2400];        /* where the run was kept, for the last line */

@@ -73,7 +73,7 @@ void drop_caches(void)
 		close(fd);
 }
 
-/* Sizes from the machine, and the sample counts every child inherits. */
+/* Sizes from the machine, and the sample counts and placement every step is handed. */
 void set_sizes_and_timing(struct suite *S)
 {
 	const struct run_opts *o = &S->o;
@@ -92,28 +92,32 @@ void set_sizes_and_timing(struct suite *S)
 	if (S->file_bytes > S->mem)
 		S->file_bytes = S->mem;
 
+	timing_ctx_init(&S->timing);
+	S->clock.timing = &S->timing;
+	if (o->cpu)
+		cpu_policy_init(&S->timing.place, o->cpu);
 	if (o->samples)
-		timing.repetitions = o->samples;
+		S->timing.opts.repetitions = o->samples;
 	else if (o->profile == PROF_QUICK)
-		timing.repetitions = 5;
+		S->timing.opts.repetitions = 5;
 	if (o->max_samples) {
-		timing.max_samples = o->max_samples;
-		timing.target_ci = 0.01;
+		S->timing.opts.max_samples = o->max_samples;
+		S->timing.opts.target_ci = 0.01;
 	} else if (o->profile == PROF_FULL) {
-		timing.max_samples = 51;
-		timing.target_ci = 0.01;
+		S->timing.opts.max_samples = 51;
+		S->timing.opts.target_ci = 0.01;
 	} else if (o->profile == PROF_DEFAULT && !o->samples && o->repeat > 1) {
 		/* Rounds spread each metric's samples over the run (run_opts.h). */
-		timing.repetitions = DEFAULT_ROUND_SAMPLES;
+		S->timing.opts.repetitions = DEFAULT_ROUND_SAMPLES;
 	} else if (o->profile == PROF_DEFAULT && !o->samples) {
 		/* One round (--repeat 1): spend the budget where the noise is: 7 samples for a
 		 * steady metric, up to 21 until the median's 95 % CI is within +-2 % for a noisy one
 		 * (the count is in each result). */
-		timing.repetitions = 7;
-		timing.max_samples = 21;
-		timing.target_ci = 0.02;
+		S->timing.opts.repetitions = 7;
+		S->timing.opts.max_samples = 21;
+		S->timing.opts.target_ci = 0.02;
 	}
-	S->reps = timing.repetitions ? timing.repetitions : TIMING_DEFAULT_REPS;
+	S->reps = S->timing.opts.repetitions ? S->timing.opts.repetitions : TIMING_DEFAULT_REPS;
 }
 
 /* Private directories: the children's TMPDIR, and where file benchmarks work ($FILE). */

@@ -1,7 +1,6 @@
 /*
- * compare_test.c — the statistics of `plumb compare` (Mann–Whitney U exact and approximate,
- * Holm and BH) checked against table values and hand computations, and the compare table on
- * synthetic runs built directly in C: a run against itself, a known shift, pure noise over many
+ * compare_test.c — the statistics of `plumb compare` (Holm and BH) checked against hand
+ * computations, and the compare table on synthetic runs built directly in C: a run against itself, a known shift, pure noise over many
  * metrics, too few rounds, neutral metrics, method versions, pooling, facts warnings.
  */
 #include <math.h>
@@ -9,111 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/compare.h"
-#include "analysis/mwu.h"
+#include "analysis/p_adjust.h"
 #include "core/util.h"
 #include "test.h"
-
-TEST(mwu_exact_table)
-{
-	/* complete separation: p = 2 / C(n+m, n) */
-	double a4[] = { 1, 2, 3, 4 }, b4[] = { 5, 6, 7, 8 };
-	struct mwu r = mwu_test(a4, 4, b4, 4);
-	CHECK(r.exact && !r.ties);
-	CHECK_NEAR(r.u, 0, 1e-12);
-	CHECK_NEAR(r.p, 2.0 / 70, 1e-12);
-	r = mwu_test(b4, 4, a4, 4); /* the other way round: U = 16, same p */
-	CHECK_NEAR(r.u, 16, 1e-12);
-	CHECK_NEAR(r.p, 2.0 / 70, 1e-12);
-	double a5[] = { 1, 2, 3, 4, 5 }, b5[] = { 6, 7, 8, 9, 10 };
-	CHECK_NEAR(mwu_test(a5, 5, b5, 5).p, 2.0 / 252, 1e-12);
-	double a3[] = { 1, 2, 3 }, b3[] = { 4, 5, 6 };
-	CHECK_NEAR(mwu_test(a3, 3, b3, 3).p, 0.1, 1e-12);
-	/* published table (n1 = n2 = 5): P(U <= 2) = 4/252 = 0.0159, the 0.05 two-sided
-	 * critical value; two-sided p = 8/252 */
-	CHECK_NEAR(mwu_exact_p(2, 5, 5), 8.0 / 252, 1e-12);
-	/* n1 = n2 = 8: critical U = 13 at 0.05 two-sided, so p(13) <= 0.05 < p(14) */
-	CHECK(mwu_exact_p(13, 8, 8) <= 0.05);
-	CHECK(mwu_exact_p(14, 8, 8) > 0.05);
-	/* U at the centre: p = 1 */
-	CHECK_NEAR(mwu_exact_p(8, 4, 4), 1, 1e-12);
-	/* interleaved: a = 1 3 5 7, b = 2 4 6 8 → U = 0+1+2+3 = 6; the counts of U = 0..16 for
-	 * 4,4 (partitions in a 4x4 box) are 1 1 2 3 5 5 7 7 8 7 7 5 5 3 2 1 1, so
-	 * P(U <= 6) = 24/70 → p = 48/70 */
-	double ai[] = { 1, 3, 5, 7 }, bi[] = { 2, 4, 6, 8 };
-	r = mwu_test(ai, 4, bi, 4);
-	CHECK_NEAR(r.u, 6, 1e-12);
-	CHECK_NEAR(r.p, 48.0 / 70, 1e-12);
-}
-
-/* Brute force: enumerate every way to pick which n of the n+m ranks belong to the first side. */
-static double brute_p(double u, int n, int m)
-{
-	int N = n + m;
-	double lo = 0, hi = 0, total = 0;
-	for (unsigned mask = 0; mask < (1u << N); mask++) {
-		if (__builtin_popcount(mask) != n)
-			continue;
-		int rs = 0;
-		for (int i = 0; i < N; i++)
-			if (mask & (1u << i))
-				rs += i + 1;
-		double uu = rs - n * (n + 1) / 2.0;
-		total++;
-		lo += uu <= u;
-		hi += uu >= u;
-	}
-	return fmin(1, 2 * fmin(lo, hi) / total);
-}
-
-TEST(mwu_exact_matches_enumeration)
-{
-	for (int n = 1; n <= 6; n++)
-		for (int m = 1; m <= 7; m++)
-			for (int u = 0; u <= n * m; u++)
-				CHECK_NEAR(mwu_exact_p(u, n, m), brute_p(u, n, m), 1e-12);
-}
-
-TEST(mwu_min_p_table)
-{
-	CHECK_NEAR(mwu_min_p(3, 3), 0.1, 1e-12);
-	CHECK_NEAR(mwu_min_p(4, 4), 2.0 / 70, 1e-12);
-	CHECK_NEAR(mwu_min_p(5, 5), 2.0 / 252, 1e-12);
-	CHECK_NEAR(mwu_min_p(8, 8), 2.0 / 12870, 1e-15);
-	CHECK_NEAR(mwu_min_p(10, 10), 2.0 / 184756, 1e-15);
-	/* the documented consequences (docs/compare.md): 3 rounds can never reach 0.05; 4 can;
-	 * with Holm over 100 tests the first step needs p < 0.0005: 8 rounds, not 7 */
-	CHECK(mwu_min_p(3, 3) > 0.05 && mwu_min_p(4, 4) < 0.05);
-	CHECK(mwu_min_p(7, 7) > 0.05 / 100 && mwu_min_p(8, 8) < 0.05 / 100);
-}
-
-TEST(mwu_ties_normal)
-{
-	/* a = 1 2 3 3, b = 3 4 5 6. Ranks: 1, 2, then three 3s share ranks 3..5 → 4 each, so the
-	 * rank sum of a = 1+2+4+4 = 11 and U = 11 - 4*5/2 = 1. Mean nm/2 = 8. Tie group of 3:
-	 * t^3 - t = 24. Var = nm/12 * ((N+1) - 24/(N(N-1))) = 16/12 * (9 - 24/56) = 11.428571.
-	 * z = (|1 - 8| - 0.5) / sqrt(11.428571) = 6.5 / 3.380617 = 1.922726.
-	 * p = 2 * (1 - Phi(1.922726)) = 0.054514 (normal table: Phi(1.92) = 0.97257,
-	 * Phi(1.93) = 0.97320, interpolated 0.972740 → 0.05452). */
-	double a[] = { 1, 2, 3, 3 }, b[] = { 3, 4, 5, 6 };
-	struct mwu r = mwu_test(a, 4, b, 4);
-	CHECK(r.ties && !r.exact);
-	CHECK_NEAR(r.u, 1, 1e-12);
-	CHECK_NEAR(r.p, 0.054514, 2e-5);
-	/* everything equal: no evidence at all */
-	double c[] = { 2, 2, 2 }, d[] = { 2, 2, 2 };
-	r = mwu_test(c, 3, d, 3);
-	CHECK_NEAR(r.p, 1, 1e-12);
-	CHECK_NEAR(r.u, 4.5, 1e-12);
-}
-
-TEST(mwu_small_and_empty)
-{
-	double a[] = { 1 }, b[] = { 2 };
-	struct mwu r = mwu_test(a, 1, b, 1);
-	CHECK_NEAR(r.p, 1, 1e-12); /* one value each: nothing can be concluded */
-	r = mwu_test(a, 0, b, 1);
-	CHECK(isnan(r.p));
-}
 
 TEST(p_adjust_known)
 {
@@ -691,17 +588,6 @@ TEST(compare_last_common_point)
 	cmp_free(t);
 	run_free(a);
 	run_free(b);
-}
-
-TEST(mwu_ties_three_rounds)
-{
-	/* the case docs/compare.md warns about: 3 v 3, each side all tied. U = 0, mean 4.5;
-	 * tie groups 3 and 3: sum(t^3 - t) = 48; var = 9/12 * (7 - 48/30) = 4.05;
-	 * z = (4.5 - 0.5) / 2.0125 = 1.9876; p = 0.0469 */
-	double a[] = { 1, 1, 1 }, b[] = { 2, 2, 2 };
-	struct mwu r = mwu_test(a, 3, b, 3);
-	CHECK(r.ties && !r.exact);
-	CHECK_NEAR(r.p, 0.0469, 2e-4);
 }
 
 TEST(report_three_sides_pooled)

@@ -107,16 +107,17 @@ static void spin_loop(uint64_t n, void *a)
 
 TEST(calibration_reaches_min_sample)
 {
-	struct timing_opts saved = timing;
-	timing.min_sample_ns = 2e6;
-	timing.repetitions = 5;
+	struct timing_ctx t;
+	timing_ctx_init(&t);
+	t.opts.min_sample_ns = 2e6;
+	t.opts.repetitions = 5;
 	struct bench_op op = { .loop = spin_loop };
 	struct measurement m;
 	/* A machine as busy as a CPU hog per CPU can preempt most samples of one measurement; the
 	 * loop's cost is a law, so a measurement off it is taken again (3 in all): a wrong
 	 * calibration or subtraction is off every time. */
 	for (int tries = 0;; tries++) {
-		CHECK(measure(&op, &m) == 0);
+		CHECK(measure(&t, &op, &m) == 0);
 		double v = measurement_stat(&m, 0);
 		if ((v > 190 && v < 2000) || tries == 2)
 			break;
@@ -137,7 +138,6 @@ TEST(calibration_reaches_min_sample)
 	double med = measurement_stat(&m, 0);
 	CHECK(med > 190 && med < 2000); /* preemption on a loaded machine only adds */
 	measurement_free(&m);
-	timing = saved;
 }
 
 static void empty_loop(uint64_t n, void *a)
@@ -151,12 +151,13 @@ TEST(no_loop_overhead_subtracted)
 	/* Nothing is subtracted per iteration (issue 14: the empty loop overlaps the body on an
 	 * out-of-order core): value = (elapsed - clock read cost) / iters exactly, and an empty
 	 * loop's value stays the loop's own positive cost. */
-	struct timing_opts saved = timing;
-	timing.min_sample_ns = 1e6;
-	timing.repetitions = 7;
+	struct timing_ctx t;
+	timing_ctx_init(&t);
+	t.opts.min_sample_ns = 1e6;
+	t.opts.repetitions = 7;
 	struct bench_op op = { .loop = empty_loop };
 	struct measurement m;
-	CHECK(measure(&op, &m) == 0);
+	CHECK(measure(&t, &op, &m) == 0);
 	CHECK(m.loop_overhead_ns == 0);
 	CHECK(measurement_stat(&m, 0) > 0);
 	for (size_t i = 0; i < m.n; i++) {
@@ -164,22 +165,21 @@ TEST(no_loop_overhead_subtracted)
 		CHECK_NEAR(s.value, (s.elapsed_ns - m.clock_overhead_ns) / (double)s.iters, 1e-9);
 	}
 	measurement_free(&m);
-	timing = saved;
 }
 
 TEST(parallel_copies)
 {
-	struct timing_opts saved = timing;
-	timing.min_sample_ns = 1e6;
-	timing.repetitions = 3;
-	timing.parallel = 2;
+	struct timing_ctx t;
+	timing_ctx_init(&t);
+	t.opts.min_sample_ns = 1e6;
+	t.opts.repetitions = 3;
+	t.opts.parallel = 2;
 	struct bench_op op = { .loop = spin_loop };
 	struct measurement m;
-	CHECK(measure(&op, &m) == 0);
+	CHECK(measure(&t, &op, &m) == 0);
 	CHECK(m.n == 6);      /* P copies × N samples */
 	CHECK(m.parallel == 2);
 	measurement_free(&m);
-	timing = saved;
 }
 
 TEST(noise_flag)

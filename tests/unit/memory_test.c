@@ -330,7 +330,6 @@ TEST(mem_pages_and_options)
 	CHECK_STR(av[9], "--table"); /* after "--": an operand */
 	CHECK_STR(args[3], "op"); /* the original vector is left as given (the JSON records it) */
 	CHECK_STR(args[4], "--threads");
-	timing_tool = NULL;
 }
 
 TEST(mem_alloc_pages)

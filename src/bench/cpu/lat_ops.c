@@ -126,7 +126,7 @@ static int lat_one(struct tool_ctx *c, int t, struct ops_args *a, double add_ns[
 {
 	struct bench_op op = { .loop = lat_fns[t], .arg = a, .no_parallel = 1 };
 	struct measurement m;
-	if (measure(&op, &m) != 0)
+	if (measure(&c->timing, &op, &m) != 0)
 		return -1;
 	double ops = (double)(LAT_UNITS * ops_types[t].ops_per_unit);
 	char metric[64];
@@ -164,7 +164,7 @@ static int lat_bogo(struct tool_ctx *c, struct bogo *b, int dbl)
 {
 	struct bench_op op = { .loop = dbl ? bogo_double : bogo_float, .arg = b };
 	struct measurement m;
-	if (measure(&op, &m) != 0)
+	if (measure(&c->timing, &op, &m) != 0)
 		return -1;
 	record_latency(c, dbl ? "lat_ops.double_bogomflops" : "lat_ops.float_bogomflops", "", NAN,
 		       &m, BOGO_M);

@@ -101,12 +101,12 @@ static const struct timing_defaults mhz_rest = { .min_sample_ns = 2e5, .repetiti
 static const struct timing_defaults mhz_quick_sampling = { .min_sample_ns = 5e5, .repetitions = 5,
 							   .own = 1 };
 
-static double chain_ns(void (*fn)(uint64_t, void *), const struct timing_defaults *sampling,
-		       uint64_t *iters, double *elapsed)
+static double chain_ns(struct timing_ctx *t, void (*fn)(uint64_t, void *),
+		       const struct timing_defaults *sampling, uint64_t *iters, double *elapsed)
 {
 	struct bench_op op = { .loop = fn, .no_parallel = 1, .sampling = sampling };
 	struct measurement m;
-	if (measure(&op, &m) != 0 || m.n == 0)
+	if (measure(t, &op, &m) != 0 || m.n == 0)
 		return -1;
 	size_t best = 0;
 	for (size_t i = 1; i < m.n; i++)
@@ -138,7 +138,7 @@ static const char *pick_chains(void (**add)(uint64_t, void *), void (**mul)(uint
 	return "c";
 }
 
-int mhz_estimate(struct mhz_estimate *e)
+int mhz_estimate(struct timing_ctx *t, struct mhz_estimate *e)
 {
 	memset(e, 0, sizeof *e);
 	void (*add)(uint64_t, void *), (*mul)(uint64_t, void *);
@@ -151,8 +151,8 @@ int mhz_estimate(struct mhz_estimate *e)
 	while (n < MAX_ROUNDS && ok < WANT_OK) {
 		uint64_t mi;
 		double me;
-		double ta = chain_ns(add, n == 0 ? &mhz_first : &mhz_rest, &it[n], &el[n]);
-		double tm = chain_ns(mul, &mhz_rest, &mi, &me);
+		double ta = chain_ns(t, add, n == 0 ? &mhz_first : &mhz_rest, &it[n], &el[n]);
+		double tm = chain_ns(t, mul, &mhz_rest, &mi, &me);
 		if (ta <= 0 || tm <= 0)
 			break;
 		ratio[n] = tm / ta;
@@ -188,19 +188,19 @@ int mhz_estimate(struct mhz_estimate *e)
 	return 0;
 }
 
-double mhz_quick(void)
+double mhz_quick(struct timing_ctx *t)
 {
 	void (*add)(uint64_t, void *), (*mul)(uint64_t, void *);
 	(void)pick_chains(&add, &mul);
 	uint64_t it;
-	double el, ta = chain_ns(add, &mhz_quick_sampling, &it, &el);
+	double el, ta = chain_ns(t, add, &mhz_quick_sampling, &it, &el);
 	return ta > 0 ? 1e3 / ta : -1;
 }
 
-double mhz_measure(void)
+double mhz_measure(struct timing_ctx *t)
 {
 	struct mhz_estimate e;
-	return mhz_estimate(&e) == 0 ? e.mhz : -1;
+	return mhz_estimate(t, &e) == 0 ? e.mhz : -1;
 }
 
 struct mhz_opts { int only_clock; };
@@ -217,7 +217,7 @@ static int mhz_tool(struct tool_ctx *c, int argc, char **argv)
 	if (optind < argc)
 		usage_error(c, "unexpected operand '%s' (mhz takes only -c)", argv[optind]);
 	struct mhz_estimate e;
-	if (mhz_estimate(&e) != 0) {
+	if (mhz_estimate(&c->timing, &e) != 0) {
 		out_printf(c, "-1 System too busy\n");
 		warnx_("the add and multiply chains agreed in only %d of %d rounds; no clock",
 		       e.rounds_ok, e.rounds);
@@ -226,7 +226,7 @@ static int mhz_tool(struct tool_ctx *c, int argc, char **argv)
 	struct sample s[32];
 	for (int i = 0; i < e.rounds_ok; i++)
 		s[i] = (struct sample){ .value = e.round_mhz[i], .iters = e.round_iters[i],
-					.elapsed_ns = e.round_elapsed_ns[i], .round = timing.round };
+					.elapsed_ns = e.round_elapsed_ns[i], .round = c->timing.opts.round };
 	struct result *r = record_values(c, "mhz.mhz", "", NAN, s, (size_t)e.rounds_ok);
 	result_add_info(r, "method=%s mul_cycles=%d rounds_ok=%d rounds=%d", e.method, e.mul_cycles,
 			e.rounds_ok, e.rounds);

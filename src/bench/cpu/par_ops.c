@@ -75,11 +75,11 @@ struct variant {
 	int ngroups;
 };
 
-static int run_variant(int t, int k, struct ops_args *a, struct variant *v)
+static int run_variant(struct tool_ctx *c, int t, int k, struct ops_args *a, struct variant *v)
 {
 	struct bench_op op = { .loop = par_fns[t][k - 1], .arg = a, .no_parallel = 1 };
 	struct measurement m;
-	if (measure(&op, &m) != 0)
+	if (measure(&c->timing, &op, &m) != 0)
 		return -1;
 	double ops = (double)k * PAR_UNITS * ops_types[t].ops_per_unit;
 	v->ngroups = m.n < PAR_GROUPS ? (int)m.n : PAR_GROUPS;
@@ -104,17 +104,17 @@ static int run_variant(int t, int k, struct ops_args *a, struct variant *v)
 static int par_type(struct tool_ctx *c, int t, struct ops_args *a)
 {
 	struct variant one, v;
-	if (run_variant(t, 1, a, &one) != 0)
+	if (run_variant(c, t, 1, a, &one) != 0)
 		return -1;
 	int ng = one.ngroups;
 	struct sample s[PAR_GROUPS];
 	for (int g = 0; g < ng; g++)
 		s[g] = (struct sample){ .value = 1.0, .iters = one.iters, .elapsed_ns = one.gel[g],
-					.round = timing.round };
+					.round = c->timing.opts.round };
 	double best = 1.0;
 	int best_k = 1, gain_k = 1, k;
 	for (k = 2; k <= PAR_MAXK && k < gain_k + PAR_PATIENCE + 1; k++) {
-		if (run_variant(t, k, a, &v) != 0)
+		if (run_variant(c, t, k, a, &v) != 0)
 			return -1;
 		double p = one.min / v.min;
 		if (p > best * PAR_GAIN)
@@ -127,7 +127,7 @@ static int par_type(struct tool_ctx *c, int t, struct ops_args *a)
 			double pg = one.gmin[g] / v.gmin[g];
 			if (pg > s[g].value)
 				s[g] = (struct sample){ .value = pg, .iters = v.iters,
-							.elapsed_ns = v.gel[g], .round = timing.round };
+							.elapsed_ns = v.gel[g], .round = c->timing.opts.round };
 		}
 	}
 	char metric[64];

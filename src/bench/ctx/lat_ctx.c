@@ -38,6 +38,7 @@ struct ring {
 	pid_t *pids;
 	void *buf;
 	uint64_t acc;
+	struct timing_ctx *timing; /* the measurement's: where the members go */
 };
 
 static void *private_buffer(size_t size, unsigned seed)
@@ -77,7 +78,7 @@ static void __attribute__((noreturn)) member(struct ring *r, int k)
 		if (r->p[i][1] != out)
 			close(r->p[i][1]);
 	}
-	timing_place_helper(k);
+	timing_place_helper(r->timing, k);
 	void *buf = private_buffer(r->size, (unsigned)k);
 	uint64_t acc = 0;
 	int tok;
@@ -210,7 +211,7 @@ static int lat_ctx(struct tool_ctx *c, int argc, char **argv)
 	/* Say clearly, before forking anything, when the user's process limit cannot hold the
 	 * largest ring (all -P copies at once). */
 	struct rlimit rl;
-	long long need = (long long)maxn * timing.parallel;
+	long long need = (long long)maxn * c->timing.opts.parallel;
 	if (getrlimit(RLIMIT_NPROC, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
 	    (unsigned long long)need > (unsigned long long)rl.rlim_cur)
 		die(EXIT_MEASURE, "%lld processes needed but RLIMIT_NPROC is %llu (raise it with "
@@ -221,11 +222,11 @@ static int lat_ctx(struct tool_ctx *c, int argc, char **argv)
 	snprintf(params, sizeof params, "size=%lld", kb);
 
 	/* Overhead: measured once, alone, with as many pipes as the largest ring. */
-	struct ring ovr = { .n = maxn, .size = size, .overhead = 1 };
+	struct ring ovr = { .n = maxn, .size = size, .overhead = 1, .timing = &c->timing };
 	struct bench_op oop = { .setup = ring_setup, .loop = overhead_loop,
 				.teardown = ring_teardown, .arg = &ovr, .no_parallel = 1 };
 	struct measurement m;
-	if (measure(&oop, &m) != 0)
+	if (measure(&c->timing, &oop, &m) != 0)
 		return EXIT_MEASURE;
 	double ovr_ns = measurement_stat(&m, 0);
 	struct result *ro = record_latency(c, "lat_ctx.overhead", params, NAN, &m, 1);
@@ -233,10 +234,10 @@ static int lat_ctx(struct tool_ctx *c, int argc, char **argv)
 	out_printf(c, "\n\"size=%lldk ovr=%.2f\n", kb, ro->value);
 
 	for (int i = 0; i < nn; i++) {
-		struct ring r = { .n = ns[i], .size = size };
+		struct ring r = { .n = ns[i], .size = size, .timing = &c->timing };
 		struct bench_op op = { .setup = ring_setup, .loop = ring_loop,
 				       .teardown = ring_teardown, .arg = &r, .helpers = ns[i] - 1 };
-		if (measure(&op, &m) != 0)
+		if (measure(&c->timing, &op, &m) != 0)
 			return EXIT_MEASURE;
 		/* Per trip, n steps each carrying one overhead's worth of non-switch work. */
 		for (size_t k = 0; k < m.n; k++)

@@ -160,7 +160,7 @@ int bw_rd_run(struct tool_ctx *c, int argc, char **argv, const struct rd_modes *
 	op.setup = o2c ? md->o2c_setup : md->only_setup;
 	op.loop = o2c ? md->o2c_loop : md->only_loop;
 	struct measurement m;
-	if (measure(&op, &m) != 0)
+	if (measure(&c->timing, &op, &m) != 0)
 		return EXIT_MEASURE;
 	/* The loop's sum of one pass must be the file's: every byte was read, none invented.
 	 * (With -P the copies ran elsewhere: check one pass here.) */
@@ -171,7 +171,7 @@ int bw_rd_run(struct tool_ctx *c, int argc, char **argv, const struct rd_modes *
 		o1.fixed_iters = 1;
 		o1.no_parallel = 1;
 		o1.sampling = &one_pass;
-		if (measure(&o1, &one) == 0)
+		if (measure(&c->timing, &o1, &one) == 0)
 			measurement_free(&one);
 	}
 	uint64_t want = reference_sum(r.file, r.size);

@@ -54,12 +54,13 @@ static void dk_read(uint64_t iters, void *a)
 }
 
 /* Time one read of len bytes at off. */
-static int one_read(struct dk *d, uint64_t off, size_t len, struct measurement *m)
+static int one_read(struct tool_ctx *c, struct dk *d, uint64_t off, size_t len,
+		    struct measurement *m)
 {
 	d->off = off;
 	d->len = len;
 	struct bench_op op = { .loop = dk_read, .arg = d, .fixed_iters = 1, .no_parallel = 1 };
-	return measure(&op, m);
+	return measure(&c->timing, &op, m);
 }
 
 static int disk(struct tool_ctx *c, int argc, char **argv)
@@ -123,7 +124,7 @@ static int disk(struct tool_ctx *c, int argc, char **argv)
 		if (pos > end)
 			pos = end;
 		uint64_t dist = pos > prev ? pos - prev : prev - pos;
-		if (one_read(&d, pos, DISK_BLK, &m) != 0)
+		if (one_read(c, &d, pos, DISK_BLK, &m) != 0)
 			return EXIT_MEASURE;
 		record_latency(c, "disk.seek", params, (double)dist / 1e6, &m, 1);
 		measurement_free(&m);
@@ -144,7 +145,7 @@ static int disk(struct tool_ctx *c, int argc, char **argv)
 	for (int i = 0; i < nz; i++) {
 		uint64_t off = nz > 1 ? (size - zl) / (uint64_t)(nz - 1) * (uint64_t)i : 0;
 		off = off / DISK_BLK * DISK_BLK;
-		if (one_read(&d, off, zl, &m) != 0)
+		if (one_read(c, &d, off, zl, &m) != 0)
 			return EXIT_MEASURE;
 		record_bandwidth(c, "disk.zone", params, (double)off / 1e6, &m, (double)zl);
 		measurement_free(&m);

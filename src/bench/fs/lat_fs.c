@@ -175,7 +175,7 @@ static int lat_fs(struct tool_ctx *c, int argc, char **argv)
 		struct bench_op del = { .before = del_before, .loop = del_loop, .after = cr_after,
 					.arg = &f, .fixed_iters = (uint64_t)nfiles };
 		struct measurement mc, md;
-		if (measure(&cr, &mc) != 0 || measure(&del, &md) != 0)
+		if (measure(&c->timing, &cr, &mc) != 0 || measure(&c->timing, &del, &md) != 0)
 			return EXIT_MEASURE;
 		struct result *rc = record_rate(c, "lat_fs.create", params, &mc);
 		struct result *rd = record_rate(c, "lat_fs.delete", params, &md);

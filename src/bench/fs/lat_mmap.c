@@ -101,7 +101,7 @@ static int lat_mmap(struct tool_ctx *c, int argc, char **argv)
 	m.fd = fs_open_ro(m.file);
 	struct bench_op op = { .before = mm_before, .loop = mm_loop, .after = mm_after, .arg = &m };
 	struct measurement ms;
-	if (measure(&op, &ms) != 0)
+	if (measure(&c->timing, &op, &ms) != 0)
 		return EXIT_MEASURE;
 	sink_u64(m.acc);
 	char *d = fs_dir_of(m.file);

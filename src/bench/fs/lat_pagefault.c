@@ -164,7 +164,7 @@ static int lat_pagefault(struct tool_ctx *c, int argc, char **argv)
 	struct bench_op op = { .before = pf_before, .loop = pf_loop, .after = pf_after, .arg = &p,
 			       .fixed_iters = 1, .no_parallel = 1 };
 	struct measurement m;
-	if (measure(&op, &m) != 0)
+	if (measure(&c->timing, &op, &m) != 0)
 		return EXIT_MEASURE;
 	char params[600];
 	/* Our own file's directory name is random; the parameter names where it lives

@@ -240,7 +240,7 @@ static int lmdd(struct tool_ctx *c, int argc, char **argv)
 		usage_error(c, "count= or move= is needed when the input is internal");
 	int stdio_in = d.in && (!strcmp(d.in, "stdin") || !strcmp(d.in, "-"));
 	int stdio_out = d.out && (!strcmp(d.out, "stdout") || !strcmp(d.out, "-"));
-	if (stdio_in && timing.repetitions > 1)
+	if (stdio_in && c->timing.opts.repetitions > 1)
 		usage_error(c, "-N: standard input cannot be read twice");
 	if (d.in)
 		d.ifd = stdio_in ? 0 : open(d.in, O_RDONLY);
@@ -270,7 +270,7 @@ static int lmdd(struct tool_ctx *c, int argc, char **argv)
 	struct bench_op op = { .before = dd_rewind, .loop = dd_loop, .arg = &d, .fixed_iters = 1,
 			       .no_parallel = 1 };
 	struct measurement m;
-	if (measure(&op, &m) != 0)
+	if (measure(&c->timing, &op, &m) != 0)
 		return EXIT_MEASURE;
 	double secs = measurement_stat(&m, 0) / 1e9;
 	if (d.of_regular) {

@@ -60,13 +60,13 @@ void ipc_teardown_echo(void *a)
 	ipc_teardown_child(s);
 }
 
-pid_t ipc_fork_helper(void)
+pid_t ipc_fork_helper(struct ipc *s)
 {
 	pid_t pid = plumb_fork();
 	if (pid < 0)
 		warnx_("fork: %s", strerror(errno));
 	else if (pid == 0)
-		timing_place_helper(1);
+		timing_place_helper(s->timing, 1);
 	return pid;
 }
 
@@ -75,12 +75,8 @@ int ipc_run(struct tool_ctx *c, struct ipc *s, struct bench_op *op, const char *
 {
 	op->arg = s;
 	op->helpers = 1;
-	struct measurement m;
-	if (measure(op, &m) != 0)
-		return EXIT_MEASURE;
-	record_latency(c, metric, params, NAN, &m, ops);
-	measurement_free(&m);
-	return 0;
+	s->timing = &c->timing;
+	return measure_latency(c, op, metric, params, NAN, ops) ? 0 : EXIT_MEASURE;
 }
 
 void ipc_no_operands(struct tool_ctx *c, int argc, char **argv)

@@ -21,6 +21,7 @@ struct ipc {
 	unsigned k;            /* fcntl: position in the three-lock rotation */
 	int semid, semidx;     /* sem: the set, and this copy's first semaphore */
 	pid_t child;
+	struct timing_ctx *timing; /* the measurement's: where the helper goes (set by ipc_run) */
 };
 
 /* The helper: send back whatever arrives, until EOF or death. */
@@ -33,8 +34,8 @@ void ipc_loop_echo(uint64_t n, void *s);
 void ipc_teardown_child(struct ipc *s);
 /* Close our ends, then ipc_teardown_child. */
 void ipc_teardown_echo(void *s);
-/* Fork the helper (placed as helper 1); -1 with a warning on failure. */
-pid_t ipc_fork_helper(void);
+/* Fork the helper (placed as helper 1 of s's measurement); -1 with a warning on failure. */
+pid_t ipc_fork_helper(struct ipc *s);
 /* Measure op on s (one helper) and record metric, ops hand-offs per iteration. */
 int ipc_run(struct tool_ctx *c, struct ipc *s, struct bench_op *op, const char *metric,
 	    const char *params, double ops);

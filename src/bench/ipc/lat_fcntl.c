@@ -70,7 +70,7 @@ static int setup_fcntl(void *a)
 		warnx_("fcntl lock: %s", strerror(errno));
 		return -1;
 	}
-	if ((s->child = ipc_fork_helper()) < 0)
+	if ((s->child = ipc_fork_helper(s)) < 0)
 		return -1;
 	if (s->child == 0) {
 		close(sync[0]);

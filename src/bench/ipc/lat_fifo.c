@@ -40,7 +40,7 @@ static int setup_fifo(void *a)
 		warnx_("mkfifo in %s: %s", s->dir, strerror(errno));
 		goto out;
 	}
-	if ((s->child = ipc_fork_helper()) < 0)
+	if ((s->child = ipc_fork_helper(s)) < 0)
 		goto out;
 	if (s->child == 0) {
 		int r = open(f1, O_RDONLY | O_NONBLOCK);

@@ -25,7 +25,7 @@ static int setup_pipe(void *a)
 		warnx_("pipe: %s", strerror(errno));
 		return -1;
 	}
-	if ((s->child = ipc_fork_helper()) < 0)
+	if ((s->child = ipc_fork_helper(s)) < 0)
 		return -1;
 	if (s->child == 0) {
 		close(to[1]);

@@ -96,12 +96,12 @@ static void loop_sem(uint64_t n, void *a)
 static int setup_sem(void *a)
 {
 	struct ipc *s = a;
-	s->semidx = 2 * cpu_copy;
+	s->semidx = 2 * s->timing->copy;
 	if (semctl(s->semid, s->semidx, SETVAL, 0) || semctl(s->semid, s->semidx + 1, SETVAL, 0)) {
 		warnx_("semctl: %s", strerror(errno));
 		return -1;
 	}
-	if ((s->child = ipc_fork_helper()) < 0)
+	if ((s->child = ipc_fork_helper(s)) < 0)
 		return -1;
 	if (s->child == 0) {
 		/* Let the parent's cleanup handle signals; the helper just dies. */
@@ -131,7 +131,7 @@ static int lat_sem(struct tool_ctx *c, int argc, char **argv)
 {
 	options_parse(c, argc, argv, NULL);
 	ipc_no_operands(c, argc, argv);
-	int copies = timing.parallel > 1 ? timing.parallel : 1;
+	int copies = c->timing.opts.parallel > 1 ? c->timing.opts.parallel : 1;
 	sem_guard(1); /* before the set exists, so no signal can find it unguarded */
 	int id = semget(IPC_PRIVATE, 2 * copies, IPC_CREAT | IPC_EXCL | 0600);
 	if (id < 0)

@@ -26,7 +26,7 @@ static int setup_unix(void *a)
 		warnx_("socketpair: %s", strerror(errno));
 		return -1;
 	}
-	if ((s->child = ipc_fork_helper()) < 0)
+	if ((s->child = ipc_fork_helper(s)) < 0)
 		return -1;
 	if (s->child == 0) {
 		close(sv[0]);

@@ -182,7 +182,7 @@ static int bw_mem(struct tool_ctx *c, int argc, char **argv)
 	}
 	/* the block loops cover whole 512-byte blocks; libc calls the exact size */
 	w.size = m == M_BZERO || m == M_BCOPY ? size : size / 512 * 512;
-	int P = timing.parallel > 1 ? timing.parallel : 1;
+	int P = c->timing.opts.parallel > 1 ? c->timing.opts.parallel : 1;
 	mem_check_fits(c, (uint64_t)P * (bw_modes[m].copy ? 2 * size + 8192 : size + 4096));
 	w.k = mem_kernels_best();
 	w.pages_seen = mmap(NULL, sizeof *w.pages_seen, PROT_READ | PROT_WRITE,
@@ -193,7 +193,7 @@ static int bw_mem(struct tool_ctx *c, int argc, char **argv)
 	struct bench_op op = { .setup = bw_setup, .loop = bw_loop, .teardown = bw_teardown,
 			       .arg = &w };
 	struct measurement meas;
-	if (measure(&op, &meas) != 0)
+	if (measure(&c->timing, &op, &meas) != 0)
 		return EXIT_MEASURE;
 	/* Facts before the result line: the page size of the buffers that were timed (read in
 	 * teardown, while they were still mapped), not of a probe mapping. */

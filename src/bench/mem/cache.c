@@ -73,7 +73,7 @@ static int cache_tool(struct tool_ctx *c, int argc, char **argv)
 				/* past the last level: a sweep, not a walk of nlines misses */
 				size_t warm = !mem_warm_by_walk(s) ? MEM_WARM_SWEEP
 					      : nlines < (1u << 20) ? nlines : (1u << 20);
-				double v = mem_chase_ns(b.p, s, (void **)b.p, warm);
+				double v = mem_chase_ns(&c->timing, b.p, s, (void **)b.p, warm);
 				if (isnan(v)) {
 					mem_free(&b);
 					return EXIT_MEASURE;
@@ -112,7 +112,7 @@ static int cache_tool(struct tool_ctx *c, int argc, char **argv)
 		struct pm_order po;
 		pm_order_init(&po, (size_t)(mid / line), seed ^ (uint64_t)(i + 1));
 		pm_order_link(&po, b.p, line, (size_t)(mid / line));
-		double l1ns, par = pm_size(b.p, line, &po, (size_t)(mid / line), 8, &l1ns);
+		double l1ns, par = pm_size(&c->timing, b.p, line, &po, (size_t)(mid / line), 8, &l1ns);
 		pm_order_free(&po);
 		fmt_bytes(lv[i].size, a, sizeof a);
 		if (s) {
@@ -165,7 +165,7 @@ static int cache_tool(struct tool_ctx *c, int argc, char **argv)
 		struct pm_order po;
 		pm_order_init(&po, (size_t)(mid / line), seed ^ 0x99);
 		pm_order_link(&po, b.p, line, (size_t)(mid / line));
-		double l1ns, par = pm_size(b.p, line, &po, (size_t)(mid / line), 8, &l1ns);
+		double l1ns, par = pm_size(&c->timing, b.p, line, &po, (size_t)(mid / line), 8, &l1ns);
 		pm_order_free(&po);
 		struct sample s2 = { .value = lv[i].ns, .iters = 1 };
 		FILE *o = c->out;

@@ -35,7 +35,7 @@ uint64_t chase_buffer(struct tool_ctx *c, size_t line, uint64_t max, const char 
 size_t chase_sysfs_line(void);
 /* par_mem's figure at n lines of base linked in o's order, walked by 1..maxk chains
  * (par_mem.c); *l1ns gets one chain's time per load. */
-double pm_size(char *base, size_t line, const struct pm_order *o, size_t n, int maxk,
+double pm_size(struct timing_ctx *t, char *base, size_t line, const struct pm_order *o, size_t n, int maxk,
 	       double *l1ns);
 
 #endif

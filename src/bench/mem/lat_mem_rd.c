@@ -54,7 +54,8 @@ size_t lat_next_range(size_t r)
  * which on 4 KiB pages pays a page walk for most loads. Measured once at the largest size,
  * before the series, so both figures are on record. NAN when the size is under 2 blocks.
  */
-static double block_chase_ns(struct mem_buf *b, size_t bytes, uint64_t seed)
+static double block_chase_ns(struct tool_ctx *c, struct mem_buf *b, size_t bytes,
+			     uint64_t seed)
 {
 	size_t line = 64, blk = 256 << 10, per = blk / line, nb = bytes / blk, n = nb * per;
 	if (nb < 2)
@@ -83,7 +84,7 @@ static double block_chase_ns(struct mem_buf *b, size_t bytes, uint64_t seed)
 	void **start = (void **)(b->p + ord[0] * line);
 	free(ord);
 	free(bo);
-	return mem_chase_ns(b->p, n * line, start, n);
+	return mem_chase_ns(&c->timing, b->p, n * line, start, n);
 }
 
 struct lat_mem_opts {
@@ -140,7 +141,7 @@ static int lat_mem_rd(struct tool_ctx *c, int argc, char **argv)
 		strides[0] = 512 / sizeof(void *);
 		nstrides = 1;
 	}
-	mem_check_fits(c, (uint64_t)maxb * (uint64_t)timing.parallel);
+	mem_check_fits(c, (uint64_t)maxb * (uint64_t)c->timing.opts.parallel);
 
 	struct mem_buf b;
 	mem_alloc(&b, maxb, pages);
@@ -157,7 +158,7 @@ static int lat_mem_rd(struct tool_ctx *c, int argc, char **argv)
 		mem_fact(c, NULL, "Chain", "chain", 1, "sequential, stride bytes apart (prefetchers help)");
 	}
 	if (rnd && maxb >= (8u << 20)) {
-		double bns = block_chase_ns(&b, maxb, seed);
+		double bns = block_chase_ns(c, &b, maxb, seed);
 		if (!isnan(bns))
 			mem_fact(c, NULL, "Block-random chase", "block_chase_ns", 1,
 				 "%.3f ns at %.0f MiB (random within 256 KiB blocks, multichase's order: "
@@ -190,7 +191,7 @@ static int lat_mem_rd(struct tool_ctx *c, int argc, char **argv)
 			 * dependent misses (mem_common.h) */
 			size_t warm = rnd && !mem_warm_by_walk(range) ? MEM_WARM_SWEEP : n;
 			struct measurement m;
-			if (mem_chase_measure(b.p, n * stride, (void **)b.p, warm, &m) != 0) {
+			if (mem_chase_measure(&c->timing, b.p, n * stride, (void **)b.p, warm, &m) != 0) {
 				status = EXIT_MEASURE;
 				break;
 			}

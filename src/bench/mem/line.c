@@ -63,7 +63,7 @@ static void lf_loop(uint64_t n, void *arg)
 
 /* Detected line size in bytes, 0 when no step was found; costs[] = ns per load for
  * L = 8, 16, ... 512. */
-static size_t line_detect(double *costs, int *ncost)
+static size_t line_detect(struct tool_ctx *c, double *costs, int *ncost)
 {
 	struct mem_buf b;
 	mem_alloc(&b, (size_t)LINE_BLOCKS * LINE_BLOCK, PAGES_4K);
@@ -78,7 +78,7 @@ static size_t line_detect(double *costs, int *ncost)
 		struct bench_op op = { .before = lf_before, .loop = lf_loop, .arg = &f,
 				       .fixed_iters = 1, .no_parallel = 1 };
 		struct measurement m;
-		if (measure(&op, &m) != 0)
+		if (measure(&c->timing, &op, &m) != 0)
 			break;
 		costs[n++] = measurement_stat(&m, 1) / LINE_BLOCKS;
 		measurement_free(&m);
@@ -112,7 +112,7 @@ static int line_tool(struct tool_ctx *c, int argc, char **argv)
 		usage_error(c, "unexpected operand '%s'", argv[optind]);
 	double costs[16];
 	int n = 0;
-	size_t line = line_detect(costs, &n);
+	size_t line = line_detect(c, costs, &n);
 	size_t sl = chase_sysfs_line();
 	if (!line) {
 		fprintf(stderr, "line: no line-size step found (flushing a cache line is not supported here?)\n");

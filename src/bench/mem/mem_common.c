@@ -31,11 +31,6 @@ int mem_pages_parse(const char *s)
 	return -1;
 }
 
-const char *mem_pages_name(enum mem_pages p)
-{
-	return p == PAGES_THP ? "thp" : p == PAGES_HUGE ? "huge" : "4k";
-}
-
 void mem_alloc(struct mem_buf *b, size_t len, enum mem_pages pages)
 {
 	memset(b, 0, sizeof *b);
@@ -494,6 +489,7 @@ struct chase {
 	char *base;
 	size_t len, warm;
 	void **p;          /* where the walk is: it continues across samples */
+	int copies;        /* -P copies: each unshares its pages in setup */
 };
 
 static void chase_loop(uint64_t n, void *arg)
@@ -534,7 +530,7 @@ static int chase_setup(void *arg)
 {
 	struct chase *ch = arg;
 	/* -P copies were forked after the chain was built: give each its own pages */
-	if (timing.parallel > 1)
+	if (ch->copies)
 		mem_unshare(ch->base, ch->len);
 	if (ch->warm == MEM_WARM_SWEEP) {
 		/* read the chain's memory in address order, one load a line: the prefetchers make
@@ -558,17 +554,18 @@ static int chase_setup(void *arg)
 	return 0;
 }
 
-int mem_chase_measure(char *base, size_t len, void **start, size_t warm, struct measurement *m)
+int mem_chase_measure(struct timing_ctx *t, char *base, size_t len, void **start, size_t warm,
+		      struct measurement *m)
 {
-	struct chase ch = { base, len, warm, start };
+	struct chase ch = { base, len, warm, start, t->opts.parallel > 1 };
 	struct bench_op op = { .setup = chase_setup, .loop = chase_loop, .arg = &ch };
-	return measure(&op, m);
+	return measure(t, &op, m);
 }
 
-double mem_chase_ns(char *base, size_t len, void **start, size_t warm)
+double mem_chase_ns(struct timing_ctx *t, char *base, size_t len, void **start, size_t warm)
 {
 	struct measurement m;
-	if (mem_chase_measure(base, len, start, warm, &m) != 0)
+	if (mem_chase_measure(t, base, len, start, warm, &m) != 0)
 		return NAN;
 	double v = measurement_stat(&m, 1) / MEM_CHASE_LOADS;
 	measurement_free(&m);

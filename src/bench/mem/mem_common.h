@@ -33,7 +33,6 @@ struct mem_buf {
 
 /* Parse "4k", "thp" or "huge"; -1 when it is none of them. */
 int mem_pages_parse(const char *s);
-const char *mem_pages_name(enum mem_pages p);
 
 /* Map len bytes (page-aligned, zero-filled, every page touched so no fault is timed) on pages of
  * the kind asked. Exits 3 with one line when the memory cannot be had. */
@@ -106,9 +105,10 @@ size_t stream_check(const double *x, size_t n, double want, size_t *first);
  * walk leaves the caches as lmbench's does, and is cheap there) rather than by the sweep (past
  * the last level, where a walk is a dependent miss a line and what it leaves barely matters). */
 int mem_warm_by_walk(uint64_t bytes);
-int mem_chase_measure(char *base, size_t len, void **start, size_t warm, struct measurement *m);
+int mem_chase_measure(struct timing_ctx *t, char *base, size_t len, void **start, size_t warm,
+		      struct measurement *m);
 /* Minimum ns per load of such a chase (NAN when it could not be measured). */
-double mem_chase_ns(char *base, size_t len, void **start, size_t warm);
+double mem_chase_ns(struct timing_ctx *t, char *base, size_t len, void **start, size_t warm);
 /* Link the n addresses of nodes into one random cycle (Fisher-Yates on the array, then each
  * node points to the next); returns the first node of the cycle. */
 void **mem_link_random(void ***nodes, size_t n, uint64_t *rng);

@@ -203,7 +203,7 @@ static int memsize_tool(struct tool_ctx *c, int argc, char **argv)
 	if (got == 0)
 		die(EXIT_MEASURE, "could not touch even 1 MiB (%s)", limit);
 	struct sample s = { .value = (double)got, .iters = got * MIB / (uint64_t)sysconf(_SC_PAGESIZE), .elapsed_ns = el,
-			    .round = timing.round };
+			    .round = c->timing.opts.round };
 	struct result *r = record_values(c, "memsize.mib", "", NAN, &s, 1);
 	result_add_info(r, "requested_mib=%llu available_mib=%llu limit=%s",
 			(unsigned long long)req, (unsigned long long)(avail / MIB), limit);

@@ -95,7 +95,7 @@ void pm_order_free(struct pm_order *o)
 /* Parallelism at one size: the chain through the first n lines is one random cycle (linked by
  * pm_order_link); k walkers start at evenly spaced points of it. Returns max over k of (ns per
  * load with one walker) / (ns per load with k), and the one-walker ns. */
-double pm_size(char *base, size_t line, const struct pm_order *o, size_t n, int maxk,
+double pm_size(struct timing_ctx *t, char *base, size_t line, const struct pm_order *o, size_t n, int maxk,
 		      double *lat1)
 {
 	/* the walkers' starts: position j*n/k of the cycle for every k and j */
@@ -118,7 +118,7 @@ double pm_size(char *base, size_t line, const struct pm_order *o, size_t n, int 
 			s.p[j] = at[w++];
 		struct bench_op op = { .loop = pm_loops[k], .arg = &s };
 		struct measurement m;
-		if (measure(&op, &m) != 0)
+		if (measure(t, &op, &m) != 0)
 			return NAN;
 		double ns = measurement_stat(&m, 1) / (2.0 * k); /* per load */
 		measurement_free(&m);
@@ -167,7 +167,7 @@ static int par_mem(struct tool_ctx *c, int argc, char **argv)
 	for (uint64_t size = 16 * line; size <= max; size *= 2) {
 		size_t n = (size_t)(size / line);
 		pm_order_link(&ord, b.p, line, n);
-		double lat1, par = pm_size(b.p, line, &ord, n, PM_MAXK, &lat1);
+		double lat1, par = pm_size(&c->timing, b.p, line, &ord, n, PM_MAXK, &lat1);
 		if (isnan(par)) {
 			status = EXIT_MEASURE;
 			break;

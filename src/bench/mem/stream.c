@@ -403,7 +403,7 @@ static int stream(struct tool_ctx *c, int argc, char **argv)
 		nthreads = strcmp(o.threads, "all") == 0 ? ncpu
 			   : (int)parse_int(o.threads, 1, 1024, "--threads (a count or 'all')");
 	int table = o.table;
-	int P = timing.parallel > 1 ? timing.parallel : 1;
+	int P = c->timing.opts.parallel > 1 ? c->timing.opts.parallel : 1;
 	char how[160] = "";
 	size_t arr_bytes;
 	if (total) {
@@ -468,7 +468,7 @@ static int stream(struct tool_ctx *c, int argc, char **argv)
 		s.k = ks[i];
 		struct bench_op op = { .setup = st_setup, .loop = st_loop, .teardown = st_teardown,
 				       .arg = &s };
-		if (measure(&op, &m[i]) != 0)
+		if (measure(&c->timing, &op, &m[i]) != 0)
 			status = EXIT_MEASURE;
 		else
 			done++;

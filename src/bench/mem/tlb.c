@@ -28,18 +28,19 @@ struct tlb_bufs {
 
 /* ns per load of a random chain over npages pages (one line each, at varying offsets), and of
  * a compact random chain over the same number of lines. */
-static void tlb_point(struct tlb_bufs *t, size_t npages, double *pg_ns, double *cmp_ns)
+static void tlb_point(struct tool_ctx *c, struct tlb_bufs *t, size_t npages, double *pg_ns,
+		      double *cmp_ns)
 {
 	uint64_t rng = 0x7fb5d329728ea185ULL ^ npages;
 	size_t lines_per_page = t->psz / t->line;
 	for (size_t i = 0; i < npages; i++)
 		t->nodes[i] = (void **)(t->pg.p + i * t->psz + (i % lines_per_page) * t->line);
 	void **s1 = mem_link_random(t->nodes, npages, &rng);
-	*pg_ns = mem_chase_ns(t->pg.p, npages * t->psz, s1, 2 * npages);
+	*pg_ns = mem_chase_ns(&c->timing, t->pg.p, npages * t->psz, s1, 2 * npages);
 	for (size_t i = 0; i < npages; i++)
 		t->nodes[i] = (void **)(t->cmp.p + i * t->line);
 	void **s2 = mem_link_random(t->nodes, npages, &rng);
-	*cmp_ns = mem_chase_ns(t->cmp.p, npages * t->line, s2, 2 * npages);
+	*cmp_ns = mem_chase_ns(&c->timing, t->cmp.p, npages * t->line, s2, 2 * npages);
 }
 
 static const struct tool_options tlb_options = {
@@ -77,9 +78,9 @@ static int tlb_tool(struct tool_ctx *c, int argc, char **argv)
 	size_t lo = 0, hi = 0;
 	double pg, cm;
 	for (size_t n = 8; n <= maxpages; n *= 2) {
-		tlb_point(&t, n, &pg, &cm);
+		tlb_point(c, &t, n, &pg, &cm);
 		if (pg > 1.15 * cm)
-			tlb_point(&t, n, &pg, &cm);
+			tlb_point(c, &t, n, &pg, &cm);
 		if (pg > 1.15 * cm) {
 			hi = n;
 			break;
@@ -93,7 +94,7 @@ static int tlb_tool(struct tool_ctx *c, int argc, char **argv)
 	} else {
 		while (hi - lo > 1) {
 			size_t mid = (lo + hi) / 2;
-			tlb_point(&t, mid, &pg, &cm);
+			tlb_point(c, &t, mid, &pg, &cm);
 			if (pg > 1.15 * cm)
 				hi = mid;
 			else
@@ -101,7 +102,7 @@ static int tlb_tool(struct tool_ctx *c, int argc, char **argv)
 		}
 		/* the extra cost of a miss, measured well past the reach */
 		size_t far = 4 * hi <= maxpages ? 4 * hi : maxpages;
-		tlb_point(&t, far, &pg, &cm);
+		tlb_point(c, &t, far, &pg, &cm);
 		struct sample s = { .value = (double)lo, .iters = 1 };
 		FILE *o = c->out;
 		c->out = NULL;

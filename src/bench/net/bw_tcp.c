@@ -105,15 +105,13 @@ static int bw_tcp(struct tool_ctx *c, int argc, char **argv)
 	struct bench_op op = { .setup = bwt_setup, .loop = bwt_loop, .teardown = bwt_teardown,
 			       .arg = &b, .helpers = b.nc.host ? 0 : 1,
 			       .min_sample_ns = BWTCP_MIN_SAMPLE_NS };
-	struct measurement m;
-	if (measure(&op, &m) != 0)
-		return EXIT_MEASURE;
 	char *params = xasprintf("host=%s", net_client_hostname(&b.nc));
-	struct result *r = record_bandwidth(c, "bw_tcp.bandwidth", params, (double)o.msize / 1e6, &m,
-					    (double)o.move);
-	result_add_info(r, "move=%llu", (unsigned long long)o.move);
+	struct result *r = measure_bandwidth(c, &op, "bw_tcp.bandwidth", params, (double)o.msize / 1e6,
+					     (double)o.move);
 	free(params);
-	measurement_free(&m);
+	if (!r)
+		return EXIT_MEASURE;
+	result_add_info(r, "move=%llu", (unsigned long long)o.move);
 	return 0;
 }
 

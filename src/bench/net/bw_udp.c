@@ -140,7 +140,7 @@ static int bw_udp(struct tool_ctx *c, int argc, char **argv)
 	struct bench_op op = { .setup = bwu_setup, .loop = bwu_loop, .teardown = bwu_teardown,
 			       .arg = &u, .helpers = u.nc.host ? 0 : 1, .no_parallel = 1 };
 	struct measurement m;
-	if (measure(&op, &m) != 0)
+	if (measure(&c->timing, &op, &m) != 0)
 		return EXIT_MEASURE;
 	/* Only delivered bytes count (a datagram lost is not bandwidth). */
 	double frac = u.sent ? (double)u.delivered / (double)u.sent : 1;

@@ -29,6 +29,7 @@ struct bwl {
 	size_t xfer;
 	uint64_t bytes;
 	char *buf;
+	struct timing_ctx *timing; /* the measurement's: where the writer goes */
 };
 
 static int bwl_setup(void *a)
@@ -45,7 +46,7 @@ static int bwl_setup(void *a)
 		return -1;
 	}
 	if (b->child == 0) {
-		timing_place_helper(1);
+		timing_place_helper(b->timing, 1);
 		close(fds[0]);
 		char *buf = xcalloc(1, b->xfer);
 		while (write_in_full(fds[1], buf, b->xfer) == 0)
@@ -90,7 +91,8 @@ static int bw_local(struct tool_ctx *c, int argc, char **argv, int is_pipe)
 {
 	struct bwl_opts o = { .xfer = DEF_MSG, .bytes = 10u << 20 };
 	options_parse(c, argc, argv, &o);
-	struct bwl b = { .is_pipe = is_pipe, .xfer = (size_t)o.xfer, .bytes = o.bytes };
+	struct bwl b = { .is_pipe = is_pipe, .xfer = (size_t)o.xfer, .bytes = o.bytes,
+			 .timing = &c->timing };
 	/* lmbench's bw_unix also took the byte count as an operand. */
 	if (!is_pipe && optind < argc)
 		b.bytes = parse_size(argv[optind++], 1, 1ull << 30, "BYTES");
@@ -98,13 +100,11 @@ static int bw_local(struct tool_ctx *c, int argc, char **argv, int is_pipe)
 		usage_error(c, "too many operands");
 	struct bench_op op = { .setup = bwl_setup, .loop = bwl_loop, .teardown = bwl_teardown,
 			       .arg = &b, .helpers = 1 };
-	struct measurement m;
-	if (measure(&op, &m) != 0)
+	struct result *r = measure_bandwidth(c, &op, is_pipe ? "bw_pipe.bandwidth" : "bw_unix.bandwidth",
+					     "", NAN, (double)b.bytes);
+	if (!r)
 		return EXIT_MEASURE;
-	struct result *r = record_bandwidth(c, is_pipe ? "bw_pipe.bandwidth" : "bw_unix.bandwidth", "",
-					    NAN, &m, (double)b.bytes);
 	result_add_info(r, "xfer=%zu bytes=%llu", b.xfer, (unsigned long long)b.bytes);
-	measurement_free(&m);
 	return 0;
 }
 

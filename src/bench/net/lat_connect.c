@@ -81,12 +81,7 @@ static int run_connect(struct tool_ctx *c, struct conl *k, const char *metric, c
 	struct bench_op op = { .setup = con_setup, .loop = con_loop, .teardown = con_teardown,
 			       .arg = k, .helpers = k->nc.host ? 0 : 1,
 			       .no_parallel = 1 }; /* lmbench: one process only */
-	struct measurement m;
-	if (measure(&op, &m) != 0)
-		return EXIT_MEASURE;
-	record_latency(c, metric, params, NAN, &m, 1);
-	measurement_free(&m);
-	return 0;
+	return measure_latency(c, &op, metric, params, NAN, 1) ? 0 : EXIT_MEASURE;
 }
 
 static int lat_connect(struct tool_ctx *c, int argc, char **argv)

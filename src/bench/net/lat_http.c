@@ -230,7 +230,7 @@ static int lat_http(struct tool_ctx *c, int argc, char **argv)
 	struct bench_op op = { .setup = http_setup, .loop = http_loop, .teardown = http_teardown,
 			       .arg = &h, .helpers = h.nc.host ? 0 : 1, .no_parallel = 1 };
 	struct measurement m;
-	if (measure(&op, &m) != 0)
+	if (measure(&c->timing, &op, &m) != 0)
 		return EXIT_MEASURE;
 	char *params = xasprintf("host=%s", net_client_hostname(&h.nc));
 	struct tool_ctx quiet = *c;   /* the registry has no line for it: print lmbench's here */

@@ -248,13 +248,12 @@ static int lat_rpc(struct tool_ctx *c, int argc, char **argv)
 		net_client_prepare(c, &r.nc, host);
 		struct bench_op op = { .setup = rpc_setup, .loop = rpc_loop, .teardown = rpc_teardown,
 				       .arg = &r, .helpers = r.nc.host ? 0 : 1 };
-		struct measurement m;
-		if (measure(&op, &m) != 0)
-			return EXIT_MEASURE;
 		char *params = xasprintf("host=%s", net_client_hostname(&r.nc));
-		record_latency(c, udp ? "lat_rpc.udp" : "lat_rpc.tcp", params, NAN, &m, 1);
+		struct result *res = measure_latency(c, &op, udp ? "lat_rpc.udp" : "lat_rpc.tcp",
+						     params, NAN, 1);
 		free(params);
-		measurement_free(&m);
+		if (!res)
+			return EXIT_MEASURE;
 	}
 	return 0;
 }

@@ -81,14 +81,10 @@ static int lat_tcp(struct tool_ctx *c, int argc, char **argv)
 	net_client_prepare(c, &t.nc, o.host);
 	struct bench_op op = { .setup = tcp_setup, .loop = tcp_loop, .teardown = tcp_teardown,
 			       .arg = &t, .helpers = t.nc.host ? 0 : 1 };
-	struct measurement m;
-	if (measure(&op, &m) != 0)
-		return EXIT_MEASURE;
 	char *params = net_host_params(&t.nc, &o);
-	record_latency(c, "lat_tcp.latency", params, NAN, &m, 1);
+	struct result *r = measure_latency(c, &op, "lat_tcp.latency", params, NAN, 1);
 	free(params);
-	measurement_free(&m);
-	return 0;
+	return r ? 0 : EXIT_MEASURE;
 }
 
 static const struct tool tools[] = {

@@ -109,14 +109,10 @@ static int lat_udp(struct tool_ctx *c, int argc, char **argv)
 	net_client_prepare(c, &u.nc, o.host);
 	struct bench_op op = { .setup = udp_setup, .loop = udp_loop, .teardown = udp_teardown,
 			       .arg = &u, .helpers = u.nc.host ? 0 : 1 };
-	struct measurement m;
-	if (measure(&op, &m) != 0)
-		return EXIT_MEASURE;
 	char *params = net_host_params(&u.nc, &o);
-	record_latency(c, "lat_udp.latency", params, NAN, &m, 1);
+	struct result *r = measure_latency(c, &op, "lat_udp.latency", params, NAN, 1);
 	free(params);
-	measurement_free(&m);
-	return 0;
+	return r ? 0 : EXIT_MEASURE;
 }
 
 static const struct tool tools[] = {

@@ -1,7 +1,8 @@
 /*
- * net.c — what the network tools share (net.h): service ports, the suite's --remote setting,
- * address resolution and socket helpers, stop requests, and the client side (own server or
- * remote host, -s/-S). The server engine itself is in net_server.c.
+ * net.c — what the network tools share (net.h): the suite's --remote setting, address
+ * resolution and socket helpers, stop requests, and the client side (own server or remote
+ * host, -s/-S). The server engine is in net_server.c, below this file; the services' names
+ * and ports and the socket options both ends set are in net_sock.c, below both.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -19,33 +20,6 @@
 #include "core/cleanup.h"
 #include "core/opts.h"
 #include "core/util.h"
-
-/* ---- ports ------------------------------------------------------------------------------ */
-
-/* lmbench's fixed ports (lib_tcp.h / lib_udp.h); RPC and bw_udp have none there, as lmbench
- * used the portmapper for RPC: plumb fixes 31239 for both RPC transports. */
-static const int lm_port[NS_COUNT] = {
-	[NS_TCP] = 31234, [NS_UDP] = 34298, [NS_CONNECT] = 31237, [NS_BWTCP] = 31236,
-	[NS_RPC] = 31239, [NS_HTTP] = 8008, [NS_BWUDP] = 34297, [NS_UNIX] = 0,
-};
-/* Offsets from `plumb serve --port BASE`. */
-static const int base_off[NS_COUNT] = {
-	[NS_TCP] = 0, [NS_UDP] = 1, [NS_CONNECT] = 2, [NS_BWTCP] = 3,
-	[NS_RPC] = 4, [NS_HTTP] = 5, [NS_BWUDP] = 6, [NS_UNIX] = 0,
-};
-static const char *const svc_names[NS_COUNT] = {
-	"tcp", "udp", "connect", "bw_tcp", "rpc", "http", "bw_udp", "unix_connect",
-};
-
-int net_port(enum net_svc s, int base)
-{
-	return base > 0 ? base + base_off[s] : lm_port[s];
-}
-
-const char *net_svc_name(enum net_svc s)
-{
-	return svc_names[s];
-}
 
 /* ---- the suite's remote setting ----------------------------------------------------------- */
 
@@ -192,19 +166,6 @@ int net_connect(const struct sockaddr_storage *ss, socklen_t len)
 		}
 		usleep(50000);
 	}
-}
-
-void net_nodelay(int fd)
-{
-	int one = 1;
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-}
-
-void net_timeouts(int fd, int seconds)
-{
-	struct timeval tv = { .tv_sec = seconds };
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
 }
 
 /* ---- stop requests --------------------------------------------------------------------------- */
@@ -356,8 +317,8 @@ const char *net_client_hostname(const struct net_client *nc)
 
 void net_client_prepare(struct tool_ctx *c, struct net_client *nc, const char *host)
 {
-	(void)c;
 	nc->host = host;
+	nc->timing = &c->timing;
 	if (!host && net_remote_host()) {
 		nc->host = net_remote_host();
 		if (!nc->base)
@@ -371,7 +332,7 @@ static int start_own(struct net_client *nc, int socktype)
 	struct net_server s;
 	char err[256];
 	net_server_init(&s);
-	s.place_helper = 1;
+	s.helper_of = nc->timing;
 	if (nc->svc == NS_UNIX) {
 		char *dir = private_dir(NULL);
 		if (!dir) {

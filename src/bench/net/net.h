@@ -92,7 +92,7 @@ struct net_server {
 	int allow_stop;     /* honour stop requests (-S); plumb serve does not */
 	int max_conns;
 	int conn_timeout_s;
-	int place_helper;   /* pin as the benchmark's helper 1 (mode b) */
+	struct timing_ctx *helper_of; /* pin as helper 1 of this measurement (mode b); NULL: not */
 	int verbose;        /* log connections to stderr (plumb serve -v) */
 };
 void net_server_init(struct net_server *s);
@@ -123,6 +123,7 @@ struct net_client {
 	struct sockaddr_storage ss;
 	socklen_t sslen;
 	pid_t child;        /* our own server (mode b), 0 when remote */
+	struct timing_ctx *timing; /* the tool's (net_client_prepare): where our server goes */
 };
 /* The "host" parameter a result carries: the host given, or "localhost" for our own server. */
 const char *net_client_hostname(const struct net_client *nc);

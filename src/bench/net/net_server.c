@@ -369,8 +369,8 @@ static void log_(const struct net_server *s, const char *fmt, const char *a, int
 
 int net_serve(struct net_server *s)
 {
-	if (s->place_helper)
-		timing_place_helper(1);
+	if (s->helper_of)
+		timing_place_helper(s->helper_of, 1);
 	activity = mmap(NULL, sizeof *activity, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (activity == MAP_FAILED)
 		activity = NULL;

@@ -26,6 +26,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "bench/tool.h"
+#include "bench/tool_run.h"
 #include "core/arch.h"
 #include "core/cleanup.h"
 #include "core/util.h"
@@ -186,15 +187,7 @@ static const struct {
 static int lat_proc(struct tool_ctx *c, int argc, char **argv)
 {
 	options_parse(c, argc, argv, NULL);
-	if (optind >= argc)
-		usage_error(c, "missing mode (procedure, fork, exec or shell)");
-	const char *mode = argv[optind];
-	size_t i;
-	for (i = 0; i < sizeof modes / sizeof modes[0]; i++)
-		if (strcmp(mode, modes[i].mode) == 0)
-			break;
-	if (i == sizeof modes / sizeof modes[0])
-		usage_error(c, "unknown mode '%s' (procedure, fork, exec or shell)", mode);
+	size_t i = TOOL_MODE(c, argc, argv, modes);
 	if (argc > optind + 1)
 		usage_error(c, "too many operands");
 
@@ -212,16 +205,14 @@ static int lat_proc(struct tool_ctx *c, int argc, char **argv)
 			       .setup = i >= 1 ? spawn_setup : NULL,
 			       .teardown = i >= 1 ? spawn_teardown : NULL,
 			       .min_sample_ns = i >= 1 ? PROC_MIN_SAMPLE_NS : 0 };
-	struct measurement m;
-	if (measure(&op, &m) != 0)
+	struct result *r = measure_latency(c, &op, modes[i].metric, "", NAN, 1);
+	if (!r)
 		return EXIT_MEASURE;
-	struct result *r = record_latency(c, modes[i].metric, "", NAN, &m, 1);
 	if (p.spawn) {
 		path_info(r, "forked_from", p.spawn);
 		if (i >= 2)
 			path_info(r, "program", p.hello);
 	}
-	measurement_free(&m);
 	free(p.hello);
 	free(p.spawn);
 	free(p.shell_cmd);

@@ -134,15 +134,13 @@ static int lat_select(struct tool_ctx *c, int argc, char **argv)
 			s.nfds = d + 1;
 	}
 	struct bench_op op = { .loop = loop_select, .arg = &s };
-	struct measurement m;
-	if (measure(&op, &m) != 0)
-		return EXIT_MEASURE;
 	char params[32];
 	snprintf(params, sizeof params, "n=%u", n);
-	struct result *r = record_latency(c, tcp ? "lat_select.tcp" : "lat_select.file", params,
-					  NAN, &m, 1);
+	struct result *r = measure_latency(c, &op, tcp ? "lat_select.tcp" : "lat_select.file",
+					   params, NAN, 1);
+	if (!r)
+		return EXIT_MEASURE;
 	result_add_info(r, "nfds=%d", s.nfds);
-	measurement_free(&m);
 	return 0;
 }
 

@@ -35,6 +35,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "bench/tool.h"
+#include "bench/tool_run.h"
 #include "core/arch.h"
 #include "core/cpu.h"
 #include "core/util.h"
@@ -172,12 +173,13 @@ static double min_ns(const struct measurement *m)
 
 /* The corrected figure has no measurement of its own: record the facts record_latency() would
  * (placement, iterations, overheads) plus the correction subtracted. */
-static void add_info(struct result *r, const char *fmt, double v, const struct measurement *m)
+static void add_info(struct tool_ctx *c, struct result *r, const char *fmt, double v,
+		     const struct measurement *m)
 {
 	char kv[64];
 	snprintf(kv, sizeof kv, fmt, v);
 	result_add_info(r, "%s cpu=%d placement=%s copies=%d iters=%llu min_sample_ns=%.0f "
-			"loop_overhead_ns=%.4f clock_overhead_ns=%.2f", kv, m->cpu, cpu_policy_desc(),
+			"loop_overhead_ns=%.4f clock_overhead_ns=%.2f", kv, m->cpu, cpu_policy_desc(&c->timing.place),
 			m->parallel, (unsigned long long)m->iters, m->min_sample_ns,
 			m->loop_overhead_ns, m->clock_overhead_ns);
 }
@@ -193,9 +195,9 @@ static struct sample *corrected(const struct measurement *m, double sub_ns)
 	return v;
 }
 
-static void measure_or_die(const struct bench_op *op, struct measurement *m)
+static void measure_or_die(struct tool_ctx *c, const struct bench_op *op, struct measurement *m)
 {
-	if (measure(op, m) != 0)
+	if (measure(&c->timing, op, m) != 0)
 		exit(EXIT_MEASURE);
 }
 
@@ -204,9 +206,10 @@ static void measure_or_die(const struct bench_op *op, struct measurement *m)
  * with that iteration count. A burst of load on the machine then falls on all of them alike
  * instead of on whichever happened to be measured at the time, so the differences taken below
  * stay honest on a busy machine. */
-static void measure_rounds(struct bench_op *ops, int k, struct measurement *out)
+static void measure_rounds(struct tool_ctx *c, struct bench_op *ops, int k,
+			   struct measurement *out)
 {
-	int reps = timing_repetitions();
+	int reps = timing_repetitions(&c->timing);
 	size_t cap[4] = { 0 };
 	/* one sample per call and round, no adaptive stopping */
 	static const struct timing_defaults one = { .repetitions = 1 };
@@ -215,7 +218,7 @@ static void measure_rounds(struct bench_op *ops, int k, struct measurement *out)
 	for (int r = 0; r < reps; r++)
 		for (int j = 0; j < k; j++) {
 			struct measurement m;
-			measure_or_die(&ops[j], &m);
+			measure_or_die(c, &ops[j], &m);
 			if (r == 0) {
 				ops[j].fixed_iters = m.iters;
 				out[j] = m;
@@ -236,11 +239,8 @@ static void measure_rounds(struct bench_op *ops, int k, struct measurement *out)
 static int lat_sig(struct tool_ctx *c, int argc, char **argv)
 {
 	options_parse(c, argc, argv, NULL);
-	if (optind >= argc)
-		usage_error(c, "missing mode (install, catch or prot)");
-	const char *mode = argv[optind];
-	if (strcmp(mode, "install") && strcmp(mode, "catch") && strcmp(mode, "prot"))
-		usage_error(c, "unknown mode '%s' (install, catch or prot)", mode);
+	static const char *const modes[] = { "install", "catch", "prot" };
+	const char *mode = modes[TOOL_MODE(c, argc, argv, modes)];
 	if (argc > optind + 2)
 		usage_error(c, "too many operands");
 	struct sig s = { .fd = -1 };
@@ -261,7 +261,7 @@ static int lat_sig(struct tool_ctx *c, int argc, char **argv)
 	if (mode[0] == 'i') {
 		struct measurement m;
 		struct bench_op op = { .loop = loop_install, .arg = &s };
-		measure_or_die(&op, &m);
+		measure_or_die(c, &op, &m);
 		record_latency(c, "lat_sig.install", "", NAN, &m, 1);
 		measurement_free(&m);
 		return 0;
@@ -276,18 +276,18 @@ static int lat_sig(struct tool_ctx *c, int argc, char **argv)
 	};
 	struct measurement ms[3];
 	int k = mode[0] == 'c' ? 2 : 3;
-	measure_rounds(ops, k, ms);
+	measure_rounds(c, ops, k, ms);
 	double send_ns = min_ns(&ms[0]);
 	if (k == 2) {
 		struct sample *v = corrected(&ms[1], send_ns);
 		struct result *r = record_values(c, "lat_sig.catch", "", NAN, v, ms[1].n);
-		add_info(r, "kill0_ns=%.2f", send_ns, &ms[1]);
+		add_info(c, r, "kill0_ns=%.2f", send_ns, &ms[1]);
 		free(v);
 	} else {
 		double catch_ns = min_ns(&ms[1]) - send_ns;
 		struct sample *v = corrected(&ms[2], catch_ns);
 		struct result *r = record_values(c, "lat_sig.prot", "", NAN, v, ms[2].n);
-		add_info(r, "catch_ns=%.2f", catch_ns, &ms[2]);
+		add_info(c, r, "catch_ns=%.2f", catch_ns, &ms[2]);
 		free(v);
 	}
 	for (int j = 0; j < k; j++)

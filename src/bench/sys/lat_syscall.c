@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "bench/tool.h"
+#include "bench/tool_run.h"
 #include "core/cleanup.h"
 #include "core/util.h"
 
@@ -108,15 +109,7 @@ static char *own_file(struct tool_ctx *c)
 static int lat_syscall(struct tool_ctx *c, int argc, char **argv)
 {
 	options_parse(c, argc, argv, NULL);
-	if (optind >= argc)
-		usage_error(c, "missing mode (null, read, write, stat, fstat or open)");
-	const char *mode = argv[optind];
-	size_t i;
-	for (i = 0; i < sizeof modes / sizeof modes[0]; i++)
-		if (strcmp(mode, modes[i].mode) == 0)
-			break;
-	if (i == sizeof modes / sizeof modes[0])
-		usage_error(c, "unknown mode '%s' (null, read, write, stat, fstat or open)", mode);
+	size_t i = TOOL_MODE(c, argc, argv, modes);
 	struct sc s = { .file = argc > optind + 1 ? argv[optind + 1] : NULL, .fd = -1 };
 	if (argc > optind + 2)
 		usage_error(c, "too many operands");
@@ -132,14 +125,12 @@ static int lat_syscall(struct tool_ctx *c, int argc, char **argv)
 	if (fdp && (s.fd = open(fdp, modes[i].fd_flags)) < 0)
 		die(EXIT_MEASURE, "%s: %s", fdp, strerror(errno));
 	struct bench_op op = { .loop = modes[i].loop, .arg = &s };
-	struct measurement m;
-	if (measure(&op, &m) != 0)
+	struct result *r = measure_latency(c, &op, modes[i].metric, "", NAN, 1);
+	if (!r)
 		return EXIT_MEASURE;
-	struct result *r = record_latency(c, modes[i].metric, "", NAN, &m, 1);
 	if (modes[i].needs_file) {
 		result_add_info(r, "file=%s", s.file);
 	}
-	measurement_free(&m);
 	if (s.fd >= 0)
 		close(s.fd);
 	free(owned);
