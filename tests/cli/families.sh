@@ -106,14 +106,14 @@ else fail families/every-tool-in-a-folder "$loose"; fi
 # The generator refuses a folder named os, a file of TOOL rows without a descriptor, and two
 # descriptors with one ORDER.
 mkdir -p "$T/src/bench/os" "$T/src/bench/x"
-printf 'const struct family fam_a = { "a", SUBSET_OS, "a", tools, 1 };\n' >"$T/src/bench/os/a.c"
+printf 'const struct tool_file toolfile_a = { "a", SUBSET_OS, "a", tools, 1, { metrics, 1 } };\n' >"$T/src/bench/os/a.c"
 if sh mk/registry.sh "$T/src/bench/os/a.c" >/dev/null 2>"$T/gen.err"; then fail families/gen-refuses-os "accepted"
 else pass families/gen-refuses-os; fi
 printf '\tTOOL("b", b, 0, "", "", NULL),\n' >"$T/src/bench/x/b.c"
 if sh mk/registry.sh "$T/src/bench/x/b.c" >/dev/null 2>&1; then fail families/gen-refuses-no-descriptor "accepted"
 else pass families/gen-refuses-no-descriptor; fi
-printf 'const struct family fam_c = { "c", SUBSET_OS, "c", tools, 7 };\n' >"$T/src/bench/x/c.c"
-printf 'const struct family fam_d = { "d", SUBSET_OS, "d", tools, 7 };\n' >"$T/src/bench/x/d.c"
+printf 'const struct tool_file toolfile_c = { "c", SUBSET_OS, "c", tools, 7, { metrics, 1 } };\n' >"$T/src/bench/x/c.c"
+printf 'const struct tool_file toolfile_d = { "d", SUBSET_OS, "d", tools, 7, { metrics, 1 } };\n' >"$T/src/bench/x/d.c"
 if sh mk/registry.sh "$T/src/bench/x/c.c" "$T/src/bench/x/d.c" >/dev/null 2>&1; then
 	fail families/gen-refuses-same-order "accepted"
 else pass families/gen-refuses-same-order; fi
