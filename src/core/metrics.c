@@ -70,6 +70,22 @@ static void cell(FILE *f, const char *s)
 	fputc(' ', f);
 }
 
+/* "±9 %, follows the clock: ±2 % at equal clock, 19 df": a metric's default noise for docs/metrics.md. */
+static const char *noise_text(const struct metric_noise *n, char *buf, size_t len)
+{
+	if (!n->group)
+		return "";
+	int o = snprintf(buf, len, "±%g %%", n->run * 100);
+	if (n->clock && o > 0 && (size_t)o < len)
+		o += n->run_eq == n->run ? snprintf(buf + o, len - (size_t)o, ", follows the clock")
+			: snprintf(buf + o, len - (size_t)o, ", follows the clock: ±%g %% at equal clock",
+				   n->run_eq * 100);
+	if (o > 0 && (size_t)o < len)
+		snprintf(buf + o, len - (size_t)o, ", %g df%s", n->df,
+			 strcmp(n->group, "other") == 0 ? " (not measured)" : "");
+	return buf;
+}
+
 int metrics_doc(FILE *f)
 {
 	fputs("# Metrics: what each number is\n\n"
@@ -85,9 +101,15 @@ int metrics_doc(FILE *f)
 	      "the metric measures changes, and `compare` reports a version change as a method change,\n"
 	      "never as a regression. **vs lmbench**: how the operation differs from lmbench 3's\n"
 	      "(empty: the same); every version above 1 says why. Some results carry a per-result\n"
-	      "version: stream's kernels that stored without streaming stores report version + 1.\n\n"
-	      "| Metric | Unit | Better | Statistic | Version | Timed | Subtracted | vs lmbench |\n"
-	      "|---|---|---|---|---|---|---|---|\n", f);
+	      "version: stream's kernels that stored without streaming stores report version + 1.\n"
+	      "**Default noise**: the run-to-run noise `compare` assumes for one run until the store\n"
+	      "holds 4 runs of history (the standard deviation of a run's log value, measured on the\n"
+	      "project's machines: bench/README.md), with the degrees of freedom it is worth; for a\n"
+	      "metric whose cost follows the CPU clock also the figure at equal clock, at which\n"
+	      "`compare` judges it. **Group**: the metrics whose paired variances `plumb ab` pools.\n\n"
+	      "| Metric | Unit | Better | Statistic | Version | Timed | Subtracted | vs lmbench "
+	      "| Default noise | Group |\n"
+	      "|---|---|---|---|---|---|---|---|---|---|\n", f);
 	int rc = 0;
 	for (int i = 0; metric_at(i); i++) {
 		const struct metric_def *d = metric_at(i);
@@ -105,6 +127,9 @@ int metrics_doc(FILE *f)
 		cell(f, d->work);
 		cell(f, d->subtracted);
 		cell(f, d->lmbench);
+		char noise[96];
+		cell(f, noise_text(&d->noise, noise, sizeof noise));
+		cell(f, d->noise.group ? d->noise.group : "");
 		fputs("|\n", f);
 	}
 	return rc;

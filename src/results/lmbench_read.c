@@ -6,7 +6,7 @@
  * or the end: a file holding several blocks (a forum thread) gives several runs. Inside a block:
  *   [KEY: value]                      a header, kept as fact "lmbench.KEY"
  *   "label: value unit"               a single result, recognised from the registry's line
- *                                     templates (metrics.def), so the two cannot drift apart
+ *                                     templates (core/metrics.h), so the two cannot drift apart
  *   a title line, then "x y" lines    a series (bw_mem, lat_mem_rd, lat_ctx, lat_fs, ...), ended
  *                                     by an empty line
  * Like lmbench's own report scripts, lines that are not recognised (stray error messages, prose

@@ -28,7 +28,7 @@
  * where they avoid reading the destination before writing it (allowed by McCalpin's rules, but
  * not what lmbench's stream or a portable build does); a [Streaming stores: ...] fact says which
  * kernels used them. --no-nt turns them off for a like-for-like run against lmbench's stream.
- * The metrics of a kernel that stored without them get method version + 1 (metrics.def), so
+ * The metrics of a kernel that stored without them get method version + 1 (see metrics[] below), so
  * compare never takes the difference for a regression.
  */
 #include <errno.h>
