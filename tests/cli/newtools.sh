@@ -1,0 +1,54 @@
+# newtools.sh — lmbench's tools outside its suite: lat_usleep, lat_rand, lat_cmd, lat_pmake,
+# lat_dram_page. For each: its lmbench line, a physical law that holds on every machine, its
+# metrics in `plumb list --metrics`; lat_cmd and lat_pmake leave no child after a stop; none is
+# in a profile's plan unless --only names it.
+. tests/lib.sh
+
+"$PLUMB" list --metrics >"$T/metrics"
+"$PLUMB" run --dry-run --full >"$T/plan"
+# listed TOOL METRIC...: the tool's metrics in `plumb list --metrics`
+listed() {
+	t=$1; shift; miss=""
+	for m in "$@"; do grep -q "^| $m |" "$T/metrics" || miss="$miss $m"; done
+	if [ -z "$miss" ]; then pass "$t/listed"; else fail "$t/listed" "not in plumb list --metrics:$miss"; fi
+}
+# asked TOOL ALIAS STEPS: in no profile's plan (not even full's), STEPS steps with --only TOOL
+# and with --only ALIAS
+asked() {
+	if grep -q "  $1" "$T/plan"; then fail "$1/in-no-profile" "$(grep "  $1" "$T/plan" | head -n 1)"
+	else pass "$1/in-no-profile"; fi
+	for w in "$1" "$2"; do
+		n=$("$PLUMB" run --dry-run --only "$w" | grep -c "  $1")
+		if [ "$n" -eq "$3" ]; then pass "$1/only-$w"; else fail "$1/only-$w" "$n steps, want $3"; fi
+	done
+}
+
+# ---- lat_usleep: a sleep of 100 us lasts at least 100 us, by every method ---------------------
+listed usleep lat_usleep.latency lat_usleep.realtime lat_usleep.p50 lat_usleep.p99 lat_usleep.max
+asked lat_usleep usleep 5
+"$BIN/lat_usleep" -N 3 100 2>"$T/us" >"$T/us.out"
+check usleep/line grep -Eq '^usleep 100 microseconds: [0-9]+\.[0-9]{4} microseconds$' "$T/us"
+check usleep/stdout-empty test ! -s "$T/us.out"
+for m in usleep nanosleep select pselect itimer; do
+	"$PLUMB" lat_usleep -N 3 -u $m 100 --json >"$T/u.$m" 2>"$T/u.$m.err" ||
+		{ fail "usleep/$m" "exit $?: $(head -c 200 "$T/u.$m.err")"; continue; }
+	# every sample's value, the median and the single calls' figures
+	vals=$(sed -n 's/.*"value": \([0-9.e+-]*\).*/\1/p' "$T/u.$m")
+	low=$(echo "$vals" | awk 'NR == 1 || $1 < m { m = $1 } END { print m }')
+	if [ -n "$vals" ] && ! lt "$low" 100; then pass "usleep/$m-at-least-100us"
+	else fail "usleep/$m-at-least-100us" "smallest value $low us"; fi
+done
+# the distribution: p50 <= p99 <= max
+p() { awk -v m="\"lat_usleep.$1\"" '$0 ~ "\"metric\": " m { f = 1 } f && /"value":/ { gsub(/[,]/, ""); print $2; exit }' "$T/u.nanosleep"; }
+p50=$(p p50) p99=$(p p99) max=$(p max)
+if isnum "$p50" && ! lt "$p99" "$p50" && ! lt "$max" "$p99"; then pass usleep/distribution-ordered
+else fail usleep/distribution-ordered "p50=$p50 p99=$p99 max=$max"; fi
+"$PLUMB" lat_usleep -N 3 -r -u nanosleep 100 >"$T/rt" 2>&1
+if grep -Eq '^realtime nanosleep 100 microseconds: [0-9.]+ microseconds$' "$T/rt"; then pass usleep/realtime
+elif grep -q 'SCHED_FIFO refused' "$T/rt" && grep -Eq '^nanosleep 100 microseconds: ' "$T/rt"; then
+	skip usleep/realtime "SCHED_FIFO refused here (said so and measured at the normal priority)"
+else fail usleep/realtime "$(head -c 200 "$T/rt")"; fi
+expect_usage usleep/usage-no-usecs "$PLUMB" lat_usleep
+expect_usage usleep/usage-bad-method "$PLUMB" lat_usleep -u spin 100
+expect_usage usleep/usage-zero "$PLUMB" lat_usleep 0
+
