@@ -323,6 +323,7 @@ static const struct family {
 	{ "lat_usleep.p99", "sleep", 1.16, 1.16, 0, 4, 0 },
 	{ "lat_usleep.max", "sleep", 0.73, 0.73, 0, 4, 0 },
 	{ "lat_usleep.", "sleep", 0.255, 0.255, 0, 4, 0 },
+	{ "lat_rand.", "ops", 0.75, 0.75, 0, 4, 1 },
 };
 
 static const struct family *family_of(const char *metric)

@@ -52,3 +52,15 @@ expect_usage usleep/usage-no-usecs "$PLUMB" lat_usleep
 expect_usage usleep/usage-bad-method "$PLUMB" lat_usleep -u spin 100
 expect_usage usleep/usage-zero "$PLUMB" lat_usleep 0
 
+# ---- lat_rand: lmbench's two lines, a call costs more than nothing and less than 10 us --------
+listed rand lat_rand.drand48 lat_rand.lrand48
+asked lat_rand rand 1
+"$BIN/lat_rand" -N 3 2>"$T/rand"
+check rand/lines sh -c "grep -Eq '^drand48 latency: [0-9]+\.[0-9]{2} nanoseconds$' '$T/rand' &&
+	grep -Eq '^lrand48 latency: [0-9]+\.[0-9]{2} nanoseconds$' '$T/rand'"
+for f in drand48 lrand48; do
+	v=$(field "$T/rand" "^$f latency" 3)
+	if between "$v" 0.1 10000; then pass "rand/$f-plausible"; else fail "rand/$f-plausible" "$v ns"; fi
+done
+expect_usage rand/usage-operand "$PLUMB" lat_rand 5
+
