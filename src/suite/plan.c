@@ -498,6 +498,7 @@ static void asked(struct plan *p, const struct plan_cfg *c)
 	for (size_t i = 0; i < sizeof sleeps / sizeof sleeps[0]; i++)
 		add(p, c, F_SIG, OS, STEP_ASKED, 1.0, "lat_usleep", "-u", sleeps[i], "100", NULL);
 	add(p, c, F_OPS, HW, STEP_ASKED, 0.5, "lat_rand", NULL);
+	add(p, c, F_PROC, OS, STEP_ASKED, 1.5, "lat_cmd", "true", NULL);
 }
 
 void plan_build(struct plan *p, const struct plan_cfg *c)

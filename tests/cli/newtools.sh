@@ -64,3 +64,37 @@ for f in drand48 lrand48; do
 done
 expect_usage rand/usage-operand "$PLUMB" lat_rand 5
 
+# ---- lat_cmd: the whole command: `sleep 0.01` lasts at least 10 ms ---------------------------
+listed cmd lat_cmd.latency
+asked lat_cmd cmd 1
+"$BIN/lat_cmd" -N 3 true 2>"$T/cmd"
+check cmd/line grep -Eq '^lat_cmd: [0-9]+\.[0-9]{4} microseconds$' "$T/cmd"
+v=$("$PLUMB" lat_cmd -N 3 sleep 0.01 2>&1 | awk '/^lat_cmd:/ { print $2 }')
+if isnum "$v" && ! lt "$v" 10000; then pass cmd/sleep-at-least-10ms; else fail cmd/sleep-at-least-10ms "$v us"; fi
+"$PLUMB" lat_cmd false >"$T/o" 2>"$T/e"; rc=$?
+if [ $rc -eq 3 ] && [ "$(wc -l <"$T/e")" -eq 1 ]; then pass cmd/failing-command
+else fail cmd/failing-command "exit $rc: $(head -c 200 "$T/e")"; fi
+"$PLUMB" lat_cmd /no/such/cmd >"$T/o" 2>"$T/e"; rc=$?
+if [ $rc -eq 3 ] && grep -q 'cannot run' "$T/e"; then pass cmd/missing-command
+else fail cmd/missing-command "exit $rc: $(head -c 200 "$T/e")"; fi
+expect_usage cmd/usage-no-command "$PLUMB" lat_cmd
+
+# ---- a stop to the parent alone reaps lat_cmd's command and lat_pmake's jobs -----------------
+stopped() { # stopped NAME SIG CMD...: start CMD, stop it when its child runs, check none is left
+	name=$1 sig=$2; shift 2
+	"$@" >"$T/so" 2>"$T/se" &
+	pid=$!
+	i=0
+	while [ $i -lt 200 ] && [ -z "$(pgrep -P $pid)" ]; do sleep 0.05; i=$((i + 1)); done
+	kids=$(pgrep -P $pid | tr '\n' ' ')
+	kill -"$sig" $pid
+	wait $pid 2>/dev/null
+	sleep 0.3
+	left=""
+	for k in $kids; do [ -e /proc/$k ] && left="$left $k"; done
+	if [ -z "$kids" ]; then fail "$name" "no child seen within 10 s"
+	elif [ -n "$left" ]; then fail "$name" "left:$left"; kill -KILL $left 2>/dev/null
+	else pass "$name"; fi
+}
+stopped cmd/stop-reaps TERM "$PLUMB" lat_cmd sleep 30
+
