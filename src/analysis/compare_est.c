@@ -325,6 +325,7 @@ static const struct family {
 	{ "lat_usleep.", "sleep", 0.255, 0.255, 0, 4, 0 },
 	{ "lat_rand.", "ops", 0.75, 0.75, 0, 4, 1 },
 	{ "lat_cmd.", "proc", 0.485, 0.485, 0, 4, 0 },
+	{ "lat_pmake.", "proc", 0.235, 0.235, 0, 4, 0 },
 };
 
 static const struct family *family_of(const char *metric)

@@ -499,6 +499,9 @@ static void asked(struct plan *p, const struct plan_cfg *c)
 		add(p, c, F_SIG, OS, STEP_ASKED, 1.0, "lat_usleep", "-u", sleeps[i], "100", NULL);
 	add(p, c, F_OPS, HW, STEP_ASKED, 0.5, "lat_rand", NULL);
 	add(p, c, F_PROC, OS, STEP_ASKED, 1.5, "lat_cmd", "true", NULL);
+	static const char *jobs[] = { "1", "2", "4" };
+	for (size_t i = 0; i < sizeof jobs / sizeof jobs[0]; i++)
+		add(p, c, F_PROC, OS, STEP_ASKED, 2.0, "lat_pmake", jobs[i], "1000", "10000", NULL);
 }
 
 void plan_build(struct plan *p, const struct plan_cfg *c)
