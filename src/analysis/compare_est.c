@@ -326,6 +326,7 @@ static const struct family {
 	{ "lat_rand.", "ops", 0.75, 0.75, 0, 4, 1 },
 	{ "lat_cmd.", "proc", 0.485, 0.485, 0, 4, 0 },
 	{ "lat_pmake.", "proc", 0.235, 0.235, 0, 4, 0 },
+	{ "lat_dram_page.", "memory", 0.445, 0.445, 0, 4, 0 },
 };
 
 static const struct family *family_of(const char *metric)

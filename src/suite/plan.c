@@ -502,6 +502,7 @@ static void asked(struct plan *p, const struct plan_cfg *c)
 	static const char *jobs[] = { "1", "2", "4" };
 	for (size_t i = 0; i < sizeof jobs / sizeof jobs[0]; i++)
 		add(p, c, F_PROC, OS, STEP_ASKED, 2.0, "lat_pmake", jobs[i], "1000", "10000", NULL);
+	add(p, c, F_MEM, HW, STEP_ASKED, 3.0, "lat_dram_page", NULL);
 }
 
 void plan_build(struct plan *p, const struct plan_cfg *c)

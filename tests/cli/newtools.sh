@@ -136,3 +136,20 @@ stopped() { # stopped NAME SIG CMD...: start CMD, stop it when its child runs, c
 stopped cmd/stop-reaps TERM "$PLUMB" lat_cmd sleep 30
 stopped pmake/stop-reaps INT "$PLUMB" lat_pmake 2 30000000
 
+# ---- lat_dram_page: a page miss costs more than a page hit, where the machine shows it --------
+listed dram lat_dram_page.hit lat_dram_page.miss lat_dram_page.diff
+asked lat_dram_page dram 1
+dram() { "$PLUMB" lat_dram_page -v -N 5 >"$T/dram" 2>&1 || return 1
+	hit=$(field "$T/dram" '^page hit' 3); miss=$(field "$T/dram" '^page miss' 3); }
+if dram; then
+	check dram/lines sh -c "grep -Eq '^page hit: [0-9.]+ nanoseconds$' '$T/dram' &&
+		grep -Eq '^-?[0-9]+\.[0-9]{6}$' '$T/dram'"
+	k=1 tries="hit $hit miss $miss"
+	while ! lt "$hit" "$miss" && [ $k -lt 3 ]; do
+		k=$((k + 1)); dram; tries="$tries; hit $hit miss $miss"
+	done
+	if lt "$hit" "$miss"; then pass dram/miss-costs-more
+	else skip dram/miss-costs-more "measured 3 times, a page miss was never dearer (ns per load: $tries): this machine does not show DRAM row locality through these loads (a guest's pages scattered by its host, or the load of the machine)"; fi
+else
+	fail dram/runs "$(head -c 200 "$T/dram")"
+fi
