@@ -1,13 +1,13 @@
 /*
  * compare_est.c — compare's estimator (compare_est.h): Student's t from the regularized
  * incomplete beta function, the nested (runs, then rounds) and paired estimates of a change on
- * the log scale, and two tables read from measurements on the project's machines: the default
- * run-to-run noise of each metric family and the families whose cost follows the core clock
- * (bench/README.md).
+ * the log scale, and the default run-to-run noise of a metric and whether its cost follows the
+ * core clock, as its tool's file declares them (core/metrics.h; bench/README.md).
  */
 #include <math.h>
 #include <string.h>
 #include "analysis/compare_est.h"
+#include "core/metrics.h"
 
 /* Continued fraction of the incomplete beta (modified Lentz). */
 static double beta_cf(double a, double b, double x)
@@ -226,7 +226,7 @@ double prior_df_from_spread(const double *s2, const double *df, size_t n, double
 	if (k < 3)
 		return 0;
 	/* what the log variances spread beyond their sampling noise is the spread of the rows'
-	 * true variances: the wider, the less a family's figure says about one row */
+	 * true variances: the wider, the less a group's figure says about one row */
 	double extra = sample_var(e, k) - tri / (double)k;
 	if (!(extra > 0))
 		return cap;
@@ -234,127 +234,32 @@ double prior_df_from_spread(const double *s2, const double *df, size_t n, double
 	return d0 < cap ? d0 : cap;
 }
 
-/* The default noise, by metric id prefix (first match wins, so single metrics come before their
- * family): run = the run-to-run standard deviation of a run's log value, raw; run_eq = the same
- * at equal clock, for metrics whose cost follows the core clock (clock = 1); pair = the standard
- * deviation of one paired round's log ratio in a `plumb ab` session of one binary against itself
- * on a quiet machine, a floor under the paired variance for metrics whose single steps jump
- * between two levels (three rounds can agree by chance). Every figure is measured
- * (bench/README.md, "Run-to-run noise: the default table"): the largest of the 2-vCPU KVM
- * guest's (20 quiet default runs of syscall, ops, ipc and proc, 6 of the whole suite) and the
- * issue's Intel guest's (whose clock moved 9 % between runs), times 1.25 and rounded up to half a
- * percent, never below 2 %; pair as measured over 10 quiet A/A sessions. df: what the figure is
- * worth, the runs it was measured over less one. Too small a figure turns drift into verdicts,
- * too large one hides changes; the store's history replaces run and run_eq after 4 runs. */
-static const struct family {
-	const char *prefix, *name;
-	double run, run_eq, pair, df;
-	int clock;
-} families[] = {
-	{ "lat_ops.float_bogomflops", "ops", 0.16, 0.16, 0.12, 19, 1 },
-	{ "lat_ops.integer_add", "ops", 0.09, 0.05, 0.076, 19, 1 },
-	{ "lat_ops.float_div", "ops", 0.09, 0.04, 0, 19, 1 },
-	{ "lat_ops.double_bogomflops", "ops", 0.09, 0.04, 0, 19, 1 },
-	{ "lat_ops.integer_mod", "ops", 0.09, 0.035, 0, 19, 1 },
-	{ "lat_ops.double_div", "ops", 0.09, 0.03, 0, 19, 1 },
-	{ "lat_ops.double_mul", "ops", 0.09, 0.025, 0.057, 19, 1 },
-	{ "lat_ops.float_mul", "ops", 0.09, 0.025, 0, 19, 1 },
-	{ "lat_ops.int64_div", "ops", 0.09, 0.025, 0, 19, 1 },
-	{ "lat_ops.int64_mod", "ops", 0.09, 0.025, 0, 19, 1 },
-	{ "lat_ops.", "ops", 0.09, 0.02, 0, 19, 1 },
-	{ "par_ops.int64_bit", "par_ops", 0.15, 0.15, 0.19, 19, 1 },
-	{ "par_ops.integer_add", "par_ops", 0.14, 0.14, 0.18, 19, 1 },
-	{ "par_ops.int64_add", "par_ops", 0.125, 0.125, 0.18, 19, 1 },
-	{ "par_ops.integer_bit", "par_ops", 0.125, 0.125, 0.145, 19, 1 },
-	{ "par_ops.int64_div", "par_ops", 0.09, 0.055, 0, 19, 1 },
-	{ "par_ops.float_add", "par_ops", 0.09, 0.05, 0, 19, 1 },
-	{ "par_ops.integer_mul", "par_ops", 0.09, 0.05, 0.09, 19, 1 },
-	{ "par_ops.double_mul", "par_ops", 0.09, 0.045, 0, 19, 1 },
-	{ "par_ops.int64_mod", "par_ops", 0.09, 0.045, 0, 19, 1 },
-	{ "par_ops.int64_mul", "par_ops", 0.09, 0.045, 0.05, 19, 1 },
-	{ "par_ops.double_add", "par_ops", 0.09, 0.025, 0, 19, 1 },
-	{ "par_ops.float_div", "par_ops", 0.09, 0.025, 0.23, 19, 1 },
-	{ "par_ops.", "par_ops", 0.09, 0.02, 0, 19, 1 },
-	{ "lat_syscall.null", "syscall", 0.105, 0.105, 0, 19, 1 },
-	{ "lat_syscall.read", "syscall", 0.1, 0.1, 0, 19, 1 },
-	{ "lat_syscall.stat", "syscall", 0.095, 0.095, 0, 19, 1 },
-	{ "lat_syscall.write", "syscall", 0.09, 0.09, 0, 19, 1 },
-	{ "lat_syscall.fstat", "syscall", 0.075, 0.075, 0, 19, 1 },
-	{ "lat_syscall.open", "syscall", 0.065, 0.065, 0, 19, 1 },
-	{ "lat_syscall.", "syscall", 0.105, 0.105, 0, 19, 1 },
-	{ "lat_sig.prot", "syscall", 0.32, 0.32, 0, 5, 1 },
-	{ "lat_sig.", "syscall", 0.1, 0.1, 0, 5, 1 },
-	{ "lat_select.", "syscall", 0.16, 0.16, 0, 5, 1 },
-	{ "lat_proc.procedure", "proc", 0.1, 0.1, 0, 19, 1 },
-	{ "lat_proc.", "proc", 0.12, 0.12, 0, 5, 0 },
-	{ "lat_pipe.", "ipc", 0.12, 0.085, 0, 19, 1 },
-	{ "lat_unix.", "ipc", 0.12, 0.08, 0, 19, 1 },
-	{ "lat_fifo.", "ipc", 0.12, 0.085, 0, 19, 1 },
-	{ "lat_fcntl.", "ipc", 0.12, 0.095, 0, 19, 1 },
-	{ "lat_sem.", "ipc", 0.12, 0.09, 0, 19, 1 },
-	{ "lat_ctx.", "ipc", 0.24, 0.24, 0, 4, 1 },
-	{ "lat_tcp.", "net", 0.24, 0.24, 0, 4, 0 },
-	{ "lat_udp.", "net", 0.14, 0.14, 0, 5, 0 },
-	{ "lat_rpc.", "net", 0.14, 0.14, 0, 5, 0 },
-	{ "lat_connect.", "net", 0.14, 0.14, 0, 5, 0 },
-	{ "lat_unix_connect.", "net", 0.14, 0.14, 0, 5, 0 },
-	{ "lat_http.", "net", 0.14, 0.14, 0, 5, 0 },
-	{ "bw_pipe.", "net", 0.14, 0.14, 0, 5, 0 },
-	{ "bw_unix.", "net", 0.14, 0.14, 0, 5, 0 },
-	{ "bw_tcp.", "net", 0.14, 0.14, 0, 5, 0 },
-	{ "bw_udp.", "net", 0.14, 0.14, 0, 5, 0 },
-	{ "lat_mem_rd.", "memory", 0.21, 0.21, 0, 5, 0 },
-	{ "cache.", "memory", 0.21, 0.21, 0, 5, 0 },
-	{ "par_mem.", "memory", 0.19, 0.19, 0, 5, 0 },
-	{ "tlb.", "memory", 0.17, 0.17, 0, 5, 0 },
-	{ "bw_mem.", "membw", 0.19, 0.19, 0, 5, 0 },
-	{ "stream", "membw", 0.08, 0.08, 0, 5, 0 },
-	{ "bw_file_rd.", "file", 0.15, 0.15, 0, 5, 0 },
-	{ "bw_mmap_rd.", "file", 0.25, 0.25, 0, 5, 0 },
-	{ "lat_mmap.", "file", 0.2, 0.2, 0, 5, 0 },
-	{ "lat_pagefault.", "file", 0.3, 0.3, 0, 5, 0 },
-	{ "lat_fs.", "file", 0.35, 0.35, 0, 5, 0 },
-	{ "lmdd.", "file", 0.15, 0.15, 0, 5, 0 },
-	{ "disk.", "file", 0.2, 0.2, 0, 5, 0 },
-	/* lmbench's tools outside its suite: 5 runs each on the 2-vCPU guest while other builds
-	 * and tests shared it (load average 5-6), times 1.25: a busy machine's figures, until
-	 * quiet runs replace them */
-	{ "lat_usleep.p50", "sleep", 0.035, 0.035, 0, 4, 0 },
-	{ "lat_usleep.p99", "sleep", 1.16, 1.16, 0, 4, 0 },
-	{ "lat_usleep.max", "sleep", 0.73, 0.73, 0, 4, 0 },
-	{ "lat_usleep.", "sleep", 0.255, 0.255, 0, 4, 0 },
-	{ "lat_rand.", "ops", 0.75, 0.75, 0, 4, 1 },
-	{ "lat_cmd.", "proc", 0.485, 0.485, 0, 4, 0 },
-	{ "lat_pmake.", "proc", 0.235, 0.235, 0, 4, 0 },
-	{ "lat_dram_page.", "memory", 0.445, 0.445, 0, 4, 0 },
-};
+/* The default noise of a metric is declared with it, in its tool's file (core/metrics.h,
+ * struct metric_noise; bench/README.md, "Run-to-run noise: the default table", says how each
+ * figure was measured). A metric plumb does not know (an imported id) gets the conservative
+ * figure every unmeasured metric declares (NOISE_UNMEASURED). */
+static const struct metric_noise unknown_noise = { "other", 0.20, 0.20, 0, 4, 0 };
 
-static const struct family *family_of(const char *metric)
+static const struct metric_noise *noise_of(const char *metric)
 {
-	for (size_t i = 0; i < sizeof families / sizeof *families; i++)
-		if (strncmp(metric, families[i].prefix, strlen(families[i].prefix)) == 0)
-			return &families[i];
-	return NULL;
+	const struct metric_def *d = metric_find(metric);
+	return d && d->noise.group ? &d->noise : &unknown_noise;
 }
 
 double default_run_noise(const char *metric, int equal_clock)
 {
-	const struct family *f = family_of(metric);
-	if (!f)
-		return 0.20;
+	const struct metric_noise *f = noise_of(metric);
 	return equal_clock && f->clock ? f->run_eq : f->run;
 }
 
 double default_noise_df(const char *metric)
 {
-	const struct family *f = family_of(metric);
-	return f ? f->df : 4;
+	return noise_of(metric)->df;
 }
 
 double default_pair_noise(const char *metric)
 {
-	const struct family *f = family_of(metric);
-	return f ? f->pair : 0;
+	return noise_of(metric)->pair;
 }
 
 /* The median of a chi-square variable with nu degrees of freedom, over nu (Wilson–Hilferty):
@@ -368,14 +273,12 @@ double chi2_median_ratio(double nu)
 	return a * a * a;
 }
 
-const char *noise_family(const char *metric)
+const char *noise_group(const char *metric)
 {
-	const struct family *f = family_of(metric);
-	return f ? f->name : "other";
+	return noise_of(metric)->group;
 }
 
 int metric_follows_clock(const char *metric)
 {
-	const struct family *f = family_of(metric);
-	return f ? f->clock : 0;
+	return noise_of(metric)->clock;
 }

@@ -34,7 +34,7 @@ struct log_est est_side(double *const *runs, const size_t *n, size_t k, double p
 struct log_est est_diff(struct log_est a, struct log_est b);
 /* Paired: d[i] = log b_i - log a_i for rounds run back to back; the variance of d is moderated
  * with prior_var (worth prior_df degrees of freedom: the median over the table's paired rows of
- * the same family, each in units of its metric's default noise, corrected for the median's bias;
+ * the same noise group, each in units of its metric's default noise, corrected for the median's bias;
  * prior_df from prior_df_from_spread()) and never below floor_var (the metric's paired noise on a
  * quiet machine, default_pair_noise() squared). */
 struct log_est est_paired(const double *d, size_t n, double prior_var, double prior_df,
@@ -46,7 +46,7 @@ double sample_var(const double *v, size_t n);
 /* The conservative run-to-run noise (standard deviation of log run values, i.e. roughly a
  * fraction: 0.04 = 4 %) plumb assumes for a metric without history, of its raw value or (when
  * equal_clock and the metric follows the clock) of its value at equal clock, from the table in
- * compare_est.c (bench/README.md, "Run-to-run noise"). */
+ * metric's declaration (core/metrics.h; bench/README.md, "Run-to-run noise"). */
 double default_run_noise(const char *metric, int equal_clock);
 /* The degrees of freedom default_run_noise() is worth for the metric: the runs its figure was
  * measured over, less one. */
@@ -57,9 +57,9 @@ double default_pair_noise(const char *metric);
 /* The median of chi-square(nu) / nu: how far the median of sample variances with nu degrees of
  * freedom falls below the variance they estimate. */
 double chi2_median_ratio(double nu);
-/* A short name of the metric's noise family ("syscall", "ops", ...), for pooling paired
- * variances and for messages. */
-const char *noise_family(const char *metric);
+/* The metric's noise group ("syscall", "ops", ...; "other" for an unknown metric): metrics
+ * whose paired variances are pooled, and the name in messages. */
+const char *noise_group(const char *metric);
 /* 1 when the metric's cost follows the core clock (bench/README.md, "Which metrics follow the
  * clock"): compare also judges it at equal clock. */
 int metric_follows_clock(const char *metric);

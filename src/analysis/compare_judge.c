@@ -171,7 +171,7 @@ static struct cmp_change to_change(struct log_est e)
 }
 
 /* Scratch for one test: the paired differences (raw and at equal clock) with their round ids,
- * used twice because the paired prior is the median over the table's paired rows of a family;
+ * used twice because the paired prior is the median over the table's paired rows of a noise group;
  * a look of a sequential session uses the first nuse of them (the rounds before the look). */
 struct pending {
 	double d[2][256];
@@ -245,13 +245,13 @@ static void prepare_test(const struct cmp_table *t, struct cmp_row *row, size_t 
 	}
 }
 
-/* The prior of a paired row's variance: the median over the table's paired rows of its family,
- * and what it is worth (*df: estimated from how much the family's variances spread,
+/* The prior of a paired row's variance: the median over the table's paired rows of its noise
+ * group, and what it is worth (*df: estimated from how much the group's variances spread,
  * prior_df_from_spread(), at most PAIRED_PRIOR_DF). */
-static double family_prior(const struct cmp_table *t, const struct pending *pd, size_t npd,
+static double group_prior(const struct cmp_table *t, const struct pending *pd, size_t npd,
 			   const char *metric, int eq, double *df)
 {
-	const char *family = noise_family(metric);
+	const char *group = noise_group(metric);
 	double *v = xmalloc((npd + 1) * sizeof *v), *s2 = xmalloc((npd + 1) * sizeof *s2);
 	double *dfs = xmalloc((npd + 1) * sizeof *dfs);
 	size_t n = 0;
@@ -260,8 +260,8 @@ static double family_prior(const struct cmp_table *t, const struct pending *pd, 
 		/* each variance over its chi-square median ratio: the median of a few skewed
 		 * sample variances lies ~30 % below the variance (2 degrees of freedom) */
 		if (pd[i].paired && !isnan(pd[i].s2[eq]) && pd[i].nuse >= 2 &&
-		    strcmp(noise_family(t->rows[row].metric), family) == 0) {
-			/* in units of the metric's own noise in the default table: a family's metrics
+		    strcmp(noise_group(t->rows[row].metric), group) == 0) {
+			/* in units of the metric's own declared noise: a noise group's metrics
 			 * differ in noise (bogomflops 8 times lat_ops' median), and pooling them as
 			 * equals would judge the noisy ones with the quiet ones' variance */
 			double r = default_run_noise(t->rows[row].metric, 1);
@@ -347,7 +347,7 @@ static size_t judge_pass(struct cmp_table *t, struct pending *pd, size_t npd, in
 	for (size_t i = 0; i < npd; i++)
 		if (pd[i].paired)
 			use_rounds(&pd[i], limit);
-	/* paired tests: moderate each variance with its family's (family_prior()) */
+	/* paired tests: moderate each variance with its noise group's (group_prior()) */
 	for (size_t i = 0; i < t->nrows; i++)
 		for (size_t s = 1; s < t->nsides; s++) {
 			struct pending *p = &pd[i * t->nsides + s];
@@ -356,7 +356,7 @@ static size_t judge_pass(struct cmp_table *t, struct pending *pd, size_t npd, in
 				continue;
 			ts->rounds_used = (int)p->nuse;
 			for (int eq = 0; eq <= p->eq_ok; eq++) {
-				double df, prior = family_prior(t, pd, npd, t->rows[i].metric, eq, &df);
+				double df, prior = group_prior(t, pd, npd, t->rows[i].metric, eq, &df);
 				struct cmp_change *out = eq ? &ts->eq : &ts->raw;
 				double fl = default_pair_noise(t->rows[i].metric);
 				*out = to_change(est_paired(p->d[eq], p->nuse, prior, df, fl * fl));

@@ -477,8 +477,8 @@ size_t report_charts(const struct side *sides, size_t n, int standalone,
 		     "Memory load latency, sequential chain (lat_mem_rd)", "working set", X_LOG2_MB, 1);
 	series_chart(&c, sides, n, "lat_mem_rd.rand", "mem-latency-rand",
 		     "Memory load latency, random chain (lat_mem_rd -t)", "working set", X_LOG2_MB, 1);
-	for (int i = 0; i < metric_count; i++) {
-		const struct metric_def *d = &metric_table[i];
+	for (int i = 0; metric_at(i); i++) {
+		const struct metric_def *d = metric_at(i);
 		if (strncmp(d->id, "bw_mem.", 7) != 0 || !has_series(sides, n, d->id))
 			continue;
 		char slug[64], title[160];
@@ -491,9 +491,9 @@ size_t report_charts(const struct side *sides, size_t n, int standalone,
 		     "processes", X_LINEAR, 0);
 	/* every other series the runs hold, registry metrics first, then unknown ones */
 	struct strs other = { 0 };
-	for (int i = 0; i < metric_count; i++)
-		if (!covered(metric_table[i].id) && has_series(sides, n, metric_table[i].id))
-			strs_add(&other, metric_table[i].id);
+	for (int i = 0; metric_at(i); i++)
+		if (!covered(metric_at(i)->id) && has_series(sides, n, metric_at(i)->id))
+			strs_add(&other, metric_at(i)->id);
 	for (size_t s = 0; s < n; s++)
 		for (size_t i = 0; i < sides[s].nruns; i++)
 			for (size_t k = 0; k < sides[s].runs[i]->results.n; k++) {

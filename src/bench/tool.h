@@ -1,15 +1,17 @@
 /*
  * tool.h — how a benchmark describes itself (after stress-ng's stressors and BusyBox's
  * applets): src/bench/FAMILY/ holds a family's tools, a file per tool, and each file ends with
- * a constant descriptor listing its tools. The family id is the folder's name. The Makefile
- * makes the symlinks from the TOOL(" lines and the registry (build/registry_gen.c, by
- * mk/registry.sh) from the `const struct family fam_` lines; the dispatcher (main.c), `plumb
- * list` and the suite read the registry. Nobody keeps another list of tool names or families.
+ * a constant descriptor listing its tools and the metrics they record. The family id is the
+ * folder's name. The Makefile makes the symlinks from the TOOL(" lines and the registry
+ * (build/registry_gen.c, by mk/registry.sh) from the `const struct tool_file toolfile_` lines;
+ * the dispatcher (main.c), `plumb list`, the suite and the metric registry (core/metrics.h)
+ * read it. Nobody keeps another list of tool names, families or metrics.
  */
 #ifndef PLUMB_TOOL_H
 #define PLUMB_TOOL_H
 
 #include <stdio.h>
+#include "core/metrics.h"
 #include "core/opts.h"
 #include "core/out.h"
 
@@ -35,24 +37,28 @@ struct tool {
 
 enum subset { SUBSET_HW = 1, SUBSET_OS = 2 };
 
-/* A file's descriptor, the last line of every file of src/bench/FAMILY/ with tools in it:
- *   const struct family fam_NAME = { "ALIAS", SUBSET, "what", tools, ORDER };
+/* A tool file's descriptor, its last line, after its tools[] and metrics[] tables:
+ *   const struct tool_file toolfile_NAME = { "ALIAS", SUBSET, "what", tools, ORDER, { metrics, MORDER } };
  * on one line (mk/registry.sh reads it). ALIAS is the family id these tools had before the
  * folders ("memory" is bw_mem, "caches" tlb par_mem line cache): --only and --skip still take
  * it, selecting exactly those tools. ORDER places the file's tools in the registry, and so in
- * `plumb list` and `plumb --help` (ascending, unique). */
-struct family {
+ * `plumb list` and `plumb --help` (ascending, unique). metrics[] declares every metric the
+ * file's tools record (core/metrics.h: id, unit, lmbench line, method, noise); a tool that
+ * records a metric its file does not declare stops with an internal error. MORDER places those
+ * metrics in the metric registry (docs/metrics.md's order). */
+struct tool_file {
 	const char *alias;
 	enum subset subset;
 	const char *desc;
 	const struct tool *tools;  /* ends with a zeroed entry */
 	int order;
+	struct metric_set metrics;
 };
 
 /* The registry, generated: every descriptor in ORDER with its family id (its folder). */
 struct registered {
 	const char *family;        /* "sys", "ipc", "mem", ... (plumb run --only ID) */
-	const struct family *file;
+	const struct tool_file *file;
 };
 extern const struct registered registry[]; /* ends with a zeroed entry */
 

@@ -1,7 +1,7 @@
 /*
  * out.h — what a benchmark produces and where it goes. A tool runs with a tool_ctx: it records
  * results (result.h) through record_*(), which also print the lmbench line for the result (from
- * the registry template, metrics.def) to ctx->out; lines the registry cannot template are printed
+ * the registry template, core/metrics.h) to ctx->out; lines the registry cannot template are printed
  * by the benchmark with out_printf(). With --json nothing is printed until the end, when
  * tool_finish() writes one JSON document (docs/json-schema.md) on stdout.
  *

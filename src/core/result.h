@@ -17,7 +17,7 @@ struct sample {
 };
 
 struct result {
-	char *metric;       /* registry id (core/metrics.def); imported unknowns keep their own */
+	char *metric;       /* registry id (core/metrics.h); imported unknowns keep their own */
 	char *params;       /* "key=value key=value": what distinguishes points of one metric */
 	double x;           /* series abscissa as lmbench prints it; NAN for a single value */
 	double value;       /* the statistic the metric reports (median or minimum) */

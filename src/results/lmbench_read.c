@@ -6,7 +6,7 @@
  * or the end: a file holding several blocks (a forum thread) gives several runs. Inside a block:
  *   [KEY: value]                      a header, kept as fact "lmbench.KEY"
  *   "label: value unit"               a single result, recognised from the registry's line
- *                                     templates (metrics.def), so the two cannot drift apart
+ *                                     templates (core/metrics.h), so the two cannot drift apart
  *   a title line, then "x y" lines    a series (bw_mem, lat_mem_rd, lat_ctx, lat_fs, ...), ended
  *                                     by an empty line
  * Like lmbench's own report scripts, lines that are not recognised (stray error messages, prose
@@ -173,8 +173,8 @@ static int single_line(struct lmp *P, const char *line)
 		line = buf;
 		info = "lmbench_label=uint64";
 	}
-	for (int i = 0; i < metric_count; i++) {
-		const struct metric_def *d = &metric_table[i];
+	for (int i = 0; metric_at(i); i++) {
+		const struct metric_def *d = metric_at(i);
 		if (!d->line || d->line[0] == '%' || d->line[0] != line[0])
 			continue;
 		if (match_template(d->line, line, &v, params, sizeof params)) {
@@ -267,8 +267,8 @@ static int title_line(struct lmp *P, const char *line)
 		start_series(P, S_XY, "bw_mem.bcopy", "conflict=1");
 		return 1;
 	}
-	for (int i = 0; i < metric_count; i++) {
-		const struct metric_def *d = &metric_table[i];
+	for (int i = 0; metric_at(i); i++) {
+		const struct metric_def *d = metric_at(i);
 		if (d->series_title && !strchr(d->series_title, '{') && !strcmp(line, d->series_title)) {
 			start_series(P, S_XY, d->id, "");
 			return 1;

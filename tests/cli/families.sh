@@ -103,20 +103,35 @@ loose=$(grep -l '^[[:space:]]*TOOL("' src/bench/*.c 2>/dev/null | tr '\n' ' ')
 if [ -z "$loose" ]; then pass families/every-tool-in-a-folder
 else fail families/every-tool-in-a-folder "$loose"; fi
 
-# The generator refuses a folder named os, a file of TOOL rows without a descriptor, and two
-# descriptors with one ORDER.
+# The generator refuses a folder named os, a file of TOOL rows without a descriptor, two
+# descriptors with one ORDER, and a metric declared without its noise.
 mkdir -p "$T/src/bench/os" "$T/src/bench/x"
-printf 'const struct family fam_a = { "a", SUBSET_OS, "a", tools, 1 };\n' >"$T/src/bench/os/a.c"
+# toolfile FILE NAME ORDER [NOISE]: a minimal tool file, its one metric with NOISE unless said
+toolfile() {
+	{ printf 'static const struct metric_def metrics[] = {\n'
+	  printf '\t{ METRIC("%s.x", "us", LOWER, MEDIAN, 1, "x"),\n' "$2"
+	  printf '\t  %s },\n\t{ 0 },\n};\n\n' "${4:-NOISE_UNMEASURED}"
+	  printf 'const struct tool_file toolfile_%s = { "%s", SUBSET_OS, "%s", tools, %s, { metrics, 1 } };\n' \
+		"$2" "$2" "$2" "$3"; } >"$1"
+}
+toolfile "$T/src/bench/x/ok.c" ok 3
+if sh mk/registry.sh "$T/src/bench/x/ok.c" >/dev/null 2>"$T/gen.err"; then pass families/gen-accepts-minimal
+else fail families/gen-accepts-minimal "$(cat "$T/gen.err")"; fi
+toolfile "$T/src/bench/os/a.c" a 1
 if sh mk/registry.sh "$T/src/bench/os/a.c" >/dev/null 2>"$T/gen.err"; then fail families/gen-refuses-os "accepted"
 else pass families/gen-refuses-os; fi
 printf '\tTOOL("b", b, 0, "", "", NULL),\n' >"$T/src/bench/x/b.c"
 if sh mk/registry.sh "$T/src/bench/x/b.c" >/dev/null 2>&1; then fail families/gen-refuses-no-descriptor "accepted"
 else pass families/gen-refuses-no-descriptor; fi
-printf 'const struct family fam_c = { "c", SUBSET_OS, "c", tools, 7 };\n' >"$T/src/bench/x/c.c"
-printf 'const struct family fam_d = { "d", SUBSET_OS, "d", tools, 7 };\n' >"$T/src/bench/x/d.c"
+toolfile "$T/src/bench/x/c.c" c 7
+toolfile "$T/src/bench/x/d.c" d 7
 if sh mk/registry.sh "$T/src/bench/x/c.c" "$T/src/bench/x/d.c" >/dev/null 2>&1; then
 	fail families/gen-refuses-same-order "accepted"
 else pass families/gen-refuses-same-order; fi
+toolfile "$T/src/bench/x/e.c" e 9 'METHOD("x", SUB_CLOCK, "")'
+if sh mk/registry.sh "$T/src/bench/x/e.c" >/dev/null 2>"$T/gen.err"; then fail families/gen-refuses-metric-without-noise "accepted"
+elif grep -q 'needs a NOISE' "$T/gen.err"; then pass families/gen-refuses-metric-without-noise
+else fail families/gen-refuses-metric-without-noise "$(cat "$T/gen.err")"; fi
 
 # run --help names the families and the aliases; an unknown id lists both.
 "$PLUMB" run --help >"$T/help" 2>&1

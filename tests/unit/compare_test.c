@@ -300,8 +300,8 @@ TEST(compare_noise_no_false_alarms)
 	 * with Holm at 0.05 the chance of even one false "significant" row is at most 5 %. */
 	struct run *a = run_new(), *b = run_new();
 	size_t nm = 0;
-	for (int i = 0; i < metric_count && nm < 100; i++) {
-		const struct metric_def *d = &metric_table[i];
+	for (int i = 0; metric_at(i) && nm < 100; i++) {
+		const struct metric_def *d = metric_at(i);
 		if (d->better == NEUTRAL)
 			continue;
 		double v[8];

@@ -64,11 +64,11 @@ TEST(param_get)
 TEST(registry_complete)
 {
 	/* every metric has a unit and a known statistic; ids are unique */
-	for (int i = 0; i < metric_count; i++) {
-		CHECK(metric_table[i].unit && *metric_table[i].unit);
-		CHECK(metric_table[i].version >= 1);
-		for (int k = i + 1; k < metric_count; k++)
-			CHECK(strcmp(metric_table[i].id, metric_table[k].id) != 0);
+	for (int i = 0; metric_at(i); i++) {
+		CHECK(metric_at(i)->unit && *metric_at(i)->unit);
+		CHECK(metric_at(i)->version >= 1);
+		for (int k = i + 1; metric_at(k); k++)
+			CHECK(strcmp(metric_at(i)->id, metric_at(k)->id) != 0);
 	}
 	CHECK(metric_find("lat_syscall.null") != NULL);
 	CHECK(metric_find("no.such") == NULL);

@@ -1,26 +1,101 @@
-/* metrics_test.c — the method registry (issue 14): every metric says what it is, and the
- * metrics whose operation is not lmbench's (or not plumb's former one) carry a method version
- * above lmbench's 1, so compare reports a method change, never a regression. */
+/* metrics_test.c — the metric registry, declared by the tool files: every metric says what it
+ * is and what noise compare assumes for it; a tool records only what its file declares (the
+ * check fires for an undeclared id and for a row without noise); the metrics whose operation is
+ * not lmbench's carry a method version above lmbench's 1, so compare reports a method change,
+ * never a regression. */
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include "core/metrics.h"
+#include "core/out.h"
+#include "core/util.h"
 #include "test.h"
 
-TEST(metrics_every_metric_described_once)
+TEST(metrics_every_metric_described)
 {
-	CHECK(metric_method_count == metric_count);
-	for (int i = 0; i < metric_count; i++) {
-		const struct metric_method *w = metric_method(metric_table[i].id);
-		CHECK(w != NULL);
-		if (!w)
-			continue;
-		CHECK(*w->work && *w->subtracted);
-		/* the same order as metrics.def, so the two files read side by side */
-		CHECK(i < metric_method_count && strcmp(metric_method_table[i].id, metric_table[i].id) == 0);
+	CHECK(metric_total() > 100);
+	for (int i = 0; metric_at(i); i++) {
+		const struct metric_def *d = metric_at(i);
+		CHECK(d->work && *d->work && d->subtracted && *d->subtracted && d->lmbench);
 		/* every version above 1 says how it differs */
-		if (metric_table[i].version > 1)
-			CHECK(w->lmbench[0] != 0);
+		if (d->version > 1 && !d->lmbench[0])
+			test_fail(__FILE__, __LINE__, "%s: version %d without its difference", d->id,
+				  d->version);
 		/* nothing claims to subtract an empty loop */
-		CHECK(!strstr(w->subtracted, "loop"));
+		CHECK(!strstr(d->subtracted, "loop"));
+	}
+}
+
+/* Every file's rows are complete, noise included: what the recording check also demands. */
+TEST(metrics_every_set_declares_noise)
+{
+	char why[256];
+	int sets = 0;
+	for (int s = 0; metric_sets[s]; s++, sets++)
+		if (metric_set_check(metric_sets[s], why, sizeof why) != 0)
+			test_fail(__FILE__, __LINE__, "%s", why);
+	CHECK(sets > 30);
+	for (int i = 0; metric_at(i); i++)
+		CHECK(metric_at(i)->noise.group && metric_at(i)->noise.run > 0);
+}
+
+/* The registry's order: by each file's metric ORDER, then place; no two rows tie. */
+TEST(metrics_order_is_total)
+{
+	CHECK_STR(metric_at(0)->id, "lat_syscall.null");
+	/* lat_ops and par_ops interleave by type, as lmbench's summary reads them */
+	const char *want[] = { "lat_ops.integer_mod", "par_ops.integer_bit" };
+	for (int i = 0; metric_at(i + 1); i++)
+		if (!strcmp(metric_at(i)->id, want[0]))
+			CHECK_STR(metric_at(i + 1)->id, want[1]);
+	for (int a = 0; metric_sets[a]; a++)
+		for (int b = a + 1; metric_sets[b]; b++)
+			if (metric_sets[a]->order == metric_sets[b]->order)
+				for (const struct metric_def *x = metric_sets[a]->defs; x->id; x++)
+					for (const struct metric_def *y = metric_sets[b]->defs; y->id; y++)
+						CHECK(x->place && y->place && x->place != y->place);
+}
+
+/* The recording check: a tool may record what its own file declares, nothing else. */
+TEST(metrics_record_check_fires)
+{
+	char why[256];
+	CHECK(metric_check_record("lat_syscall", "lat_syscall.null", why, sizeof why) == 0);
+	CHECK(metric_check_record("bw_pipe", "bw_pipe.bandwidth", why, sizeof why) == 0);
+	CHECK(metric_check_record("lat_syscall", "lat_pipe.latency", why, sizeof why) == -1);
+	CHECK(strstr(why, "does not declare") != NULL);
+	CHECK(metric_check_record("lat_syscall", "lat_syscall.undeclared", why, sizeof why) == -1);
+	CHECK(strstr(why, "not declared") != NULL);
+	/* a row without noise is refused */
+	static const struct metric_def quiet[] = {
+		{ METRIC("test.no_noise", "us", LOWER, MEDIAN, 1, "a row that forgot its noise"),
+		  LMBENCH(NULL, NULL, "%.4f", NULL), METHOD("nothing", SUB_CLOCK, "") },
+		{ 0 },
+	};
+	const struct metric_set s = { quiet, 1 };
+	CHECK(metric_set_check(&s, why, sizeof why) == -1);
+	CHECK(strstr(why, "noise") != NULL);
+}
+
+/* The same check on the real recording path: an undeclared id stops the tool loudly. */
+TEST(metrics_record_undeclared_dies)
+{
+	const char *ids[] = { "lat_pipe.latency", "lat_syscall.undeclared" };
+	for (int i = 0; i < 2; i++) {
+		fflush(NULL);
+		pid_t pid = fork();
+		if (pid == 0) {
+			if (!freopen("/dev/null", "w", stderr))
+				_exit(99);
+			struct tool_ctx c = { .tool = "lat_syscall" };
+			struct sample s = { .value = 1 };
+			record_values(&c, ids[i], "", NAN, &s, 1);
+			_exit(0);
+		}
+		int st = 0;
+		CHECK(pid > 0 && waitpid(pid, &st, 0) == pid);
+		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == EXIT_MEASURE);
 	}
 }
 

@@ -249,4 +249,15 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_mhz = { "mhz", SUBSET_HW, "processor clock", tools, 70 };
+static const struct metric_def metrics[] = {
+	{ METRIC("mhz.mhz", "MHz", NEUTRAL, MEDIAN, 1, "clock the core really runs at"),
+	  LMBENCH(NULL, NULL, "%.0f", NULL),
+	  METHOD("a dependent register-add chain (1 cycle per add), checked against a multiply "
+		"chain in the same round; median of accepted rounds",
+		SUB_CLOCK,
+		"rounds whose add/multiply ratio is not a whole number of cycles are rejected"),
+	  NOISE_UNMEASURED },
+	{ 0 },
+};
+
+const struct tool_file toolfile_mhz = { "mhz", SUBSET_HW, "processor clock", tools, 70, { metrics, 60 } };

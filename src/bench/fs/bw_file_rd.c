@@ -204,4 +204,21 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_bw_file_rd = { "files", SUBSET_OS, "file system and VM", tools, 101 };
+static const struct metric_def metrics[] = {
+	{ METRIC("bw_file_rd.io_only", "MB/s", HIGHER, MEDIAN, 1,
+		"re-read of a cached file with read()"),
+	  LMBENCH("%x %v", "bw", "bw", "\"read bandwidth"),
+	  METHOD("one read() pass over the cached file in 64 KiB reads, every word summed; bytes "
+		"/ time",
+		SUB_CLOCK, "the sum is checked against the file"),
+	  NOISE("file", 0.15, 0.15, 0, 5, OWN_PACE) },
+	{ METRIC("bw_file_rd.open2close", "MB/s", HIGHER, MEDIAN, 1,
+		"open+read+close of a cached file"),
+	  LMBENCH("%x %v", "bw", "bw", "\"read open2close bandwidth"),
+	  METHOD("open + read pass + close, every word summed; bytes / time", SUB_CLOCK,
+		"the sum is checked against the file"),
+	  NOISE("file", 0.15, 0.15, 0, 5, OWN_PACE) },
+	{ 0 },
+};
+
+const struct tool_file toolfile_bw_file_rd = { "files", SUBSET_OS, "file system and VM", tools, 101, { metrics, 121 } };

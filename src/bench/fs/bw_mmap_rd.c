@@ -76,4 +76,18 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_bw_mmap_rd = { "files", SUBSET_OS, "file system and VM", tools, 102 };
+static const struct metric_def metrics[] = {
+	{ METRIC("bw_mmap_rd.mmap_only", "MB/s", HIGHER, MEDIAN, 1, "read of a mapped cached file"),
+	  LMBENCH("%x %v", "bw", "bw", "\"Mmap read bandwidth"),
+	  METHOD("one pass over a read-only shared mapping, every word summed; bytes / time",
+		SUB_CLOCK, "the sum is checked against the file"),
+	  NOISE("file", 0.25, 0.25, 0, 5, OWN_PACE) },
+	{ METRIC("bw_mmap_rd.open2close", "MB/s", HIGHER, MEDIAN, 1, "open+mmap+read+munmap"),
+	  LMBENCH("%x %v", "bw", "bw", "\"Mmap read open2close bandwidth"),
+	  METHOD("open + mmap + sum pass + munmap + close; bytes / time", SUB_CLOCK,
+		"the sum is checked against the file"),
+	  NOISE("file", 0.25, 0.25, 0, 5, OWN_PACE) },
+	{ 0 },
+};
+
+const struct tool_file toolfile_bw_mmap_rd = { "files", SUBSET_OS, "file system and VM", tools, 102, { metrics, 122 } };

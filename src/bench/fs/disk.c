@@ -173,4 +173,18 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_disk = { "disk", SUBSET_HW, "disk seeks and zone bandwidth", tools, 120 };
+static const struct metric_def metrics[] = {
+	{ METRIC("disk.seek", "ms", LOWER, MEDIAN, 1, "seek time by distance (MB)"),
+	  LMBENCH("%x %v", "%.01f", "%.02f", NULL),
+	  METHOD("one 4 KiB read (O_DIRECT when possible) at alternating positions; one sample "
+		"per read",
+		SUB_NOTHING, "every point printed (lmbench printed 1 ms to 1 s only)"),
+	  NOISE("file", 0.2, 0.2, 0, 5, OWN_PACE) },
+	{ METRIC("disk.zone", "MB/s", HIGHER, MEDIAN, 1, "read bandwidth by offset (MB)"),
+	  LMBENCH("%x %v", "%.01f", "%.2f", NULL),
+	  METHOD("one 1 MiB read at an offset; one sample per read", SUB_NOTHING, ""),
+	  NOISE("file", 0.2, 0.2, 0, 5, OWN_PACE) },
+	{ 0 },
+};
+
+const struct tool_file toolfile_disk = { "disk", SUBSET_HW, "disk seeks and zone bandwidth", tools, 120, { metrics, 126 } };

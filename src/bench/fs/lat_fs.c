@@ -199,4 +199,18 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_lat_fs = { "files", SUBSET_OS, "file system and VM", tools, 100 };
+static const struct metric_def metrics[] = {
+	{ METRIC("lat_fs.create", "/s", HIGHER, MEDIAN, 1, "files created per second (size=bytes)"),
+	  LMBENCH(NULL, NULL, "%.0f", NULL),
+	  METHOD("creating files (open O_CREAT|O_EXCL, write SIZE bytes, close), at most 100 per "
+		"directory; files / time",
+		SUB_CLOCK " (directories made and removed outside the timing)", ""),
+	  NOISE("file", 0.35, 0.35, 0, 5, OWN_PACE) },
+	{ METRIC("lat_fs.delete", "/s", HIGHER, MEDIAN, 1, "files deleted per second (size=bytes)"),
+	  LMBENCH(NULL, NULL, "%.0f", NULL),
+	  METHOD("unlinking those files; files / time", SUB_CLOCK, ""),
+	  NOISE("file", 0.35, 0.35, 0, 5, OWN_PACE) },
+	{ 0 },
+};
+
+const struct tool_file toolfile_lat_fs = { "files", SUBSET_OS, "file system and VM", tools, 100, { metrics, 120 } };

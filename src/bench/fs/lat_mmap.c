@@ -134,4 +134,16 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_lat_mmap = { "files", SUBSET_OS, "file system and VM", tools, 103 };
+static const struct metric_def metrics[] = {
+	{ METRIC("lat_mmap.latency", "us", LOWER, MEDIAN, 2, "mmap+touch+munmap of a file"),
+	  LMBENCH("%x %v", "%.6f", "micromb", "\"mappings"),
+	  METHOD("mmap of SIZE bytes read-only, a read of one byte every 16 KiB of the first "
+		"tenth (-r: every 160 KiB), munmap; per mapping",
+		SUB_CLOCK,
+		"version 2: read-only mapping and reads (lmbench maps read-write shared and "
+		"writes); the faults really taken are recorded (faults_per_op, us_per_fault)"),
+	  NOISE("file", 0.2, 0.2, 0, 5, OWN_PACE) },
+	{ 0 },
+};
+
+const struct tool_file toolfile_lat_mmap = { "files", SUBSET_OS, "file system and VM", tools, 103, { metrics, 123 } };

@@ -210,4 +210,17 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_lat_pagefault = { "files", SUBSET_OS, "file system and VM", tools, 104 };
+static const struct metric_def metrics[] = {
+	{ METRIC("lat_pagefault.latency", "us", LOWER, MEDIAN, 2,
+		"file page fault, page evicted first (real fault)"),
+	  LMBENCH("Pagefaults on {file}: %v microseconds", NULL, "%.4f", NULL),
+	  METHOD("one pass reading a byte of every page of an evicted file in random order "
+		"without read-around; per page",
+		SUB_CLOCK " (eviction and mapping happen before each pass, untimed)",
+		"version 2: major faults (lmbench's msync(MS_INVALIDATE) left pages cached: "
+		"minor faults); faults counted per page, us_per_fault"),
+	  NOISE("file", 0.3, 0.3, 0, 5, OWN_PACE) },
+	{ 0 },
+};
+
+const struct tool_file toolfile_lat_pagefault = { "files", SUBSET_OS, "file system and VM", tools, 104, { metrics, 124 } };

@@ -308,4 +308,13 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_lmdd = { "lmdd", SUBSET_OS, "file write bandwidth (dd-like)", tools, 110 };
+static const struct metric_def metrics[] = {
+	{ METRIC("lmdd.write_bw", "KB/s", HIGHER, MEDIAN, 1, "sequential file write with fsync"),
+	  LMBENCH("File {file} write bandwidth: %v KB/sec", NULL, "%.0f", NULL),
+	  METHOD("writing the bytes with write() and fsync inside the timing; KB / time",
+		SUB_NOTHING, ""),
+	  NOISE("file", 0.15, 0.15, 0, 5, OWN_PACE) },
+	{ 0 },
+};
+
+const struct tool_file toolfile_lmdd = { "lmdd", SUBSET_OS, "file write bandwidth (dd-like)", tools, 110, { metrics, 125 } };

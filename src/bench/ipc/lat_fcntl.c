@@ -120,4 +120,14 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_lat_fcntl = { "ipc", SUBSET_OS, "local IPC latency: pipe, AF_UNIX, FIFO, locks, semaphores", tools, 53 };
+static const struct metric_def metrics[] = {
+	{ METRIC("lat_fcntl.latency", "us", LOWER, MEDIAN, 1, "fcntl lock hand-off"),
+	  LMBENCH("Fcntl lock latency: %v microseconds", NULL, "%.4f", NULL),
+	  METHOD("a POSIX record-lock hand-off with an echo process; per hand-off (half a round "
+		"trip)",
+		SUB_CLOCK, ""),
+	  NOISE("ipc", 0.12, 0.095, 0, 19, FOLLOWS_CLOCK) },
+	{ 0 },
+};
+
+const struct tool_file toolfile_lat_fcntl = { "ipc", SUBSET_OS, "local IPC latency: pipe, AF_UNIX, FIFO, locks, semaphores", tools, 53, { metrics, 83 } };

@@ -98,4 +98,13 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_lat_fifo = { "ipc", SUBSET_OS, "local IPC latency: pipe, AF_UNIX, FIFO, locks, semaphores", tools, 52 };
+static const struct metric_def metrics[] = {
+	{ METRIC("lat_fifo.latency", "us", LOWER, MEDIAN, 1, "FIFO round trip"),
+	  LMBENCH("Fifo latency: %v microseconds", NULL, "%.4f", NULL),
+	  METHOD("1 byte over a FIFO and back over another: one round trip", SUB_CLOCK,
+		"the FIFOs live in plumb's private directory"),
+	  NOISE("ipc", 0.12, 0.085, 0, 19, FOLLOWS_CLOCK) },
+	{ 0 },
+};
+
+const struct tool_file toolfile_lat_fifo = { "ipc", SUBSET_OS, "local IPC latency: pipe, AF_UNIX, FIFO, locks, semaphores", tools, 52, { metrics, 82 } };

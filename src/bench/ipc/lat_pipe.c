@@ -55,4 +55,13 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_ipc = { "ipc", SUBSET_OS, "local IPC latency: pipe, AF_UNIX, FIFO, locks, semaphores", tools, 50 };
+static const struct metric_def metrics[] = {
+	{ METRIC("lat_pipe.latency", "us", LOWER, MEDIAN, 1, "pipe round trip, 1 byte"),
+	  LMBENCH("Pipe latency: %v microseconds", NULL, "%.4f", NULL),
+	  METHOD("1 byte to an echo process over a pipe and back over another: one round trip",
+		SUB_CLOCK, ""),
+	  NOISE("ipc", 0.12, 0.085, 0, 19, FOLLOWS_CLOCK) },
+	{ 0 },
+};
+
+const struct tool_file toolfile_ipc = { "ipc", SUBSET_OS, "local IPC latency: pipe, AF_UNIX, FIFO, locks, semaphores", tools, 50, { metrics, 80 } };

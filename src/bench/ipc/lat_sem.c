@@ -152,4 +152,13 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_lat_sem = { "ipc", SUBSET_OS, "local IPC latency: pipe, AF_UNIX, FIFO, locks, semaphores", tools, 54 };
+static const struct metric_def metrics[] = {
+	{ METRIC("lat_sem.latency", "us", LOWER, MEDIAN, 1, "SysV semaphore hand-off"),
+	  LMBENCH("Semaphore latency: %v microseconds", NULL, "%.4f", NULL),
+	  METHOD("a SysV semaphore hand-off with an echo process; per hand-off (half a round trip)",
+		SUB_CLOCK, ""),
+	  NOISE("ipc", 0.12, 0.09, 0, 19, FOLLOWS_CLOCK) },
+	{ 0 },
+};
+
+const struct tool_file toolfile_lat_sem = { "ipc", SUBSET_OS, "local IPC latency: pipe, AF_UNIX, FIFO, locks, semaphores", tools, 54, { metrics, 84 } };

@@ -66,4 +66,13 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_lat_unix = { "ipc", SUBSET_OS, "local IPC latency: pipe, AF_UNIX, FIFO, locks, semaphores", tools, 51 };
+static const struct metric_def metrics[] = {
+	{ METRIC("lat_unix.latency", "us", LOWER, MEDIAN, 1, "AF_UNIX stream round trip"),
+	  LMBENCH("AF_UNIX sock stream latency: %v microseconds", NULL, "%.4f", NULL),
+	  METHOD("SIZE bytes (default 1) over an AF_UNIX socketpair and back: one round trip",
+		SUB_CLOCK, ""),
+	  NOISE("ipc", 0.12, 0.08, 0, 19, FOLLOWS_CLOCK) },
+	{ 0 },
+};
+
+const struct tool_file toolfile_lat_unix = { "ipc", SUBSET_OS, "local IPC latency: pipe, AF_UNIX, FIFO, locks, semaphores", tools, 51, { metrics, 81 } };

@@ -191,4 +191,18 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_cache = { "caches", SUBSET_HW, "TLB, parallelism, line, caches", tools, 203 };
+static const struct metric_def metrics[] = {
+	{ METRIC("cache.size", "bytes", NEUTRAL, MEDIAN, 1, "cache size of level {level}"),
+	  LMBENCH(NULL, NULL, "%.0f", NULL),
+	  METHOD("random chases over growing sizes; where the per-load cost steps", SUB_CLOCK,
+		"derived from chase latencies"),
+	  NOISE("memory", 0.21, 0.21, 0, 5, OWN_PACE) },
+	{ METRIC("cache.latency", "ns", LOWER, MEDIAN, 1,
+		"load latency of level {level}; level=mem for main memory"),
+	  LMBENCH(NULL, NULL, "%.2f", NULL),
+	  METHOD("100 dependent random loads within a level's size; per load", SUB_CLOCK, ""),
+	  NOISE("memory", 0.21, 0.21, 0, 5, OWN_PACE) },
+	{ 0 },
+};
+
+const struct tool_file toolfile_cache = { "caches", SUBSET_HW, "TLB, parallelism, line, caches", tools, 203, { metrics, 135 } };

@@ -223,4 +223,26 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_mem_lat = { "memlat", SUBSET_HW, "memory latency (lat_mem_rd)", tools, 180 };
+static const struct metric_def metrics[] = {
+	{ METRIC("lat_mem_rd.seq", "ns", LOWER, BEST, 1,
+		"load latency, chain in address order (MiB)"),
+	  LMBENCH("%x %v", "%.5f", "%.3f", "\"stride={stride}"),
+	  METHOD("100 dependent loads of a chain in address order, stride bytes apart; per load",
+		SUB_CLOCK,
+		"prefetchers follow it: at large sizes a bandwidth more than a latency, as "
+		"lmbench's"),
+	  NOISE("memory", 0.21, 0.21, 0, 5, OWN_PACE) },
+	{ METRIC("lat_mem_rd.rand", "ns", LOWER, BEST, 2,
+		"load latency, one random cycle through all lines (MiB)"),
+	  LMBENCH("%x %v", "%.5f", "%.3f", "\"stride={stride}"),
+	  METHOD("100 dependent loads of one random cycle through every stride-slot of the size; "
+		"per load",
+		SUB_CLOCK,
+		"version 2: one random cycle through every line of the size, grown with the size "
+		"(lmbench builds its random order differently); on 4 KiB pages TLB misses "
+		"included"),
+	  NOISE("memory", 0.21, 0.21, 0, 5, OWN_PACE) },
+	{ 0 },
+};
+
+const struct tool_file toolfile_mem_lat = { "memlat", SUBSET_HW, "memory latency (lat_mem_rd)", tools, 180, { metrics, 131 } };

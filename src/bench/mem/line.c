@@ -146,4 +146,14 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_line = { "caches", SUBSET_HW, "TLB, parallelism, line, caches", tools, 202 };
+static const struct metric_def metrics[] = {
+	{ METRIC("line.bytes", "bytes", NEUTRAL, MEDIAN, 1, "cache line size"),
+	  LMBENCH("%v", NULL, "%.0f", NULL),
+	  METHOD("chases at growing distances over flushed blocks; the distance where the cost "
+		"per load steps",
+		SUB_CLOCK, "derived from chase latencies"),
+	  NOISE_UNMEASURED },
+	{ 0 },
+};
+
+const struct tool_file toolfile_line = { "caches", SUBSET_HW, "TLB, parallelism, line, caches", tools, 202, { metrics, 134 } };

@@ -220,4 +220,14 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_memsize = { "memsize", SUBSET_HW, "usable memory", tools, 80 };
+static const struct metric_def metrics[] = {
+	{ METRIC("memsize.mib", "MiB", NEUTRAL, MEDIAN, 1, "memory usable by one process"),
+	  LMBENCH("%v", NULL, "%.0f", NULL),
+	  METHOD("pages touched in a forked child until available memory, a slowdown or 5 s",
+		"nothing (not a time)",
+		"capped at what is available without swapping; the child takes any OOM kill"),
+	  NOISE_UNMEASURED },
+	{ 0 },
+};
+
+const struct tool_file toolfile_memsize = { "memsize", SUBSET_HW, "usable memory", tools, 80, { metrics, 70 } };

@@ -193,4 +193,17 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_par_mem = { "caches", SUBSET_HW, "TLB, parallelism, line, caches", tools, 201 };
+static const struct metric_def metrics[] = {
+	{ METRIC("par_mem.parallelism", "x", HIGHER, MEDIAN, 2,
+		"memory-level parallelism by size (MB)"),
+	  LMBENCH("%x %v", "%.6f", "%.2f", "Memory load parallelism"),
+	  METHOD("k random chains walked at once, 2k loads per iteration; ns per load with one / "
+		"with k, the largest over k",
+		SUB_CLOCK,
+		"version 2: no empty-loop cost subtracted (2 loads per iteration: it was up to "
+		"~15 % of a cached load)"),
+	  NOISE("memory", 0.19, 0.19, 0, 5, OWN_PACE) },
+	{ 0 },
+};
+
+const struct tool_file toolfile_par_mem = { "caches", SUBSET_HW, "TLB, parallelism, line, caches", tools, 201, { metrics, 133 } };

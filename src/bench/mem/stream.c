@@ -28,7 +28,7 @@
  * where they avoid reading the destination before writing it (allowed by McCalpin's rules, but
  * not what lmbench's stream or a portable build does); a [Streaming stores: ...] fact says which
  * kernels used them. --no-nt turns them off for a like-for-like run against lmbench's stream.
- * The metrics of a kernel that stored without them get method version + 1 (metrics.def), so
+ * The metrics of a kernel that stored without them get method version + 1 (see metrics[] below), so
  * compare never takes the difference for a regression.
  */
 #include <errno.h>
@@ -530,4 +530,89 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_stream = { "stream", SUBSET_HW, "STREAM bandwidth", tools, 190 };
+/* how the kernels store: what their method versions count */
+#define NT_STORES(ver)                                                                          \
+	"version " ver ": streaming stores on x86 for arrays beyond the last-level cache; +1 with "  \
+	"plain stores (--no-nt, portable build, small arrays), lmbench's operation"
+
+static const struct metric_def metrics[] = {
+	{ METRIC("stream.copy_latency", "ns", LOWER, BEST, 2, "STREAM c=a, ns per element"),
+	  LMBENCH("STREAM copy latency: %v nanoseconds", NULL, "%.2f", NULL),
+	  METHOD("c = a; one pass over the arrays, per element", SUB_CLOCK, NT_STORES("2")),
+	  NOISE("membw", 0.08, 0.08, 0, 5, OWN_PACE) },
+	{ METRIC("stream.copy", "MB/s", HIGHER, BEST, 2, "STREAM c=a"),
+	  LMBENCH("STREAM copy bandwidth: %v MB/sec", NULL, "%.2f", NULL),
+	  METHOD("c = a; 2 x 8 bytes per element / time of the fastest pass", SUB_CLOCK,
+		NT_STORES("2")),
+	  NOISE("membw", 0.08, 0.08, 0, 5, OWN_PACE) },
+	{ METRIC("stream.scale_latency", "ns", LOWER, BEST, 2, "STREAM b=s*c, ns per element"),
+	  LMBENCH("STREAM scale latency: %v nanoseconds", NULL, "%.2f", NULL),
+	  METHOD("b = s*c; one pass over the arrays, per element", SUB_CLOCK, NT_STORES("2")),
+	  NOISE("membw", 0.08, 0.08, 0, 5, OWN_PACE) },
+	{ METRIC("stream.scale", "MB/s", HIGHER, BEST, 2, "STREAM b=s*c"),
+	  LMBENCH("STREAM scale bandwidth: %v MB/sec", NULL, "%.2f", NULL),
+	  METHOD("b = s*c; 2 x 8 bytes per element / time of the fastest pass", SUB_CLOCK,
+		NT_STORES("2")),
+	  NOISE("membw", 0.08, 0.08, 0, 5, OWN_PACE) },
+	{ METRIC("stream.add_latency", "ns", LOWER, BEST, 3,
+		"STREAM c=a+b (a real add, unlike lmbench)"),
+	  LMBENCH("STREAM add latency: %v nanoseconds", NULL, "%.2f", NULL),
+	  METHOD("c = a + b; one pass, per element", SUB_CLOCK,
+		"version 3: a real add (lmbench 3 ran its sum loop); streaming stores beyond the "
+		"last-level cache, +1 without"),
+	  NOISE("membw", 0.08, 0.08, 0, 5, OWN_PACE) },
+	{ METRIC("stream.add", "MB/s", HIGHER, BEST, 3,
+		"STREAM c=a+b (a real add, unlike lmbench)"),
+	  LMBENCH("STREAM add bandwidth: %v MB/sec", NULL, "%.2f", NULL),
+	  METHOD("c = a + b; 3 x 8 bytes per element / time of the fastest pass", SUB_CLOCK,
+		"version 3: a real add (lmbench 3 ran its sum loop); streaming stores beyond the "
+		"last-level cache, +1 without"),
+	  NOISE("membw", 0.08, 0.08, 0, 5, OWN_PACE) },
+	{ METRIC("stream.triad_latency", "ns", LOWER, BEST, 2, "STREAM a=b+s*c, ns per element"),
+	  LMBENCH("STREAM triad latency: %v nanoseconds", NULL, "%.2f", NULL),
+	  METHOD("a = b + s*c; one pass over the arrays, per element", SUB_CLOCK, NT_STORES("2")),
+	  NOISE("membw", 0.08, 0.08, 0, 5, OWN_PACE) },
+	{ METRIC("stream.triad", "MB/s", HIGHER, BEST, 2, "STREAM a=b+s*c"),
+	  LMBENCH("STREAM triad bandwidth: %v MB/sec", NULL, "%.2f", NULL),
+	  METHOD("a = b + s*c; 3 x 8 bytes per element / time of the fastest pass", SUB_CLOCK,
+		NT_STORES("2")),
+	  NOISE("membw", 0.08, 0.08, 0, 5, OWN_PACE) },
+	{ METRIC("stream2.fill_latency", "ns", LOWER, BEST, 2, "STREAM2 a=q"),
+	  LMBENCH("STREAM2 fill latency: %v nanoseconds", NULL, "%.2f", NULL),
+	  METHOD("a = q; one pass over the arrays, per element", SUB_CLOCK, NT_STORES("2")),
+	  NOISE("membw", 0.08, 0.08, 0, 5, OWN_PACE) },
+	{ METRIC("stream2.fill", "MB/s", HIGHER, BEST, 2, "STREAM2 a=q"),
+	  LMBENCH("STREAM2 fill bandwidth: %v MB/sec", NULL, "%.2f", NULL),
+	  METHOD("a = q; 1 x 8 bytes per element / time of the fastest pass", SUB_CLOCK,
+		NT_STORES("2")),
+	  NOISE("membw", 0.08, 0.08, 0, 5, OWN_PACE) },
+	{ METRIC("stream2.copy_latency", "ns", LOWER, BEST, 2, "STREAM2 a=b"),
+	  LMBENCH("STREAM2 copy latency: %v nanoseconds", NULL, "%.2f", NULL),
+	  METHOD("a = b; one pass over the arrays, per element", SUB_CLOCK, NT_STORES("2")),
+	  NOISE("membw", 0.08, 0.08, 0, 5, OWN_PACE) },
+	{ METRIC("stream2.copy", "MB/s", HIGHER, BEST, 2, "STREAM2 a=b"),
+	  LMBENCH("STREAM2 copy bandwidth: %v MB/sec", NULL, "%.2f", NULL),
+	  METHOD("a = b; 2 x 8 bytes per element / time of the fastest pass", SUB_CLOCK,
+		NT_STORES("2")),
+	  NOISE("membw", 0.08, 0.08, 0, 5, OWN_PACE) },
+	{ METRIC("stream2.daxpy_latency", "ns", LOWER, BEST, 2, "STREAM2 a=a+q*b"),
+	  LMBENCH("STREAM2 daxpy latency: %v nanoseconds", NULL, "%.2f", NULL),
+	  METHOD("a = a + q*b; one pass over the arrays, per element", SUB_CLOCK, NT_STORES("2")),
+	  NOISE("membw", 0.08, 0.08, 0, 5, OWN_PACE) },
+	{ METRIC("stream2.daxpy", "MB/s", HIGHER, BEST, 2, "STREAM2 a=a+q*b"),
+	  LMBENCH("STREAM2 daxpy bandwidth: %v MB/sec", NULL, "%.2f", NULL),
+	  METHOD("a = a + q*b; 3 x 8 bytes per element / time of the fastest pass", SUB_CLOCK,
+		NT_STORES("2")),
+	  NOISE("membw", 0.08, 0.08, 0, 5, OWN_PACE) },
+	{ METRIC("stream2.sum_latency", "ns", LOWER, BEST, 1, "STREAM2 s+=a"),
+	  LMBENCH("STREAM2 sum latency: %v nanoseconds", NULL, "%.2f", NULL),
+	  METHOD("s += a; one pass, per element", SUB_CLOCK, ""),
+	  NOISE("membw", 0.08, 0.08, 0, 5, OWN_PACE) },
+	{ METRIC("stream2.sum", "MB/s", HIGHER, BEST, 1, "STREAM2 s+=a"),
+	  LMBENCH("STREAM2 sum bandwidth: %v MB/sec", NULL, "%.2f", NULL),
+	  METHOD("s += a; 1 x 8 bytes per element / time of the fastest pass", SUB_CLOCK, ""),
+	  NOISE("membw", 0.08, 0.08, 0, 5, OWN_PACE) },
+	{ 0 },
+};
+
+const struct tool_file toolfile_stream = { "stream", SUBSET_HW, "STREAM bandwidth", tools, 190, { metrics, 136 } };

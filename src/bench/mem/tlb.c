@@ -129,4 +129,15 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_tlb = { "caches", SUBSET_HW, "TLB, parallelism, line, caches", tools, 200 };
+static const struct metric_def metrics[] = {
+	{ METRIC("tlb.pages", "pages", NEUTRAL, MEDIAN, 1,
+		"TLB entries (pages reachable without a TLB miss)"),
+	  LMBENCH("tlb: %v pages", NULL, "%.0f", NULL),
+	  METHOD("random chains over growing page counts; the count before the per-load cost "
+		"steps up",
+		SUB_CLOCK, "derived from chase latencies"),
+	  NOISE("memory", 0.17, 0.17, 0, 5, OWN_PACE) },
+	{ 0 },
+};
+
+const struct tool_file toolfile_tlb = { "caches", SUBSET_HW, "TLB, parallelism, line, caches", tools, 200, { metrics, 132 } };

@@ -126,4 +126,14 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_netbw = { "netbw", SUBSET_OS, "socket and pipe bandwidth", tools, 140 };
+static const struct metric_def metrics[] = {
+	{ METRIC("bw_tcp.bandwidth", "MB/s", HIGHER, MEDIAN, 1,
+		"TCP bandwidth by message size (MB)"),
+	  LMBENCH("%x %v MB/sec", "%.6f", "%.2f", NULL),
+	  METHOD("reading MOVE bytes from a TCP sender in reads of the message size; MOVE / time",
+		SUB_CLOCK, ""),
+	  NOISE("net", 0.14, 0.14, 0, 5, OWN_PACE) },
+	{ 0 },
+};
+
+const struct tool_file toolfile_netbw = { "netbw", SUBSET_OS, "socket and pipe bandwidth", tools, 140, { metrics, 110 } };

@@ -162,4 +162,13 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_bw_udp = { "netbw", SUBSET_OS, "socket and pipe bandwidth", tools, 141 };
+static const struct metric_def metrics[] = {
+	{ METRIC("bw_udp.bandwidth", "MB/s", HIGHER, MEDIAN, 1, "UDP bandwidth"),
+	  LMBENCH("socket UDP bandwidth using {host}: %v MB/sec", NULL, "%.2f", NULL),
+	  METHOD("batches of datagrams that fit the receive buffer; delivered bytes / time",
+		SUB_CLOCK, "only delivered bytes count; losses are reported"),
+	  NOISE("net", 0.14, 0.14, 0, 5, OWN_PACE) },
+	{ 0 },
+};
+
+const struct tool_file toolfile_bw_udp = { "netbw", SUBSET_OS, "socket and pipe bandwidth", tools, 141, { metrics, 112 } };

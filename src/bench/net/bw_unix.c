@@ -129,4 +129,16 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_bw_unix = { "netbw", SUBSET_OS, "socket and pipe bandwidth", tools, 142 };
+static const struct metric_def metrics[] = {
+	{ METRIC("bw_unix.bandwidth", "MB/s", HIGHER, MEDIAN, 1, "AF_UNIX stream bandwidth"),
+	  LMBENCH("AF_UNIX sock stream bandwidth: %v MB/sec", NULL, "%.2f", NULL),
+	  METHOD("reading MOVE bytes from an AF_UNIX sender; MOVE / time", SUB_CLOCK, "honours -M"),
+	  NOISE("net", 0.14, 0.14, 0, 5, OWN_PACE) },
+	{ METRIC("bw_pipe.bandwidth", "MB/s", HIGHER, MEDIAN, 1, "pipe bandwidth"),
+	  LMBENCH("Pipe bandwidth: %v MB/sec", NULL, "%.2f", NULL),
+	  METHOD("reading MOVE bytes from a pipe sender; MOVE / time", SUB_CLOCK, ""),
+	  NOISE("net", 0.14, 0.14, 0, 5, OWN_PACE) },
+	{ 0 },
+};
+
+const struct tool_file toolfile_bw_unix = { "netbw", SUBSET_OS, "socket and pipe bandwidth", tools, 142, { metrics, 111 } };

@@ -130,4 +130,18 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_lat_connect = { "netlat", SUBSET_OS, "network and socket latency", tools, 132 };
+static const struct metric_def metrics[] = {
+	{ METRIC("lat_connect.latency", "us", LOWER, MEDIAN, 2, "TCP connect+close"),
+	  LMBENCH("TCP/IP connection cost to {host}: %v microseconds", NULL, "%.4f", NULL),
+	  METHOD("socket() + connect() + close() to a TCP server", SUB_CLOCK,
+		"version 2: closed with SO_LINGER 0 (a reset, no TIME_WAIT), lmbench closes "
+		"normally"),
+	  NOISE("net", 0.14, 0.14, 0, 5, OWN_PACE) },
+	{ METRIC("lat_unix_connect.latency", "us", LOWER, MEDIAN, 1, "AF_UNIX connect+close"),
+	  LMBENCH("UNIX connection cost: %v microseconds", NULL, "%.4f", NULL),
+	  METHOD("socket() + connect() + close() to an AF_UNIX server", SUB_CLOCK, ""),
+	  NOISE("net", 0.14, 0.14, 0, 5, OWN_PACE) },
+	{ 0 },
+};
+
+const struct tool_file toolfile_lat_connect = { "netlat", SUBSET_OS, "network and socket latency", tools, 132, { metrics, 103 } };

@@ -257,4 +257,14 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_http = { "http", SUBSET_OS, "HTTP latency", tools, 150 };
+static const struct metric_def metrics[] = {
+	{ METRIC("lat_http.latency", "ms", LOWER, MEDIAN, 1, "HTTP GET of a set of pages"),
+	  LMBENCH(NULL, NULL, "%.4f", NULL),
+	  METHOD("fetching every URL of the page list, each over a new connection", SUB_CLOCK,
+		"the 14 pages are generated in memory, same shape; the mean divides by count, "
+		"not count - 1"),
+	  NOISE("net", 0.14, 0.14, 0, 5, OWN_PACE) },
+	{ 0 },
+};
+
+const struct tool_file toolfile_http = { "http", SUBSET_OS, "HTTP latency", tools, 150, { metrics, 104 } };

@@ -287,4 +287,18 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_rpc = { "rpc", SUBSET_OS, "Sun RPC latency", tools, 160 };
+static const struct metric_def metrics[] = {
+	{ METRIC("lat_rpc.tcp", "us", LOWER, MEDIAN, 1, "Sun RPC call over TCP"),
+	  LMBENCH("RPC/tcp latency using {host}: %v microseconds", NULL, "%.4f", NULL),
+	  METHOD("one Sun RPC call (a char in, a char out) over TCP", SUB_CLOCK,
+		"no portmapper involved"),
+	  NOISE("net", 0.14, 0.14, 0, 5, OWN_PACE) },
+	{ METRIC("lat_rpc.udp", "us", LOWER, MEDIAN, 1, "Sun RPC call over UDP"),
+	  LMBENCH("RPC/udp latency using {host}: %v microseconds", NULL, "%.4f", NULL),
+	  METHOD("one Sun RPC call (a char in, a char out) over UDP", SUB_CLOCK,
+		"no portmapper involved"),
+	  NOISE("net", 0.14, 0.14, 0, 5, OWN_PACE) },
+	{ 0 },
+};
+
+const struct tool_file toolfile_rpc = { "rpc", SUBSET_OS, "Sun RPC latency", tools, 160, { metrics, 102 } };

@@ -100,4 +100,12 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_netlat = { "netlat", SUBSET_OS, "network and socket latency", tools, 130 };
+static const struct metric_def metrics[] = {
+	{ METRIC("lat_tcp.latency", "us", LOWER, MEDIAN, 1, "TCP round trip"),
+	  LMBENCH("TCP latency using {host}: %v microseconds", NULL, "%.4f", NULL),
+	  METHOD("one message round trip over TCP", SUB_CLOCK, ""),
+	  NOISE("net", 0.24, 0.24, 0, 4, OWN_PACE) },
+	{ 0 },
+};
+
+const struct tool_file toolfile_netlat = { "netlat", SUBSET_OS, "network and socket latency", tools, 130, { metrics, 100 } };

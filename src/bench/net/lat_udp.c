@@ -127,4 +127,12 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_lat_udp = { "netlat", SUBSET_OS, "network and socket latency", tools, 131 };
+static const struct metric_def metrics[] = {
+	{ METRIC("lat_udp.latency", "us", LOWER, MEDIAN, 1, "UDP round trip"),
+	  LMBENCH("UDP latency using {host}: %v microseconds", NULL, "%.4f", NULL),
+	  METHOD("one datagram round trip over UDP", SUB_CLOCK, ""),
+	  NOISE("net", 0.14, 0.14, 0, 5, OWN_PACE) },
+	{ 0 },
+};
+
+const struct tool_file toolfile_lat_udp = { "netlat", SUBSET_OS, "network and socket latency", tools, 131, { metrics, 101 } };

@@ -238,4 +238,37 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_proc = { "proc", SUBSET_OS, "procedure calls and process creation", tools, 40 };
+static const struct metric_def metrics[] = {
+	{ METRIC("lat_proc.procedure", "us", LOWER, MEDIAN, 2, "procedure call"),
+	  LMBENCH("Procedure call: %v microseconds", NULL, "%.4f", NULL),
+	  METHOD("one call of an opaque function and its loop, the whole iteration", SUB_CLOCK,
+		"version 2: no empty-loop cost subtracted (it overlaps the call and made the "
+		"figure 20-35 % low)"),
+	  NOISE("proc", 0.1, 0.1, 0, 19, FOLLOWS_CLOCK) },
+	{ METRIC("lat_proc.fork", "us", LOWER, MEDIAN, 2, "fork, child exits, parent waits"),
+	  LMBENCH("Process fork+exit: %v microseconds", NULL, "%.4f", NULL),
+	  METHOD("fork(), the child _exit(0)s, the parent waits; forked from plumb-spawn, a "
+		"process as small as lmbench's lat_proc",
+		SUB_CLOCK " (the command round trip to plumb-spawn, microseconds per 60 ms "
+		"sample, stays in)",
+		"version 2: forked from a small helper, not plumb's own image (the operation is "
+		"lmbench's)"),
+	  NOISE("proc", 0.12, 0.12, 0, 5, OWN_PACE) },
+	{ METRIC("lat_proc.exec", "us", LOWER, MEDIAN, 2, "fork + execve of a tiny program"),
+	  LMBENCH("Process fork+execve: %v microseconds", NULL, "%.4f", NULL),
+	  METHOD("fork() + execve() of plumb-hello (empty environment, stdout on /dev/null) + "
+		"wait, from plumb-spawn",
+		SUB_CLOCK " (the command round trip stays in)",
+		"version 2: forked from a small helper; plumb-hello found beside plumb, not "
+		"/tmp/hello"),
+	  NOISE("proc", 0.12, 0.12, 0, 5, OWN_PACE) },
+	{ METRIC("lat_proc.shell", "us", LOWER, MEDIAN, 2, "fork + /bin/sh -c tiny program"),
+	  LMBENCH("Process fork+/bin/sh -c: %v microseconds", NULL, "%.4f", NULL),
+	  METHOD("fork() + execve(/bin/sh -c plumb-hello) + wait, from plumb-spawn",
+		SUB_CLOCK " (the command round trip stays in)",
+		"version 2: forked from a small helper; empty environment"),
+	  NOISE("proc", 0.12, 0.12, 0, 5, OWN_PACE) },
+	{ 0 },
+};
+
+const struct tool_file toolfile_proc = { "proc", SUBSET_OS, "procedure calls and process creation", tools, 40, { metrics, 40 } };

@@ -155,4 +155,20 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_select = { "select", SUBSET_OS, "select() on many descriptors", tools, 20 };
+static const struct metric_def metrics[] = {
+	{ METRIC("lat_select.file", "us", LOWER, MEDIAN, 1, "select() on n file descriptors"),
+	  LMBENCH("Select on {n} fd's: %v microseconds", NULL, "%.4f", NULL),
+	  METHOD("one select() with a zero timeout on n descriptors of a file, all ready",
+		SUB_CLOCK, "nfds is the highest descriptor + 1, so every descriptor is examined"),
+	  NOISE("syscall", 0.16, 0.16, 0, 5, FOLLOWS_CLOCK) },
+	{ METRIC("lat_select.tcp", "us", LOWER, MEDIAN, 1, "select() on n TCP sockets"),
+	  LMBENCH("Select on {n} tcp fd's: %v microseconds", NULL, "%.4f", NULL),
+	  METHOD("one select() with a zero timeout on n descriptors of one loopback TCP socket",
+		SUB_CLOCK,
+		"nfds is the highest descriptor + 1; the socket connects to plumb's own listener "
+		"(no server process)"),
+	  NOISE("syscall", 0.16, 0.16, 0, 5, FOLLOWS_CLOCK) },
+	{ 0 },
+};
+
+const struct tool_file toolfile_select = { "select", SUBSET_OS, "select() on many descriptors", tools, 20, { metrics, 20 } };

@@ -153,4 +153,32 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-const struct family fam_syscall = { "syscall", SUBSET_OS, "system calls", tools, 10 };
+static const struct metric_def metrics[] = {
+	{ METRIC("lat_syscall.null", "us", LOWER, MEDIAN, 1, "null system call (getppid)"),
+	  LMBENCH("Simple syscall: %v microseconds", NULL, "%.4f", NULL),
+	  METHOD("one getppid() call and its loop", SUB_CLOCK, ""),
+	  NOISE("syscall", 0.105, 0.105, 0, 19, FOLLOWS_CLOCK) },
+	{ METRIC("lat_syscall.read", "us", LOWER, MEDIAN, 1, "read 1 byte from /dev/zero"),
+	  LMBENCH("Simple read: %v microseconds", NULL, "%.4f", NULL),
+	  METHOD("one read() of 1 byte from /dev/zero and its loop", SUB_CLOCK, ""),
+	  NOISE("syscall", 0.1, 0.1, 0, 19, FOLLOWS_CLOCK) },
+	{ METRIC("lat_syscall.write", "us", LOWER, MEDIAN, 1, "write 1 byte to /dev/null"),
+	  LMBENCH("Simple write: %v microseconds", NULL, "%.4f", NULL),
+	  METHOD("one write() of 1 byte to /dev/null and its loop", SUB_CLOCK, ""),
+	  NOISE("syscall", 0.09, 0.09, 0, 19, FOLLOWS_CLOCK) },
+	{ METRIC("lat_syscall.stat", "us", LOWER, MEDIAN, 1, "stat() of a file"),
+	  LMBENCH("Simple stat: %v microseconds", NULL, "%.4f", NULL),
+	  METHOD("one stat() of a small file and its loop", SUB_CLOCK, ""),
+	  NOISE("syscall", 0.095, 0.095, 0, 19, FOLLOWS_CLOCK) },
+	{ METRIC("lat_syscall.fstat", "us", LOWER, MEDIAN, 1, "fstat() of an open file"),
+	  LMBENCH("Simple fstat: %v microseconds", NULL, "%.4f", NULL),
+	  METHOD("one fstat() of an open file and its loop", SUB_CLOCK, ""),
+	  NOISE("syscall", 0.075, 0.075, 0, 19, FOLLOWS_CLOCK) },
+	{ METRIC("lat_syscall.open", "us", LOWER, MEDIAN, 1, "open()+close() of a file"),
+	  LMBENCH("Simple open/close: %v microseconds", NULL, "%.4f", NULL),
+	  METHOD("one open() + close() of a small file and its loop", SUB_CLOCK, ""),
+	  NOISE("syscall", 0.065, 0.065, 0, 19, FOLLOWS_CLOCK) },
+	{ 0 },
+};
+
+const struct tool_file toolfile_syscall = { "syscall", SUBSET_OS, "system calls", tools, 10, { metrics, 10 } };
