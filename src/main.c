@@ -17,27 +17,16 @@
 
 static const struct tool *current_tool;
 
+/* A tool's --help: usage, what it measures, its own and the shared options (both from their
+ * tables, opts.c), where results go. */
 static void tool_help(struct tool_ctx *c, const struct tool_options *opts)
 {
 	const struct tool *t = current_tool;
-	char *u = xasprintf("usage: %s [-P copies] [-W warmup_us] [-N samples] [--cpu LIST|none] "
-			    "[--json]\n       %*s [--fsdir DIR] [--min-sample US] %s", t->name,
-			    (int)strlen(t->name), "", t->usage);
-	help_wrap(stdout, u, 0, 8 + (int)strlen(t->name));
+	options_usage(stdout, t->name, t->usage);
 	printf("\n\n%s\n", t->summary);
-	free(u);
 	if (t->help)
 		printf("\n%s\n", t->help);
 	options_help(stdout, opts);
-	printf("\nOptions of every tool:\n"
-	       "  -P copies        run that many copies at once (lmbench's parallelism)\n"
-	       "  -W warmup_us     run the operation this long before timing it\n"
-	       "  -N samples       number of timed samples (lmbench's repetitions)\n"
-	       "  --cpu LIST|none  CPUs to pin the processes to (default one fixed CPU), none: unpinned\n"
-	       "  --json           one JSON document with every sample instead of lmbench's lines\n"
-	       "  --fsdir DIR      where file benchmarks create their private directory\n"
-	       "  --min-sample US  shortest time a sample may take (the loop runs more iterations)\n"
-	       "  -h, --help       this help\n");
 	printf("\nResults print on %s as lmbench's lines (on %s when run through the lmbench name);\n"
 	       "--json prints one JSON document with every sample instead. Exit status: 0 ok,\n"
 	       "2 bad arguments, 3 the measurement could not be made.\n",

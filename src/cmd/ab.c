@@ -54,8 +54,6 @@ static void set_format(const char *arg, void *field)
 		die(EXIT_USAGE, "--format: '%s' is not text, markdown, csv or json", arg);
 }
 
-static const struct opt_action format_action = { set_format, 0 };
-
 static void set_time_limit(const char *arg, void *field)
 {
 	double v = strcmp(arg, "0") == 0 ? 0 : parse_duration(arg);
@@ -64,33 +62,29 @@ static void set_time_limit(const char *arg, void *field)
 	*(double *)field = v;
 }
 
-static const struct opt_action time_limit_action = { set_time_limit, 0 };
-
 /* ab's own options; every other word is a run option given to both sides (run_options) */
 const struct opt ab_options[] = {
-	{ 0, "a", OPT_STRING, 0, 0, offsetof(struct ab_cli, a), "PREFIX", NULL,
-	  "side A's command line (default: this binary)", NULL },
-	{ 0, "b", OPT_STRING, 0, 0, offsetof(struct ab_cli, b), "PREFIX", NULL,
-	  "side B's command line (required)", NULL },
-	{ 0, "label", OPT_STRING, 0, 0, offsetof(struct ab_cli, labels), "A,B", NULL,
-	  "the two runs' labels (default A#SESSION,B#SESSION)", NULL },
-	{ 0, NULL, OPT_GROUP, 0, 0, offsetof(struct ab_cli, ca), NULL, NULL, NULL, compare_group },
-	{ 0, "format", OPT_CUSTOM, 0, 0, offsetof(struct ab_cli, fmt), "F", NULL,
-	  "text (default), markdown, csv or json", &format_action },
-	{ 0, "fail-on-regression", OPT_FLAG, 0, 0, offsetof(struct ab_cli, fail), NULL, NULL,
-	  "exit 1 when a point of B is significantly worse", NULL },
-	{ 0, "start-timeout", OPT_INT, 1, 86400, offsetof(struct ab_cli, start_timeout), "SECONDS",
-	  "seconds", "how long a side may take to print its plan before it is stopped (default 120)",
-	  NULL },
-	{ 0, "time-limit", OPT_CUSTOM, 0, 0, offsetof(struct ab_cli, time_limit), "D", NULL,
-	  "after the first rounds, add rounds for the points still undecided while the session "
-	  "stays within D (90s, 3m, or seconds; default 180; 0: the first rounds only)",
-	  &time_limit_action },
-	{ 0, "seed", OPT_INT, 1, 2147483647, offsetof(struct ab_cli, seed), "N", NULL,
-	  "seed of the order of A and B within each pair (default: drawn, stored as ab_seed)", NULL },
-	{ 0, "no-store", OPT_FLAG, 0, 0, offsetof(struct ab_cli, no_store), NULL, NULL,
-	  "store neither run", NULL },
-	{ 0 },
+	OPT_STRING(0, "a", struct ab_cli, a, "PREFIX",
+		"side A's command line (default: this binary)"),
+	OPT_STRING(0, "b", struct ab_cli, b, "PREFIX", "side B's command line (required)"),
+	OPT_STRING(0, "label", struct ab_cli, labels, "A,B",
+		"the two runs' labels (default A#SESSION,B#SESSION)"),
+	OPT_GROUP(struct ab_cli, ca, compare_group),
+	OPT_CALLBACK(0, "format", struct ab_cli, fmt, "F", set_format,
+		"text (default), markdown, csv or json"),
+	OPT_BOOL(0, "fail-on-regression", struct ab_cli, fail,
+		"exit 1 when a point of B is significantly worse"),
+	OPT_INT(0, "start-timeout", struct ab_cli, start_timeout, "SECONDS", 1, 86400, "seconds",
+		"how long a side may take to print its plan before it is stopped (default 120)"),
+	OPT_CALLBACK(0, "time-limit", struct ab_cli, time_limit, "D", set_time_limit,
+		"after the first rounds, add rounds for the points still undecided while the "
+		"session "
+		"stays within D (90s, 3m, or seconds; default 180; 0: the first rounds only)"),
+	OPT_INT(0, "seed", struct ab_cli, seed, "N", 1, 2147483647, NULL,
+		"seed of the order of A and B within each pair (default: drawn, stored as "
+		"ab_seed)"),
+	OPT_BOOL(0, "no-store", struct ab_cli, no_store, "store neither run"),
+	OPT_END,
 };
 
 /* ---- the sequential session (docs/compare.md, "Sequential sessions") ---------------------- */

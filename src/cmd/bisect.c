@@ -47,18 +47,18 @@ struct bisect_cli {
 };
 
 const struct opt bisect_options[] = {
-	{ 0, "metric", OPT_STRING, 0, 0, offsetof(struct bisect_cli, metrics), "M,...", NULL,
-	  "the metrics that decide (lat_syscall.null; a tool name takes all its metrics)", NULL },
-	{ 0, "baseline", OPT_STRING, 0, 0, offsetof(struct bisect_cli, baseline), "RUN", NULL,
-	  "the baseline: a stored label, run id, selection or results file", NULL },
-	{ 0, "a", OPT_STRING, 0, 0, offsetof(struct bisect_cli, a), "PREFIX", NULL,
-	  "or a baseline binary, paired with the build under test in plumb ab sessions", NULL },
-	{ 0, "b", OPT_STRING, 0, 0, offsetof(struct bisect_cli, b), "PREFIX", NULL,
-	  "the build under test's command line (default: this binary)", NULL },
-	{ 0, "sessions", OPT_INT, 1, 20, offsetof(struct bisect_cli, sessions), "N", "looks",
-	  "at most N measurements before answering 125, undecided (default 3)", NULL },
-	{ 0, NULL, OPT_GROUP, 0, 0, offsetof(struct bisect_cli, ca), NULL, NULL, NULL, compare_group },
-	{ 0 },
+	OPT_STRING(0, "metric", struct bisect_cli, metrics, "M,...",
+		"the metrics that decide (lat_syscall.null; a tool name takes all its metrics)"),
+	OPT_STRING(0, "baseline", struct bisect_cli, baseline, "RUN",
+		"the baseline: a stored label, run id, selection or results file"),
+	OPT_STRING(0, "a", struct bisect_cli, a, "PREFIX",
+		"or a baseline binary, paired with the build under test in plumb ab sessions"),
+	OPT_STRING(0, "b", struct bisect_cli, b, "PREFIX",
+		"the build under test's command line (default: this binary)"),
+	OPT_INT(0, "sessions", struct bisect_cli, sessions, "N", 1, 20, "looks",
+		"at most N measurements before answering 125, undecided (default 3)"),
+	OPT_GROUP(struct bisect_cli, ca, compare_group),
+	OPT_END,
 };
 
 /* ---- the child that measures: its stop flag, its own child, its directory ----------------- */

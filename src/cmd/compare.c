@@ -18,7 +18,7 @@
 
 struct compare_cli {
 	struct compare_args ca;     /* --db --alpha --min-effect --correction */
-	struct {
+	struct compare_format {
 		enum cmp_format fmt;
 		int junit;
 	} format;
@@ -29,33 +29,32 @@ struct compare_cli {
 /* --format: junit is written by its own printer, the others by cmp_print */
 static void set_format(const char *arg, void *field)
 {
-	struct compare_cli *f = field;
-	f->format.junit = !strcmp(arg, "junit");
-	if (!f->format.junit && cmp_format_parse(arg, &f->format.fmt))
+	struct compare_format *f = field;
+	f->junit = !strcmp(arg, "junit");
+	if (!f->junit && cmp_format_parse(arg, &f->fmt))
 		die(EXIT_USAGE, "--format: '%s' is not text, markdown, csv, json or junit", arg);
 }
 
 static void set_json(const char *arg, void *field)
 {
-	((struct compare_cli *)field)->format.fmt = CF_JSON;
+	((struct compare_format *)field)->fmt = CF_JSON;
 }
 
-static const struct opt_action format_action = { set_format, 0 }, json_action = { set_json, 1 };
-
 const struct opt compare_options[] = {
-	{ 0, "all", OPT_FLAG, 0, 0, offsetof(struct compare_cli, all), NULL, NULL,
-	  "every point of every series (default: the summary-level points)", NULL },
-	{ 0, NULL, OPT_GROUP, 0, 0, offsetof(struct compare_cli, ca), NULL, NULL, NULL, compare_group },
-	{ 0, "format", OPT_CUSTOM, 0, 0, 0, "F", NULL,
-	  "text (default), markdown, csv, json or junit (JUnit XML for CI)", &format_action },
-	{ 0, "json", OPT_CUSTOM, 0, 0, 0, NULL, NULL, "the same as --format json", &json_action },
-	{ 0, "fail-on-regression", OPT_FLAG, 0, 0, offsetof(struct compare_cli, fail), NULL, NULL,
-	  "exit 1 when a point is significantly worse", NULL },
-	{ 0, "pool-anyway", OPT_FLAG, 0, 0, offsetof(struct compare_cli, pool_anyway), NULL, NULL,
-	  "pool a side's runs even when their architecture, CPU, build or kernel differ", NULL },
-	{ 'o', "output", OPT_STRING, 0, 0, offsetof(struct compare_cli, out), "FILE", NULL,
-	  "write to FILE instead of stdout", NULL },
-	{ 0 },
+	OPT_BOOL(0, "all", struct compare_cli, all,
+		"every point of every series (default: the summary-level points)"),
+	OPT_GROUP(struct compare_cli, ca, compare_group),
+	OPT_CALLBACK(0, "format", struct compare_cli, format, "F", set_format,
+		"text (default), markdown, csv, json or junit (JUnit XML for CI)"),
+	OPT_CALLBACK_NOARG(0, "json", struct compare_cli, format, set_json,
+		"the same as --format json"),
+	OPT_BOOL(0, "fail-on-regression", struct compare_cli, fail,
+		"exit 1 when a point is significantly worse"),
+	OPT_BOOL(0, "pool-anyway", struct compare_cli, pool_anyway,
+		"pool a side's runs even when their architecture, CPU, build or kernel differ"),
+	OPT_STRING('o', "output", struct compare_cli, out, "FILE",
+		"write to FILE instead of stdout"),
+	OPT_END,
 };
 
 int cmd_compare(int argc, char **argv)

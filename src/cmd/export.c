@@ -23,18 +23,15 @@ static void set_json(const char *arg, void *field)
 	*(const char **)field = "json";
 }
 
-static const struct opt_action json_action = { set_json, 1 };
-
 const struct opt export_options[] = {
-	{ 0, "format", OPT_STRING, 0, 0, offsetof(struct export_cli, fmt), "F", NULL,
-	  "json (default), lmbench (results text) or csv (one row per sample)", NULL },
-	{ 0, "json", OPT_CUSTOM, 0, 0, offsetof(struct export_cli, fmt), NULL, NULL,
-	  "the same as --format json", &json_action },
-	{ 'o', "output", OPT_STRING, 0, 0, offsetof(struct export_cli, out), "FILE", NULL,
-	  "write FILE atomically; the format follows .json/.txt/.csv", NULL },
-	{ 0, "db", OPT_STRING, 0, 0, offsetof(struct export_cli, db), "FILE", NULL,
-	  "the store to read RUN from", NULL },
-	{ 0 },
+	OPT_STRING(0, "format", struct export_cli, fmt, "F",
+		"json (default), lmbench (results text) or csv (one row per sample)"),
+	OPT_CALLBACK_NOARG(0, "json", struct export_cli, fmt, set_json,
+		"the same as --format json"),
+	OPT_STRING('o', "output", struct export_cli, out, "FILE",
+		"write FILE atomically; the format follows .json/.txt/.csv"),
+	OPT_STRING(0, "db", struct export_cli, db, "FILE", "the store to read RUN from"),
+	OPT_END,
 };
 
 __attribute__((noreturn)) static void export_bad(const char *cmd, const char *word, int missing)

@@ -19,11 +19,9 @@ struct import_cli {
 };
 
 const struct opt import_options[] = {
-	{ 0, "db", OPT_STRING, 0, 0, offsetof(struct import_cli, db), "FILE", NULL,
-	  "the store to import into", NULL },
-	{ 0, "label", OPT_STRING, 0, 0, offsetof(struct import_cli, label), "TEXT", NULL,
-	  "label every imported run", NULL },
-	{ 0 },
+	OPT_STRING(0, "db", struct import_cli, db, "FILE", "the store to import into"),
+	OPT_STRING(0, "label", struct import_cli, label, "TEXT", "label every imported run"),
+	OPT_END,
 };
 
 __attribute__((noreturn)) static void import_bad(const char *cmd, const char *word, int missing)

@@ -16,9 +16,9 @@
 /* A tool's own options, from its descriptor's table (groups expanded). */
 static void json_opts(struct json *j, const struct opt *o)
 {
-	for (; o && (o->letter || o->name || o->type); o++) {
-		if (o->type == OPT_GROUP) {
-			json_opts(j, o->extra);
+	for (; o && o->kind; o++) {
+		if (o->kind == OPTK_GROUP) {
+			json_opts(j, o->group);
 			continue;
 		}
 		char letter[2] = { o->letter, 0 };
@@ -76,13 +76,14 @@ struct list_cli {
 };
 
 const struct opt list_options[] = {
-	{ 0, "names", OPT_FLAG, 0, 0, offsetof(struct list_cli, names), NULL, NULL,
-	  "the bare tool names, one a line (for scripts)", NULL },
-	{ 0, "json", OPT_FLAG, 0, 0, offsetof(struct list_cli, json), NULL, NULL,
-	  "the tools and every metric of the registry as one JSON document", NULL },
-	{ 0, "metrics", OPT_FLAG, 0, 0, offsetof(struct list_cli, metrics), NULL, NULL,
-	  "docs/metrics.md: what each metric times, subtracts, and how it differs from lmbench", NULL },
-	{ 0 },
+	OPT_BOOL(0, "names", struct list_cli, names,
+		"the bare tool names, one a line (for scripts)"),
+	OPT_BOOL(0, "json", struct list_cli, json,
+		"the tools and every metric of the registry as one JSON document"),
+	OPT_BOOL(0, "metrics", struct list_cli, metrics,
+		"docs/metrics.md: what each metric times, subtracts, and how it differs from "
+		"lmbench"),
+	OPT_END,
 };
 
 __attribute__((noreturn)) static void list_bad(const char *cmd, const char *word, int missing)

@@ -27,11 +27,11 @@ struct push_cli {
 };
 
 const struct opt push_options[] = {
-	{ 0, "to", OPT_STRING, 0, 0, offsetof(struct push_cli, to), "URI|FILE", NULL,
-	  "the store to copy to (a postgresql:// URI, or an SQLite file)", NULL },
-	{ 0, "db", OPT_STRING, 0, 0, offsetof(struct push_cli, db), "FILE", NULL,
-	  "the local store RUN ids, labels and selections refer to", NULL },
-	{ 0 },
+	OPT_STRING(0, "to", struct push_cli, to, "URI|FILE",
+		"the store to copy to (a postgresql:// URI, or an SQLite file)"),
+	OPT_STRING(0, "db", struct push_cli, db, "FILE",
+		"the local store RUN ids, labels and selections refer to"),
+	OPT_END,
 };
 
 __attribute__((noreturn)) static void push_bad(const char *cmd, const char *word, int missing)

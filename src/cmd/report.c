@@ -88,34 +88,31 @@ struct report_cli {
 	int png, pool_anyway;
 };
 
+/* The options report and plot both end with. */
+static const struct opt report_common[] = {
+	OPT_STRING(0, "dir", struct report_cli, dir, "DIR", "the same as --svg-dir"),
+	OPT_BOOL(0, "pool-anyway", struct report_cli, pool_anyway,
+		"pool a side's runs even when their architecture, CPU, build or kernel differ"),
+	OPT_GROUP(struct report_cli, ca, compare_group),
+	OPT_END,
+};
+
 const struct opt report_options[] = {
-	{ 'o', "output", OPT_STRING, 0, 0, offsetof(struct report_cli, out), "FILE.html", NULL,
-	  "the page (- for stdout)", NULL },
-	{ 'd', "svg-dir", OPT_STRING, 0, 0, offsetof(struct report_cli, dir), "DIR", NULL,
-	  "also write every chart as DIR/NN-NAME.svg (the directory is made if missing)", NULL },
-	{ 0, "dir", OPT_STRING, 0, 0, offsetof(struct report_cli, dir), "DIR", NULL,
-	  "the same as --svg-dir", NULL },
-	{ 0, "pool-anyway", OPT_FLAG, 0, 0, offsetof(struct report_cli, pool_anyway), NULL, NULL,
-	  "pool a side's runs even when their architecture, CPU, build or kernel differ",
-	  NULL },
-	{ 0, NULL, OPT_GROUP, 0, 0, offsetof(struct report_cli, ca), NULL, NULL, NULL, compare_group },
-	{ 0 },
+	OPT_STRING('o', "output", struct report_cli, out, "FILE.html", "the page (- for stdout)"),
+	OPT_STRING('d', "svg-dir", struct report_cli, dir, "DIR",
+		"also write every chart as DIR/NN-NAME.svg (the directory is made if missing)"),
+	OPT_INCLUDE(report_common),
+	OPT_END,
 };
 
 /* plot writes files into a directory only: it has no -o */
 const struct opt plot_options[] = {
-	{ 'd', "svg-dir", OPT_STRING, 0, 0, offsetof(struct report_cli, dir), "DIR", NULL,
-	  "write every chart as DIR/NN-NAME.svg (required; made if missing)", NULL },
-	{ 0, "png", OPT_FLAG, 0, 0, offsetof(struct report_cli, png), NULL, NULL,
-	  "also DIR/NN-NAME.png, drawn by rsvg-convert (found on PATH)",
-	  NULL },
-	{ 0, "dir", OPT_STRING, 0, 0, offsetof(struct report_cli, dir), "DIR", NULL,
-	  "the same as --svg-dir", NULL },
-	{ 0, "pool-anyway", OPT_FLAG, 0, 0, offsetof(struct report_cli, pool_anyway), NULL, NULL,
-	  "pool a side's runs even when their architecture, CPU, build or kernel differ",
-	  NULL },
-	{ 0, NULL, OPT_GROUP, 0, 0, offsetof(struct report_cli, ca), NULL, NULL, NULL, compare_group },
-	{ 0 },
+	OPT_STRING('d', "svg-dir", struct report_cli, dir, "DIR",
+		"write every chart as DIR/NN-NAME.svg (required; made if missing)"),
+	OPT_BOOL(0, "png", struct report_cli, png,
+		"also DIR/NN-NAME.png, drawn by rsvg-convert (found on PATH)"),
+	OPT_INCLUDE(report_common),
+	OPT_END,
 };
 
 static int report_main(int argc, char **argv, int plot)

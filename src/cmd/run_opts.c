@@ -39,7 +39,6 @@ struct run_cli {
 	int quick, full, timeout;
 	const char *format;
 };
-#define RO(field) offsetof(struct run_cli, o.field)
 
 static void set_subset(const char *arg, void *field)
 {
@@ -84,67 +83,58 @@ static void set_time_limit(const char *arg, void *field)
 	*(double *)field = v;
 }
 
-static void set_help(const char *arg, void *field)
-{
-	help();
-	exit(0);
-}
-
-static const struct opt_action subset_action = { set_subset, 0 }, list_action = { set_list, 0 },
-	remote_action = { set_remote, 0 }, cpu_action = { set_cpu, 0 }, json_action = { set_json, 1 },
-	time_limit_action = { set_time_limit, 0 }, help_action = { set_help, 1 };
-
 const struct opt run_options[] = {
-	{ 0, "quick", OPT_FLAG, 0, 0, offsetof(struct run_cli, quick), NULL, NULL,
-	  "one round of 5 samples per point, small sizes (budget 32 s)", NULL },
-	{ 0, "full", OPT_FLAG, 0, 0, offsetof(struct run_cli, full), NULL, NULL,
-	  "lmbench's full size lists, 11 samples going on up to 51 (budget 14 min)", NULL },
-	{ 0, "subset", OPT_CUSTOM, 0, 0, RO(subset), "S", NULL,
-	  "only the hardware or the os benchmarks", &subset_action },
-	{ 0, "only", OPT_CUSTOM, 0, 0, RO(only), "FAM,...", NULL,
-	  "only these families, tools or steps (TOOL.ARG: lat_syscall.null; see --dry-run)",
-	  &list_action },
-	{ 0, "skip", OPT_CUSTOM, 0, 0, RO(skip), "FAM,...", NULL, "every family but these", &list_action },
-	{ 0, "label", OPT_STRING, 0, 0, RO(label), "TEXT", NULL,
-	  "a label stored with the run; compare/report take it for every run with it", NULL },
-	{ 0, "mem", OPT_SIZE, MIB, 1ll << 50, RO(mem), "SIZE", NULL,
-	  "largest working set of the memory series (k/m/g suffixes)", NULL },
-	{ 0, "fsdir", OPT_STRING, 0, 0, RO(fsdir), "DIR", NULL,
-	  "where the file benchmarks create their private directory", NULL },
-	{ 0, "remote", OPT_CUSTOM, 0, 0, RO(remote), "H[:B]", NULL,
-	  "also measure the network against `plumb serve` on host H (ports from B)", &remote_action },
-	{ 0, "disk", OPT_STRING, 0, 0, RO(disk), "DEV", NULL,
-	  "also measure this block device (seek times, zone bandwidth; read only)", NULL },
-	{ 0, "copies", OPT_INT, 1, 999, RO(copies), "N", NULL,
-	  "run N copies of each benchmark at once (lmbench's SYNC_MAX)", NULL },
-	{ 0, "cold", OPT_FLAG, 0, 0, RO(cold), NULL, NULL,
-	  "drop the page cache before each file benchmark (needs root)", NULL },
-	{ 0, "repeat", OPT_INT, 1, 1000, RO(repeat), "N", NULL,
-	  "N interleaved rounds of the suite (default profile: 3)", NULL },
-	{ 0, "cpu", OPT_CUSTOM, 0, 0, RO(cpu), "LIST|none", NULL,
-	  "CPUs the benchmarks are pinned to (default: one fixed CPU), none: not pinned", &cpu_action },
-	{ 'o', "output", OPT_STRING, 0, 0, RO(output), "FILE", NULL,
-	  "also write the run to FILE (.json or .txt, or say --format)", NULL },
-	{ 0, "format", OPT_STRING, 0, 0, offsetof(struct run_cli, format), "F", NULL,
-	  "stdout (or -o FILE): text summary, json or lmbench results text", NULL },
-	{ 0, "db", OPT_STRING, 0, 0, RO(db), "FILE", NULL,
-	  "the store (default $PLUMB_DB, else ~/.local/share/plumb/results.db)", NULL },
-	{ 0, "no-store", OPT_FLAG, 0, 0, RO(no_store), NULL, NULL, "do not store the run", NULL },
-	{ 0, "json", OPT_CUSTOM, 0, 0, offsetof(struct run_cli, format), NULL, NULL,
-	  "the same as --format json", &json_action },
-	{ 0, "samples", OPT_INT, 1, TIMING_MAX_REPS, RO(samples), "N", NULL,
-	  "samples per point (default 3 per round; quick 5; full 11)", NULL },
-	{ 0, "max-samples", OPT_INT, 1, TIMING_MAX_REPS, RO(max_samples), "N", NULL,
-	  "go on sampling up to N until the median's 95 % interval is within 1 %", NULL },
-	{ 0, "timeout", OPT_INT, 1, 86400, offsetof(struct run_cli, timeout), "SEC", NULL,
-	  "kill a step that runs longer (default 30 s + 10 x its estimate; full 60 + 20 x)", NULL },
-	{ 0, "time-limit", OPT_CUSTOM, 0, 0, RO(time_limit), "D", NULL,
-	  "fit the plan to D (90s, 5m, 1h30m; at least 30s): series thinned, then rounds, then "
-	  "whole tools, each said in the run's facts", &time_limit_action },
-	{ 0, "dry-run", OPT_FLAG, 0, 0, RO(dry_run), NULL, NULL,
-	  "print the plan (steps, sizes, estimated time, budget) and exit", NULL },
-	{ 'h', "help", OPT_CUSTOM, 0, 0, 0, NULL, NULL, "this help", &help_action },
-	{ 0 },
+	OPT_BOOL(0, "quick", struct run_cli, quick,
+		"one round of 5 samples per point, small sizes (budget 32 s)"),
+	OPT_BOOL(0, "full", struct run_cli, full,
+		"lmbench's full size lists, 11 samples going on up to 51 (budget 14 min)"),
+	OPT_CALLBACK(0, "subset", struct run_cli, o.subset, "S", set_subset,
+		"only the hardware or the os benchmarks"),
+	OPT_CALLBACK(0, "only", struct run_cli, o.only, "FAM,...", set_list,
+		"only these families, tools or steps (TOOL.ARG: lat_syscall.null; see --dry-run)"),
+	OPT_CALLBACK(0, "skip", struct run_cli, o.skip, "FAM,...", set_list,
+		"every family but these"),
+	OPT_STRING(0, "label", struct run_cli, o.label, "TEXT",
+		"a label stored with the run; compare/report take it for every run with it"),
+	OPT_SIZE(0, "mem", struct run_cli, o.mem, "SIZE", MIB, 1ll << 50, NULL,
+		"largest working set of the memory series (k/m/g suffixes)"),
+	OPT_STRING(0, "fsdir", struct run_cli, o.fsdir, "DIR",
+		"where the file benchmarks create their private directory"),
+	OPT_CALLBACK(0, "remote", struct run_cli, o.remote, "H[:B]", set_remote,
+		"also measure the network against `plumb serve` on host H (ports from B)"),
+	OPT_STRING(0, "disk", struct run_cli, o.disk, "DEV",
+		"also measure this block device (seek times, zone bandwidth; read only)"),
+	OPT_INT(0, "copies", struct run_cli, o.copies, "N", 1, 999, NULL,
+		"run N copies of each benchmark at once (lmbench's SYNC_MAX)"),
+	OPT_BOOL(0, "cold", struct run_cli, o.cold,
+		"drop the page cache before each file benchmark (needs root)"),
+	OPT_INT(0, "repeat", struct run_cli, o.repeat, "N", 1, 1000, NULL,
+		"N interleaved rounds of the suite (default profile: 3)"),
+	OPT_CALLBACK(0, "cpu", struct run_cli, o.cpu, "LIST|none", set_cpu,
+		"CPUs the benchmarks are pinned to (default: one fixed CPU), none: not pinned"),
+	OPT_STRING('o', "output", struct run_cli, o.output, "FILE",
+		"also write the run to FILE (.json or .txt, or say --format)"),
+	OPT_STRING(0, "format", struct run_cli, format, "F",
+		"stdout (or -o FILE): text summary, json or lmbench results text"),
+	OPT_STRING(0, "db", struct run_cli, o.db, "FILE",
+		"the store (default $PLUMB_DB, else ~/.local/share/plumb/results.db)"),
+	OPT_BOOL(0, "no-store", struct run_cli, o.no_store, "do not store the run"),
+	OPT_CALLBACK_NOARG(0, "json", struct run_cli, format, set_json,
+		"the same as --format json"),
+	OPT_INT(0, "samples", struct run_cli, o.samples, "N", 1, TIMING_MAX_REPS, NULL,
+		"samples per point (default 3 per round; quick 5; full 11)"),
+	OPT_INT(0, "max-samples", struct run_cli, o.max_samples, "N", 1, TIMING_MAX_REPS, NULL,
+		"go on sampling up to N until the median's 95 % interval is within 1 %"),
+	OPT_INT(0, "timeout", struct run_cli, timeout, "SEC", 1, 86400, NULL,
+		"kill a step that runs longer (default 30 s + 10 x its estimate; full 60 + 20 x)"),
+	OPT_CALLBACK(0, "time-limit", struct run_cli, o.time_limit, "D", set_time_limit,
+		"fit the plan to D (90s, 5m, 1h30m; at least 30s): series thinned, then rounds, "
+		"then "
+		"whole tools, each said in the run's facts"),
+	OPT_BOOL(0, "dry-run", struct run_cli, o.dry_run,
+		"print the plan (steps, sizes, estimated time, budget) and exit"),
+	OPT_HELP('h', "help", help, "this help"),
+	OPT_END,
 };
 
 /* Every option given goes into the run's facts as opt.NAME (help and --dry-run aside). */

@@ -35,15 +35,14 @@ struct serve_cli {
 };
 
 const struct opt serve_options[] = {
-	{ 0, "bind", OPT_STRING, 0, 0, offsetof(struct serve_cli, bind), "ADDR", NULL,
-	  "address to listen on (default 127.0.0.1)", NULL },
-	{ 0, "port", OPT_INT, 1, 65535 - NS_COUNT, offsetof(struct serve_cli, base), "BASE", "base port",
-	  "listen on BASE and the 6 ports after it (default: lmbench's ports)", NULL },
-	{ 0, "idle", OPT_INT, 1, 100000000, offsetof(struct serve_cli, idle), "SECONDS", "seconds",
-	  "exit when no client came for this long (default: run until Ctrl-C)", NULL },
-	{ 'v', "verbose", OPT_FLAG, 0, 0, offsetof(struct serve_cli, verbose), NULL, NULL,
-	  "log each connection on stderr", NULL },
-	{ 0 },
+	OPT_STRING(0, "bind", struct serve_cli, bind, "ADDR",
+		"address to listen on (default 127.0.0.1)"),
+	OPT_INT(0, "port", struct serve_cli, base, "BASE", 1, 65535 - NS_COUNT, "base port",
+		"listen on BASE and the 6 ports after it (default: lmbench's ports)"),
+	OPT_INT(0, "idle", struct serve_cli, idle, "SECONDS", 1, 100000000, "seconds",
+		"exit when no client came for this long (default: run until Ctrl-C)"),
+	OPT_BOOL('v', "verbose", struct serve_cli, verbose, "log each connection on stderr"),
+	OPT_END,
 };
 
 __attribute__((noreturn)) static void serve_bad(const char *cmd, const char *word, int missing)

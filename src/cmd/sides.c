@@ -205,21 +205,16 @@ static void set_correction(const char *arg, void *field)
 		die(EXIT_USAGE, "--correction: '%s' is not holm, bh or none", arg);
 }
 
-/* Strict ranges: a double's own parser names the option in its one error line. */
-static const struct opt_action alpha_action = { set_alpha, 0 };
-static const struct opt_action min_effect_action = { set_min_effect, 0 };
-static const struct opt_action correction_action = { set_correction, 0 };
-
 const struct opt compare_group[] = {
-	{ 0, "db", OPT_STRING, 0, 0, offsetof(struct compare_args, db), "PATH", NULL,
-	  "the store RUN ids and labels refer to (an SQLite file or a postgresql:// URI)", NULL },
-	{ 0, "alpha", OPT_CUSTOM, 0, 0, offsetof(struct compare_args, o.alpha), "A", NULL,
-	  "significance level before correction (default 0.05)", &alpha_action },
-	{ 0, "min-effect", OPT_CUSTOM, 0, 0, offsetof(struct compare_args, o.min_effect), "P", NULL,
-	  "smallest change in percent called worse/better; same: within ±P (default 3)", &min_effect_action },
-	{ 0, "correction", OPT_CUSTOM, 0, 0, offsetof(struct compare_args, o.corr), "C", NULL,
-	  "multiple-test correction: bh (default), holm or none", &correction_action },
-	{ 0 },
+	OPT_STRING(0, "db", struct compare_args, db, "PATH",
+		"the store RUN ids and labels refer to (an SQLite file or a postgresql:// URI)"),
+	OPT_CALLBACK(0, "alpha", struct compare_args, o.alpha, "A", set_alpha,
+		"significance level before correction (default 0.05)"),
+	OPT_CALLBACK(0, "min-effect", struct compare_args, o.min_effect, "P", set_min_effect,
+		"smallest change in percent called worse/better; same: within ±P (default 3)"),
+	OPT_CALLBACK(0, "correction", struct compare_args, o.corr, "C", set_correction,
+		"multiple-test correction: bh (default), holm or none"),
+	OPT_END,
 };
 
 void compare_bad_option(const char *cmd, const char *word, int missing)

@@ -24,20 +24,21 @@ struct summary_cli {
 };
 
 const struct opt summary_options[] = {
-	{ 0, "db", OPT_STRING, 0, 0, offsetof(struct summary_cli, db), "FILE|URI", NULL,
-	  "the store to read runs from (an SQLite file or a postgresql:// URI)", NULL },
-	{ 0, "all", OPT_FLAG, 0, 0, offsetof(struct summary_cli, all), NULL, NULL,
-	  "every stored run (without RUN: the newest run)", NULL },
-	{ 0, "cells", OPT_FLAG, 0, 0, offsetof(struct summary_cli, cells), NULL, NULL,
-	  "the stored results behind every cell, one a line, tab-separated", NULL },
-	{ 0, "per-host", OPT_FLAG, 0, 0, offsetof(struct summary_cli, per_host), NULL, NULL,
-	  "one row per host, its runs pooled as rounds (each run once)", NULL },
-	{ 0, "pool-anyway", OPT_FLAG, 0, 0, offsetof(struct summary_cli, pool_anyway), NULL, NULL,
-	  "with --per-host, pool a host's runs even when their architecture, CPU, build or kernel "
-	  "differ", NULL },
-	{ 0, "format", OPT_STRING, 0, 0, offsetof(struct summary_cli, format), "F", NULL,
-	  "text (lmbench's, the default), markdown or html: a facts header, then the tables", NULL },
-	{ 0 },
+	OPT_STRING(0, "db", struct summary_cli, db, "FILE|URI",
+		"the store to read runs from (an SQLite file or a postgresql:// URI)"),
+	OPT_BOOL(0, "all", struct summary_cli, all,
+		"every stored run (without RUN: the newest run)"),
+	OPT_BOOL(0, "cells", struct summary_cli, cells,
+		"the stored results behind every cell, one a line, tab-separated"),
+	OPT_BOOL(0, "per-host", struct summary_cli, per_host,
+		"one row per host, its runs pooled as rounds (each run once)"),
+	OPT_BOOL(0, "pool-anyway", struct summary_cli, pool_anyway,
+		"with --per-host, pool a host's runs even when their architecture, CPU, build or "
+		"kernel "
+		"differ"),
+	OPT_STRING(0, "format", struct summary_cli, format, "F",
+		"text (lmbench's, the default), markdown or html: a facts header, then the tables"),
+	OPT_END,
 };
 
 __attribute__((noreturn)) static void summary_bad(const char *cmd, const char *word, int missing)

@@ -24,17 +24,14 @@ static void set_format(const char *arg, void *field)
 	*(int *)field = 1;
 }
 
-static const struct opt_action format_action = { set_format, 0 };
-
 const struct opt sysinfo_options[] = {
-	{ 0, "json", OPT_FLAG, 0, 0, offsetof(struct sysinfo_opts, json), NULL, NULL,
-	  "the facts as a JSON object", NULL },
-	{ 0, "format", OPT_CUSTOM, 0, 0, offsetof(struct sysinfo_opts, json), "json", NULL,
-	  "the same as --json", &format_action },
-	{ 0, "measure", OPT_FLAG, 0, 0, offsetof(struct sysinfo_opts, measure), NULL, NULL,
-	  "measure the latency knee when plumb run would (a second or more): the effective LLC",
-	  NULL },
-	{ 0 },
+	OPT_BOOL(0, "json", struct sysinfo_opts, json, "the facts as a JSON object"),
+	OPT_CALLBACK(0, "format", struct sysinfo_opts, json, "json", set_format,
+		"the same as --json"),
+	OPT_BOOL(0, "measure", struct sysinfo_opts, measure,
+		"measure the latency knee when plumb run would (a second or more): the effective "
+		"LLC"),
+	OPT_END,
 };
 
 __attribute__((noreturn)) static void sysinfo_bad(const char *cmd, const char *word, int missing)

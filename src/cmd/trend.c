@@ -34,25 +34,21 @@ static void set_json(const char *arg, void *field)
 	*(enum cmp_format *)field = CF_JSON;
 }
 
-static const struct opt_action format_action = { set_format, 0 }, json_action = { set_json, 1 };
-
 const struct opt trend_options[] = {
-	{ 0, "by", OPT_STRING, 0, 0, offsetof(struct trend_cli, by), "FACT", NULL,
-	  "a version per value of FACT (kernel, build_cc, date, label, ...)", NULL },
-	{ 0, "all", OPT_FLAG, 0, 0, offsetof(struct trend_cli, all), NULL, NULL,
-	  "every point of every series (default: the summary-level points)", NULL },
-	{ 0, "pool-anyway", OPT_FLAG, 0, 0, offsetof(struct trend_cli, pool_anyway), NULL, NULL,
-	  "pool a version's runs even when their architecture, CPU, build or kernel differ", NULL },
-	{ 0, NULL, OPT_GROUP, 0, 0, offsetof(struct trend_cli, ca), NULL, NULL, NULL, compare_group },
-	{ 0, "format", OPT_CUSTOM, 0, 0, offsetof(struct trend_cli, fmt), "F", NULL,
-	  "text (default), markdown, csv or json", &format_action },
-	{ 0, "json", OPT_CUSTOM, 0, 0, offsetof(struct trend_cli, fmt), NULL, NULL,
-	  "the same as --format json", &json_action },
-	{ 0, "fail-on-regression", OPT_FLAG, 0, 0, offsetof(struct trend_cli, fail), NULL, NULL,
-	  "exit 1 when a change along the series is worse", NULL },
-	{ 'o', "output", OPT_STRING, 0, 0, offsetof(struct trend_cli, out), "FILE", NULL,
-	  "write to FILE instead of stdout", NULL },
-	{ 0 },
+	OPT_STRING(0, "by", struct trend_cli, by, "FACT",
+		"a version per value of FACT (kernel, build_cc, date, label, ...)"),
+	OPT_BOOL(0, "all", struct trend_cli, all,
+		"every point of every series (default: the summary-level points)"),
+	OPT_BOOL(0, "pool-anyway", struct trend_cli, pool_anyway,
+		"pool a version's runs even when their architecture, CPU, build or kernel differ"),
+	OPT_GROUP(struct trend_cli, ca, compare_group),
+	OPT_CALLBACK(0, "format", struct trend_cli, fmt, "F", set_format,
+		"text (default), markdown, csv or json"),
+	OPT_CALLBACK_NOARG(0, "json", struct trend_cli, fmt, set_json, "the same as --format json"),
+	OPT_BOOL(0, "fail-on-regression", struct trend_cli, fail,
+		"exit 1 when a change along the series is worse"),
+	OPT_STRING('o', "output", struct trend_cli, out, "FILE", "write to FILE instead of stdout"),
+	OPT_END,
 };
 
 /* A run's value of the fact --by names: "date" is the day it started, "label" its label,

@@ -24,17 +24,40 @@ void usage_error(struct tool_ctx *c, const char *fmt, ...)
 	exit(EXIT_USAGE);
 }
 
-/* getopt_long's return values for the shared long options, then for a tool's long names. */
-enum { OPT_CPU = 256, OPT_JSON, OPT_FSDIR, OPT_HELP, OPT_MINSAMPLE, OPT_TOOL_LONG };
-
-static const struct option shared_longopts[] = {
-	{ "cpu", required_argument, NULL, OPT_CPU },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "fsdir", required_argument, NULL, OPT_FSDIR },
-	{ "min-sample", required_argument, NULL, OPT_MINSAMPLE },
-	{ "help", no_argument, NULL, OPT_HELP },
+/* What the shared options parse into; copied into `timing` and the tool's context after. */
+struct shared_values {
+	struct timing_opts timing;  /* -P -W -N */
+	int min_sample_us;          /* --min-sample (timing keeps nanoseconds) */
+	int json;                   /* --json */
+	const char *fsdir, *cpu;    /* --fsdir, --cpu */
 };
-#define NSHARED (sizeof shared_longopts / sizeof shared_longopts[0])
+
+/* --cpu is checked and applied when given: a bad list is refused before anything runs. */
+static void set_cpu(const char *arg, void *field)
+{
+	cpu_policy_init(arg);
+	*(const char **)field = arg;
+}
+
+/* The options every tool shares (lmbench's -P -W -N, then plumb's own), in --help's order. */
+static const struct opt shared_options[] = {
+	OPT_INT('P', NULL, struct shared_values, timing.parallel, "copies", 1, 4096,
+		"parallel copies", "run that many copies at once (lmbench's parallelism)"),
+	OPT_INT('W', NULL, struct shared_values, timing.warmup_us, "warmup_us", 0, 3600000000LL,
+		"warm-up microseconds", "run the operation this long before timing it"),
+	OPT_INT('N', NULL, struct shared_values, timing.repetitions, "samples", 1, TIMING_MAX_REPS,
+		"repetitions", "number of timed samples (lmbench's repetitions)"),
+	OPT_CALLBACK(0, "cpu", struct shared_values, cpu, "LIST|none", set_cpu,
+		     "CPUs to pin the processes to (default one fixed CPU), none: unpinned"),
+	OPT_BOOL(0, "json", struct shared_values, json,
+		 "one JSON document with every sample instead of lmbench's lines"),
+	OPT_STRING(0, "fsdir", struct shared_values, fsdir, "DIR",
+		   "where file benchmarks create their private directory"),
+	OPT_INT(0, "min-sample", struct shared_values, min_sample_us, "US", 1, 100000000,
+		"microseconds", "shortest time a sample may take (the loop runs more iterations)"),
+	OPT_HELP('h', "help", NULL, "this help"),
+	OPT_END,
+};
 
 /* The option getopt_long just refused: its letter, or the word as given. A long option of ours
  * sets optopt to its value (256 and up, not a letter): then the word's name, without "=VALUE". */
@@ -47,47 +70,6 @@ static void bad_word(char *what, size_t n, char **argv)
 		snprintf(what, n, "%.*s", (int)strcspn(w, "="), w);
 	else
 		snprintf(what, n, "%s", w);
-}
-
-/* The shared options; 0 when ch was one of them, else ch back. Exits on errors and --help. */
-static int shared_option(struct tool_ctx *c, const struct tool_options *t, int ch, char **argv)
-{
-	char what[32];
-	switch (ch) {
-	case 'P':
-		timing.parallel = (int)parse_int(optarg, 1, 4096, "-P (parallel copies)");
-		return 0;
-	case 'W':
-		timing.warmup_us = (uint64_t)parse_int(optarg, 0, 3600000000LL, "-W (warm-up microseconds)");
-		return 0;
-	case 'N':
-		timing.repetitions = (int)parse_int(optarg, 1, TIMING_MAX_REPS, "-N (repetitions)");
-		return 0;
-	case OPT_CPU:
-		cpu_policy_init(optarg);
-		return 0;
-	case OPT_JSON:
-		c->json = 1;
-		return 0;
-	case OPT_FSDIR:
-		c->fsdir = optarg;
-		return 0;
-	case OPT_MINSAMPLE:
-		timing.min_sample_ns = 1e3 * (double)parse_int(optarg, 1, 100000000, "--min-sample (microseconds)");
-		return 0;
-	case OPT_HELP:
-		if (opts_help_hook)
-			opts_help_hook(c, t);
-		exit(0);
-	case ':':
-		bad_word(what, sizeof what, argv);
-		usage_error(c, "option %s needs a value", what);
-	case '?':
-		bad_word(what, sizeof what, argv);
-		usage_error(c, "unknown option %s", what);
-	default:
-		return ch;
-	}
 }
 
 /* "tcp or udp", "a, b or c" */
@@ -111,36 +93,70 @@ static void opt_label(char *buf, size_t n, const struct opt *o, int long_first)
 		snprintf(buf, n, "-%c", o->letter);
 }
 
-/* A row with where its struct starts (groups nest their rows at an offset). */
+/* A row with where its value goes: the table's struct, and groups nest their rows in it. */
 struct flat_opt {
 	const struct opt *o;
-	size_t base;
+	char *base;
 };
-#define MAX_OPTS 48
+#define MAX_OPTS 56
 
-static int flatten(const struct opt *opts, size_t base, struct flat_opt *out, int n)
+/* Can the row's field hold its kind's value? A wrong field type is a bug in a table. */
+static int field_fits(const struct opt *o)
 {
-	for (const struct opt *o = opts; o && o->type; o++) {
-		if (o->type == OPT_GROUP) {
-			n = flatten((const struct opt *)o->extra, base + o->offset, out, n);
+	switch (o->kind) {
+	case OPTK_BOOL:
+	case OPTK_CHOICE:
+		return o->size == sizeof(int);
+	case OPTK_INT:
+		return o->size == sizeof(int) || o->size == sizeof(long long);
+	case OPTK_SIZE:
+		return o->size == sizeof(uint64_t);
+	case OPTK_STRING:
+		return o->size == sizeof(const char *);
+	case OPTK_CALLBACK:
+		return o->set != NULL;
+	default:
+		return 1;
+	}
+}
+
+/* A callback row takes a value when it names one (ARG); the others by their kind. */
+static int takes_value(const struct opt *o)
+{
+	switch (o->kind) {
+	case OPTK_INT:
+	case OPTK_SIZE:
+	case OPTK_CHOICE:
+	case OPTK_STRING:
+		return 1;
+	case OPTK_CALLBACK:
+		return o->arg != NULL;
+	default:
+		return 0;
+	}
+}
+
+/* Rows of opts (groups expanded) appended to out[n..]; base is where their struct is. */
+static int flatten(const struct opt *opts, char *base, struct flat_opt *out, int n)
+{
+	for (const struct opt *o = opts; o && o->kind; o++) {
+		if (o->kind == OPTK_GROUP) {
+			n = flatten(o->group, base + o->offset, out, n);
 			continue;
 		}
 		if (n == MAX_OPTS)
 			die(1, "more than %d options in one table", MAX_OPTS);
+		if (!field_fits(o))
+			die(1, "option %c/%s: its field cannot hold its kind of value",
+			    o->letter ? o->letter : '-', o->name ? o->name : "");
 		out[n++] = (struct flat_opt){ o, base };
 	}
 	return n;
 }
 
-static int takes_value(const struct opt *o)
-{
-	const struct opt_action *a = o->extra;
-	return o->type != OPT_FLAG && o->type != OPT_IGNORED && !(o->type == OPT_CUSTOM && a->no_value);
-}
-
-/* Store arg into row f of dst. Tools' errors go through usage_error (c set), commands' are
- * die() lines (c NULL). */
-static void store(struct tool_ctx *c, struct flat_opt f, const char *arg, void *dst)
+/* Store arg into row f. Tools' errors go through usage_error (c set), commands' are die()
+ * lines (c NULL). */
+static void store(struct tool_ctx *c, struct flat_opt f, const char *arg)
 {
 	const struct opt *o = f.o;
 	char what[96], list[128], label[48];
@@ -149,36 +165,41 @@ static void store(struct tool_ctx *c, struct flat_opt f, const char *arg, void *
 		snprintf(what, sizeof what, "%s (%s)", label, o->what);
 	else
 		snprintf(what, sizeof what, "%s", label);
-	char *p = (char *)dst + f.base + o->offset;
-	const char *const *choices = o->extra;
-	switch (o->type) {
-	case OPT_FLAG:
+	char *p = f.base + o->offset;
+	switch (o->kind) {
+	case OPTK_BOOL:
 		*(int *)p = 1;
 		break;
-	case OPT_INT:
-		*(int *)p = (int)parse_int(arg, o->min, o->max, what);
+	case OPTK_INT:
+		if (o->size == sizeof(int)) {
+			*(int *)p = (int)parse_int(arg, o->min, o->max, what);
+		} else { /* a 64-bit field, signed or not: the range keeps the value in both */
+			long long v = parse_int(arg, o->min, o->max, what);
+			memcpy(p, &v, sizeof v);
+		}
 		break;
-	case OPT_SIZE:
+	case OPTK_SIZE:
 		*(uint64_t *)p = parse_size(arg, (uint64_t)o->min, (uint64_t)o->max, what);
 		break;
-	case OPT_ENUM:
-		for (int i = 0; choices[i]; i++)
-			if (!strcmp(arg, choices[i])) {
+	case OPTK_CHOICE:
+		for (int i = 0; o->choices[i]; i++)
+			if (!strcmp(arg, o->choices[i])) {
 				*(int *)p = i;
 				return;
 			}
-		choices_text(list, sizeof list, choices);
+		choices_text(list, sizeof list, o->choices);
 		if (!c)
 			die(EXIT_USAGE, "%s: '%s' is not %s", label, arg, list);
 		usage_error(c, "%s: '%s' is not %s", label, arg, list);
-	case OPT_STRING:
+	case OPTK_STRING:
 		*(const char **)p = arg;
 		break;
-	case OPT_CUSTOM:
-		((const struct opt_action *)o->extra)->set(arg, p); /* NULL arg: a no_value row */
+	case OPTK_CALLBACK:
+		o->set(arg, p); /* NULL arg: a row without a value */
 		break;
-	case OPT_IGNORED:
-	case OPT_GROUP:
+	case OPTK_IGNORED:
+	case OPTK_GROUP:
+	case OPTK_HELP:
 		break;
 	}
 }
@@ -214,22 +235,57 @@ static struct flat_opt find_row(const struct flat_opt *f, int n, int ch, int fir
 	return f[i];
 }
 
+/* Two rows answering to one letter or name: a bug in a table (a tool redeclaring -P). */
+static void check_unique(const struct flat_opt *f, int n)
+{
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < i; k++) {
+			const struct opt *a = f[i].o, *b = f[k].o;
+			if ((a->letter && a->letter == b->letter) ||
+			    (a->name && b->name && !strcmp(a->name, b->name)))
+				die(1, "option %c/%s declared twice", a->letter ? a->letter : '-',
+				    a->name ? a->name : "");
+		}
+}
+
 int options_parse(struct tool_ctx *c, int argc, char **argv, void *dst)
 {
 	const struct tool_options *t = c->opts;
-	char optstring[3 * MAX_OPTS + 16] = ":P:W:N:";
-	struct option lo[NSHARED + MAX_OPTS + 1];
+	char optstring[3 * MAX_OPTS + 16] = ":"; /* ':' first: a missing value is told apart */
+	struct option lo[MAX_OPTS + 1];
 	struct flat_opt f[MAX_OPTS];
+	struct shared_values sv = { .timing = timing, .json = c->json, .fsdir = c->fsdir };
 	memset(lo, 0, sizeof lo);
-	memcpy(lo, shared_longopts, sizeof shared_longopts);
 	timing_tool = t ? &t->timing : NULL;
-	int n = flatten(t ? t->opts : NULL, 0, f, 0);
-	build_getopt(f, n, optstring, lo, NSHARED, OPT_TOOL_LONG);
+	int n = flatten(shared_options, (char *)&sv, f, 0);
+	n = flatten(t ? t->opts : NULL, dst, f, n);
+	check_unique(f, n);
+	build_getopt(f, n, optstring, lo, 0, 256);
 	opterr = 0;
 	int ch;
-	while ((ch = getopt_long(argc, argv, optstring, lo, NULL)) != -1)
-		if (shared_option(c, t, ch, argv))
-			store(c, find_row(f, n, ch, OPT_TOOL_LONG), optarg, dst);
+	char what[32];
+	while ((ch = getopt_long(argc, argv, optstring, lo, NULL)) != -1) {
+		if (ch == ':' || ch == '?') {
+			bad_word(what, sizeof what, argv);
+			if (ch == ':')
+				usage_error(c, "option %s needs a value", what);
+			usage_error(c, "unknown option %s", what);
+		}
+		struct flat_opt row = find_row(f, n, ch, 256);
+		if (row.o->kind == OPTK_HELP) {
+			if (row.o->show)
+				row.o->show();
+			else if (opts_help_hook)
+				opts_help_hook(c, t);
+			exit(0);
+		}
+		store(c, row, optarg);
+	}
+	timing = sv.timing;
+	if (sv.min_sample_us)
+		timing.min_sample_ns = 1e3 * sv.min_sample_us;
+	c->json = sv.json;
+	c->fsdir = sv.fsdir;
 	return optind;
 }
 
@@ -241,7 +297,8 @@ int command_parse(const struct command_options *t, int argc, char **argv, void *
 	memset(lo, 0, sizeof lo);
 	/* ':' first: a missing value is told apart from an unknown option */
 	snprintf(optstring, sizeof optstring, "%s:", t->stop_at_operand ? "+" : "");
-	int n = flatten(t->opts, 0, f, 0);
+	int n = flatten(t->opts, dst, f, 0);
+	check_unique(f, n);
 	build_getopt(f, n, optstring, lo, 0, 256);
 	optind = 0; /* full reset (glibc): a command may parse after another parser ran */
 	opterr = 0;
@@ -252,7 +309,12 @@ int command_parse(const struct command_options *t, int argc, char **argv, void *
 		struct flat_opt row = find_row(f, n, ch, 256);
 		if (t->seen)
 			t->seen(row.o, optarg, dst);
-		store(NULL, row, optarg, dst);
+		if (row.o->kind == OPTK_HELP) {
+			if (row.o->show)
+				row.o->show();
+			exit(0);
+		}
+		store(NULL, row, optarg);
 	}
 	return optind;
 }
@@ -261,7 +323,7 @@ int command_word(const char *cmd, const struct opt *t, char **argv, int argc, in
 		 int *used)
 {
 	struct flat_opt f[MAX_OPTS];
-	int n = flatten(t, 0, f, 0);
+	int n = flatten(t, dst, f, 0);
 	const char *w = argv[i];
 	if (strncmp(w, "--", 2) != 0)
 		return 0;
@@ -285,7 +347,7 @@ int command_word(const char *cmd, const struct opt *t, char **argv, int argc, in
 		} else {
 			continue;
 		}
-		store(NULL, f[k], v, dst);
+		store(NULL, f[k], v);
 		return 1;
 	}
 	return 0;
@@ -325,9 +387,9 @@ void help_wrap(FILE *f, const char *s, int col, int indent)
 
 static void help_lines(FILE *f, const struct opt *opts, int width)
 {
-	for (const struct opt *o = opts; o && o->type; o++) {
-		if (o->type == OPT_GROUP) {
-			help_lines(f, (const struct opt *)o->extra, width);
+	for (const struct opt *o = opts; o && o->kind; o++) {
+		if (o->kind == OPTK_GROUP) {
+			help_lines(f, o->group, width);
 			continue;
 		}
 		char left[64];
@@ -349,10 +411,40 @@ void command_options_help(FILE *f, const struct opt *opts)
 	help_lines(f, opts, 17);
 }
 
+/* The shared options in a usage line take at most this many columns a line, after the name. */
+#define SYNOPSIS_COLUMNS 72
+
+void options_usage(FILE *f, const char *tool, const char *synopsis)
+{
+	char buf[1024];
+	int indent = 8 + (int)strlen(tool), len = 0, block = 0;
+	len = snprintf(buf, sizeof buf, "usage: %s", tool);
+	for (const struct opt *o = shared_options; o->kind; o++) {
+		if (o->kind == OPTK_HELP)
+			continue;
+		char word[64];
+		int w = o->letter ? snprintf(word, sizeof word, "[-%c %s]", o->letter, o->arg)
+			: snprintf(word, sizeof word, "[--%s%s%s]", o->name, o->arg ? " " : "",
+				   o->arg ? o->arg : "");
+		if (block && block + 1 + w > SYNOPSIS_COLUMNS) {
+			len += snprintf(buf + len, sizeof buf - (size_t)len, "\n%*s", indent - 1,
+					"");
+			block = 0;
+		}
+		len += snprintf(buf + len, sizeof buf - (size_t)len, " %s", word);
+		block += (block ? 1 : 0) + w;
+	}
+	char *u = xasprintf("%s %s", buf, synopsis);
+	help_wrap(f, u, 0, indent);
+	free(u);
+}
+
 void options_help(FILE *f, const struct tool_options *t)
 {
-	if (!t || !t->opts || !t->opts[0].type)
-		return;
-	fprintf(f, "\nOptions:\n");
-	help_lines(f, t->opts, 15);
+	if (t && t->opts && t->opts[0].kind) {
+		fprintf(f, "\nOptions:\n");
+		help_lines(f, t->opts, 15);
+	}
+	fprintf(f, "\nOptions of every tool:\n");
+	help_lines(f, shared_options, 15);
 }

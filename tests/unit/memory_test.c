@@ -309,11 +309,11 @@ TEST(mem_pages_and_options)
 	CHECK(mem_pages_parse("huge") == PAGES_HUGE);
 	CHECK(mem_pages_parse("2m") == -1);
 	const struct tool_options t = { .opts = (const struct opt[]){
-		{ 'v', NULL, OPT_INT, 1, 2, offsetof(struct longopt_test, version), "1|2", NULL, "v", NULL },
-		{ 0, "threads", OPT_STRING, 0, 0, offsetof(struct longopt_test, threads), "N", NULL, "t", NULL },
-		{ 0, "table", OPT_FLAG, 0, 0, offsetof(struct longopt_test, table), NULL, NULL, "t", NULL },
+		OPT_INT('v', NULL, struct longopt_test, version, "1|2", 1, 2, NULL, "v"),
+		OPT_STRING(0, "threads", struct longopt_test, threads, "N", "t"),
+		OPT_BOOL(0, "table", struct longopt_test, table, "t"),
 		MEM_PAGES_OPT(struct longopt_test, pages),
-		{ 0 } } };
+		OPT_END } };
 	char *args[] = { "stream", "-v", "2", "op", "--threads", "all", "--table", "--pages=thp", "--", "--table", NULL };
 	char **av = args;
 	struct longopt_test o = { 0 };

@@ -205,9 +205,8 @@ double mhz_measure(void)
 
 struct mhz_opts { int only_clock; };
 static const struct tool_options mhz_options = { .opts = (const struct opt[]){
-	{ 'c', NULL, OPT_FLAG, 0, 0, offsetof(struct mhz_opts, only_clock), NULL, NULL,
-	  "print only the clock period in ns", NULL },
-	{ 0 } } };
+	OPT_BOOL('c', NULL, struct mhz_opts, only_clock, "print only the clock period in ns"),
+	OPT_END } };
 
 static int mhz_tool(struct tool_ctx *c, int argc, char **argv)
 {

@@ -189,9 +189,9 @@ static void ring_teardown(void *arg)
 
 struct ctx_opts { int kb; };
 static const struct tool_options ctx_options = { .opts = (const struct opt[]){
-	{ 's', NULL, OPT_INT, 0, 1 << 20, offsetof(struct ctx_opts, kb), "KB",
-	  "kilobytes per process", "each process sums KB of its own memory per hand-off (default 0)", NULL },
-	{ 0 } } };
+	OPT_INT('s', NULL, struct ctx_opts, kb, "KB", 0, 1 << 20, "kilobytes per process",
+		"each process sums KB of its own memory per hand-off (default 0)"),
+	OPT_END } };
 
 static int lat_ctx(struct tool_ctx *c, int argc, char **argv)
 {

@@ -132,11 +132,11 @@ static struct result *record_rate(struct tool_ctx *c, const char *metric, const 
 
 struct fs_opts { uint64_t size; int size_given, nfiles; };
 static const struct tool_options fs_options = { .opts = (const struct opt[]){
-	{ 's', NULL, OPT_SIZE, 0, 1ll << 30, offsetof(struct fs_opts, size), "size",
-	  "file size", "only this file size (default: 0k 1k 4k 10k)", NULL },
-	{ 'n', NULL, OPT_INT, 1, 10000000, offsetof(struct fs_opts, nfiles), "files",
-	  "files per interval", "files created and deleted per timed interval", NULL },
-	{ 0 } } };
+	OPT_SIZE('s', NULL, struct fs_opts, size, "size", 0, 1ll << 30, "file size",
+		"only this file size (default: 0k 1k 4k 10k)"),
+	OPT_INT('n', NULL, struct fs_opts, nfiles, "files", 1, 10000000, "files per interval",
+		"files created and deleted per timed interval"),
+	OPT_END } };
 
 static int lat_fs(struct tool_ctx *c, int argc, char **argv)
 {

@@ -70,9 +70,8 @@ static void mm_loop(uint64_t iters, void *a)
 
 struct mmap_opts { int rnd; };
 static const struct tool_options mmap_options = { .opts = (const struct opt[]){
-	{ 'r', NULL, OPT_FLAG, 0, 0, offsetof(struct mmap_opts, rnd), NULL, NULL,
-	  "touch the pages in a random order", NULL },
-	{ 0 } } };
+	OPT_BOOL('r', NULL, struct mmap_opts, rnd, "touch the pages in a random order"),
+	OPT_END } };
 
 static int lat_mmap(struct tool_ctx *c, int argc, char **argv)
 {

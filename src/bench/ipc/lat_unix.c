@@ -40,9 +40,9 @@ static int setup_unix(void *a)
 
 struct unix_opts { uint64_t msize; };
 static const struct tool_options unix_options = { .opts = (const struct opt[]){
-	{ 'm', NULL, OPT_SIZE, 1, 64 << 20, offsetof(struct unix_opts, msize), "SIZE",
-	  "message size", "bytes sent each way per round trip (default 1)", NULL },
-	{ 0 } } };
+	OPT_SIZE('m', NULL, struct unix_opts, msize, "SIZE", 1, 64 << 20, "message size",
+		"bytes sent each way per round trip (default 1)"),
+	OPT_END } };
 
 static int lat_unix(struct tool_ctx *c, int argc, char **argv)
 {

@@ -153,7 +153,7 @@ static void bw_teardown(void *arg)
 struct bw_mem_opts { const char *pages; };
 /* 5 samples: lmbench's TRIES-like count; -N overrides. */
 static const struct tool_options bw_mem_options = {
-	.opts = (const struct opt[]){ MEM_PAGES_OPT(struct bw_mem_opts, pages), { 0 } },
+	.opts = (const struct opt[]){ MEM_PAGES_OPT(struct bw_mem_opts, pages), OPT_END },
 	.timing = { .repetitions = 5 },
 };
 

@@ -37,7 +37,7 @@ static const struct tool_options cache_options = {
 		LINE_OPT,
 		MAX_OPT(64 << 10, "largest size", "largest size LEN (default: as lat_mem_rd's largest size)"),
 		MEM_PAGES_OPT(struct cache_opts, pages),
-		{ 0 } },
+		OPT_END },
 	.timing = { .repetitions = 3, .min_sample_ns = 1e6 },
 };
 

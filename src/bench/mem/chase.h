@@ -18,12 +18,13 @@ struct cache_opts {
 	uint64_t max;
 	const char *pages;
 };
-#define LINE_OPT { 'L', NULL, OPT_INT, 8, 4096, offsetof(struct cache_opts, line), "LINE", \
-		   "line size", "cache line size in bytes (a power of two; default: sysfs's, else 64)", NULL }
-#define MAX_OPT(lo, what, help) { 'M', NULL, OPT_SIZE, lo, 1ll << 40, offsetof(struct cache_opts, max), \
-				  "BYTES", what, help, NULL }
-#define IGNORED_C { 'c', NULL, OPT_IGNORED, 0, 0, 0, NULL, NULL, "accepted for lmbench's sake, no effect", NULL }
-#define VERBOSE_OPT(help) { 'v', NULL, OPT_FLAG, 0, 0, offsetof(struct cache_opts, verbose), NULL, NULL, help, NULL }
+/* Option rows the cache tools share (core/opts.h). */
+#define LINE_OPT OPT_INT('L', NULL, struct cache_opts, line, "LINE", 8, 4096, "line size", \
+	"cache line size in bytes (a power of two; default: sysfs's, else 64)")
+#define MAX_OPT(lo, what, help) \
+	OPT_SIZE('M', NULL, struct cache_opts, max, "BYTES", lo, 1ll << 40, what, help)
+#define IGNORED_C OPT_IGNORED('c', NULL, "accepted for lmbench's sake, no effect")
+#define VERBOSE_OPT(help) OPT_BOOL('v', NULL, struct cache_opts, verbose, help)
 
 /* 1 when v is a power of two. */
 int chase_pow2(uint64_t v);

@@ -135,15 +135,14 @@ static int lat_dram_page(struct tool_ctx *c, int argc, char **argv)
 }
 
 static const struct tool_options dram_options = { .opts = (const struct opt[]){
-	{ 'v', NULL, OPT_FLAG, 0, 0, offsetof(struct dram_opts, verbose), NULL, NULL,
-	  "also print the page-hit and page-miss latencies", NULL },
-	{ 'L', NULL, OPT_INT, 8, 65536, offsetof(struct dram_opts, line), "LINE", "line size",
-	  "bytes between the chain's loads (a power of two; default: the cache line)", NULL },
-	{ 'T', NULL, OPT_INT, 2, 4096, offsetof(struct dram_opts, group), "PAGES", "group",
-	  "pages visited in turn by the miss order (default 16)", NULL },
-	{ 'M', NULL, OPT_SIZE, 1 << 20, 1ll << 40, offsetof(struct dram_opts, max), "BYTES", "buffer",
-	  "buffer size (default 64m)", NULL },
-	{ 0 } } };
+	OPT_BOOL('v', NULL, struct dram_opts, verbose, "also print the page-hit and page-miss latencies"),
+	OPT_INT('L', NULL, struct dram_opts, line, "LINE", 8, 65536, "line size",
+		"bytes between the chain's loads (a power of two; default: the cache line)"),
+	OPT_INT('T', NULL, struct dram_opts, group, "PAGES", 2, 4096, "group",
+		"pages visited in turn by the miss order (default 16)"),
+	OPT_SIZE('M', NULL, struct dram_opts, max, "BYTES", 1 << 20, 1ll << 40, "buffer",
+		 "buffer size (default 64m)"),
+	OPT_END } };
 
 static const struct tool tools[] = {
 	TOOL("lat_dram_page", lat_dram_page, 0, &dram_options, "[-v] [-L LINE] [-T PAGES] [-M BYTES]",

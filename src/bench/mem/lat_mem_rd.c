@@ -94,12 +94,12 @@ struct lat_mem_opts {
 /* Short samples, minimum statistic: a default sweep takes seconds, not minutes. */
 static const struct tool_options lat_mem_options = {
 	.opts = (const struct opt[]){
-		{ 't', NULL, OPT_FLAG, 0, 0, offsetof(struct lat_mem_opts, random), NULL, NULL,
-		  "one random cycle through every slot (prefetchers cannot follow it)", NULL },
+		OPT_BOOL('t', NULL, struct lat_mem_opts, random,
+			"one random cycle through every slot (prefetchers cannot follow it)"),
 		MEM_PAGES_OPT(struct lat_mem_opts, pages),
-		{ 0, "mem", OPT_SIZE, 512, 1ll << 44, offsetof(struct lat_mem_opts, mem), "SIZE", NULL,
-		  "the largest size in bytes (k/m/g); every operand is then a stride", NULL },
-		{ 0 } },
+		OPT_SIZE(0, "mem", struct lat_mem_opts, mem, "SIZE", 512, 1ll << 44, NULL,
+			"the largest size in bytes (k/m/g); every operand is then a stride"),
+		OPT_END },
 	.timing = { .repetitions = 5, .min_sample_ns = 2e6 },
 };
 

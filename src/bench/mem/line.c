@@ -97,9 +97,9 @@ static size_t line_detect(double *costs, int *ncost)
 static const struct tool_options line_options = {
 	.opts = (const struct opt[]){
 		VERBOSE_OPT("print a sentence instead of the bare size"),
-		{ 'M', NULL, OPT_SIZE, 4096, 1ll << 40, offsetof(struct cache_opts, max), "LEN", NULL,
-		  "accepted as lmbench does (checked, no effect)", NULL },
-		{ 0 } },
+		OPT_SIZE('M', NULL, struct cache_opts, max, "LEN", 4096, 1ll << 40, NULL,
+			"accepted as lmbench does (checked, no effect)"),
+		OPT_END },
 	.timing = { .repetitions = 3, .min_sample_ns = 1e6 },
 };
 

@@ -83,7 +83,7 @@ uint64_t mem_default_bytes(unsigned divisor, unsigned llcs, char *how, size_t ho
  * the const char * `field` of `type`; mem_pages_opt() reads it after parsing (NULL: 4k). */
 #define MEM_PAGES_HELP "page size: 4k (default, THP off), thp, or huge (hugetlb; thp when none are reserved)"
 #define MEM_PAGES_OPT(type, field) \
-	{ 0, "pages", OPT_STRING, 0, 0, offsetof(type, field), "4k|thp|huge", NULL, MEM_PAGES_HELP, NULL }
+	OPT_STRING(0, "pages", type, field, "4k|thp|huge", MEM_PAGES_HELP)
 enum mem_pages mem_pages_opt(struct tool_ctx *c, const char *value);
 /* options_parse() on a copy of argv (freed at exit): getopt permutes what it parses, and the
  * JSON document records the command line as it was given. */

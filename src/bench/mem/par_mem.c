@@ -142,7 +142,7 @@ static const struct tool_options par_mem_options = {
 		LINE_OPT,
 		MAX_OPT(4096, "largest size", "largest size (default: as lat_mem_rd's largest size)"),
 		MEM_PAGES_OPT(struct cache_opts, pages),
-		{ 0 } },
+		OPT_END },
 	.timing = { .repetitions = 3, .min_sample_ns = 5e5 },
 };
 

@@ -376,18 +376,18 @@ struct stream_opts {
 	const char *pages, *threads;
 };
 static const struct tool_options stream_options = { .opts = (const struct opt[]){
-	{ 'v', NULL, OPT_INT, 1, 2, offsetof(struct stream_opts, version), "1|2", "version 1 or 2",
-	  "kernels: 1 copy scale add triad (default), 2 fill copy daxpy sum", NULL },
-	{ 'M', NULL, OPT_SIZE, 3 * 512, 1ll << 42, offsetof(struct stream_opts, total), "BYTES",
-	  "bytes of the three arrays", "total bytes of the three arrays (k/m/g)", NULL },
-	{ 0, "threads", OPT_STRING, 0, 0, offsetof(struct stream_opts, threads), "N|all", NULL,
-	  "N threads, one per CPU (default 1); all: one per online CPU", NULL },
-	{ 0, "table", OPT_FLAG, 0, 0, offsetof(struct stream_opts, table), NULL, NULL,
-	  "McCalpin's table (best rate, avg/min/max seconds per pass)", NULL },
-	{ 0, "no-nt", OPT_FLAG, 0, 0, offsetof(struct stream_opts, no_nt), NULL, NULL,
-	  "plain stores, as lmbench's stream (method version + 1)", NULL },
+	OPT_INT('v', NULL, struct stream_opts, version, "1|2", 1, 2, "version 1 or 2",
+		"kernels: 1 copy scale add triad (default), 2 fill copy daxpy sum"),
+	OPT_SIZE('M', NULL, struct stream_opts, total, "BYTES", 3 * 512, 1ll << 42,
+		"bytes of the three arrays", "total bytes of the three arrays (k/m/g)"),
+	OPT_STRING(0, "threads", struct stream_opts, threads, "N|all",
+		"N threads, one per CPU (default 1); all: one per online CPU"),
+	OPT_BOOL(0, "table", struct stream_opts, table,
+		"McCalpin's table (best rate, avg/min/max seconds per pass)"),
+	OPT_BOOL(0, "no-nt", struct stream_opts, no_nt,
+		"plain stores, as lmbench's stream (method version + 1)"),
 	MEM_PAGES_OPT(struct stream_opts, pages),
-	{ 0 } } };
+	OPT_END } };
 
 static int stream(struct tool_ctx *c, int argc, char **argv)
 {

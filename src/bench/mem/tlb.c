@@ -44,14 +44,13 @@ static void tlb_point(struct tlb_bufs *t, size_t npages, double *pg_ns, double *
 
 static const struct tool_options tlb_options = {
 	.opts = (const struct opt[]){
-		{ 'c', NULL, OPT_FLAG, 0, 0, offsetof(struct cache_opts, cost), NULL, NULL,
-		  "also print the cost of a TLB miss", NULL },
+		OPT_BOOL('c', NULL, struct cache_opts, cost, "also print the cost of a TLB miss"),
 		LINE_OPT,
 		/* bytes, as lmbench's suite passes it (-M 128M) */
-		{ 'M', NULL, OPT_SIZE, 16 * 4096, 1ll << 36, offsetof(struct cache_opts, max), "BYTES", "bytes",
-		  "the most memory to spread pages over (default 64 MiB = 16 Ki pages)", NULL },
+		OPT_SIZE('M', NULL, struct cache_opts, max, "BYTES", 16 * 4096, 1ll << 36, "bytes",
+			"the most memory to spread pages over (default 64 MiB = 16 Ki pages)"),
 		MEM_PAGES_OPT(struct cache_opts, pages),
-		{ 0 } },
+		OPT_END },
 	.timing = { .repetitions = 3, .min_sample_ns = 1e6 },
 };
 

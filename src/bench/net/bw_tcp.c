@@ -89,7 +89,8 @@ static void sizes(struct netopts *o)
 
 static const struct tool_options bwtcp_options = { .opts = (const struct opt[]){
 	NET_OPT_START, NET_OPT_STOP, NET_OPT_PORT, NET_OPT_BASE,
-	NET_OPT_MSIZE(1, NET_MAX_MSG, "bytes per message the server writes"), NET_OPT_MOVE, { 0 } } };
+	NET_OPT_MSIZE(1, NET_MAX_MSG, "bytes per message the server writes"), NET_OPT_MOVE,
+	OPT_END } };
 static int bw_tcp(struct tool_ctx *c, int argc, char **argv)
 {
 	struct netopts o;

@@ -123,7 +123,7 @@ static void bwu_teardown(void *a)
 static const struct tool_options bwudp_options = { .opts = (const struct opt[]){
 	NET_OPT_START, NET_OPT_STOP, NET_OPT_PORT, NET_OPT_BASE,
 	NET_OPT_MSIZE(sizeof(struct bwudp_hdr), 65507, "bytes per datagram (default 8192)"),
-	NET_OPT_MOVE, { 0 } } };
+	NET_OPT_MOVE, OPT_END } };
 
 static int bw_udp(struct tool_ctx *c, int argc, char **argv)
 {

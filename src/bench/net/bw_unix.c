@@ -80,11 +80,11 @@ static void bwl_teardown(void *a)
 
 struct bwl_opts { uint64_t xfer, bytes; };
 static const struct tool_options bwl_options = { .opts = (const struct opt[]){
-	{ 'm', NULL, OPT_SIZE, 1, NET_MAX_MSG, offsetof(struct bwl_opts, xfer), "XFER",
-	  "transfer size", "bytes per write() of the child (default 64 KiB)", NULL },
-	{ 'M', NULL, OPT_SIZE, 1, 1 << 30, offsetof(struct bwl_opts, bytes), "BYTES",
-	  "bytes per operation", "bytes read per timed operation (default 10 MiB)", NULL },
-	{ 0 } } };
+	OPT_SIZE('m', NULL, struct bwl_opts, xfer, "XFER", 1, NET_MAX_MSG, "transfer size",
+		"bytes per write() of the child (default 64 KiB)"),
+	OPT_SIZE('M', NULL, struct bwl_opts, bytes, "BYTES", 1, 1 << 30, "bytes per operation",
+		"bytes read per timed operation (default 10 MiB)"),
+	OPT_END } };
 
 static int bw_local(struct tool_ctx *c, int argc, char **argv, int is_pipe)
 {

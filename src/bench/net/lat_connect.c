@@ -25,12 +25,13 @@
 #include "core/util.h"
 
 static const struct tool_options connect_options = { .opts = (const struct opt[]){
-	NET_OPT_START, NET_OPT_STOP, NET_OPT_PORT, NET_OPT_BASE, { 0 } } };
+	NET_OPT_START, NET_OPT_STOP, NET_OPT_PORT, NET_OPT_BASE, OPT_END } };
 static const struct tool_options unix_connect_options = { .opts = (const struct opt[]){
-	{ 's', NULL, OPT_FLAG, 0, 0, offsetof(struct netopts, start), NULL, NULL,
-	  "not supported: plumb always runs its own server", NULL },
-	{ 'S', NULL, OPT_FLAG, 0, 0, offsetof(struct netopts, stop), NULL, NULL,
-	  "not supported: plumb always runs its own server", NULL }, { 0 } } };
+	OPT_BOOL('s', NULL, struct netopts, start,
+		"not supported: plumb always runs its own server"),
+	OPT_BOOL('S', NULL, struct netopts, stop,
+		"not supported: plumb always runs its own server"),
+	OPT_END } };
 
 struct conl {
 	struct net_client nc;

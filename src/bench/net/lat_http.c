@@ -188,15 +188,14 @@ static int read_urls(struct httpl *h)
 
 struct http_opts { int start, stop, base; };
 static const struct tool_options http_options = { .opts = (const struct opt[]){
-	{ 's', NULL, OPT_FLAG, 0, 0, offsetof(struct http_opts, start), NULL, NULL,
-	  "start a background server on 8008 (127.0.0.1) and return", NULL },
-	{ 'S', NULL, OPT_FLAG, 0, 0, offsetof(struct http_opts, stop), NULL, NULL,
-	  "stop the server on HOST", NULL },
-	{ 'd', NULL, OPT_IGNORED, 0, 0, 0, NULL, NULL, "lmbench's debug flag: accepted, no effect", NULL },
-	{ 'e', NULL, OPT_IGNORED, 0, 0, 0, NULL, NULL, "lmbench's debug flag: accepted, no effect", NULL },
-	{ 'b', NULL, OPT_INT, 1, 65535 - NS_COUNT, offsetof(struct http_opts, base), "BASE",
-	  "plumb serve base port", "talk to `plumb serve --port BASE`", NULL },
-	{ 0 } } };
+	OPT_BOOL('s', NULL, struct http_opts, start,
+		"start a background server on 8008 (127.0.0.1) and return"),
+	OPT_BOOL('S', NULL, struct http_opts, stop, "stop the server on HOST"),
+	OPT_IGNORED('d', NULL, "lmbench's debug flag: accepted, no effect"),
+	OPT_IGNORED('e', NULL, "lmbench's debug flag: accepted, no effect"),
+	OPT_INT('b', NULL, struct http_opts, base, "BASE", 1, 65535 - NS_COUNT,
+		"plumb serve base port", "talk to `plumb serve --port BASE`"),
+	OPT_END } };
 
 static int lat_http(struct tool_ctx *c, int argc, char **argv)
 {

@@ -28,15 +28,14 @@
 /* Options of both builds (without libtirpc lat_rpc still checks its command line). */
 struct rpc_opts { int start, stop, proto, base; };
 static const struct tool_options rpc_options = { .opts = (const struct opt[]){
-	{ 's', NULL, OPT_FLAG, 0, 0, offsetof(struct rpc_opts, start), NULL, NULL,
-	  "start a background server on port 31239 and return", NULL },
-	{ 'S', NULL, OPT_FLAG, 0, 0, offsetof(struct rpc_opts, stop), NULL, NULL,
-	  "stop the server on HOST", NULL },
-	{ 'p', NULL, OPT_ENUM, 0, 0, offsetof(struct rpc_opts, proto), "tcp|udp", NULL,
-	  "measure this transport only (default both)", (const char *const[]){ "tcp", "udp", NULL } },
-	{ 'b', NULL, OPT_INT, 1, 65535 - NS_COUNT, offsetof(struct rpc_opts, base), "BASE",
-	  "plumb serve base port", "talk to `plumb serve --port BASE`", NULL },
-	{ 0 } } };
+	OPT_BOOL('s', NULL, struct rpc_opts, start,
+		"start a background server on port 31239 and return"),
+	OPT_BOOL('S', NULL, struct rpc_opts, stop, "stop the server on HOST"),
+	OPT_CHOICE('p', NULL, struct rpc_opts, proto, "tcp|udp", OPT_CHOICES("tcp", "udp"),
+		"measure this transport only (default both)"),
+	OPT_INT('b', NULL, struct rpc_opts, base, "BASE", 1, 65535 - NS_COUNT,
+		"plumb serve base port", "talk to `plumb serve --port BASE`"),
+	OPT_END } };
 
 #ifdef HAVE_TIRPC
 #include <fcntl.h>

@@ -67,7 +67,8 @@ static void tcp_teardown(void *a)
 
 static const struct tool_options tcp_options = { .opts = (const struct opt[]){
 	NET_OPT_START, NET_OPT_STOP, NET_OPT_PORT, NET_OPT_BASE,
-	NET_OPT_MSIZE(1, NET_MAX_MSG, "bytes sent each way per round trip (default 1)"), { 0 } } };
+	NET_OPT_MSIZE(1, NET_MAX_MSG, "bytes sent each way per round trip (default 1)"),
+	OPT_END } };
 static int lat_tcp(struct tool_ctx *c, int argc, char **argv)
 {
 	struct netopts o;

@@ -94,7 +94,8 @@ static void udp_teardown(void *a)
 
 static const struct tool_options udp_options = { .opts = (const struct opt[]){
 	NET_OPT_START, NET_OPT_STOP, NET_OPT_PORT, NET_OPT_BASE,
-	NET_OPT_MSIZE(4, 65507, "bytes per datagram each way (default 4)"), { 0 } } };
+	NET_OPT_MSIZE(4, 65507, "bytes per datagram each way (default 4)"),
+	OPT_END } };
 
 static int lat_udp(struct tool_ctx *c, int argc, char **argv)
 {

@@ -145,18 +145,18 @@ struct netopts {
 	const char *port_arg;
 	const char *host;
 };
-#define NET_OPT_START { 's', NULL, OPT_FLAG, 0, 0, offsetof(struct netopts, start), NULL, NULL, \
-	"start lmbench's background server on 127.0.0.1 and return", NULL }
-#define NET_OPT_STOP { 'S', NULL, OPT_FLAG, 0, 0, offsetof(struct netopts, stop), NULL, NULL, \
-	"stop the server on HOST", NULL }
-#define NET_OPT_PORT { 'p', NULL, OPT_STRING, 0, 0, offsetof(struct netopts, port_arg), "PORT", \
-	NULL, "the server's port instead of lmbench's", NULL }
-#define NET_OPT_BASE { 'b', NULL, OPT_INT, 1, 65535 - NS_COUNT, offsetof(struct netopts, base), \
-	"BASE", "plumb serve base port", "talk to `plumb serve --port BASE`", NULL }
-#define NET_OPT_MSIZE(lo, hi, help) { 'm', NULL, OPT_SIZE, lo, hi, offsetof(struct netopts, msize), \
-	"SIZE", "message size", help, NULL }
-#define NET_OPT_MOVE { 'M', NULL, OPT_SIZE, 1, 1 << 30, offsetof(struct netopts, move), "MOVE", \
-	"bytes moved per operation", "bytes moved per operation", NULL }
+/* The client tools' option rows, declared once (core/opts.h). */
+#define NET_OPT_START OPT_BOOL('s', NULL, struct netopts, start, \
+	"start lmbench's background server on 127.0.0.1 and return")
+#define NET_OPT_STOP OPT_BOOL('S', NULL, struct netopts, stop, "stop the server on HOST")
+#define NET_OPT_PORT OPT_STRING('p', NULL, struct netopts, port_arg, "PORT", \
+	"the server's port instead of lmbench's")
+#define NET_OPT_BASE OPT_INT('b', NULL, struct netopts, base, "BASE", 1, 65535 - NS_COUNT, \
+	"plumb serve base port", "talk to `plumb serve --port BASE`")
+#define NET_OPT_MSIZE(lo, hi, help) OPT_SIZE('m', NULL, struct netopts, msize, "SIZE", lo, hi, \
+	"message size", help)
+#define NET_OPT_MOVE OPT_SIZE('M', NULL, struct netopts, move, "MOVE", 1, 1 << 30, \
+	"bytes moved per operation", "bytes moved per operation")
 /* The synopsis of a client tool; mid is its own options ("[-m SIZE] "). */
 #define NET_SYNOPSIS(mid) "-s [-p PORT] | " mid "[-p PORT|-b BASE] [HOST] | -S HOST"
 /* Parse argv against the client tool's table (its descriptor's), then check -p, the operands and

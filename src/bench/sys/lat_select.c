@@ -98,9 +98,9 @@ static void want_fds(unsigned n)
 struct select_opts { uint64_t n; };
 static const struct tool_options select_options = { .opts = (const struct opt[]){
 	/* lmbench parses -n with bytes(): 1k is 1024 */
-	{ 'n', NULL, OPT_SIZE, 1, FD_SETSIZE, offsetof(struct select_opts, n), "N",
-	  "file descriptors", "descriptors to select() on (default 200)", NULL },
-	{ 0 } } };
+	OPT_SIZE('n', NULL, struct select_opts, n, "N", 1, FD_SETSIZE, "file descriptors",
+		"descriptors to select() on (default 200)"),
+	OPT_END } };
 
 static int lat_select(struct tool_ctx *c, int argc, char **argv)
 {

@@ -221,11 +221,11 @@ static int lat_usleep(struct tool_ctx *c, int argc, char **argv)
 }
 
 static const struct tool_options usleep_options = { .opts = (const struct opt[]){
-	{ 'r', NULL, OPT_FLAG, 0, 0, offsetof(struct usleep_opts, realtime), NULL, NULL,
-	  "real-time priority: SCHED_FIFO at its highest (said when refused)", NULL },
-	{ 'u', NULL, OPT_ENUM, 0, 0, offsetof(struct usleep_opts, method), "METHOD", "method",
-	  "how to sleep: usleep (default), nanosleep, select, pselect or itimer", method_names },
-	{ 0 } } };
+	OPT_BOOL('r', NULL, struct usleep_opts, realtime,
+		 "real-time priority: SCHED_FIFO at its highest (said when refused)"),
+	OPT_CHOICE('u', NULL, struct usleep_opts, method, "METHOD", method_names,
+		   "how to sleep: usleep (default), nanosleep, select, pselect or itimer"),
+	OPT_END } };
 
 static const struct tool tools[] = {
 	TOOL("lat_usleep", lat_usleep, 0, &usleep_options, "[-r] [-u METHOD] USECS",
