@@ -515,8 +515,8 @@ void plan_build(struct plan *p, const struct plan_cfg *c)
 	ipc_bw_files(p, c);
 	mem_bw(p, c);
 	ctx(p, c);
+	asked(p, c); /* before lmbench's last step, lat_mem_rd -t */
 	mem_lat(p, c);
-	asked(p, c);
 }
 
 void plan_free(struct plan *p)
