@@ -95,7 +95,7 @@ static const struct tool tools[] = {
 	TOOL("lat_cmd", lat_cmd, 0, NULL, "COMMAND [ARG...]",
 	     "a command's whole cost: fork, exec, its run and exit, wait",
 	     "COMMAND is found in $PATH and run with its arguments, stdin on /dev/null; it must exit\n"
-	     "0 (else exit 3). Options for plumb go before COMMAND (or after --)."),
+	     "0 (else exit 3). A COMMAND with options of its own follows --: lat_cmd -- ls -l"),
 	{ 0 },
 };
 
