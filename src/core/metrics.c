@@ -137,9 +137,10 @@ int metrics_doc(FILE *f)
 
 const struct metric_def *metric_find(const char *id)
 {
-	for (int i = 0; metric_at(i); i++)
-		if (strcmp(metric_at(i)->id, id) == 0)
-			return metric_at(i);
+	pthread_once(&table_once, build_table);
+	for (int i = 0; i < count; i++)
+		if (strcmp(table[i]->id, id) == 0)
+			return table[i];
 	return NULL;
 }
 

@@ -36,9 +36,9 @@ double parse_duration(const char *s)
 }
 
 struct tool_cost {
-	const char *name, *family;
+	const char *name, *group;
 	double cost;
-	int keep;            /* the run's facts, or its family's cheapest tool */
+	int keep;            /* the run's facts, or its group's cheapest tool */
 };
 
 /* The tools of the steps kept, with their cost per round. */
@@ -56,18 +56,18 @@ static int tool_costs(const struct plan *p, int (*sel)(const struct step *, void
 		if (k == n) {
 			if (n == max)
 				continue;
-			t[n++] = (struct tool_cost){ s->argv[0], s->family, 0, 0 };
+			t[n++] = (struct tool_cost){ s->argv[0], s->group, 0, 0 };
 		}
 		t[k].cost += s->est_s;
 		if (s->flags & STEP_ALWAYS)
 			t[k].keep = 1;
 	}
-	/* each family keeps its cheapest tool: a budget shortens the suite, it does not empty a
-	 * family of it */
+	/* each step group keeps its cheapest tool: a budget shortens the suite, it does not
+	 * empty a group of it */
 	for (int k = 0; k < n; k++) {
 		int cheapest = 1;
 		for (int j = 0; j < n; j++)
-			if (j != k && !strcmp(t[j].family, t[k].family) &&
+			if (j != k && !strcmp(t[j].group, t[k].group) &&
 			    (t[j].cost < t[k].cost || (t[j].cost == t[k].cost && j < k)))
 				cheapest = 0;
 		if (cheapest)

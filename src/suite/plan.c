@@ -1,6 +1,6 @@
 /*
  * plan.c — the suite's steps per profile (see plan.h). One function per part of
- * lmbench's run order; each step carries the family its tool is expected in, flags, and an
+ * lmbench's run order; each step carries its group (F_* below), flags, and an
  * estimated cost in seconds (refined at run time by what steps really take) for the progress
  * line's time-left estimate. The estimates are for 11 samples per point, from a merged build on
  * this 2-core machine (lat_mem_rd -t about 0.05 s per point at 3 samples, lat_fs about 5 s per
@@ -125,7 +125,7 @@ static void arg(struct args *a, const char *fmt, ...)
 	a->v[a->n++] = xstrdup(buf);
 }
 
-static void push(struct plan *p, const struct plan_cfg *c, const char *fam, enum subset sub,
+static void push(struct plan *p, const struct plan_cfg *c, const char *group, enum subset sub,
 		 unsigned flags, double est, struct args *a)
 {
 	if (p->n == p->cap) {
@@ -134,7 +134,7 @@ static void push(struct plan *p, const struct plan_cfg *c, const char *fam, enum
 	}
 	struct step *s = &p->v[p->n++];
 	memset(s, 0, sizeof *s);
-	s->family = fam;
+	s->group = group;
 	s->subset = sub;
 	s->flags = flags;
 	/* the figures were for 11 samples on an early build; the steps take half that now
@@ -207,6 +207,7 @@ static double memrd_points(uint64_t top)
 	return 4 + 8 * log2((double)top / 4096.0);
 }
 
+/* The plan's step groups (struct step.group), not the folders' family ids. */
 static const char *F_FACTS = "facts", *F_SYSCALL = "syscall", *F_SELECT = "select",
 		  *F_SIG = "signal", *F_PROC = "process", *F_OPS = "ops", *F_IPC = "ipc",
 		  *F_CTX = "ctx", *F_NET = "net", *F_FILE = "file", *F_DISK = "disk",

@@ -27,7 +27,9 @@ enum step_flag {
 };
 
 struct step {
-	const char *family;   /* the family expected to hold the tool (used when it is absent) */
+	const char *group;    /* the plan's group of steps ("syscall", "process", "memory", ...):
+			       * a time budget keeps one tool of each, and --only matches it
+			       * when the tool is not built in */
 	enum subset subset;   /* likewise */
 	unsigned flags;
 	double est_s;         /* estimated seconds with the profile's sample count */

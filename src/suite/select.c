@@ -11,8 +11,8 @@
 #include "core/util.h"
 #include "suite/suite.h"
 
-/* The family of step s's tool (its folder), or for a tool not built in the one the plan
- * expects; *t gets the tool (NULL when not built in), *subset its subset. */
+/* The family of step s's tool (its folder), or for a tool not built in the plan's group of the
+ * step; *t gets the tool (NULL when not built in), *subset its subset. */
 static const char *step_family(const struct step *s, const struct tool **t, int *subset)
 {
 	const struct registered *r = NULL;
@@ -26,7 +26,7 @@ static const char *step_family(const struct step *s, const struct tool **t, int 
 	}
 	if (subset)
 		*subset = (int)s->subset;
-	return s->family;
+	return s->group;
 }
 
 static void names_add(struct names *n, const char *s)
@@ -57,13 +57,13 @@ static int step_named(const struct step *s, const char *name)
 }
 
 /* Whether an id of n (a family or an alias: tool.h, a tool or a step) selects step s; a step
- * whose tool is not built in is selected by the family the plan expects for it. */
+ * whose tool is not built in is selected by the plan's group of the step. */
 static int names_select(const struct names *n, const struct step *s)
 {
 	const struct registered *r = NULL;
 	const struct tool *t = tool_find(s->argv[0], &r);
 	for (int i = 0; i < n->n; i++)
-		if ((t ? family_selects(n->v[i], r) : strcmp(n->v[i], s->family) == 0) ||
+		if ((t ? family_selects(n->v[i], r) : strcmp(n->v[i], s->group) == 0) ||
 		    step_named(s, n->v[i]))
 			return 1;
 	return 0;
