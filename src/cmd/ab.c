@@ -81,8 +81,8 @@ const struct opt ab_options[] = {
 		"session "
 		"stays within D (90s, 3m, or seconds; default 180; 0: the first rounds only)"),
 	OPT_INT(0, "seed", struct ab_cli, seed, "N", 1, 2147483647, NULL,
-		"seed of the order of A and B within each pair (default: drawn, stored as "
-		"ab_seed)"),
+		"seed of the order of A and B within each pair "
+		"(default: drawn, stored as ab_seed)"),
 	OPT_BOOL(0, "no-store", struct ab_cli, no_store, "store neither run"),
 	OPT_END,
 };

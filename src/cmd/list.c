@@ -81,8 +81,8 @@ const struct opt list_options[] = {
 	OPT_BOOL(0, "json", struct list_cli, json,
 		"the tools and every metric of the registry as one JSON document"),
 	OPT_BOOL(0, "metrics", struct list_cli, metrics,
-		"docs/metrics.md: what each metric times, subtracts, and how it differs from "
-		"lmbench"),
+		"docs/metrics.md: what each metric times, subtracts, "
+		"and how it differs from lmbench"),
 	OPT_END,
 };
 

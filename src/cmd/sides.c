@@ -205,6 +205,7 @@ static void set_correction(const char *arg, void *field)
 		die(EXIT_USAGE, "--correction: '%s' is not holm, bh or none", arg);
 }
 
+/* Strict ranges: a double's own parser names the option in its one error line. */
 const struct opt compare_group[] = {
 	OPT_STRING(0, "db", struct compare_args, db, "PATH",
 		"the store RUN ids and labels refer to (an SQLite file or a postgresql:// URI)"),

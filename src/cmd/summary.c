@@ -33,9 +33,8 @@ const struct opt summary_options[] = {
 	OPT_BOOL(0, "per-host", struct summary_cli, per_host,
 		"one row per host, its runs pooled as rounds (each run once)"),
 	OPT_BOOL(0, "pool-anyway", struct summary_cli, pool_anyway,
-		"with --per-host, pool a host's runs even when their architecture, CPU, build or "
-		"kernel "
-		"differ"),
+		"with --per-host, pool a host's runs even when their architecture, CPU, build "
+		"or kernel differ"),
 	OPT_STRING(0, "format", struct summary_cli, format, "F",
 		"text (lmbench's, the default), markdown or html: a facts header, then the tables"),
 	OPT_END,

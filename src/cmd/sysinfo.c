@@ -29,8 +29,8 @@ const struct opt sysinfo_options[] = {
 	OPT_CALLBACK(0, "format", struct sysinfo_opts, json, "json", set_format,
 		"the same as --json"),
 	OPT_BOOL(0, "measure", struct sysinfo_opts, measure,
-		"measure the latency knee when plumb run would (a second or more): the effective "
-		"LLC"),
+		"measure the latency knee when plumb run would (a second or more): "
+		"the effective LLC"),
 	OPT_END,
 };
 
