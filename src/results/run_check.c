@@ -21,12 +21,14 @@
 #define RUN_VERSION_MAX 1000000
 #define RUN_FACTS_MAX 100000
 
-/* Metrics that are a measurement minus an estimated overhead: plumb records them as measured
- * even when the difference comes out at or below zero (bench/ctx/lat_ctx.c, bench/sys/lat_sig.c).
+/* Metrics that are a measurement minus an estimated overhead, or a difference of two: plumb
+ * records them as measured even when the difference comes out at or below zero
+ * (bench/ctx/lat_ctx.c, bench/sys/lat_sig.c, bench/mem/lat_dram_page.c).
  * Every other metric plumb knows is a time, a rate, a size or a count: never negative. */
 static int may_be_negative(const char *metric)
 {
-	static const char *const diff[] = { "lat_ctx.switch", "lat_sig.catch", "lat_sig.prot" };
+	static const char *const diff[] = { "lat_ctx.switch", "lat_sig.catch", "lat_sig.prot",
+					    "lat_dram_page.diff" };
 	if (!metric_find(metric))
 		return 1; /* a metric plumb does not know: only its finiteness can be judged */
 	for (size_t i = 0; i < sizeof diff / sizeof *diff; i++)

@@ -491,6 +491,21 @@ static void mem_lat(struct plan *p, const struct plan_cfg *c)
 	    "lat_mem_rd", "-t", mbn, "16", NULL);
 }
 
+/* lmbench's tools that its suite never ran: in the plan so that `--only TOOL` (or the tool's
+ * alias) runs them, kept out of every profile otherwise (STEP_ASKED). */
+static void asked(struct plan *p, const struct plan_cfg *c)
+{
+	static const char *sleeps[] = { "usleep", "nanosleep", "select", "pselect", "itimer" };
+	for (size_t i = 0; i < sizeof sleeps / sizeof sleeps[0]; i++)
+		add(p, c, F_SIG, OS, STEP_ASKED, 1.0, "lat_usleep", "-u", sleeps[i], "100", NULL);
+	add(p, c, F_OPS, HW, STEP_ASKED, 0.5, "lat_rand", NULL);
+	add(p, c, F_PROC, OS, STEP_ASKED, 1.5, "lat_cmd", "true", NULL);
+	static const char *jobs[] = { "1", "2", "4" };
+	for (size_t i = 0; i < sizeof jobs / sizeof jobs[0]; i++)
+		add(p, c, F_PROC, OS, STEP_ASKED, 2.0, "lat_pmake", jobs[i], "1000", "10000", NULL);
+	add(p, c, F_MEM, HW, STEP_ASKED, 3.0, "lat_dram_page", NULL);
+}
+
 void plan_build(struct plan *p, const struct plan_cfg *c)
 {
 	memset(p, 0, sizeof *p);
@@ -501,6 +516,7 @@ void plan_build(struct plan *p, const struct plan_cfg *c)
 	ipc_bw_files(p, c);
 	mem_bw(p, c);
 	ctx(p, c);
+	asked(p, c); /* before lmbench's last step, lat_mem_rd -t */
 	mem_lat(p, c);
 }
 

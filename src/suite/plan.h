@@ -22,6 +22,8 @@ enum step_flag {
 	STEP_ALWAYS = 16,     /* runs under any --subset (config-time facts such as mhz) */
 	STEP_REMOTE = 32,     /* measures against the --remote host */
 	STEP_EST_FINAL = 64,  /* est_s is already for the plan's sample count (memory steps) */
+	STEP_ASKED = 128,     /* runs only when --only names its tool, step or alias (lmbench's
+			       * tools outside its suite: no profile's time includes them) */
 };
 
 struct step {

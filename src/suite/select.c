@@ -69,6 +69,18 @@ static int names_select(const struct names *n, const struct step *s)
 	return 0;
 }
 
+/* Whether n names step s itself: its tool, the step (TOOL.ARG) or its tool's alias, not only
+ * its family (a STEP_ASKED step runs only when asked for by name). */
+static int names_ask(const struct names *n, const struct step *s)
+{
+	const struct registered *r = NULL;
+	const struct tool *t = tool_find(s->argv[0], &r);
+	for (int i = 0; i < n->n; i++)
+		if (step_named(s, n->v[i]) || (t && !strcmp(r->file->alias, n->v[i])))
+			return 1;
+	return 0;
+}
+
 /* Parse a comma list of family ids (or tools and steps of the plan); an unknown id is a usage
  * error listing the valid families. */
 static void parse_families(const char *opt, char *list, const struct names *valid,
@@ -102,6 +114,8 @@ static int step_kept(const struct step *s, void *arg)
 	int sub;
 	step_family(s, NULL, &sub);
 	if ((o->only && !names_select(&S->only, s)) || (o->skip && names_select(&S->skipf, s)))
+		return 0;
+	if ((s->flags & STEP_ASKED) && !(o->only && names_ask(&S->only, s)))
 		return 0;
 	if (o->subset && !(sub & o->subset) && !(s->flags & STEP_ALWAYS))
 		return 0;
