@@ -7,7 +7,7 @@ mkdir -p "$FSD"
 empty_after() {       # empty_after NAME: --fsdir holds nothing
 	if [ -z "$(ls -A "$FSD")" ]; then pass "fsctx/clean-$1"; else fail "fsctx/clean-$1" "$(ls -A "$FSD")"; fi
 }
-ringcount() { ps -eo args | grep -c "^$PLUMB lat_ctx -N 2000 -s 3 $1 $1 $1 $1 $1 $1 $1 $1\$"; }
+ringcount() { ps -eo args | grep -c "^$PLUMB lat_ctx -N 1000 -s 3 $1 $1 $1 $1 $1 $1 $1 $1\$"; }
 
 # ---- lat_ctx -------------------------------------------------------------------------------
 # The overhead subtracted is measured once; on this shared machine a burst of other work
@@ -46,7 +46,7 @@ fi
 "$PLUMB" lat_ctx -N 3 -s 3 9 >/dev/null 2>&1
 check fsctx/ctx-no-leftover sh -c "[ \$(ps -eo args | grep -c '^$PLUMB lat_ctx -N 3 -s 3 9\$') -eq 0 ]"
 for sig in TERM INT; do
-	"$PLUMB" lat_ctx -N 2000 -s 3 24 24 24 24 24 24 24 24 >/dev/null 2>"$T/ctx.err" &  # eight rings of 2000 passes: a window of a minute, closed as soon as a ring is seen
+	"$PLUMB" lat_ctx -N 1000 -s 3 24 24 24 24 24 24 24 24 >/dev/null 2>"$T/ctx.err" &  # eight rings of 1000 passes: a window of a minute, closed as soon as a ring is seen
 	pid=$!
 	# up to 40 s for the ring to form (beside the second lane of tests it can take seconds)
 	i=0; before=0

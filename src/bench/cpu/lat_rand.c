@@ -43,7 +43,7 @@ static int lat_rand(struct tool_ctx *c, int argc, char **argv)
 	for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
 		struct bench_op op = { .loop = calls[i].loop };
 		struct measurement m;
-		if (measure(&op, &m) != 0)
+		if (measure(&c->timing, &op, &m) != 0)
 			return EXIT_MEASURE;
 		record_latency(c, calls[i].metric, "", NAN, &m, 1);
 		measurement_free(&m);

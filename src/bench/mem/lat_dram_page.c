@@ -110,7 +110,7 @@ static int lat_dram_page(struct tool_ctx *c, int argc, char **argv)
 	for (int miss = 0; miss < 2; miss++) {
 		dram_order(off, pages, npages, page, line, (size_t)o.group, miss);
 		void **start = link_order(b.p, off, nslots);
-		if (mem_chase_measure(b.p, b.len, start, MEM_WARM_SWEEP, &m[miss]) != 0)
+		if (mem_chase_measure(&c->timing, b.p, b.len, start, MEM_WARM_SWEEP, &m[miss]) != 0)
 			return EXIT_MEASURE;
 		struct result *r = record_latency(c, metric[miss], params, NAN, &m[miss], MEM_CHASE_LOADS);
 		result_add_info(r, "bytes=%llu", (unsigned long long)b.len);

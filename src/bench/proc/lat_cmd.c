@@ -75,7 +75,7 @@ static int lat_cmd(struct tool_ctx *c, int argc, char **argv)
 	struct bench_op op = { .loop = loop_cmd, .setup = cmd_setup, .arg = &k,
 			       .min_sample_ns = CMD_MIN_SAMPLE_NS };
 	struct measurement m;
-	if (measure(&op, &m) != 0)
+	if (measure(&c->timing, &op, &m) != 0)
 		return EXIT_MEASURE;
 	struct result *r = record_latency(c, "lat_cmd.latency", "", NAN, &m, 1);
 	/* the command as info, blanks made '_' (info is "key=value ..."), at most 200 bytes */

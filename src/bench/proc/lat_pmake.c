@@ -89,7 +89,7 @@ static int lat_pmake(struct tool_ctx *c, int argc, char **argv)
 		uint64_t usecs = parse_size(argv[i], 1, 100000000, "USECS (each job's work)");
 		struct bench_op wop = { .loop = work, .arg = &p };
 		struct measurement wm;
-		if (measure(&wop, &wm) != 0)
+		if (measure(&c->timing, &wop, &wm) != 0)
 			return EXIT_MEASURE;
 		double ns = measurement_stat(&wm, 1);
 		measurement_free(&wm);
@@ -98,7 +98,7 @@ static int lat_pmake(struct tool_ctx *c, int argc, char **argv)
 		struct bench_op op = { .loop = loop_round, .arg = &p,
 				       .min_sample_ns = PMAKE_MIN_SAMPLE_NS };
 		struct measurement m;
-		if (measure(&op, &m) != 0)
+		if (measure(&c->timing, &op, &m) != 0)
 			return EXIT_MEASURE;
 		char params[32];
 		snprintf(params, sizeof params, "jobs=%d", p.jobs);

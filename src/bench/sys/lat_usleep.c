@@ -186,7 +186,7 @@ static int lat_usleep(struct tool_ctx *c, int argc, char **argv)
 			       .setup = o.method == M_ITIMER ? itimer_setup : NULL,
 			       .min_sample_ns = SLEEP_MIN_SAMPLE_NS };
 	struct measurement m;
-	if (measure(&op, &m) != 0)
+	if (measure(&c->timing, &op, &m) != 0)
 		return EXIT_MEASURE;
 	char params[96];
 	snprintf(params, sizeof params, "method=%s usecs=%llu", method_names[o.method],
