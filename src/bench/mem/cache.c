@@ -41,142 +41,192 @@ static const struct tool_options cache_options = {
 	.timing = { .repetitions = 3, .min_sample_ns = 1e6 },
 };
 
-static int cache_tool(struct tool_ctx *c, int argc, char **argv)
-{
-	struct cache_opts o = { .line = chase_sysfs_line() ? (int)chase_sysfs_line() : 64 };
-	mem_options_parse(c, argc, &argv, &o);
-	int verbose = o.verbose;
-	size_t line = (size_t)o.line;
-	uint64_t max = o.max;
-	if (optind < argc)
-		usage_error(c, "unexpected operand '%s'", argv[optind]);
+/* One cache run: the buffer, the curve it measured and the levels split from it. */
+struct cache_run {
+	struct tool_ctx *c;
 	struct mem_buf b;
-	max = chase_buffer(c, line, max, o.pages, &b);
-	/* the latency curve: random chase at 512 * (1, 1.25, 1.5, 1.75) * 2^k bytes */
+	size_t line;
+	uint64_t max, seed;
 	uint64_t sz[256];
 	double ns[256];
-	int n = 0;
-	uint64_t seed = mem_seed();
+	int n;
+	struct level lv[8];
+	int nl, ncache, last_is_mem;
+	struct cache_level sc[8];
+	int ns_sys;
+};
+
+/* The latency curve: random chase at 512 * (1, 1.25, 1.5, 1.75) * 2^k bytes. 0 or EXIT_MEASURE. */
+static int measure_curve(struct cache_run *r)
+{
+	struct tool_ctx *c = r->c;
+	size_t line = r->line;
 	struct chain_builder cb;
 	/* two sweeps, the lower of the two kept per size: other programs disturb the caches now
 	 * and then, which only ever makes a point slower */
 	for (int sweep = 0; sweep < 2; sweep++) {
-		chain_begin(&cb, b.p, line, 0, seed + (uint64_t)sweep);
+		chain_begin(&cb, r->b.p, line, 0, r->seed + (uint64_t)sweep);
 		int k = 0;
-		for (uint64_t p2 = 512; p2 <= max && k < 252; p2 *= 2)
+		for (uint64_t p2 = 512; p2 <= r->max && k < 252; p2 *= 2)
 			for (int q = 4; q < 8; q++) {
 				uint64_t s = p2 * (uint64_t)q / 4;
-				if (s > max || s < line)
+				if (s > r->max || s < line)
 					break;
 				size_t nlines = (size_t)(s / line);
 				chain_grow(&cb, nlines);
 				/* past the last level: a sweep, not a walk of nlines misses */
 				size_t warm = !mem_warm_by_walk(s) ? MEM_WARM_SWEEP
 					      : nlines < (1u << 20) ? nlines : (1u << 20);
-				double v = mem_chase_ns(&c->timing, b.p, s, (void **)b.p, warm);
-				if (isnan(v)) {
-					mem_free(&b);
+				double v = mem_chase_ns(&c->timing, r->b.p, s, (void **)r->b.p, warm);
+				if (isnan(v))
 					return EXIT_MEASURE;
-				}
-				if (!sweep || v < ns[k])
-					ns[k] = v;
-				sz[k++] = s;
+				if (!sweep || v < r->ns[k])
+					r->ns[k] = v;
+				r->sz[k++] = s;
 			}
-		n = k;
+		r->n = k;
 	}
-	if (verbose)
-		for (int k = 0; k < n; k++)
-			out_printf(c, "[Point: %llu bytes %.3f ns]\n", (unsigned long long)sz[k], ns[k]);
-	struct level lv[8];
-	int nl = mem_find_levels(sz, ns, n, lv, 8);
-	struct cache_level sc[8];
-	int ns_sys = sys_caches(0, sc, 8);
-	/* The last level is main memory when the sizes went past twice the largest cache sysfs
-	 * knows, or when it is far slower (3x, and over 40 ns) than the level before; otherwise
-	 * -M stopped inside a cache and the last level is that cache. */
-	uint64_t llc_sys = 0;
-	for (int k = 0; k < ns_sys; k++)
-		if (sc[k].size > llc_sys)
-			llc_sys = sc[k].size;
-	int last_is_mem = nl > 1 && ((llc_sys && max >= 2 * llc_sys) ||
-				     (lv[nl - 1].ns > 3 * lv[nl - 2].ns && lv[nl - 1].ns > 40));
-	int ncache = last_is_mem ? nl - 1 : nl;
-	char a[32], bb[32];
-	for (int i = 0; i < ncache; i++) {
-		const struct cache_level *s = NULL;
-		for (int k = 0; k < ns_sys; k++)
-			if (sc[k].level == i + 1)
-				s = &sc[k];
-		/* parallelism at the middle of the level's plateau */
-		uint64_t mid = sz[(lv[i].first + lv[i].last) / 2];
-		struct pm_order po;
-		pm_order_init(&po, (size_t)(mid / line), seed ^ (uint64_t)(i + 1));
-		pm_order_link(&po, b.p, line, (size_t)(mid / line));
-		double l1ns, par = pm_size(&c->timing, b.p, line, &po, (size_t)(mid / line), 8, &l1ns);
-		pm_order_free(&po);
-		fmt_bytes(lv[i].size, a, sizeof a);
-		if (s) {
-			fmt_bytes(s->size, bb, sizeof bb);
-			double ratio = (double)lv[i].size / (double)s->size;
-			char key[32], jkey[32];
-			snprintf(key, sizeof key, "L%d", i + 1);
-			snprintf(jkey, sizeof jkey, "l%d_sysfs_vs_measured", i + 1);
-			int open_end = i == ncache - 1 && !last_is_mem; /* -M stopped inside it */
-			if (open_end)
-				mem_fact(c, NULL, key, jkey, 1, "%s %s, measured at least %s (sizes stop "
-					 "there: -M)", s->source, bb, a);
-			else
-				mem_fact(c, NULL, key, jkey, 1, "%s %s, measured %s%s", s->source, bb, a,
-					 ratio > 2 || ratio < 0.5 ? " -- they disagree (more than 2x apart)" : "");
-		} else {
-			char key[32], jkey[32];
-			snprintf(key, sizeof key, "L%d", i + 1);
-			snprintf(jkey, sizeof jkey, "l%d_sysfs_vs_measured", i + 1);
-			mem_fact(c, NULL, key, jkey, 1, "no level %d reported, measured %s", i + 1, a);
-		}
-		char params[32];
-		snprintf(params, sizeof params, "level=%d", i + 1);
-		struct sample s1 = { .value = (double)lv[i].size, .iters = 1 };
-		struct sample s2 = { .value = lv[i].ns, .iters = 1 };
-		FILE *o = c->out;
-		c->out = NULL;
-		record_values(c, "cache.size", params, NAN, &s1, 1);
-		record_values(c, "cache.latency", params, NAN, &s2, 1);
-		c->out = o;
-		out_printf(c, "L%d cache: %llu bytes %.2f nanoseconds %zu linesize %.2f parallelism\n",
-			   i + 1, (unsigned long long)lv[i].size, lv[i].ns, line, isnan(par) ? 1.0 : par);
-	}
-	for (int k = 0; k < ns_sys; k++)
-		if (sc[k].level > ncache) {
-			fmt_bytes(sc[k].size, bb, sizeof bb);
-			char key[32], jkey[32];
-			snprintf(key, sizeof key, "L%d", sc[k].level);
-			snprintf(jkey, sizeof jkey, "l%d_sysfs_vs_measured", sc[k].level);
-			if (sc[k].size > max / 2)
-				mem_fact(c, NULL, key, jkey, 1, "%s %s, not measured (sizes stop at "
-					 "%.0f MiB)", sc[k].source, bb, (double)max / 1048576.0);
-			else
-				mem_fact(c, NULL, key, jkey, 1, "%s %s, no separate plateau "
-					 "measured -- they disagree", sc[k].source, bb);
-		}
-	if (last_is_mem) {
-		int i = nl - 1;
-		uint64_t mid = sz[(lv[i].first + lv[i].last) / 2];
-		struct pm_order po;
-		pm_order_init(&po, (size_t)(mid / line), seed ^ 0x99);
-		pm_order_link(&po, b.p, line, (size_t)(mid / line));
-		double l1ns, par = pm_size(&c->timing, b.p, line, &po, (size_t)(mid / line), 8, &l1ns);
-		pm_order_free(&po);
-		struct sample s2 = { .value = lv[i].ns, .iters = 1 };
-		FILE *o = c->out;
-		c->out = NULL;
-		record_values(c, "cache.latency", "level=mem", NAN, &s2, 1);
-		c->out = o;
-		out_printf(c, "Memory latency: %.2f nanoseconds %.2f parallelism\n", lv[i].ns,
-			   isnan(par) ? 1.0 : par);
-	}
-	mem_free(&b);
 	return 0;
+}
+
+/* Split the curve into levels and decide whether the last one is main memory: it is when the
+ * sizes went past twice the largest cache sysfs knows, or when it is far slower (3x, and over
+ * 40 ns) than the level before; otherwise -M stopped inside a cache and the last level is that
+ * cache. */
+static void split_levels(struct cache_run *r)
+{
+	r->nl = mem_find_levels(r->sz, r->ns, r->n, r->lv, 8);
+	r->ns_sys = sys_caches(0, r->sc, 8);
+	uint64_t llc_sys = 0;
+	for (int k = 0; k < r->ns_sys; k++)
+		if (r->sc[k].size > llc_sys)
+			llc_sys = r->sc[k].size;
+	const struct level *lv = r->lv;
+	int nl = r->nl;
+	r->last_is_mem = nl > 1 && ((llc_sys && r->max >= 2 * llc_sys) ||
+				    (lv[nl - 1].ns > 3 * lv[nl - 2].ns && lv[nl - 1].ns > 40));
+	r->ncache = r->last_is_mem ? nl - 1 : nl;
+}
+
+/* Memory-level parallelism at the middle of level i's plateau; NAN when it cannot say. */
+static double level_parallelism(struct cache_run *r, int i, uint64_t seed)
+{
+	const struct level *lv = &r->lv[i];
+	uint64_t mid = r->sz[(lv->first + lv->last) / 2];
+	size_t nlines = (size_t)(mid / r->line);
+	struct pm_order po;
+	pm_order_init(&po, nlines, seed);
+	pm_order_link(&po, r->b.p, r->line, nlines);
+	double l1ns, par = pm_size(&r->c->timing, r->b.p, r->line, &po, nlines, 8, &l1ns);
+	pm_order_free(&po);
+	return par;
+}
+
+/* Store one value without printing its lmbench line (the tool prints its own lines). */
+static void record_quietly(struct tool_ctx *c, const char *metric, const char *params,
+			   double value)
+{
+	struct sample s = { .value = value, .iters = 1 };
+	FILE *o = c->out;
+	c->out = NULL;
+	record_values(c, metric, params, NAN, &s, 1);
+	c->out = o;
+}
+
+/* The [Ln: ...] fact for a level the curve shows: next to the system's figure, if any. */
+static void measured_level_fact(struct cache_run *r, int i)
+{
+	const struct cache_level *s = NULL;
+	for (int k = 0; k < r->ns_sys; k++)
+		if (r->sc[k].level == i + 1)
+			s = &r->sc[k];
+	char a[32], bb[32], key[32], jkey[32];
+	fmt_bytes(r->lv[i].size, a, sizeof a);
+	snprintf(key, sizeof key, "L%d", i + 1);
+	snprintf(jkey, sizeof jkey, "l%d_sysfs_vs_measured", i + 1);
+	if (!s) {
+		mem_fact(r->c, NULL, key, jkey, 1, "no level %d reported, measured %s", i + 1, a);
+		return;
+	}
+	fmt_bytes(s->size, bb, sizeof bb);
+	double ratio = (double)r->lv[i].size / (double)s->size;
+	int open_end = i == r->ncache - 1 && !r->last_is_mem; /* -M stopped inside it */
+	if (open_end)
+		mem_fact(r->c, NULL, key, jkey, 1, "%s %s, measured at least %s (sizes stop "
+			 "there: -M)", s->source, bb, a);
+	else
+		mem_fact(r->c, NULL, key, jkey, 1, "%s %s, measured %s%s", s->source, bb, a,
+			 ratio > 2 || ratio < 0.5 ? " -- they disagree (more than 2x apart)" : "");
+}
+
+/* Level i (a cache): its fact, its stored size and latency, lmbench's `L%d cache:` line. */
+static void report_cache_level(struct cache_run *r, int i)
+{
+	double par = level_parallelism(r, i, r->seed ^ (uint64_t)(i + 1));
+	measured_level_fact(r, i);
+	char params[32];
+	snprintf(params, sizeof params, "level=%d", i + 1);
+	record_quietly(r->c, "cache.size", params, (double)r->lv[i].size);
+	record_quietly(r->c, "cache.latency", params, r->lv[i].ns);
+	out_printf(r->c, "L%d cache: %llu bytes %.2f nanoseconds %zu linesize %.2f parallelism\n",
+		   i + 1, (unsigned long long)r->lv[i].size, r->lv[i].ns, r->line,
+		   isnan(par) ? 1.0 : par);
+}
+
+/* The facts for the levels the system reports beyond those measured. */
+static void unmeasured_level_facts(struct cache_run *r)
+{
+	for (int k = 0; k < r->ns_sys; k++) {
+		const struct cache_level *s = &r->sc[k];
+		if (s->level <= r->ncache)
+			continue;
+		char bb[32], key[32], jkey[32];
+		fmt_bytes(s->size, bb, sizeof bb);
+		snprintf(key, sizeof key, "L%d", s->level);
+		snprintf(jkey, sizeof jkey, "l%d_sysfs_vs_measured", s->level);
+		if (s->size > r->max / 2)
+			mem_fact(r->c, NULL, key, jkey, 1, "%s %s, not measured (sizes stop at "
+				 "%.0f MiB)", s->source, bb, (double)r->max / 1048576.0);
+		else
+			mem_fact(r->c, NULL, key, jkey, 1, "%s %s, no separate plateau "
+				 "measured -- they disagree", s->source, bb);
+	}
+}
+
+/* The last level as main memory: stored latency and lmbench's `Memory latency:` line. */
+static void report_memory_level(struct cache_run *r)
+{
+	int i = r->nl - 1;
+	double par = level_parallelism(r, i, r->seed ^ 0x99);
+	record_quietly(r->c, "cache.latency", "level=mem", r->lv[i].ns);
+	out_printf(r->c, "Memory latency: %.2f nanoseconds %.2f parallelism\n", r->lv[i].ns,
+		   isnan(par) ? 1.0 : par);
+}
+
+static int cache_tool(struct tool_ctx *c, int argc, char **argv)
+{
+	struct cache_opts o = { .line = chase_sysfs_line() ? (int)chase_sysfs_line() : 64 };
+	mem_options_parse(c, argc, &argv, &o);
+	if (optind < argc)
+		usage_error(c, "unexpected operand '%s'", argv[optind]);
+	struct cache_run r = { .c = c, .line = (size_t)o.line };
+	r.max = chase_buffer(c, r.line, o.max, o.pages, &r.b);
+	r.seed = mem_seed();
+	int status = measure_curve(&r);
+	if (!status) {
+		if (o.verbose)
+			for (int k = 0; k < r.n; k++)
+				out_printf(c, "[Point: %llu bytes %.3f ns]\n",
+					   (unsigned long long)r.sz[k], r.ns[k]);
+		split_levels(&r);
+		for (int i = 0; i < r.ncache; i++)
+			report_cache_level(&r, i);
+		unmeasured_level_facts(&r);
+		if (r.last_is_mem)
+			report_memory_level(&r);
+	}
+	mem_free(&r.b);
+	return status;
 }
 
 
