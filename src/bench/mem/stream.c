@@ -389,12 +389,114 @@ static const struct tool_options stream_options = { .opts = (const struct opt[])
 	MEM_PAGES_OPT(struct stream_opts, pages),
 	OPT_END } };
 
+/* Elements per array: -M's total split three ways, or McCalpin's 4 x the caches in use.
+ * `how` gets the reason, for the [Array size] fact. */
+static size_t stream_elements(struct tool_ctx *c, uint64_t total, int nthreads, int ncpu,
+			      char *how, size_t howlen)
+{
+	int P = c->timing.opts.parallel > 1 ? c->timing.opts.parallel : 1;
+	size_t arr_bytes;
+	if (total) {
+		arr_bytes = total / 3;
+		snprintf(how, howlen, "-M %llu bytes for three arrays", (unsigned long long)total);
+	} else {
+		arr_bytes = mem_default_bytes(3u * (unsigned)P, llcs_in_use(nthreads * P, ncpu),
+					      how, howlen);
+	}
+	size_t n = arr_bytes / 8 / 8 * 8;
+	if (n < 64)
+		n = 64;
+	mem_check_fits(c, (uint64_t)P * 3 * (n * 8 + 4096));
+	return n;
+}
+
+/* The facts printed before the lines: pages, array size, threads, which kernels stream. */
+static void stream_facts(struct tool_ctx *c, const struct mem_buf *buf, const struct st *s,
+			 const enum sk *ks, const char *how, int no_nt)
+{
+	mem_page_fact(c, buf);
+	mem_fact(c, NULL, "Array size", "array_size", 1, "%zu elements = %.1f MiB per array (%s)",
+		 s->n, (double)s->n * 8 / 1048576.0, how);
+	mem_fact(c, NULL, "Threads", "threads", 1, "%d per process%s", s->nthreads,
+		 s->nthreads > 1 ? ", pinned one per CPU" : "");
+	char ntk[64] = "";
+	for (int i = 0; i < 4; i++)
+		if (s->nt && sk_info[ks[i]].stores)
+			snprintf(ntk + strlen(ntk), sizeof ntk - strlen(ntk), "%s%s", ntk[0] ? " " : "",
+				 sk_info[ks[i]].name);
+	mem_fact(c, NULL, "Streaming stores", "streaming_stores", 1, "%s (%s kernels; %s)",
+		 ntk[0] ? ntk : "none", s->kern->name,
+		 s->nt ? "arrays larger than the last-level cache"
+		       : no_nt ? "--no-nt: plain stores, as lmbench's stream"
+		       : s->kern->has_nt ? "arrays fit in the last-level cache" : "not available");
+}
+
+/* Time the four kernels, then run them in sequence for the check. 0 or EXIT_MEASURE; *done
+ * counts the measurements made (to free). */
+static int measure_kernels(struct tool_ctx *c, struct st *s, const enum sk *ks,
+			   struct measurement *m, int *done)
+{
+	int status = 0;
+	for (int i = 0; i < 4 && !status; i++) {
+		s->k = ks[i];
+		struct bench_op op = { .setup = st_setup, .loop = st_loop, .teardown = st_teardown,
+				       .arg = s };
+		if (measure(&c->timing, &op, &m[i]) != 0)
+			status = EXIT_MEASURE;
+		else
+			(*done)++;
+		if (s->flag->bad)
+			status = EXIT_MEASURE;
+	}
+	if (!status && st_sequence(s, ks) != 0)
+		status = EXIT_MEASURE;
+	if (s->flag->bad)
+		warnx_("%s", s->flag->msg);
+	return status;
+}
+
+/* Store each kernel's latency and bandwidth: lmbench's lines, or with --table McCalpin's. */
+static void record_kernels(struct tool_ctx *c, const struct st *s, const enum sk *ks,
+			   const struct measurement *m, int table)
+{
+	FILE *o = c->out;
+	if (table) {
+		out_printf(c, "-------------------------------------------------------------\n"
+			      "Function    Best Rate MB/s  Avg time     Min time     Max time\n");
+		c->out = NULL;
+	}
+	char params[96];
+	snprintf(params, sizeof params, "elements=%zu threads=%d", s->n, s->nthreads);
+	for (int i = 0; i < 4; i++) {
+		const char *met = sk_info[ks[i]].metric;
+		char lat[48];
+		snprintf(lat, sizeof lat, "%s_latency", met);
+		double bytes = (double)sk_info[ks[i]].words * 8.0 * (double)s->n;
+		struct result *rl = record_latency(c, lat, params, NAN, &m[i], (double)s->n);
+		struct result *rb = record_bandwidth(c, met, params, NAN, &m[i], bytes); /* BEST */
+		if (sk_info[ks[i]].stores && !s->nt) {
+			/* plain stores: another operation than the registry's (streaming) one */
+			rl->version++;
+			rb->version++;
+		}
+		if (table) {
+			c->out = o;
+			table_line(c, sk_info[ks[i]].table, &m[i], bytes);
+			c->out = NULL;
+		}
+	}
+	c->out = o;
+	if (table)
+		out_printf(c, "-------------------------------------------------------------\n"
+			      "Solution Validates: every element within 1.000000e-13 of the "
+			      "expected value on all three arrays\n"
+			      "-------------------------------------------------------------\n");
+}
+
 static int stream(struct tool_ctx *c, int argc, char **argv)
 {
 	struct stream_opts o = { .version = 1 };
 	mem_options_parse(c, argc, &argv, &o);
-	int version = o.version;
-	uint64_t total = o.total;
 	if (optind < argc)
 		usage_error(c, "unexpected operand '%s'", argv[optind]);
 	enum mem_pages pages = mem_pages_opt(c, o.pages);
@@ -402,21 +504,8 @@ static int stream(struct tool_ctx *c, int argc, char **argv)
 	if (o.threads)
 		nthreads = strcmp(o.threads, "all") == 0 ? ncpu
 			   : (int)parse_int(o.threads, 1, 1024, "--threads (a count or 'all')");
-	int table = o.table;
-	int P = c->timing.opts.parallel > 1 ? c->timing.opts.parallel : 1;
 	char how[160] = "";
-	size_t arr_bytes;
-	if (total) {
-		arr_bytes = total / 3;
-		snprintf(how, sizeof how, "-M %llu bytes for three arrays", (unsigned long long)total);
-	} else {
-		arr_bytes = mem_default_bytes(3u * (unsigned)P, llcs_in_use(nthreads * P, ncpu),
-					      how, sizeof how);
-	}
-	size_t n = arr_bytes / 8 / 8 * 8;
-	if (n < 64)
-		n = 64;
-	mem_check_fits(c, (uint64_t)P * 3 * (n * 8 + 4096));
+	size_t n = stream_elements(c, o.total, nthreads, ncpu, how, sizeof how);
 
 	/* one mapping, three arrays 1 KiB apart modulo 4 KiB (no 4K-aliasing between them) */
 	size_t stride = (n * 8 + 4095) / 4096 * 4096 + 1024;
@@ -437,82 +526,17 @@ static int stream(struct tool_ctx *c, int argc, char **argv)
 		.nthreads = nthreads, .psum = psum, .flag = flag,
 		.corrupt = getenv("PLUMB_STREAM_CORRUPT"), .skip = getenv("PLUMB_STREAM_SKIP"),
 	};
-	int no_nt = o.no_nt;
-	s.nt = !no_nt && s.kern->has_nt && n * 8 > llc;
+	s.nt = !o.no_nt && s.kern->has_nt && n * 8 > llc;
 	memset(psum, 0, sizeof psum);
-
-	/* facts first */
-	mem_page_fact(c, &buf);
-	mem_fact(c, NULL, "Array size", "array_size", 1, "%zu elements = %.1f MiB per array (%s)",
-		 n, (double)n * 8 / 1048576.0, how);
-	mem_fact(c, NULL, "Threads", "threads", 1, "%d per process%s", nthreads,
-		 nthreads > 1 ? ", pinned one per CPU" : "");
-	const enum sk *ks;
 	static const enum sk v1[] = { K_COPY, K_SCALE, K_ADD, K_TRIAD };
 	static const enum sk v2[] = { K_FILL, K_COPY2, K_DAXPY, K_SUM };
-	ks = version == 1 ? v1 : v2;
-	char ntk[64] = "";
-	for (int i = 0; i < 4; i++)
-		if (s.nt && sk_info[ks[i]].stores)
-			snprintf(ntk + strlen(ntk), sizeof ntk - strlen(ntk), "%s%s", ntk[0] ? " " : "",
-				 sk_info[ks[i]].name);
-	mem_fact(c, NULL, "Streaming stores", "streaming_stores", 1, "%s (%s kernels; %s)",
-		 ntk[0] ? ntk : "none", s.kern->name,
-		 s.nt ? "arrays larger than the last-level cache"
-		      : no_nt ? "--no-nt: plain stores, as lmbench's stream"
-		      : s.kern->has_nt ? "arrays fit in the last-level cache" : "not available");
+	const enum sk *ks = o.version == 1 ? v1 : v2;
+	stream_facts(c, &buf, &s, ks, how, o.no_nt);
 
 	struct measurement m[4];
-	int status = 0, done = 0;
-	for (int i = 0; i < 4 && !status; i++) {
-		s.k = ks[i];
-		struct bench_op op = { .setup = st_setup, .loop = st_loop, .teardown = st_teardown,
-				       .arg = &s };
-		if (measure(&c->timing, &op, &m[i]) != 0)
-			status = EXIT_MEASURE;
-		else
-			done++;
-		if (flag->bad)
-			status = EXIT_MEASURE;
-	}
-	if (!status && st_sequence(&s, ks) != 0)
-		status = EXIT_MEASURE;
-	if (flag->bad)
-		warnx_("%s", flag->msg);
-	if (!status) {
-		FILE *o = c->out;
-		if (table) {
-			out_printf(c, "-------------------------------------------------------------\n"
-				      "Function    Best Rate MB/s  Avg time     Min time     Max time\n");
-			c->out = NULL;
-		}
-		char params[96];
-		snprintf(params, sizeof params, "elements=%zu threads=%d", n, nthreads);
-		for (int i = 0; i < 4; i++) {
-			const char *met = sk_info[ks[i]].metric;
-			char lat[48];
-			snprintf(lat, sizeof lat, "%s_latency", met);
-			double bytes = (double)sk_info[ks[i]].words * 8.0 * (double)n;
-			struct result *rl = record_latency(c, lat, params, NAN, &m[i], (double)n);
-			struct result *rb = record_bandwidth(c, met, params, NAN, &m[i], bytes); /* BEST */
-			if (sk_info[ks[i]].stores && !s.nt) {
-				/* plain stores: another operation than the registry's (streaming) one */
-				rl->version++;
-				rb->version++;
-			}
-			if (table) {
-				c->out = o;
-				table_line(c, sk_info[ks[i]].table, &m[i], bytes);
-				c->out = NULL;
-			}
-		}
-		c->out = o;
-		if (table)
-			out_printf(c, "-------------------------------------------------------------\n"
-				      "Solution Validates: every element within 1.000000e-13 of the "
-				      "expected value on all three arrays\n"
-				      "-------------------------------------------------------------\n");
-	}
+	int done = 0, status = measure_kernels(c, &s, ks, m, &done);
+	if (!status)
+		record_kernels(c, &s, ks, m, o.table);
 	for (int i = 0; i < done; i++)
 		measurement_free(&m[i]);
 	munmap(flag, sizeof *flag);
