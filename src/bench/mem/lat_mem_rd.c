@@ -104,32 +104,33 @@ static const struct tool_options lat_mem_options = {
 	.timing = { .repetitions = 5, .min_sample_ns = 2e6 },
 };
 
-static int lat_mem_rd(struct tool_ctx *c, int argc, char **argv)
+/* The largest size in bytes: --mem, else the SIZE_MiB operand (consumed), else the default
+ * (its reason in `how`, for the [Largest size] fact). */
+static size_t lat_max_bytes(struct tool_ctx *c, uint64_t mem, int argc, char **argv, char *how,
+			    size_t howlen)
 {
-	struct lat_mem_opts o = { 0 };
-	mem_options_parse(c, argc, &argv, &o);
-	int rnd = o.random;
-	enum mem_pages pages = mem_pages_opt(c, o.pages);
-	size_t maxb;
-	char how[160] = "";
-	if (o.mem) {
-		/* --mem SIZE (bytes, k/m/g): the largest size; every operand is then a stride */
-		maxb = (size_t)o.mem;
-	} else if (optind < argc) {
-		char *end;
-		double mib = strtod(argv[optind], &end);
-		if (end == argv[optind] || *end || !(mib > 0))
-			usage_error(c, "size '%s' is not a positive number of MiB", argv[optind]);
-		if (mib > 1e7) /* 10 TiB: beyond any machine, and beyond size_t's exact range */
-			usage_error(c, "size %s MiB is too large (at most 10000000 MiB)", argv[optind]);
-		maxb = (size_t)(mib * 1048576.0);
-		if (maxb < 512)
-			usage_error(c, "size '%s' MiB is below 512 bytes", argv[optind]);
-		optind++;
-	} else {
-		maxb = mem_default_bytes(1, 1, how, sizeof how);
-	}
-	int nstrides = argc - optind, explicit_strides = nstrides > 0;
+	if (mem) /* --mem SIZE (bytes, k/m/g): the largest size; every operand is then a stride */
+		return (size_t)mem;
+	if (optind >= argc)
+		return mem_default_bytes(1, 1, how, howlen);
+	char *end;
+	double mib = strtod(argv[optind], &end);
+	if (end == argv[optind] || *end || !(mib > 0))
+		usage_error(c, "size '%s' is not a positive number of MiB", argv[optind]);
+	if (mib > 1e7) /* 10 TiB: beyond any machine, and beyond size_t's exact range */
+		usage_error(c, "size %s MiB is too large (at most 10000000 MiB)", argv[optind]);
+	size_t maxb = (size_t)(mib * 1048576.0);
+	if (maxb < 512)
+		usage_error(c, "size '%s' MiB is below 512 bytes", argv[optind]);
+	optind++;
+	return maxb;
+}
+
+/* The strides: every remaining operand, or lmbench's 512 / sizeof(void *) when none is given.
+ * Sets *n to their count. */
+static size_t *lat_strides(struct tool_ctx *c, int argc, char **argv, int *n)
+{
+	int nstrides = argc - optind;
 	size_t *strides = xcalloc((size_t)(nstrides ? nstrides : 1), sizeof *strides);
 	for (int i = 0; i < nstrides; i++) {
 		long long s = parse_int(argv[optind + i], (long long)sizeof(void *), 1 << 30, "stride");
@@ -141,11 +142,16 @@ static int lat_mem_rd(struct tool_ctx *c, int argc, char **argv)
 		strides[0] = 512 / sizeof(void *);
 		nstrides = 1;
 	}
-	mem_check_fits(c, (uint64_t)maxb * (uint64_t)c->timing.opts.parallel);
+	*n = nstrides;
+	return strides;
+}
 
-	struct mem_buf b;
-	mem_alloc(&b, maxb, pages);
-	mem_page_fact(c, &b);
+/* The facts before the series: pages, largest size, the chain (and, with -t at 8 MiB and more,
+ * the block-random figure). Returns -t's seed (0 without -t). */
+static uint64_t lat_facts(struct tool_ctx *c, struct mem_buf *b, size_t maxb, const char *how,
+			  int rnd)
+{
+	mem_page_fact(c, b);
 	if (how[0])
 		mem_fact(c, NULL, "Largest size", "largest_size", 1, "%.0f MiB = %s", (double)maxb / 1048576.0, how);
 	uint64_t seed = 0;
@@ -158,51 +164,74 @@ static int lat_mem_rd(struct tool_ctx *c, int argc, char **argv)
 		mem_fact(c, NULL, "Chain", "chain", 1, "sequential, stride bytes apart (prefetchers help)");
 	}
 	if (rnd && maxb >= (8u << 20)) {
-		double bns = block_chase_ns(c, &b, maxb, seed);
+		double bns = block_chase_ns(c, b, maxb, seed);
 		if (!isnan(bns))
 			mem_fact(c, NULL, "Block-random chase", "block_chase_ns", 1,
 				 "%.3f ns at %.0f MiB (random within 256 KiB blocks, multichase's order: "
 				 "few TLB misses)", bns, (double)maxb / 1048576.0);
 	}
+	return seed;
+}
+
+/* One stride's series: "stride=N, then a `MiB ns` line per size up to maxb. 0 or EXIT_MEASURE. */
+static int lat_series(struct tool_ctx *c, struct mem_buf *b, size_t maxb, size_t stride,
+		      int rnd, uint64_t seed)
+{
+	/* -t keeps lmbench's stride even below the line: one slot per line was tried and
+	 * changes the numbers (a cycle then revisits a line once a lap, so past a cache it
+	 * never hits; 16-byte slots revisit lines at random times: bench/README.md) */
+	size_t nmax = maxb / stride;
+	struct chain_builder cb;
+	if (rnd) {
+		chain_begin(&cb, b->p, stride, 0, seed);
+	} else {
+		for (size_t i = 0; i + 1 < nmax; i++)
+			*(void **)(b->p + i * stride) = b->p + (i + 1) * stride;
+	}
+	out_printf(c, "\"stride=%zu\n", stride);
+	for (size_t range = 512; range <= maxb; range = lat_next_range(range)) {
+		if (range < stride)
+			continue;
+		size_t n = range / stride;
+		void **last = (void **)(b->p + (n - 1) * stride);
+		if (rnd)
+			chain_grow(&cb, n);
+		else
+			*last = b->p; /* close the loop at this size */
+		/* -t past the last level warms by a sweep in address order, not a walk of n
+		 * dependent misses (mem_common.h) */
+		size_t warm = rnd && !mem_warm_by_walk(range) ? MEM_WARM_SWEEP : n;
+		struct measurement m;
+		if (mem_chase_measure(&c->timing, b->p, n * stride, (void **)b->p, warm, &m) != 0)
+			return EXIT_MEASURE;
+		char params[64];
+		snprintf(params, sizeof params, "stride=%zu", stride); /* size is the abscissa */
+		record_latency(c, rnd ? "lat_mem_rd.rand" : "lat_mem_rd.seq", params,
+			       (double)range / 1048576.0, &m, MEM_CHASE_LOADS);
+		measurement_free(&m);
+		if (!rnd && n < nmax)
+			*last = b->p + n * stride; /* reopen for the next size */
+	}
+	return 0;
+}
+
+static int lat_mem_rd(struct tool_ctx *c, int argc, char **argv)
+{
+	struct lat_mem_opts o = { 0 };
+	mem_options_parse(c, argc, &argv, &o);
+	enum mem_pages pages = mem_pages_opt(c, o.pages);
+	char how[160] = "";
+	size_t maxb = lat_max_bytes(c, o.mem, argc, argv, how, sizeof how);
+	int explicit_strides = argc - optind > 0, nstrides;
+	size_t *strides = lat_strides(c, argc, argv, &nstrides);
+	mem_check_fits(c, (uint64_t)maxb * (uint64_t)c->timing.opts.parallel);
+
+	struct mem_buf b;
+	mem_alloc(&b, maxb, pages);
+	uint64_t seed = lat_facts(c, &b, maxb, how, o.random);
 	int status = 0;
 	for (int si = 0; si < nstrides && !status; si++) {
-		/* -t keeps lmbench's stride even below the line: one slot per line was tried and
-		 * changes the numbers (a cycle then revisits a line once a lap, so past a cache it
-		 * never hits; 16-byte slots revisit lines at random times: bench/README.md) */
-		size_t stride = strides[si], nmax = maxb / stride;
-		struct chain_builder cb;
-		if (rnd) {
-			chain_begin(&cb, b.p, stride, 0, seed);
-		} else {
-			for (size_t i = 0; i + 1 < nmax; i++)
-				*(void **)(b.p + i * stride) = b.p + (i + 1) * stride;
-		}
-		out_printf(c, "\"stride=%zu\n", stride);
-		for (size_t range = 512; range <= maxb; range = lat_next_range(range)) {
-			if (range < stride)
-				continue;
-			size_t n = range / stride;
-			void **last = (void **)(b.p + (n - 1) * stride);
-			if (rnd)
-				chain_grow(&cb, n);
-			else
-				*last = b.p; /* close the loop at this size */
-			/* -t past the last level warms by a sweep in address order, not a walk of n
-			 * dependent misses (mem_common.h) */
-			size_t warm = rnd && !mem_warm_by_walk(range) ? MEM_WARM_SWEEP : n;
-			struct measurement m;
-			if (mem_chase_measure(&c->timing, b.p, n * stride, (void **)b.p, warm, &m) != 0) {
-				status = EXIT_MEASURE;
-				break;
-			}
-			char params[64];
-			snprintf(params, sizeof params, "stride=%zu", stride); /* size is the abscissa */
-			record_latency(c, rnd ? "lat_mem_rd.rand" : "lat_mem_rd.seq", params,
-				       (double)range / 1048576.0, &m, MEM_CHASE_LOADS);
-			measurement_free(&m);
-			if (!rnd && n < nmax)
-				*last = b.p + n * stride; /* reopen for the next size */
-		}
+		status = lat_series(c, &b, maxb, strides[si], o.random, seed);
 		if (explicit_strides)
 			out_printf(c, "\n");
 	}
