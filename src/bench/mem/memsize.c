@@ -121,9 +121,9 @@ static void probe_child(uint64_t max_mib, int fd)
 	_exit(STOP_DONE);
 }
 
-static int memsize_tool(struct tool_ctx *c, int argc, char **argv)
+/* The size asked for, in MiB: the operand (lmbench's suffixes multiply it), 1024 without one. */
+static uint64_t requested_mib(struct tool_ctx *c, int argc, char **argv)
 {
-	options_parse(c, argc, argv, NULL);
 	uint64_t req = 1024;
 	if (optind < argc) {
 		uint64_t v;
@@ -137,6 +137,59 @@ static int memsize_tool(struct tool_ctx *c, int argc, char **argv)
 		if (argc > optind + 1)
 			usage_error(c, "too many operands");
 	}
+	return req;
+}
+
+/* Read the sizes the child reports until it closes the pipe, killing it at DEADLINE_NS after
+ * t0 (then *limit = "deadline"). Returns the last size reported (0 when none was). */
+static uint64_t read_progress(int fd, pid_t pid, uint64_t t0, int tty, const char **limit)
+{
+	uint64_t got = 0, v;
+	for (;;) {
+		struct pollfd pf = { .fd = fd, .events = POLLIN };
+		uint64_t el = now_ns() - t0;
+		if (el >= DEADLINE_NS) {
+			kill(pid, SIGKILL);
+			*limit = "deadline";
+			break;
+		}
+		int r = poll(&pf, 1, (int)((DEADLINE_NS - el) / 1000000) + 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			continue;
+		ssize_t n = read(fd, &v, sizeof v);
+		if (n == (ssize_t)sizeof v) {
+			got = v;
+			if (tty)
+				fprintf(stderr, "%lluMB OK\r", (unsigned long long)got);
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		break; /* EOF: the child is done (or was killed) */
+	}
+	return got;
+}
+
+/* Which limit ended the probe, from the child's exit status `st` (the deadline stays). */
+static const char *stop_reason(const char *limit, int st, uint64_t got, uint64_t max)
+{
+	if (strcmp(limit, "deadline") == 0)
+		return limit;
+	if (WIFEXITED(st) && WEXITSTATUS(st) == STOP_TIME)
+		return "time";
+	if (WIFEXITED(st) && WEXITSTATUS(st) == STOP_SLOW)
+		return "slowdown";
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != STOP_DONE || got < max)
+		return "child-died";
+	return limit;
+}
+
+static int memsize_tool(struct tool_ctx *c, int argc, char **argv)
+{
+	options_parse(c, argc, argv, NULL);
+	uint64_t req = requested_mib(c, argc, argv);
 	uint64_t avail = sys_mem_available();
 	uint64_t cap = (avail - avail / 16) / MIB;
 	const char *limit = "requested";
@@ -162,44 +215,13 @@ static int memsize_tool(struct tool_ctx *c, int argc, char **argv)
 	}
 	close(pfd[1]);
 	int tty = isatty(2) && !c->json;
-	uint64_t got = 0, v;
-	for (;;) {
-		struct pollfd pf = { .fd = pfd[0], .events = POLLIN };
-		uint64_t el = now_ns() - t0;
-		if (el >= DEADLINE_NS) {
-			kill(pid, SIGKILL);
-			limit = "deadline";
-			break;
-		}
-		int r = poll(&pf, 1, (int)((DEADLINE_NS - el) / 1000000) + 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			continue;
-		ssize_t n = read(pfd[0], &v, sizeof v);
-		if (n == (ssize_t)sizeof v) {
-			got = v;
-			if (tty)
-				fprintf(stderr, "%lluMB OK\r", (unsigned long long)got);
-			continue;
-		}
-		if (n < 0 && errno == EINTR)
-			continue;
-		break; /* EOF: the child is done (or was killed) */
-	}
+	uint64_t got = read_progress(pfd[0], pid, t0, tty, &limit);
 	close(pfd[0]);
 	int st = child_wait(pid);
 	double el = (double)(now_ns() - t0);
 	if (tty)
 		fprintf(stderr, "%*s\r", 24, "");
-	if (strcmp(limit, "deadline") == 0)
-		;
-	else if (WIFEXITED(st) && WEXITSTATUS(st) == STOP_TIME)
-		limit = "time";
-	else if (WIFEXITED(st) && WEXITSTATUS(st) == STOP_SLOW)
-		limit = "slowdown";
-	else if (!WIFEXITED(st) || WEXITSTATUS(st) != STOP_DONE || got < max)
-		limit = "child-died";
+	limit = stop_reason(limit, st, got, max);
 	if (got == 0)
 		die(EXIT_MEASURE, "could not touch even 1 MiB (%s)", limit);
 	struct sample s = { .value = (double)got, .iters = got * MIB / (uint64_t)sysconf(_SC_PAGESIZE), .elapsed_ns = el,
