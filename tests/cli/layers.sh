@@ -47,8 +47,9 @@ one_way() {
 cd src
 one_way compare-cell analysis/compare_cell.c analysis/compare.c analysis/compare_judge.c
 one_way compare-judge analysis/compare_judge.c analysis/compare.c
-one_way net-sock bench/net/net_sock.c bench/net/net.c bench/net/net_server.c
+one_way net-sock bench/net/net_sock.c bench/net/net.c bench/net/net_server.c bench/net/net_handlers.c
 one_way net-server bench/net/net_server.c bench/net/net.c
+one_way net-handlers bench/net/net_handlers.c bench/net/net_server.c bench/net/net.c
 for b in results/store_db.c results/store_sqlite.c results/store_pg.c; do
 	one_way "store-backend-$(basename $b .c)" $b results/store.c results/store_read.c
 done

@@ -63,51 +63,58 @@ static int one_read(struct tool_ctx *c, struct dk *d, uint64_t off, size_t len,
 	return measure(&c->timing, &op, m);
 }
 
-static int disk(struct tool_ctx *c, int argc, char **argv)
+/* Open d->dev read-only, with O_DIRECT when both open and a first read accept it; print what
+ * is read and how. Its usable size in whole blocks. */
+static uint64_t dk_open(struct tool_ctx *c, struct dk *d)
 {
-	options_parse(c, argc, argv, NULL);
-	if (argc - optind != 1)
-		usage_error(c, "need exactly one DEVICE or FILE to read");
-	struct dk d = { .dev = argv[optind] };
 	struct stat st;
-	if (stat(d.dev, &st) != 0)
-		die(EXIT_USAGE, "%s: %s", d.dev, strerror(errno));
+	if (stat(d->dev, &st) != 0)
+		die(EXIT_USAGE, "%s: %s", d->dev, strerror(errno));
 	if (!S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode))
-		die(EXIT_USAGE, "%s: not a block device or regular file", d.dev);
+		die(EXIT_USAGE, "%s: not a block device or regular file", d->dev);
 	int direct = 1;
-	d.fd = open(d.dev, O_RDONLY | O_DIRECT);
-	if (d.fd < 0) {
+	d->fd = open(d->dev, O_RDONLY | O_DIRECT);
+	if (d->fd < 0) {
 		direct = 0;
-		d.fd = open(d.dev, O_RDONLY);
+		d->fd = open(d->dev, O_RDONLY);
 	}
-	if (d.fd < 0)
-		die(EXIT_USAGE, "%s: %s", d.dev, strerror(errno));
+	if (d->fd < 0)
+		die(EXIT_USAGE, "%s: %s", d->dev, strerror(errno));
 	uint64_t size = (uint64_t)st.st_size;
-	if (S_ISBLK(st.st_mode) && ioctl(d.fd, BLKGETSIZE64, &size) != 0)
-		die(EXIT_MEASURE, "%s: size: %s", d.dev, strerror(errno));
+	if (S_ISBLK(st.st_mode) && ioctl(d->fd, BLKGETSIZE64, &size) != 0)
+		die(EXIT_MEASURE, "%s: size: %s", d->dev, strerror(errno));
 	size = size / DISK_BLK * DISK_BLK;
 	if (size < 2 * DISK_BLK)
-		die(EXIT_USAGE, "%s: too small (%llu bytes)", d.dev, (unsigned long long)size);
-	if (posix_memalign(&d.buf, DISK_BLK, DISK_ZONE) != 0)
+		die(EXIT_USAGE, "%s: too small (%llu bytes)", d->dev, (unsigned long long)size);
+	if (posix_memalign(&d->buf, DISK_BLK, DISK_ZONE) != 0)
 		die(EXIT_MEASURE, "out of memory");
 	/* O_DIRECT accepted at open can still be refused at read time (alignment, tmpfs). */
-	if (direct && pread(d.fd, d.buf, DISK_BLK, 0) != DISK_BLK) {
-		close(d.fd);
+	if (direct && pread(d->fd, d->buf, DISK_BLK, 0) != DISK_BLK) {
+		close(d->fd);
 		direct = 0;
-		d.fd = open(d.dev, O_RDONLY);
-		if (d.fd < 0)
-			die(EXIT_USAGE, "%s: %s", d.dev, strerror(errno));
+		d->fd = open(d->dev, O_RDONLY);
+		if (d->fd < 0)
+			die(EXIT_USAGE, "%s: %s", d->dev, strerror(errno));
 	}
-	char params[600];
-	snprintf(params, sizeof params, "dev=%s", d.dev);
-	out_fact(c, NULL, "DISK", "%s %s, %.1f MB, %s", d.dev,
+	out_fact(c, NULL, "DISK", "%s %s, %.1f MB, %s", d->dev,
 		 S_ISBLK(st.st_mode) ? "block device" : "file", (double)size / 1e6,
 		 direct ? "O_DIRECT reads" : "buffered reads (O_DIRECT refused): may hit the page cache");
 	if (S_ISREG(st.st_mode))
-		fs_fact(c, d.dev);
+		fs_fact(c, d->dev);
+	return size;
+}
 
+static int over_budget(uint64_t t0)
+{
+	return now_ns() - t0 > DISK_BUDGET_S * 1000000000ull;
+}
+
+/* Seek times: reads alternating between the two ends, closing in. 1 when the time budget cut
+ * the series short, 0 when complete, -1 when a read could not be timed. */
+static int dk_seeks(struct tool_ctx *c, struct dk *d, uint64_t size, const char *params)
+{
 	struct measurement m;
-	out_printf(c, "\"Seek times for %s\n", d.dev);
+	out_printf(c, "\"Seek times for %s\n", d->dev);
 	int npts = DISK_SEEKS;
 	if ((uint64_t)npts > size / DISK_BLK / 2)
 		npts = (int)(size / DISK_BLK / 2);
@@ -115,50 +122,70 @@ static int disk(struct tool_ctx *c, int argc, char **argv)
 	if (!step)
 		step = DISK_BLK;
 	uint64_t end = size - DISK_BLK, prev = 0, t0 = now_ns();
-	int cut = 0;
-	if (pread(d.fd, d.buf, DISK_BLK, 0) < 0) /* start at the beginning */
-		die(EXIT_MEASURE, "%s: %s", d.dev, strerror(errno));
+	if (pread(d->fd, d->buf, DISK_BLK, 0) < 0) /* start at the beginning */
+		die(EXIT_MEASURE, "%s: %s", d->dev, strerror(errno));
 	for (int i = 0; i < npts; i++) {
 		uint64_t k = (uint64_t)(i / 2);
 		uint64_t pos = i % 2 == 0 ? end - k * step : (k + 1) * step;
 		if (pos > end)
 			pos = end;
 		uint64_t dist = pos > prev ? pos - prev : prev - pos;
-		if (one_read(c, &d, pos, DISK_BLK, &m) != 0)
-			return EXIT_MEASURE;
+		if (one_read(c, d, pos, DISK_BLK, &m) != 0)
+			return -1;
 		record_latency(c, "disk.seek", params, (double)dist / 1e6, &m, 1);
 		measurement_free(&m);
 		prev = pos;
-		if (now_ns() - t0 > DISK_BUDGET_S * 1000000000ull) {
-			cut = 1;
-			break;
-		}
+		if (over_budget(t0))
+			return 1;
 	}
-	out_printf(c, "\n\"Zone bandwidth for %s\n", d.dev);
+	return 0;
+}
+
+/* Zone bandwidth: one large read at evenly spaced offsets. 1, 0 or -1 as dk_seeks. */
+static int dk_zones(struct tool_ctx *c, struct dk *d, uint64_t size, const char *params)
+{
+	struct measurement m;
+	out_printf(c, "\n\"Zone bandwidth for %s\n", d->dev);
 	size_t zl = size < DISK_ZONE ? (size_t)size : DISK_ZONE;
 	int nz = (int)(size / DISK_ZONE);
 	if (nz > DISK_ZONES)
 		nz = DISK_ZONES;
 	if (nz < 1)
 		nz = 1;
-	t0 = now_ns();
+	uint64_t t0 = now_ns();
 	for (int i = 0; i < nz; i++) {
 		uint64_t off = nz > 1 ? (size - zl) / (uint64_t)(nz - 1) * (uint64_t)i : 0;
 		off = off / DISK_BLK * DISK_BLK;
-		if (one_read(c, &d, off, zl, &m) != 0)
-			return EXIT_MEASURE;
+		if (one_read(c, d, off, zl, &m) != 0)
+			return -1;
 		record_bandwidth(c, "disk.zone", params, (double)off / 1e6, &m, (double)zl);
 		measurement_free(&m);
-		if (now_ns() - t0 > DISK_BUDGET_S * 1000000000ull) {
-			cut |= 2;
-			break;
-		}
+		if (over_budget(t0))
+			return 1;
 	}
-	if (cut)
+	return 0;
+}
+
+static int disk(struct tool_ctx *c, int argc, char **argv)
+{
+	options_parse(c, argc, argv, NULL);
+	if (argc - optind != 1)
+		usage_error(c, "need exactly one DEVICE or FILE to read");
+	struct dk d = { .dev = argv[optind] };
+	uint64_t size = dk_open(c, &d);
+	char params[600];
+	snprintf(params, sizeof params, "dev=%s", d.dev);
+	int seeks_cut = dk_seeks(c, &d, size, params);
+	if (seeks_cut < 0)
+		return EXIT_MEASURE;
+	int zones_cut = dk_zones(c, &d, size, params);
+	if (zones_cut < 0)
+		return EXIT_MEASURE;
+	if (seeks_cut || zones_cut) {
 		out_printf(c, "\n");
-	if (cut)
 		out_fact(c, NULL, "DISK_CUT", "stopped after %d s per series (%s)", DISK_BUDGET_S,
-			 cut == 3 ? "seeks and zones" : cut == 1 ? "seeks" : "zones");
+			 seeks_cut && zones_cut ? "seeks and zones" : seeks_cut ? "seeks" : "zones");
+	}
 	free(d.buf);
 	close(d.fd);
 	return 0;

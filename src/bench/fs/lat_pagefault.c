@@ -97,75 +97,82 @@ static void pf_after(uint64_t iters, void *a)
 	p->passes += iters;
 }
 
-static int lat_pagefault(struct tool_ctx *c, int argc, char **argv)
+/* The file to fault on: the user's (arg, at least 1 MiB) or a new one of plumb's own, whose
+ * path is returned (NULL for the user's). Its size in *size. */
+static char *pf_file(struct tool_ctx *c, struct pf *p, const char *arg, uint64_t *size)
 {
-	options_parse(c, argc, argv, NULL);
-	if (argc - optind > 1)
-		usage_error(c, "too many operands");
-	struct pf p = { .fd = -1 };
-	p.pg = (size_t)sysconf(_SC_PAGESIZE);
-	uint64_t size;
-	char *own = NULL;
-	if (argc - optind == 1) {
-		p.file = argv[optind];
-		size = fs_user_file_size(c, p.file);
-		if (size < (1u << 20))
-			die(EXIT_USAGE, "%s: must be at least 1 MiB", p.file);
-	} else {
-		char *dir = fs_private_dir(c);
-		size = PF_DEFAULT_SIZE;
-		p.file = own = fs_make_file(dir, "XXX", size);
-		free(dir);
+	if (arg) {
+		p->file = arg;
+		*size = fs_user_file_size(c, p->file);
+		if (*size < (1u << 20))
+			die(EXIT_USAGE, "%s: must be at least 1 MiB", p->file);
+		return NULL;
 	}
+	char *dir = fs_private_dir(c);
+	*size = PF_DEFAULT_SIZE;
+	char *own = fs_make_file(dir, "XXX", *size);
+	p->file = own;
+	free(dir);
+	return own;
+}
+
+/* Open the file and order its pages at random (a fixed seed: the same order every run). */
+static void pf_pages(struct pf *p, uint64_t size)
+{
 	if (size > (uint64_t)SIZE_MAX / 2) /* a 32-bit address space maps less */
 		size = (uint64_t)SIZE_MAX / 2;
-	p.len = (size_t)(size / p.pg * p.pg);
-	p.npages = p.len / p.pg;
-	p.fd = fs_open_ro(p.file);
-	p.order = xmalloc(p.npages * sizeof *p.order);
-	p.vec = xmalloc(p.npages + 1);
-	for (size_t i = 0; i < p.npages; i++)
-		p.order[i] = i;
-	uint64_t x = 0x2545F4914F6CDD1Dull; /* fixed seed: the same order every run */
-	for (size_t i = p.npages - 1; i > 0; i--) {
+	p->len = (size_t)(size / p->pg * p->pg);
+	p->npages = p->len / p->pg;
+	p->fd = fs_open_ro(p->file);
+	p->order = xmalloc(p->npages * sizeof *p->order);
+	p->vec = xmalloc(p->npages + 1);
+	for (size_t i = 0; i < p->npages; i++)
+		p->order[i] = i;
+	uint64_t x = 0x2545F4914F6CDD1Dull;
+	for (size_t i = p->npages - 1; i > 0; i--) {
 		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-		size_t j = (size_t)(x % (i + 1)), t = p.order[i];
-		p.order[i] = p.order[j];
-		p.order[j] = t;
+		size_t j = (size_t)(x % (i + 1)), t = p->order[i];
+		p->order[i] = p->order[j];
+		p->order[j] = t;
 	}
+}
 
-	char *d = fs_dir_of(p.file);
+/* Print the file system; decide whether the pages can be evicted, and say so when the faults
+ * will be minor. The file system's type name. */
+static const char *pf_check_evict(struct tool_ctx *c, struct pf *p, const char *own)
+{
+	char *d = fs_dir_of(p->file);
 	const char *fstype = fs_type_name(d);
 	int inmem = fs_in_memory(d);
 	free(d);
 	out_fact(c, NULL, "FSTYPE", "%s", fstype);
 	/* Only a file plumb created is evicted; then check that eviction really empties the page
 	 * cache before calling the faults "major". */
-	p.evict = own != NULL;
+	p->evict = own != NULL;
 	const char *why = NULL;
 	if (inmem) {
 		why = "tmpfs/ramfs keep every page in memory: no real page fault or cold read is "
 		      "possible here; these are minor faults";
-	} else if (!p.evict) {
+	} else if (!p->evict) {
 		why = "a file plumb did not create is never evicted: these are minor faults "
 		      "(omit FILE for real ones)";
 	} else {
-		pf_map(&p);
-		size_t left = pf_resident(&p);
-		if (left * 10 > p.npages) {
+		pf_map(p);
+		size_t left = pf_resident(p);
+		if (left * 10 > p->npages) {
 			why = "the file's pages stay in memory after eviction: mostly minor faults";
-			p.evict = 0;
+			p->evict = 0;
 		}
 	}
 	if (why)
 		out_fact(c, NULL, "PAGEFAULT", "%s", why);
+	return fstype;
+}
 
-	/* One iteration = one pass touching every page once; per-page cost = pass / npages. */
-	struct bench_op op = { .before = pf_before, .loop = pf_loop, .after = pf_after, .arg = &p,
-			       .fixed_iters = 1, .no_parallel = 1 };
-	struct measurement m;
-	if (measure(&c->timing, &op, &m) != 0)
-		return EXIT_MEASURE;
+/* Record the latency per page, with the faults the kernel counted in its info. */
+static void pf_record(struct tool_ctx *c, const struct pf *p, struct measurement *m,
+		      const char *own, const char *fstype)
+{
 	char params[600];
 	/* Our own file's directory name is random; the parameter names where it lives
 	 * (<fsdir>/XXX, like lmbench's $FSDIR/XXX) so runs compare; the real path is in info. */
@@ -175,22 +182,43 @@ static int lat_pagefault(struct tool_ctx *c, int argc, char **argv)
 		char sp[512];
 		snprintf(params, sizeof params, "file=%s/XXX", stable_path(base, sp, sizeof sp));
 	} else {
-		snprintf(params, sizeof params, "file=%s", p.file);
+		snprintf(params, sizeof params, "file=%s", p->file);
 	}
-	struct result *r = record_latency(c, "lat_pagefault.latency", params, NAN, &m,
-					  (double)p.npages);
+	struct result *r = record_latency(c, "lat_pagefault.latency", params, NAN, m,
+					  (double)p->npages);
 	/* Faults were counted around every pass, calibration and warm-up included: per page is
 	 * over all of them. Per fault: the time per page touched over the faults per page. */
-	double passes = p.passes ? (double)p.passes : 1;
-	double fpp = (double)(p.majflt + p.minflt) / passes / (double)p.npages;
+	double passes = p->passes ? (double)p->passes : 1;
+	double fpp = (double)(p->majflt + p->minflt) / passes / (double)p->npages;
 	char per_fault[32] = "none";
 	if (fpp > 0)
 		snprintf(per_fault, sizeof per_fault, "%.4f", r->value / fpp);
 	result_add_info(r, "path=%s fstype=%s pages=%zu page_size=%zu evicted=%s resident_before_pass_max=%zu "
 		 "majflt_per_page=%.3f minflt_per_page=%.3f faults_per_page=%.3f us_per_fault=%s",
-		 p.file, fstype, p.npages, p.pg, p.evict ? "yes" : "no", p.resident_max,
-		 p.majflt / passes / (double)p.npages, p.minflt / passes / (double)p.npages, fpp,
+		 p->file, fstype, p->npages, p->pg, p->evict ? "yes" : "no", p->resident_max,
+		 p->majflt / passes / (double)p->npages, p->minflt / passes / (double)p->npages, fpp,
 		 per_fault);
+}
+
+static int lat_pagefault(struct tool_ctx *c, int argc, char **argv)
+{
+	options_parse(c, argc, argv, NULL);
+	if (argc - optind > 1)
+		usage_error(c, "too many operands");
+	struct pf p = { .fd = -1 };
+	p.pg = (size_t)sysconf(_SC_PAGESIZE);
+	uint64_t size;
+	char *own = pf_file(c, &p, argc - optind == 1 ? argv[optind] : NULL, &size);
+	pf_pages(&p, size);
+	const char *fstype = pf_check_evict(c, &p, own);
+
+	/* One iteration = one pass touching every page once; per-page cost = pass / npages. */
+	struct bench_op op = { .before = pf_before, .loop = pf_loop, .after = pf_after, .arg = &p,
+			       .fixed_iters = 1, .no_parallel = 1 };
+	struct measurement m;
+	if (measure(&c->timing, &op, &m) != 0)
+		return EXIT_MEASURE;
+	pf_record(c, &p, &m, own, fstype);
 	measurement_free(&m);
 	munmap((void *)p.map, p.len);
 	close(p.fd);

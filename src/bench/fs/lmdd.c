@@ -172,123 +172,156 @@ static void print_result(struct tool_ctx *c, const char *label, int print, doubl
 /* lmdd times one transfer unless -N asks for more; its operands are key=value pairs. */
 static const struct tool_options lmdd_options = { .timing = { .repetitions = 1 } };
 
+/* What the operands ask beyond the transfer itself. */
+struct dd_print {
+	const char *label;
+	int print;          /* print= format, 0..5 */
+	uint64_t move;      /* move= bytes, 0 = not given */
+};
+
+/* One key=value operand into d and pr; a usage error for anything else. */
+static void dd_key(struct tool_ctx *c, struct dd *d, struct dd_print *pr, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	if (!eq)
+		usage_error(c, "'%s' is not key=value", arg);
+	size_t kl = (size_t)(eq - arg);
+	const char *v = eq + 1;
+	char key[32];
+	snprintf(key, sizeof key, "%.*s", (int)(kl < 31 ? kl : 31), arg);
+	uint64_t n = 0;
+	int numeric = dd_size(v, &n) == 0;
+#define NEED_NUM() do { if (!numeric) usage_error(c, "%s: '%s' is not a number", key, v); } while (0)
+	if (!strcmp(key, "if"))
+		d->in = strcmp(v, "internal") ? v : NULL;
+	else if (!strcmp(key, "of"))
+		d->out = strcmp(v, "internal") ? v : NULL;
+	else if (!strcmp(key, "bs")) {
+		NEED_NUM();
+		if (n < 1 || n > (1ull << 30))
+			usage_error(c, "bs: must be 1 to 1g bytes");
+		d->bs = n;
+	} else if (!strcmp(key, "count")) {
+		NEED_NUM();
+		d->count = n;
+	} else if (!strcmp(key, "move")) {
+		NEED_NUM();
+		pr->move = n;
+	} else if (!strcmp(key, "skip")) {
+		NEED_NUM();
+		d->skip = n;
+	} else if (!strcmp(key, "fsync")) {
+		NEED_NUM();
+		d->fsync_ = n != 0;
+	} else if (!strcmp(key, "sync")) {
+		NEED_NUM();
+		d->sync_ = n != 0;
+	} else if (!strcmp(key, "opat")) {
+		NEED_NUM();
+		d->opat = n != 0;
+	} else if (!strcmp(key, "notrunc")) {
+		NEED_NUM();
+		d->notrunc = n != 0;
+	} else if (!strcmp(key, "print")) {
+		NEED_NUM();
+		if (n > 5)
+			usage_error(c, "print: 0 to 5");
+		pr->print = (int)n;
+	} else if (!strcmp(key, "label"))
+		pr->label = v;
+	else {
+		for (int k = 0; lm_keys_unsupported[k]; k++)
+			if (!strcmp(key, lm_keys_unsupported[k]))
+				usage_error(c, "lmbench's key '%s' is not implemented by plumb", key);
+		usage_error(c, "unknown key '%s'", key);
+	}
+#undef NEED_NUM
+}
+
+static int is_stdio(const char *path, const char *name)
+{
+	return path && (!strcmp(path, name) || !strcmp(path, "-"));
+}
+
+/* Open if= and of= (of= only a regular file or a character device, created or truncated as
+ * dd does); a one-line error and exit when they cannot be. */
+static void dd_open(struct tool_ctx *c, struct dd *d)
+{
+	int stdio_in = is_stdio(d->in, "stdin");
+	if (stdio_in && c->timing.opts.repetitions > 1)
+		usage_error(c, "-N: standard input cannot be read twice");
+	if (d->in)
+		d->ifd = stdio_in ? 0 : open(d->in, O_RDONLY);
+	if (d->ifd < 0 && d->in)
+		die(EXIT_USAGE, "%s: %s", d->in, strerror(errno));
+	if (is_stdio(d->out, "stdout")) {
+		d->ofd = 1;
+	} else if (d->out) {
+		struct stat st;
+		if (stat(d->out, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode))
+			die(EXIT_USAGE, "of=%s: not a regular file (plumb never writes to disks)", d->out);
+		d->ofd = open(d->out, O_WRONLY | O_CREAT | (d->notrunc ? 0 : O_TRUNC), 0644);
+		if (d->ofd < 0)
+			die(EXIT_USAGE, "of=%s: %s", d->out, strerror(errno));
+		d->of_regular = fstat(d->ofd, &st) == 0 && S_ISREG(st.st_mode);
+	}
+}
+
+/* The file system of a regular of= (its fact printed, its type returned); NULL otherwise. */
+static const char *dd_fstype(struct tool_ctx *c, const struct dd *d)
+{
+	if (!d->of_regular)
+		return NULL;
+	char *dir = xstrdup(d->out), *sl = strrchr(dir, '/');
+	if (sl)
+		sl == dir ? (void)(sl[1] = 0) : (void)(*sl = 0);
+	const char *fstype = xstrdup(fs_type_name(sl ? dir : "."));
+	fs_fact(c, sl ? dir : ".");
+	free(dir);
+	return fstype;
+}
+
+/* Record the write bandwidth to a regular file; the line is printed as print= asks. */
+static void dd_record(struct tool_ctx *c, const struct dd *d, struct measurement *m,
+		      const char *fstype)
+{
+	FILE *save = c->out;
+	c->out = NULL;
+	char params[600];
+	char sp[512];
+	snprintf(params, sizeof params, "file=%s", stable_path(d->out, sp, sizeof sp));
+	struct result *r = record_bandwidth(c, "lmdd.write_bw", params, NAN, m, (double)d->moved);
+	c->out = save;
+	result_add_info(r, "bytes=%llu bs=%llu fsync=%d fstype=%s path=%s",
+			(unsigned long long)d->moved, (unsigned long long)d->bs, d->fsync_, fstype,
+			d->out);
+}
+
 static int lmdd(struct tool_ctx *c, int argc, char **argv)
 {
 	options_parse(c, argc, argv, NULL);
 	struct dd d = { .ifd = -1, .ofd = -1, .bs = 8192 };
-	const char *label = "";
-	int print = 0;
-	uint64_t move = 0;
-	for (int i = optind; i < argc; i++) {
-		char *eq = strchr(argv[i], '=');
-		if (!eq)
-			usage_error(c, "'%s' is not key=value", argv[i]);
-		size_t kl = (size_t)(eq - argv[i]);
-		const char *v = eq + 1;
-		char key[32];
-		snprintf(key, sizeof key, "%.*s", (int)(kl < 31 ? kl : 31), argv[i]);
-		uint64_t n = 0;
-		int numeric = dd_size(v, &n) == 0;
-#define NEED_NUM() do { if (!numeric) usage_error(c, "%s: '%s' is not a number", key, v); } while (0)
-		if (!strcmp(key, "if"))
-			d.in = strcmp(v, "internal") ? v : NULL;
-		else if (!strcmp(key, "of"))
-			d.out = strcmp(v, "internal") ? v : NULL;
-		else if (!strcmp(key, "bs")) {
-			NEED_NUM();
-			if (n < 1 || n > (1ull << 30))
-				usage_error(c, "bs: must be 1 to 1g bytes");
-			d.bs = n;
-		} else if (!strcmp(key, "count")) {
-			NEED_NUM();
-			d.count = n;
-		} else if (!strcmp(key, "move")) {
-			NEED_NUM();
-			move = n;
-		} else if (!strcmp(key, "skip")) {
-			NEED_NUM();
-			d.skip = n;
-		} else if (!strcmp(key, "fsync")) {
-			NEED_NUM();
-			d.fsync_ = n != 0;
-		} else if (!strcmp(key, "sync")) {
-			NEED_NUM();
-			d.sync_ = n != 0;
-		} else if (!strcmp(key, "opat")) {
-			NEED_NUM();
-			d.opat = n != 0;
-		} else if (!strcmp(key, "notrunc")) {
-			NEED_NUM();
-			d.notrunc = n != 0;
-		} else if (!strcmp(key, "print")) {
-			NEED_NUM();
-			if (n > 5)
-				usage_error(c, "print: 0 to 5");
-			print = (int)n;
-		} else if (!strcmp(key, "label"))
-			label = v;
-		else {
-			for (int k = 0; lm_keys_unsupported[k]; k++)
-				if (!strcmp(key, lm_keys_unsupported[k]))
-					usage_error(c, "lmbench's key '%s' is not implemented by plumb", key);
-			usage_error(c, "unknown key '%s'", key);
-		}
-	}
-	if (move)
-		d.count = (move + d.bs - 1) / d.bs;
+	struct dd_print pr = { .label = "" };
+	for (int i = optind; i < argc; i++)
+		dd_key(c, &d, &pr, argv[i]);
+	if (pr.move)
+		d.count = (pr.move + d.bs - 1) / d.bs;
 	if (!d.in && !d.count)
 		usage_error(c, "count= or move= is needed when the input is internal");
-	int stdio_in = d.in && (!strcmp(d.in, "stdin") || !strcmp(d.in, "-"));
-	int stdio_out = d.out && (!strcmp(d.out, "stdout") || !strcmp(d.out, "-"));
-	if (stdio_in && c->timing.opts.repetitions > 1)
-		usage_error(c, "-N: standard input cannot be read twice");
-	if (d.in)
-		d.ifd = stdio_in ? 0 : open(d.in, O_RDONLY);
-	if (d.ifd < 0 && d.in)
-		die(EXIT_USAGE, "%s: %s", d.in, strerror(errno));
-	if (d.out && stdio_out) {
-		d.ofd = 1;
-	} else if (d.out) {
-		struct stat st;
-		if (stat(d.out, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode))
-			die(EXIT_USAGE, "of=%s: not a regular file (plumb never writes to disks)", d.out);
-		d.ofd = open(d.out, O_WRONLY | O_CREAT | (d.notrunc ? 0 : O_TRUNC), 0644);
-		if (d.ofd < 0)
-			die(EXIT_USAGE, "of=%s: %s", d.out, strerror(errno));
-		d.of_regular = fstat(d.ofd, &st) == 0 && S_ISREG(st.st_mode);
-	}
+	dd_open(c, &d);
 	d.buf = xcalloc(1, (size_t)d.bs + 8);
-	const char *fstype = NULL;
-	if (d.of_regular) {
-		char *dir = xstrdup(d.out), *sl = strrchr(dir, '/');
-		if (sl)
-			sl == dir ? (void)(sl[1] = 0) : (void)(*sl = 0);
-		fstype = xstrdup(fs_type_name(sl ? dir : "."));
-		fs_fact(c, sl ? dir : ".");
-		free(dir);
-	}
+	const char *fstype = dd_fstype(c, &d);
 	struct bench_op op = { .before = dd_rewind, .loop = dd_loop, .arg = &d, .fixed_iters = 1,
 			       .no_parallel = 1 };
 	struct measurement m;
 	if (measure(&c->timing, &op, &m) != 0)
 		return EXIT_MEASURE;
 	double secs = measurement_stat(&m, 0) / 1e9;
-	if (d.of_regular) {
-		/* Record the write bandwidth; the line is printed below as print= asks. */
-		FILE *save = c->out;
-		c->out = NULL;
-		char params[600];
-		char sp[512];
-		snprintf(params, sizeof params, "file=%s", stable_path(d.out, sp, sizeof sp));
-		struct result *r = record_bandwidth(c, "lmdd.write_bw", params, NAN, &m, (double)d.moved);
-		c->out = save;
-		result_add_info(r, "bytes=%llu bs=%llu fsync=%d fstype=%s path=%s",
-				(unsigned long long)d.moved, (unsigned long long)d.bs, d.fsync_, fstype,
-				d.out);
-	}
-	if (stdio_out)
+	if (d.of_regular)
+		dd_record(c, &d, &m, fstype);
+	if (is_stdio(d.out, "stdout"))
 		fflush(stdout);
-	print_result(c, label, print, (double)d.moved, d.blocks, d.bs, secs);
+	print_result(c, pr.label, pr.print, (double)d.moved, d.blocks, d.bs, secs);
 	measurement_free(&m);
 	if (d.ofd > 1)
 		close(d.ofd);

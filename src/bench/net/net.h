@@ -94,10 +94,15 @@ struct net_server {
 	int conn_timeout_s;
 	struct timing_ctx *helper_of; /* pin as helper 1 of this measurement (mode b); NULL: not */
 	int verbose;        /* log connections to stderr (plumb serve -v) */
+	volatile long *activity; /* shared by its processes: time() of the last request (net_serve) */
 };
 void net_server_init(struct net_server *s);
 /* Run until stopped or idle; returns the exit status (0). Closes the sockets. */
 int net_serve(struct net_server *s);
+/* In a handler process (net_handlers.c): serve one TCP, bw_tcp or HTTP connection (svc), or
+ * run the blocking UDP, bw_udp or RPC service on s's socket; the process's exit status. */
+int net_handle_conn(int svc, int fd, const struct net_server *s);
+int net_run_service(int svc, const struct net_server *s);
 /* Mode (b): fork the server as a child of this process; -1 on failure. */
 pid_t net_server_child(struct net_server *s);
 /* Stop and reap a child started by net_server_child. */

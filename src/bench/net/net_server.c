@@ -1,7 +1,8 @@
 /*
  * net_server.c — the server engine behind every network benchmark's server end (net.h): the
- * per-connection handlers, the blocking datagram and RPC services, the master loop, and the two
- * ways to start it from a tool (a child of the benchmark, or a detached lmbench-style daemon).
+ * master loop, and the two ways to start it from a tool (a child of the benchmark, or a
+ * detached lmbench-style daemon). What its processes do with a client (the per-connection
+ * handlers, the blocking datagram and RPC services) is in net_handlers.c.
  *
  * The master process polls the listening sockets. TCP latency, bw_tcp and HTTP connections wait
  * in the master until their first request arrives (a connection silent for PENDING_TIMEOUT_NS
@@ -17,7 +18,6 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <limits.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -43,229 +43,6 @@
 #define MAX_PENDING 1024 /* connections waiting for their first request */
 /* a connection that has not sent its first request this long after accept is dropped */
 #define PENDING_TIMEOUT_NS 5000000000ull
-
-/* ---- handlers (each in its own process) --------------------------------------------------- */
-
-static volatile long *activity;   /* shared: time() of the last request any process served */
-
-static void touch(void)
-{
-	if (activity)
-		*activity = (long)time(NULL);
-}
-
-/* The request parsers, apart from the sockets so they can be fuzzed (fuzz/fuzz_serve.c).
- * bw_tcp: decimal digits only (the newline already stripped); 0 on success. */
-int net_parse_bw_request(const char *line, size_t n, unsigned long *msize)
-{
-	unsigned long v = 0;
-	if (n == 0 || n > 20)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		if (line[i] < '0' || line[i] > '9')
-			return -1;
-		if (v > (ULONG_MAX - 9) / 10)
-			return -1;
-		v = v * 10 + (unsigned long)(line[i] - '0');
-	}
-	*msize = v;
-	return 0;
-}
-
-/* HTTP/1.0: "EXIT" or "GET /path ..." within the first n bytes of req (not NUL-terminated). */
-int net_parse_http_request(const char *req, size_t n, char *path, size_t pathlen)
-{
-	if (n >= 4 && memcmp(req, "EXIT", 4) == 0)
-		return HTTP_REQ_EXIT;
-	if (n < 5 || memcmp(req, "GET ", 4) != 0 || pathlen == 0)
-		return HTTP_REQ_BAD;
-	size_t i = 4, o = 0;
-	while (i < n && req[i] == ' ')
-		i++;
-	while (i < n && req[i] != ' ' && req[i] != '\r' && req[i] != '\n' && req[i] != 0) {
-		if (o + 1 >= pathlen)
-			return HTTP_REQ_BAD;
-		path[o++] = req[i++];
-	}
-	path[o] = 0;
-	return o ? HTTP_REQ_GET : HTTP_REQ_BAD;
-}
-
-/* lat_tcp: a 4-byte message size (network order; 0 = stop), then echo messages of that size. */
-static int handle_tcp(int fd, const struct net_server *s)
-{
-	uint32_t hdr;
-	net_nodelay(fd);
-	if (read_in_full(fd, &hdr, 4) < 0)
-		return 0;
-	uint32_t msize = ntohl(hdr);
-	if (msize == 0)
-		return s->allow_stop ? STOP_STATUS : 0;
-	if (msize > NET_MAX_MSG)
-		return 0;
-	char *buf = xmalloc(msize);
-	while (read_in_full(fd, buf, msize) == 0 && write_in_full(fd, buf, msize) == 0)
-		touch();
-	free(buf);
-	return 0;
-}
-
-/* bw_tcp: the message size as decimal text ending in a newline (0 = stop), then an endless
- * stream of writes of that size until the client goes away. */
-static int handle_bwtcp(int fd, const struct net_server *s)
-{
-	char line[32];
-	size_t n = 0;
-	while (n < sizeof line - 1) {
-		ssize_t r = read(fd, line + n, 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return 0;
-		if (line[n] == '\n')
-			break;
-		n++;
-	}
-	unsigned long msize;
-	if (net_parse_bw_request(line, n, &msize) != 0)
-		return 0;
-	if (msize == 0)
-		return s->allow_stop ? STOP_STATUS : 0;
-	if (msize > NET_MAX_MSG)
-		return 0;
-	int sb = 1 << 20;   /* lmbench's 1 MiB socket buffer */
-	setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sb, sizeof sb);
-	char *buf = xmalloc(msize);
-	memset(buf, 'p', msize);
-	for (unsigned i = 1; write_in_full(fd, buf, msize) == 0; i++)
-		if ((i & 255) == 0)
-			touch();
-	free(buf);
-	return 0;
-}
-
-/* HTTP/1.0: read the request line, answer from the generated pages, close. */
-static int handle_http(int fd, const struct net_server *s)
-{
-	char req[2048];
-	size_t n = 0;
-	while (n < sizeof req - 1 && !memchr(req, '\n', n)) {
-		ssize_t r = read(fd, req + n, sizeof req - 1 - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return 0;
-		n += (size_t)r;
-	}
-	char path[256] = "";
-	const char *body = NULL;
-	size_t blen = 0;
-	int code = 400;
-	int kind = net_parse_http_request(req, n, path, sizeof path);
-	if (kind == HTTP_REQ_EXIT)
-		return s->allow_stop ? STOP_STATUS : 0;
-	if (kind == HTTP_REQ_GET) {
-		body = net_http_page(path, &blen);
-		code = body ? 200 : 404;
-	}
-	char head[256];
-	int hl = snprintf(head, sizeof head,
-			  "HTTP/1.0 %d %s\r\nServer: plumb\r\nContent-Type: text/html\r\n"
-			  "Content-Length: %zu\r\n\r\n",
-			  code, code == 200 ? "OK" : code == 404 ? "Not Found" : "Bad Request",
-			  body ? blen : 0);
-	if (write_in_full(fd, head, (size_t)hl) == 0 && body)
-		write_in_full(fd, body, blen);
-	touch();
-	/* Close politely: unread request bytes would turn our close into a reset that can
-	 * destroy the response before the client reads it. */
-	shutdown(fd, SHUT_WR);
-	while (read(fd, req, sizeof req) > 0)
-		;
-	return 0;
-}
-
-/* lat_udp: echo datagrams whose first 4 bytes are a sequence number; negative = stop. */
-static int serve_udp(int fd, const struct net_server *s)
-{
-	static char buf[65536];
-	for (;;) {
-		struct sockaddr_storage from;
-		socklen_t fl = sizeof from;
-		ssize_t n = recvfrom(fd, buf, sizeof buf, 0, (struct sockaddr *)&from, &fl);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return 1;
-		}
-		if (n < 4)
-			continue;
-		int32_t seq;
-		memcpy(&seq, buf, 4);
-		if ((int32_t)ntohl((uint32_t)seq) < 0) {
-			if (s->allow_stop)
-				return STOP_STATUS;
-			continue;
-		}
-		sendto(fd, buf, (size_t)n, 0, (struct sockaddr *)&from, fl);
-		touch();
-	}
-}
-
-/* bw_udp sink: counts the bytes of each batch; answers a sync with the count (bw_udp.c). */
-
-static int serve_bwudp(int fd, const struct net_server *s)
-{
-	static char buf[65536];
-	int big = 4 << 20;
-	/* Room for a whole batch; SO_RCVBUFFORCE passes rmem_max when privileged. */
-	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &big, sizeof big) < 0)
-		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &big, sizeof big);
-	uint32_t cur = 0, bytes = 0;
-	for (;;) {
-		struct sockaddr_storage from;
-		socklen_t fl = sizeof from;
-		ssize_t n = recvfrom(fd, buf, sizeof buf, 0, (struct sockaddr *)&from, &fl);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return 1;
-		}
-		struct bwudp_hdr h;
-		if ((size_t)n < sizeof h)
-			continue;
-		memcpy(&h, buf, sizeof h);
-		if (ntohl(h.magic) != BWUDP_MAGIC)
-			continue;
-		uint32_t kind = ntohl(h.kind), batch = ntohl(h.batch);
-		if (kind == BWUDP_DATA) {
-			if (batch != cur) {
-				cur = batch;
-				bytes = 0;
-			}
-			bytes += (uint32_t)n;
-			continue;
-		}
-		if (kind == BWUDP_STOP) {
-			if (s->allow_stop)
-				return STOP_STATUS;
-			continue;
-		}
-		uint32_t v = 0;
-		if (kind == BWUDP_SYNC)
-			v = batch == cur ? bytes : 0;
-		else if (kind == BWUDP_HELLO) {
-			int rb = 0;
-			socklen_t rl = sizeof rb;
-			getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rb, &rl);
-			v = (uint32_t)rb;
-		} else
-			continue;
-		struct bwudp_hdr r = { htonl(BWUDP_MAGIC), htonl(kind), htonl(batch), htonl(v) };
-		sendto(fd, &r, sizeof r, 0, (struct sockaddr *)&from, fl);
-		touch();
-	}
-}
 
 /* ---- the master ---------------------------------------------------------------------------- */
 
@@ -303,13 +80,7 @@ static pid_t fork_service(struct net_server *s, int svc)
 	pid_t pid = plumb_fork();
 	if (pid != 0)
 		return pid;
-	int rc = 1;
-	if (svc == NS_UDP)
-		rc = serve_udp(s->fd[NS_UDP], s);
-	else if (svc == NS_BWUDP)
-		rc = serve_bwudp(s->fd[NS_BWUDP], s);
-	else if (svc == NS_RPC)
-		rc = net_rpc_serve(s->fd[NS_RPC], s->rpc_udp_fd, s->allow_stop, activity);
+	int rc = net_run_service(svc, s);
 	cleanup_run();
 	_exit(rc);
 }
@@ -367,25 +138,35 @@ static void log_(const struct net_server *s, const char *fmt, const char *a, int
 	}
 }
 
-int net_serve(struct net_server *s)
-{
-	if (s->helper_of)
-		timing_place_helper(s->helper_of, 1);
-	activity = mmap(NULL, sizeof *activity, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (activity == MAP_FAILED)
-		activity = NULL;
-	touch();
-	long last = (long)time(NULL);
+/* The master's state: the services it forked, the connections it holds or keeps waiting for
+ * their first request, and the poll set built from them each round. */
+struct master {
+	struct net_server *s;
+	pid_t svc_pid[NS_COUNT];
+	int held[MAX_HELD], nheld;
+	long held_since[MAX_HELD];   /* accept time: a silent connection is dropped after the timeout */
+	struct pending pend[MAX_PENDING];
+	int npend, pend_cap;
+	int nhandlers, stop;
+	long last;                   /* time of the last accept or child exit (for --idle) */
+	struct pollfd pf[NS_COUNT + MAX_HELD + MAX_PENDING];
+	int pf_svc[NS_COUNT], pf_pend[MAX_PENDING];
+	int nl, nh, nw;              /* pf: listeners before nl, held before nh, then nw waiting */
+};
 
-	pid_t svc_pid[NS_COUNT] = { 0 };
+/* The UDP, bw_udp and RPC services block in receive loops of their own: fork them now, and
+ * make the listening sockets left to the master non-blocking. */
+static void start_services(struct master *m)
+{
+	struct net_server *s = m->s;
 	const int forked[] = { NS_UDP, NS_BWUDP, NS_RPC };
 	for (size_t k = 0; k < sizeof forked / sizeof forked[0]; k++) {
 		int i = forked[k];
 		if (s->fd[i] < 0 && !(i == NS_RPC && s->rpc_udp_fd >= 0))
 			continue;
-		svc_pid[i] = fork_service(s, i);
-		if (svc_pid[i] < 0)
-			svc_pid[i] = 0;
+		m->svc_pid[i] = fork_service(s, i);
+		if (m->svc_pid[i] < 0)
+			m->svc_pid[i] = 0;
 		if (s->fd[i] >= 0)
 			close(s->fd[i]);
 		s->fd[i] = -1;
@@ -397,176 +178,241 @@ int net_serve(struct net_server *s)
 	for (int i = 0; i < NS_COUNT; i++)
 		if (s->fd[i] >= 0)
 			fcntl(s->fd[i], F_SETFL, fcntl(s->fd[i], F_GETFL) | O_NONBLOCK);
+}
 
-	int held[MAX_HELD], nheld = 0, nhandlers = 0, stop = 0;
-	long held_since[MAX_HELD];   /* accept time: a silent connection is dropped after the timeout */
-	struct pending pend[MAX_PENDING];
-	int npend = 0, pend_cap = pending_capacity();
-	static struct pollfd pf[NS_COUNT + MAX_HELD + MAX_PENDING];
-	int pf_svc[NS_COUNT], pf_pend[MAX_PENDING];
-	while (!stop) {
-		int np = 0;
+/* Poll the listeners, the held connections and those still silent; the number of entries. */
+static int build_pollset(struct master *m)
+{
+	int np = 0;
+	for (int i = 0; i < NS_COUNT; i++)
+		if (m->s->fd[i] >= 0 && is_stream_svc(i)) {
+			m->pf_svc[np] = i;
+			m->pf[np++] = (struct pollfd){ .fd = m->s->fd[i], .events = POLLIN };
+		}
+	m->nl = np;
+	for (int k = 0; k < m->nheld; k++)
+		m->pf[np++] = (struct pollfd){ .fd = m->held[k], .events = POLLIN };
+	m->nh = np;
+	m->nw = 0;
+	for (int k = 0; k < m->npend; k++)
+		if (!m->pend[k].ready) {
+			m->pf_pend[m->nw++] = k;
+			m->pf[np++] = (struct pollfd){ .fd = m->pend[k].fd, .events = POLLIN };
+		}
+	return np;
+}
+
+static void held_drop(struct master *m, int k)
+{
+	close(m->held[k]);
+	m->nheld--;
+	m->held[k] = m->held[m->nheld];
+	m->held_since[k] = m->held_since[m->nheld];
+}
+
+/* Held connect-test connections: done when the client closes (or sends a stop), or when
+ * silent past the timeout. r is poll's answer. */
+static void check_held(struct master *m, int r)
+{
+	for (int k = m->nheld - 1; r > 0 && k >= 0; k--) {
+		if (!m->pf[m->nl + k].revents)
+			continue;
+		char c = 0;
+		ssize_t got = recv(m->held[k], &c, 1, MSG_DONTWAIT);
+		if (got < 0 && (errno == EAGAIN || errno == EINTR))
+			continue;
+		if (got == 1 && c == 'S' && m->s->allow_stop)
+			m->stop = 1;
+		held_drop(m, k);
+	}
+	long now = (long)time(NULL);
+	for (int k = m->nheld - 1; k >= 0; k--)
+		if (now - m->held_since[k] > m->s->conn_timeout_s)
+			held_drop(m, k);
+}
+
+/* Connections waiting for their first request: ready when it came, gone when the client
+ * left. Marked first, removed after (the poll indexes must stay valid). */
+static void check_pending(struct master *m, int r)
+{
+	for (int w = 0; r > 0 && w < m->nw; w++) {
+		struct pending *q = &m->pend[m->pf_pend[w]];
+		if (!m->pf[m->nh + w].revents)
+			continue;
+		char c;
+		ssize_t got = recv(q->fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+		if (got > 0)
+			q->ready = 1;
+		else if (got == 0 || (errno != EAGAIN && errno != EINTR))
+			q->gone = 1;
+	}
+	uint64_t tnow = now_ns();
+	for (int k = m->npend - 1; k >= 0; k--) {
+		uint64_t age = tnow - m->pend[k].since;
+		if (m->pend[k].gone || (!m->pend[k].ready && age > PENDING_TIMEOUT_NS) ||
+		    age > (uint64_t)m->s->conn_timeout_s * 1000000000ull)
+			pending_drop(m->pend, &m->npend, k);
+	}
+}
+
+/* A connect-test connection is held until its client closes it; with MAX_HELD held, the
+ * oldest goes: a flood cannot lock new ones out. */
+static void hold_connection(struct master *m, int c)
+{
+	if (m->nheld == MAX_HELD)
+		held_drop(m, 0);
+	fcntl(c, F_SETFL, O_NONBLOCK);
+	m->held_since[m->nheld] = m->last;
+	m->held[m->nheld++] = c;
+}
+
+/* Accept up to 64 connections waiting on the listener of svc. */
+static void accept_burst(struct master *m, int svc)
+{
+	struct net_server *s = m->s;
+	for (int burst = 0; burst < 64; burst++) {
+		int c = accept4(s->fd[svc], NULL, NULL, SOCK_CLOEXEC);
+		if (c < 0 && (errno == EMFILE || errno == ENFILE) && pending_evict(m->pend, &m->npend))
+			c = accept4(s->fd[svc], NULL, NULL, SOCK_CLOEXEC);
+		if (c < 0)
+			break;
+		m->last = (long)time(NULL);
+		if (svc == NS_CONNECT || svc == NS_UNIX) {
+			hold_connection(m, c);
+			continue;
+		}
+		/* a handler only once the first request is here (idle connections cost one
+		 * descriptor, never a handler); the pool full, the oldest idle one goes */
+		if (m->npend == m->pend_cap && !pending_evict(m->pend, &m->npend)) {
+			log_(s, "%s: too many connections waiting, refused one (%d)", net_svc_name(svc), m->npend);
+			close(c);
+			continue;
+		}
+		m->pend[m->npend++] = (struct pending){ .fd = c, .svc = svc, .since = now_ns() };
+	}
+}
+
+static void accept_ready(struct master *m, int r)
+{
+	for (int p = 0; r > 0 && p < m->nl; p++)
+		if (m->pf[p].revents)
+			accept_burst(m, m->pf_svc[p]);
+}
+
+/* In a new handler process: keep only waiting connection k, serve it, exit. */
+static _Noreturn void run_handler(struct master *m, int k)
+{
+	struct net_server *s = m->s;
+	int c = m->pend[k].fd;
+	for (int i = 0; i < NS_COUNT; i++)
+		if (s->fd[i] >= 0)
+			close(s->fd[i]);
+	for (int i = 0; i < m->nheld; i++)
+		close(m->held[i]);
+	for (int i = 0; i < m->npend; i++)
+		if (i != k)
+			close(m->pend[i].fd);
+	net_timeouts(c, s->conn_timeout_s);
+	int rc = net_handle_conn(m->pend[k].svc, c, s);
+	close(c);
+	cleanup_run();
+	_exit(rc);
+}
+
+/* Ready connections get handlers, oldest first, while fewer than max_conns run. */
+static void start_handlers(struct master *m)
+{
+	while (m->nhandlers < m->s->max_conns) {
+		int k = -1;
+		for (int i = 0; i < m->npend; i++)
+			if (m->pend[i].ready && (k < 0 || m->pend[i].since < m->pend[k].since))
+				k = i;
+		if (k < 0)
+			break;
+		pid_t pid = plumb_fork();
+		if (pid == 0)
+			run_handler(m, k);
+		pending_drop(m->pend, &m->npend, k);
+		if (pid < 0)
+			break;
+		m->nhandlers++;
+	}
+}
+
+/* Reap handlers and service processes; a stop status from any of them stops the master. */
+static void reap_children(struct master *m)
+{
+	int st;
+	pid_t pid;
+	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+		child_forget(pid);
+		int is_svc = 0;
 		for (int i = 0; i < NS_COUNT; i++)
-			if (s->fd[i] >= 0 && is_stream_svc(i)) {
-				pf_svc[np] = i;
-				pf[np++] = (struct pollfd){ .fd = s->fd[i], .events = POLLIN };
+			if (m->svc_pid[i] == pid) {
+				m->svc_pid[i] = 0;
+				is_svc = 1;
+				log_(m->s, "%s service ended (%d)", net_svc_name(i), st);
 			}
-		int nl = np;
-		for (int k = 0; k < nheld; k++)
-			pf[np++] = (struct pollfd){ .fd = held[k], .events = POLLIN };
-		int nh = np, nw = 0;
-		for (int k = 0; k < npend; k++)
-			if (!pend[k].ready) {
-				pf_pend[nw++] = k;
-				pf[np++] = (struct pollfd){ .fd = pend[k].fd, .events = POLLIN };
-			}
-		int r = poll(pf, (nfds_t)np, 250);
+		if (!is_svc)
+			m->nhandlers--;
+		if (WIFEXITED(st) && WEXITSTATUS(st) == STOP_STATUS && m->s->allow_stop)
+			m->stop = 1;
+		m->last = (long)time(NULL);
+	}
+}
+
+/* --idle: with no connection open, stop once nothing was served for idle_s seconds. */
+static void check_idle(struct master *m)
+{
+	struct net_server *s = m->s;
+	if (s->idle_s <= 0 || m->nhandlers != 0 || m->nheld != 0 || m->npend != 0)
+		return;
+	long a = s->activity ? *s->activity : 0;
+	long now = (long)time(NULL);
+	if (a > m->last)
+		m->last = a;
+	if (now - m->last >= s->idle_s) {
+		log_(s, "idle for %s%d seconds: exiting", "", s->idle_s);
+		m->stop = 1;
+	}
+}
+
+int net_serve(struct net_server *s)
+{
+	if (s->helper_of)
+		timing_place_helper(s->helper_of, 1);
+	s->activity = mmap(NULL, sizeof *s->activity, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (s->activity == MAP_FAILED)
+		s->activity = NULL;
+	else
+		*s->activity = (long)time(NULL);
+	struct master *m = xcalloc(1, sizeof *m);   /* too big for a small stack */
+	m->s = s;
+	m->last = (long)time(NULL);
+	start_services(m);
+	m->pend_cap = pending_capacity();
+	while (!m->stop) {
+		int np = build_pollset(m);
+		int r = poll(m->pf, (nfds_t)np, 250);
 		if (r < 0 && errno != EINTR)
 			break;
-		/* Held connect-test connections: done when the client closes (or sends a stop). */
-		for (int k = nheld - 1; r > 0 && k >= 0; k--) {
-			if (!pf[nl + k].revents)
-				continue;
-			char c = 0;
-			ssize_t got = recv(held[k], &c, 1, MSG_DONTWAIT);
-			if (got < 0 && (errno == EAGAIN || errno == EINTR))
-				continue;
-			if (got == 1 && c == 'S' && s->allow_stop)
-				stop = 1;
-			close(held[k]);
-			nheld--;
-			held[k] = held[nheld];
-			held_since[k] = held_since[nheld];
-		}
-		long now = (long)time(NULL);
-		for (int k = nheld - 1; k >= 0; k--)
-			if (now - held_since[k] > s->conn_timeout_s) {
-				close(held[k]);
-				nheld--;
-				held[k] = held[nheld];
-				held_since[k] = held_since[nheld];
-			}
-		/* Connections waiting for their first request: ready when it came, gone when the
-		 * client left. Marked first, removed after (the poll indexes must stay valid). */
-		for (int w = 0; r > 0 && w < nw; w++) {
-			struct pending *q = &pend[pf_pend[w]];
-			if (!pf[nh + w].revents)
-				continue;
-			char c;
-			ssize_t got = recv(q->fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
-			if (got > 0)
-				q->ready = 1;
-			else if (got == 0 || (errno != EAGAIN && errno != EINTR))
-				q->gone = 1;
-		}
-		uint64_t tnow = now_ns();
-		for (int k = npend - 1; k >= 0; k--) {
-			uint64_t age = tnow - pend[k].since;
-			if (pend[k].gone || (!pend[k].ready && age > PENDING_TIMEOUT_NS) ||
-			    age > (uint64_t)s->conn_timeout_s * 1000000000ull)
-				pending_drop(pend, &npend, k);
-		}
-		for (int p = 0; r > 0 && p < nl; p++) {
-			if (!pf[p].revents)
-				continue;
-			int svc = pf_svc[p];
-			for (int burst = 0; burst < 64; burst++) {
-				int c = accept4(s->fd[svc], NULL, NULL, SOCK_CLOEXEC);
-				if (c < 0 && (errno == EMFILE || errno == ENFILE) && pending_evict(pend, &npend))
-					c = accept4(s->fd[svc], NULL, NULL, SOCK_CLOEXEC);
-				if (c < 0)
-					break;
-				last = (long)time(NULL);
-				if (svc == NS_CONNECT || svc == NS_UNIX) {
-					if (nheld == MAX_HELD) { /* the oldest goes: a flood cannot lock new ones out */
-						close(held[0]);
-						nheld--;
-						held[0] = held[nheld];
-						held_since[0] = held_since[nheld];
-					}
-					fcntl(c, F_SETFL, O_NONBLOCK);
-					held_since[nheld] = last;
-					held[nheld++] = c;
-					continue;
-				}
-				/* a handler only once the first request is here (idle connections cost
-				 * one descriptor, never a handler); the pool full, the oldest idle one goes */
-				if (npend == pend_cap && !pending_evict(pend, &npend)) {
-					log_(s, "%s: too many connections waiting, refused one (%d)", net_svc_name(svc), npend);
-					close(c);
-					continue;
-				}
-				pend[npend++] = (struct pending){ .fd = c, .svc = svc, .since = now_ns() };
-			}
-		}
-		/* Ready connections get handlers, oldest first. */
-		while (nhandlers < s->max_conns) {
-			int k = -1;
-			for (int i = 0; i < npend; i++)
-				if (pend[i].ready && (k < 0 || pend[i].since < pend[k].since))
-					k = i;
-			if (k < 0)
-				break;
-			int c = pend[k].fd, svc = pend[k].svc;
-			pid_t pid = plumb_fork();
-			if (pid == 0) {
-				for (int i = 0; i < NS_COUNT; i++)
-					if (s->fd[i] >= 0)
-						close(s->fd[i]);
-				for (int i = 0; i < nheld; i++)
-					close(held[i]);
-				for (int i = 0; i < npend; i++)
-					if (i != k)
-						close(pend[i].fd);
-				net_timeouts(c, s->conn_timeout_s);
-				int rc = svc == NS_TCP ? handle_tcp(c, s)
-				       : svc == NS_BWTCP ? handle_bwtcp(c, s) : handle_http(c, s);
-				close(c);
-				cleanup_run();
-				_exit(rc);
-			}
-			pending_drop(pend, &npend, k);
-			if (pid < 0)
-				break;
-			nhandlers++;
-		}
-		/* Reap handlers and service processes. */
-		int st;
-		pid_t pid;
-		while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
-			child_forget(pid);
-			int is_svc = 0;
-			for (int i = 0; i < NS_COUNT; i++)
-				if (svc_pid[i] == pid) {
-					svc_pid[i] = 0;
-					is_svc = 1;
-					log_(s, "%s service ended (%d)", net_svc_name(i), st);
-				}
-			if (!is_svc)
-				nhandlers--;
-			if (WIFEXITED(st) && WEXITSTATUS(st) == STOP_STATUS && s->allow_stop)
-				stop = 1;
-			last = (long)time(NULL);
-		}
-		if (s->idle_s > 0 && nhandlers == 0 && nheld == 0 && npend == 0) {
-			long a = activity ? *activity : 0;
-			now = (long)time(NULL);
-			if (a > last)
-				last = a;
-			if (now - last >= s->idle_s) {
-				log_(s, "idle for %s%d seconds: exiting", "", s->idle_s);
-				stop = 1;
-			}
-		}
+		check_held(m, r);
+		check_pending(m, r);
+		accept_ready(m, r);
+		start_handlers(m);
+		reap_children(m);
+		check_idle(m);
 	}
-	for (int k = 0; k < nheld; k++)
-		close(held[k]);
-	for (int k = 0; k < npend; k++)
-		close(pend[k].fd);
+	for (int k = 0; k < m->nheld; k++)
+		close(m->held[k]);
+	for (int k = 0; k < m->npend; k++)
+		close(m->pend[k].fd);
+	free(m);
 	net_server_close(s);
 	cleanup_run();
 	return 0;
 }
+
 
 pid_t net_server_child(struct net_server *s)
 {
