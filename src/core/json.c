@@ -99,42 +99,11 @@ char *json_fmt_num(double v, char *buf, size_t len)
 	return buf;
 }
 
-/* Whether text is a number as JSON writes one: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
-static int json_number_text(const char *p)
-{
-	if (*p == '-')
-		p++;
-	if (*p == '0')
-		p++;
-	else if (*p >= '1' && *p <= '9')
-		p += strspn(p, "0123456789");
-	else
-		return 0;
-	if (*p == '.') {
-		size_t d = strspn(p + 1, "0123456789");
-		if (!d)
-			return 0;
-		p += 1 + d;
-	}
-	if (*p == 'e' || *p == 'E') {
-		p++;
-		if (*p == '+' || *p == '-')
-			p++;
-		size_t d = strspn(p, "0123456789");
-		if (!d)
-			return 0;
-		p += d;
-	}
-	return !*p;
-}
-
-/* A value of a key=value list: a number when its text is one (as written: "24.50" stays
- * 24.50, a number, so a field's type does not change with its digits), else a string. */
 void json_scalar(struct json *j, const char *key, const char *text)
 {
-	char *end;
+	char *end, buf[32];
 	double v = text && *text ? strtod(text, &end) : NAN;
-	if (isfinite(v) && !*end && json_number_text(text)) {
+	if (isfinite(v) && !*end && !strcmp(json_fmt_num(v, buf, sizeof buf), text)) {
 		item(j, key);
 		fputs(text, j->f);
 	} else {
