@@ -122,16 +122,36 @@ static struct result *new_result(struct tool_ctx *c, const char *metric, const c
 	return r;
 }
 
+/* v to at most `decimals` places, without trailing zeros ("24.8", "0"): the shortest form, so
+ * the JSON writer gives it as a number whatever its digits (json_scalar keeps other text a
+ * string, and "24.80" would have been one while "24.81" was not). */
+static const char *trimmed(char *buf, size_t len, double v, int decimals)
+{
+	snprintf(buf, len, "%.*f", decimals, v);
+	if (strchr(buf, '.')) {
+		char *e = buf + strlen(buf);
+		while (e[-1] == '0')
+			*--e = 0;
+		if (e[-1] == '.')
+			*--e = 0;
+	}
+	if (!strcmp(buf, "-0"))
+		snprintf(buf, len, "0");
+	return buf;
+}
+
 static void finish(struct tool_ctx *c, struct result *r, const struct measurement *m)
 {
 	const struct metric_def *d = metric_find(r->metric);
 	result_update_value(r, metric_stat_dir(d));
 	if (m) {
 		char kv[256];
+		char lo[32], co[32];
 		snprintf(kv, sizeof kv, "cpu=%d placement=%s copies=%d iters=%llu "
-			 "min_sample_ns=%.0f loop_overhead_ns=%.4f clock_overhead_ns=%.2f",
+			 "min_sample_ns=%.0f loop_overhead_ns=%s clock_overhead_ns=%s",
 			 m->cpu, cpu_policy_desc(&c->timing.place), m->parallel, (unsigned long long)m->iters,
-			 m->min_sample_ns, m->loop_overhead_ns, m->clock_overhead_ns);
+			 m->min_sample_ns, trimmed(lo, sizeof lo, m->loop_overhead_ns, 4),
+			 trimmed(co, sizeof co, m->clock_overhead_ns, 2));
 		append_info(&r->info, kv);
 		const char *kind = cpu_kind(m->cpu);
 		if (*kind) {
