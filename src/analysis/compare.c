@@ -150,12 +150,13 @@ static int row_class(const struct cmp_row *r, size_t nsides, double *mag)
 	return cls;
 }
 
-static size_t sort_nsides;
-static int cmp_rows(const void *a, const void *b)
+/* ctx: the table's number of sides */
+static int cmp_rows(const void *a, const void *b, void *ctx)
 {
 	const struct cmp_row *x = a, *y = b;
+	size_t nsides = *(const size_t *)ctx;
 	double mx, my;
-	int cx = row_class(x, sort_nsides, &mx), cy = row_class(y, sort_nsides, &my);
+	int cx = row_class(x, nsides, &mx), cy = row_class(y, nsides, &my);
 	if (cx != cy)
 		return cx - cy;
 	if (cx < 2 && mx != my)
@@ -369,9 +370,7 @@ struct cmp_table *cmp_build(const struct side *sides, size_t nsides, const struc
 	collect_rows(t);
 	cmp_judge(t);
 	fact_warnings(t);
-	sort_nsides = nsides;
-	if (t->nrows)
-		qsort(t->rows, t->nrows, sizeof *t->rows, cmp_rows);
+	sort_with(t->rows, t->nrows, sizeof *t->rows, cmp_rows, &nsides);
 	return t;
 }
 

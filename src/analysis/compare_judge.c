@@ -336,18 +336,13 @@ static int seq_design_of(const struct cmp_table *t, struct seq_design *sd)
 	return sd->n > 0;
 }
 
-/* One pass of tests: every row still undecided (a candidate) is estimated — a paired row from its
- * rounds before limit (all when limit < 0) — and tested at level alpha_k, corrected over the
- * candidates; the rows it decides keep their verdict and figures. p-values are reported on the
- * scale of the table's alpha (times alpha / alpha_k), so that "p < alpha" stays the rule a reader
- * applies. look: 1, 2, ... for a sequential session's looks, 0 otherwise. Returns the candidates. */
-static size_t judge_pass(struct cmp_table *t, struct pending *pd, size_t npd, int limit,
-			 double alpha_k, int look)
+/* Paired rows still undecided: each change estimated from the rounds before limit, its variance
+ * moderated with its noise group's (group_prior()). */
+static void estimate_paired(struct cmp_table *t, struct pending *pd, size_t npd, int limit)
 {
 	for (size_t i = 0; i < npd; i++)
 		if (pd[i].paired)
 			use_rounds(&pd[i], limit);
-	/* paired tests: moderate each variance with its noise group's (group_prior()) */
 	for (size_t i = 0; i < t->nrows; i++)
 		for (size_t s = 1; s < t->nsides; s++) {
 			struct pending *p = &pd[i * t->nsides + s];
@@ -362,10 +357,14 @@ static size_t judge_pass(struct cmp_table *t, struct pending *pd, size_t npd, in
 				*out = to_change(est_paired(p->d[eq], p->nuse, prior, df, fl * fl));
 			}
 		}
-	/* the judged change: at equal clock when the metric follows the clock and both sides know
-	 * their clock, else raw; both tests below (difference and equivalence) read this one */
-	size_t np = t->nrows * t->nsides + 1;
-	double *p = xmalloc(np * sizeof *p), *pe = xmalloc(np * sizeof *pe);
+}
+
+/* Each candidate's judged change: at equal clock when the metric follows the clock and both
+ * sides know their clock, else raw; both tests (difference and equivalence) read this one.
+ * p[] and pe[] get, per row and side, the candidate's p-values for "changed" and "same" (NAN for
+ * the others). Returns their number. */
+static size_t candidate_p_values(struct cmp_table *t, double *p, double *pe)
+{
 	size_t n = 0;
 	for (size_t i = 0; i < t->nrows; i++)
 		for (size_t s = 1; s < t->nsides; s++) {
@@ -388,17 +387,18 @@ static size_t judge_pass(struct cmp_table *t, struct pending *pd, size_t npd, in
 			p[n] = ts->v == V_UNDECIDED && cand ? ts->p : NAN;
 			pe[n++] = ts->v == V_UNDECIDED && cand ? ts->p_same : NAN;
 		}
-	size_t tested = 0;
-	for (size_t i = 0; i < n; i++)
-		tested += !isnan(p[i]);
-	/* the same correction over the same tests for both claims: "changed" and "same" are each
-	 * controlled as the table's differences are (docs/compare.md, "The verdict") */
-	p_adjust(p, n, t->o.corr);
-	p_adjust(pe, n, t->o.corr);
+	return n;
+}
+
+/* The verdicts from the corrected p-values p[] and pe[] (tested of them real): worse or better,
+ * same, or still undecided; each tested row's smallest detectable change. */
+static void decide_rows(struct cmp_table *t, const double *p, const double *pe, size_t tested,
+			double alpha_k, int look)
+{
 	/* one change alone in the table is flagged when its p is below alpha / tests (the first
 	 * step of Holm and of BH alike): the smallest such change, at the test's standard error */
 	double m = tested ? (double)tested : 1, scale = t->o.alpha / alpha_k;
-	n = 0;
+	size_t n = 0;
 	for (size_t i = 0; i < t->nrows; i++)
 		for (size_t s = 1; s < t->nsides; s++, n++) {
 			struct cmp_row *row = &t->rows[i];
@@ -424,6 +424,28 @@ static size_t judge_pass(struct cmp_table *t, struct pending *pd, size_t npd, in
 				ts->look = look;
 			}
 		}
+}
+
+/* One pass of tests: every row still undecided (a candidate) is estimated — a paired row from its
+ * rounds before limit (all when limit < 0) — and tested at level alpha_k, corrected over the
+ * candidates; the rows it decides keep their verdict and figures. p-values are reported on the
+ * scale of the table's alpha (times alpha / alpha_k), so that "p < alpha" stays the rule a reader
+ * applies. look: 1, 2, ... for a sequential session's looks, 0 otherwise. Returns the candidates. */
+static size_t judge_pass(struct cmp_table *t, struct pending *pd, size_t npd, int limit,
+			 double alpha_k, int look)
+{
+	estimate_paired(t, pd, npd, limit);
+	size_t np = t->nrows * t->nsides + 1;
+	double *p = xmalloc(np * sizeof *p), *pe = xmalloc(np * sizeof *pe);
+	size_t n = candidate_p_values(t, p, pe);
+	size_t tested = 0;
+	for (size_t i = 0; i < n; i++)
+		tested += !isnan(p[i]);
+	/* the same correction over the same tests for both claims: "changed" and "same" are each
+	 * controlled as the table's differences are (docs/compare.md, "The verdict") */
+	p_adjust(p, n, t->o.corr);
+	p_adjust(pe, n, t->o.corr);
+	decide_rows(t, p, pe, tested, alpha_k, look);
 	free(p);
 	free(pe);
 	return tested;

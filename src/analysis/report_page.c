@@ -240,12 +240,12 @@ static double row_max_change(const struct cmp_row *r, size_t n, int untested_onl
 	return m;
 }
 
-static const struct cmp_row *sort_rows_n; /* qsort has no context argument */
-static size_t sort_n;
-static int by_change(const void *a, const void *b)
+/* Row indices by their largest untested change, largest first; ctx: the table. */
+static int by_change(const void *a, const void *b, void *ctx)
 {
-	double x = row_max_change(&sort_rows_n[*(const size_t *)a], sort_n, 1);
-	double y = row_max_change(&sort_rows_n[*(const size_t *)b], sort_n, 1);
+	const struct cmp_table *t = ctx;
+	double x = row_max_change(&t->rows[*(const size_t *)a], t->nsides, 1);
+	double y = row_max_change(&t->rows[*(const size_t *)b], t->nsides, 1);
 	return (x < y) - (x > y);
 }
 
@@ -259,9 +259,7 @@ static void untested_changes(FILE *f, const struct cmp_table *t, const struct si
 		if (!isnan(row_max_change(&t->rows[i], n, 1)))
 			idx[k++] = i;
 	if (k) {
-		sort_rows_n = t->rows;
-		sort_n = n;
-		qsort(idx, k, sizeof *idx, by_change);
+		sort_with(idx, k, sizeof *idx, by_change, (void *)t);
 		size_t show = k < 15 ? k : 15;
 		fprintf(f, "<p class=\"note\">%zu points could not be tested (fewer than 4 rounds on a "
 			   "side: <code>plumb run --repeat</code>). The %zu largest differences, "

@@ -340,34 +340,20 @@ static void fmt_val(double v, char *buf, size_t len)
 /* Text width estimate at 11-12 px sans-serif: about 6.6 px a character (digits a little less). */
 static double text_w(const char *t) { return 6.6 * (double)strlen(t); }
 
-/* Each side's bar is a band: the bar (the median) with its value printed just past the bar's
- * end, and below it, in a band of its own, a thin whisker with caps from min to max — so the
- * printed value can never sit at the whisker's end and be read as the maximum. */
-void svg_bar_chart(FILE *f, const char *title, char *const *side_names, size_t nsides,
-		   const struct svg_bar_group *g, size_t ng, int width)
+/* A bar chart's measures, in px. */
+struct bar_layout {
+	int w, bar_h, label_w, right, band, group_h;
+};
+
+/* The legend from y top - 2: one entry per side, wrapped to rows, then the note on the marks. */
+static void bar_legend(FILE *f, const struct bar_layout *L, char *const *side_names,
+		       size_t nsides, int top)
 {
-	int w = width ? width : 1000, bar_h = 12, label_w = 300, right = 130;
-	int band = bar_h + 10, group_h = (int)nsides * band + 8;
-	/* the legend: one entry per side, wrapped to rows, then the note on the marks */
-	double lx = label_w, ly = 0;
-	int rows = 1;
+	int label_w = L->label_w;
+	double lx = label_w, ly = top - 2;
 	for (size_t s = 0; s < nsides; s++) {
 		double ew = 20 + text_w(side_names[s]) + 24;
-		if (lx > label_w && lx + ew > w - 10) {
-			lx = label_w;
-			rows++;
-		}
-		lx += ew;
-	}
-	int top = 36 + title_extra(title, w);
-	int legend_h = rows * 18 + 22, h0 = top + legend_h + (int)ng * group_h + 10;
-	int extra = open_svg(f, w, h0 - title_extra(title, w), title);
-	(void)extra;
-	lx = label_w;
-	ly = top - 2;
-	for (size_t s = 0; s < nsides; s++) {
-		double ew = 20 + text_w(side_names[s]) + 24;
-		if (lx > label_w && lx + ew > w - 10) {
+		if (lx > label_w && lx + ew > L->w - 10) {
 			lx = label_w;
 			ly += 18;
 		}
@@ -388,43 +374,76 @@ void svg_bar_chart(FILE *f, const char *title, char *const *side_names, size_t n
 	fprintf(f, "<text class=\"note\" x=\"%d\" y=\"%.1f\" fill=\"#444444\">bar: median, its "
 		   "value printed at the bar's end; thin line below: min\xe2\x80\x93max</text>\n",
 		label_w + 38, ly + 9);
-	double px0 = label_w, pw = w - label_w - right;
-	for (size_t i = 0; i < ng; i++) {
-		double y = top + legend_h + (double)i * group_h, vmax = 0;
-		for (size_t s = 0; s < nsides; s++) {
-			vmax = fmax(vmax, isnan(g[i].hi[s]) ? 0 : g[i].hi[s]);
-			vmax = fmax(vmax, isnan(g[i].v[s]) ? 0 : g[i].v[s]);
-		}
-		if (i % 2 == 0)
-			fprintf(f, "<rect x=\"0\" y=\"%.1f\" width=\"%d\" height=\"%d\" fill=\"#f4f6f8\"/>\n",
-				y - 4, w, group_h);
-		fprintf(f, "<text class=\"point\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", label_w - 8,
-			y + group_h / 2.0);
-		xml_fputs(f, g[i].name);
-		fprintf(f, " (");
-		xml_fputs(f, g[i].unit);
-		fputs(")</text>\n", f);
-		for (size_t s = 0; s < nsides; s++) {
-			double by = y + (double)s * band, v = g[i].v[s];
-			if (isnan(v) || vmax <= 0)
-				continue;
-			double bw = v > 0 ? v / vmax * pw : 0;
-			fprintf(f, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" "
-				   "fill=\"%s\" fill-opacity=\"0.85\"/>\n", px0, by, bw, bar_h,
-				svg_color((int)s));
-			double lo = g[i].lo[s], hi = g[i].hi[s];
-			if (!isnan(lo) && !isnan(hi) && hi > lo) {
-				double l = px0 + fmax(lo, 0) / vmax * pw, r = px0 + hi / vmax * pw;
-				double wy = by + bar_h + 5;
-				fprintf(f, "<path class=\"whisker\" d=\"M%.1f %.1fH%.1fM%.1f %.1fV%.1fM%.1f "
-					   "%.1fV%.1f\" stroke=\"#222222\" stroke-width=\"1\" fill=\"none\"/>\n",
-					l, wy, r, l, wy - 2.5, wy + 2.5, r, wy - 2.5, wy + 2.5);
-			}
-			char val[32];
-			fmt_val(v, val, sizeof val);
-			fprintf(f, "<text class=\"value\" x=\"%.1f\" y=\"%.1f\" font-size=\"11\">%s</text>\n",
-				px0 + bw + 4, by + bar_h - 2.0, val);
-		}
+}
+
+/* One group (i counts from 0, for the shading) at y: its name and unit, each side's band. */
+static void bar_group(FILE *f, const struct bar_layout *L, const struct svg_bar_group *g,
+		      size_t i, size_t nsides, double y)
+{
+	double px0 = L->label_w, pw = L->w - L->label_w - L->right, vmax = 0;
+	int bar_h = L->bar_h;
+	for (size_t s = 0; s < nsides; s++) {
+		vmax = fmax(vmax, isnan(g->hi[s]) ? 0 : g->hi[s]);
+		vmax = fmax(vmax, isnan(g->v[s]) ? 0 : g->v[s]);
 	}
+	if (i % 2 == 0)
+		fprintf(f, "<rect x=\"0\" y=\"%.1f\" width=\"%d\" height=\"%d\" fill=\"#f4f6f8\"/>\n",
+			y - 4, L->w, L->group_h);
+	fprintf(f, "<text class=\"point\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", L->label_w - 8,
+		y + L->group_h / 2.0);
+	xml_fputs(f, g->name);
+	fprintf(f, " (");
+	xml_fputs(f, g->unit);
+	fputs(")</text>\n", f);
+	for (size_t s = 0; s < nsides; s++) {
+		double by = y + (double)s * L->band, v = g->v[s];
+		if (isnan(v) || vmax <= 0)
+			continue;
+		double bw = v > 0 ? v / vmax * pw : 0;
+		fprintf(f, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" "
+			   "fill=\"%s\" fill-opacity=\"0.85\"/>\n", px0, by, bw, bar_h,
+			svg_color((int)s));
+		double lo = g->lo[s], hi = g->hi[s];
+		if (!isnan(lo) && !isnan(hi) && hi > lo) {
+			double l = px0 + fmax(lo, 0) / vmax * pw, r = px0 + hi / vmax * pw;
+			double wy = by + bar_h + 5;
+			fprintf(f, "<path class=\"whisker\" d=\"M%.1f %.1fH%.1fM%.1f %.1fV%.1fM%.1f "
+				   "%.1fV%.1f\" stroke=\"#222222\" stroke-width=\"1\" fill=\"none\"/>\n",
+				l, wy, r, l, wy - 2.5, wy + 2.5, r, wy - 2.5, wy + 2.5);
+		}
+		char val[32];
+		fmt_val(v, val, sizeof val);
+		fprintf(f, "<text class=\"value\" x=\"%.1f\" y=\"%.1f\" font-size=\"11\">%s</text>\n",
+			px0 + bw + 4, by + bar_h - 2.0, val);
+	}
+}
+
+/* Each side's bar is a band: the bar (the median) with its value printed just past the bar's
+ * end, and below it, in a band of its own, a thin whisker with caps from min to max — so the
+ * printed value can never sit at the whisker's end and be read as the maximum. */
+void svg_bar_chart(FILE *f, const char *title, char *const *side_names, size_t nsides,
+		   const struct svg_bar_group *g, size_t ng, int width)
+{
+	struct bar_layout L = { .w = width ? width : 1000, .bar_h = 12, .label_w = 300,
+				.right = 130 };
+	L.band = L.bar_h + 10;
+	L.group_h = (int)nsides * L.band + 8;
+	/* the legend's rows, for the height */
+	double lx = L.label_w;
+	int rows = 1;
+	for (size_t s = 0; s < nsides; s++) {
+		double ew = 20 + text_w(side_names[s]) + 24;
+		if (lx > L.label_w && lx + ew > L.w - 10) {
+			lx = L.label_w;
+			rows++;
+		}
+		lx += ew;
+	}
+	int top = 36 + title_extra(title, L.w);
+	int legend_h = rows * 18 + 22, h0 = top + legend_h + (int)ng * L.group_h + 10;
+	open_svg(f, L.w, h0 - title_extra(title, L.w), title);
+	bar_legend(f, &L, side_names, nsides, top);
+	for (size_t i = 0; i < ng; i++)
+		bar_group(f, &L, &g[i], i, nsides, top + legend_h + (double)i * L.group_h);
 	fputs("</svg>\n", f);
 }

@@ -135,17 +135,10 @@ char *read_line(struct worker *w, uint64_t deadline_ns)
 	}
 }
 
-void start_worker(struct worker *w, const char *prefix, const char *what, char **runargs,
-			 int nrun, const char *dir, int start_timeout)
+/* Fork and exec av as side w in its own process group, its stdin and stdout piped to us
+ * (w->to, w->from); with w->quiet its stderr goes to DIR/NAME.err. */
+static void spawn_side(struct worker *w, char **av, const char *what, const char *dir)
 {
-	int n;
-	char **av = split_prefix(prefix, what, nrun + 3, &n);
-	av[n++] = xstrdup("run");
-	for (int i = 0; i < nrun; i++)
-		av[n++] = xstrdup(runargs[i]);
-	w->path = xasprintf("%s/%s.json", dir, w->name);
-	av[n++] = xasprintf("--ab-worker=%s", w->path);
-	av[n] = NULL;
 	/* close-on-exec: side B must not inherit the write end of side A's stdin, or closing it
 	 * would never reach A while B lives (a stop then waited for A forever) */
 	int in[2], out[2];
@@ -181,10 +174,12 @@ void start_worker(struct worker *w, const char *prefix, const char *what, char *
 	close(out[1]);
 	w->to = fdopen(in[1], "w");
 	w->from = out[0];
-	for (int i = 0; i < n; i++)
-		free(av[i]);
-	free(av);
-	/* its plan: "rounds N", "step LABEL"..., "ready" */
+}
+
+/* The side's plan: "rounds N", "step LABEL"..., "ready"; dies saying why when it does not come
+ * within start_timeout seconds or the side ends first. */
+static void read_plan(struct worker *w, const char *prefix, int start_timeout)
+{
 	uint64_t deadline = now_ns() + (uint64_t)start_timeout * 1000000000ull;
 	char *l;
 	while ((l = read_line(w, deadline)) && strcmp(l, "ready") != 0) {
@@ -218,6 +213,24 @@ void start_worker(struct worker *w, const char *prefix, const char *what, char *
 		exit(EXIT_USAGE);
 	die(EXIT_MEASURE, "side %s (%s) did not start (exit %d)", w->name, prefix,
 	    WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+}
+
+void start_worker(struct worker *w, const char *prefix, const char *what, char **runargs,
+			 int nrun, const char *dir, int start_timeout)
+{
+	int n;
+	char **av = split_prefix(prefix, what, nrun + 3, &n);
+	av[n++] = xstrdup("run");
+	for (int i = 0; i < nrun; i++)
+		av[n++] = xstrdup(runargs[i]);
+	w->path = xasprintf("%s/%s.json", dir, w->name);
+	av[n++] = xasprintf("--ab-worker=%s", w->path);
+	av[n] = NULL;
+	spawn_side(w, av, what, dir);
+	for (int i = 0; i < n; i++)
+		free(av[i]);
+	free(av);
+	read_plan(w, prefix, start_timeout);
 }
 
 /* Run step label on w (when w has it), as round 0 of w's one round; -1 when the worker

@@ -262,16 +262,31 @@ static enum call judge(const struct side *sides, const struct cmp_opts *o, char 
 
 /* ---- the measuring child ------------------------------------------------------------------ */
 
-static int bisect_work(int argc, char **argv)
+/* What the measuring child carries from one look to the next. */
+struct bisect_job {
+	struct bisect_cli o;
+	struct words runargs; /* the run options, passed on to every run or session */
+	char *mcopy, **names; /* --metric, split at its commas */
+	int nnames;
+	char self[4096];
+	const char *b;        /* the build under test's command line */
+	struct side *base;    /* --baseline: its runs */
+	size_t nbase;
+	char *dir, *errfile;  /* the private directory; the child's stderr */
+	struct cmp_opts co;   /* compare's options at each look's share of alpha */
+	struct run **tested;  /* --baseline: the build under test's runs so far */
+	size_t ntested;
+};
+
+/* The options: bisect-check's own, refusals of run's that would break the child's run, and
+ * every other word kept for the run. Dies on what is missing. */
+static void parse_bisect_args(int argc, char **argv, struct bisect_job *j)
 {
-	struct bisect_cli o = { .sessions = 3 };
-	cmp_opts_default(&o.ca.o);
-	o.ca.o.min_effect = NAN; /* the user says what size of regression is hunted */
-	struct words runargs = { 0 };
+	struct bisect_cli *o = &j->o;
 	int used;
 	for (int i = 1; i < argc; i += used) {
 		used = 1;
-		if (command_word("bisect-check", bisect_options, argv, argc, i, &o, &used))
+		if (command_word("bisect-check", bisect_options, argv, argc, i, o, &used))
 			continue;
 		if (!strcmp(argv[i], "-o") || !strncmp(argv[i], "--output", 8) ||
 		    !strcmp(argv[i], "--json") || !strncmp(argv[i], "--format", 8) ||
@@ -279,136 +294,160 @@ static int bisect_work(int argc, char **argv)
 		    !strcmp(argv[i], "--no-store") || !strncmp(argv[i], "--ab-worker", 11))
 			die(EXIT_USAGE, "%s is not an option of plumb bisect-check (try 'plumb "
 			    "bisect-check --help')", argv[i]);
-		add(&runargs, argv[i]); /* a run option */
+		add(&j->runargs, argv[i]); /* a run option */
 	}
-	if (!o.metrics || !*o.metrics)
+	if (!o->metrics || !*o->metrics)
 		die(EXIT_USAGE, "needs --metric M[,M...]: the metrics that decide");
-	if (isnan(o.ca.o.min_effect))
+	if (isnan(o->ca.o.min_effect))
 		die(EXIT_USAGE, "needs --min-effect P: the smallest slowdown, in percent, that is the "
 		    "regression being hunted");
-	if (!o.baseline == !o.a)
+	if (!o->baseline == !o->a)
 		die(EXIT_USAGE, "needs one baseline: --baseline RUN (stored) or --a 'PREFIX' (a "
 		    "baseline binary)");
-	char *mcopy = xstrdup(o.metrics);
-	char **names = xcalloc(strlen(mcopy) + 1, sizeof *names);
-	int nnames = 0;
-	for (char *t = strtok(mcopy, ","); t; t = strtok(NULL, ","))
-		names[nnames++] = t;
-	if (!nnames)
+	j->mcopy = xstrdup(o->metrics);
+	j->names = xcalloc(strlen(j->mcopy) + 1, sizeof *j->names);
+	for (char *t = strtok(j->mcopy, ","); t; t = strtok(NULL, ","))
+		j->names[j->nnames++] = t;
+	if (!j->nnames)
 		die(EXIT_USAGE, "--metric: no metric named");
-	char self[4096];
-	ssize_t sn = readlink("/proc/self/exe", self, sizeof self - 1);
+}
+
+/* --baseline: one more run of the build under test, pooled with the earlier looks' runs. */
+static void look_under_test(struct bisect_job *j, int look, struct side sides[2])
+{
+	struct words w = { 0 };
+	char *out = xasprintf("%s/test-%d.json", j->dir, look);
+	add_prefix(&w, j->b, "--b");
+	add(&w, "run");
+	for (int i = 0; i < j->runargs.n; i++)
+		add(&w, j->runargs.v[i]);
+	add(&w, "--no-store");
+	add(&w, "--format");
+	add(&w, "json");
+	add(&w, "-o");
+	add(&w, out);
+	run_child(w.v, j->errfile, "the build under test's run");
+	char err[512];
+	struct run *r = run_read_file(out, err, sizeof err);
+	if (!r)
+		die(EXIT_MEASURE, "the build under test's run: %s", err);
+	unlink(out);
+	free(out);
+	j->tested = xrealloc(j->tested, (j->ntested + 1) * sizeof *j->tested);
+	j->tested[j->ntested++] = r;
+	sides[0] = j->base[0];
+	sides[1] = (struct side){ .name = "under test", .runs = j->tested, .nruns = j->ntested };
+	free_words(&w);
+}
+
+/* --a: one plumb ab session of the two builds, judged alone. Returns the loaded pair (sides
+ * points into it), *npair its length. */
+static struct side *look_ab_session(struct bisect_job *j, int look, struct side sides[2],
+				    size_t *npair)
+{
+	struct words w = { 0 };
+	char *db = xasprintf("%s/sessions.db", j->dir);
+	char *labels = xasprintf("baseline-%d,test-%d", look, look);
+	add(&w, j->self);
+	add(&w, "ab");
+	add(&w, "--a");
+	add(&w, j->o.a);
+	add(&w, "--b");
+	add(&w, j->b);
+	add(&w, "--label");
+	add(&w, labels);
+	add(&w, "--db");
+	add(&w, db);
+	add(&w, "--format");
+	add(&w, "csv");
+	/* the session stops adding rounds once its rows are decided at the look's own
+	 * alpha and minimum effect; at ab's defaults (a stricter "same") a good commit
+	 * on a noisy machine ran every round of its time limit */
+	char me[32], al[32];
+	snprintf(me, sizeof me, "%g", j->co.min_effect);
+	snprintf(al, sizeof al, "%g", j->co.alpha);
+	add(&w, "--min-effect");
+	add(&w, me);
+	add(&w, "--alpha");
+	add(&w, al);
+	for (int i = 0; i < j->runargs.n; i++)
+		add(&w, j->runargs.v[i]);
+	run_child(w.v, j->errfile, "the plumb ab session");
+	char *args[2] = { labels, strchr(labels, ',') + 1 };
+	*strchr(labels, ',') = 0;
+	struct side *pair = sides_load(args, 2, db, 0, npair);
+	sides[0] = pair[0];
+	sides[1] = pair[1];
+	free(labels);
+	free(db);
+	free_words(&w);
+	return pair;
+}
+
+/* Everything the looks made, and the private directory. */
+static void bisect_job_free(struct bisect_job *j)
+{
+	for (size_t i = 0; i < j->ntested; i++)
+		run_free(j->tested[i]);
+	free(j->tested);
+	if (j->base)
+		sides_free(j->base, j->nbase);
+	free_words(&j->runargs);
+	free(j->errfile);
+	free(j->names);
+	free(j->mcopy);
+	cleanup_run();
+	free(j->dir);
+}
+
+static int bisect_work(int argc, char **argv)
+{
+	struct bisect_job j = { .o = { .sessions = 3 } };
+	cmp_opts_default(&j.o.ca.o);
+	j.o.ca.o.min_effect = NAN; /* the user says what size of regression is hunted */
+	parse_bisect_args(argc, argv, &j);
+	ssize_t sn = readlink("/proc/self/exe", j.self, sizeof j.self - 1);
 	if (sn <= 0)
 		die(EXIT_USAGE, "cannot find this binary (/proc/self/exe)");
-	self[sn] = 0;
-	const char *b = o.b ? o.b : self;
+	j.self[sn] = 0;
+	j.b = j.o.b ? j.o.b : j.self;
 
 	/* the baseline first: a wrong label is said before anything is measured */
-	struct side *base = NULL;
-	size_t nbase = 0;
-	if (o.baseline) {
-		char *arg = (char *)o.baseline;
-		base = sides_load(&arg, 1, o.ca.db, 0, &nbase);
-		sides_load_history(base, nbase, o.ca.db);
+	if (j.o.baseline) {
+		char *arg = (char *)j.o.baseline;
+		j.base = sides_load(&arg, 1, j.o.ca.db, 0, &j.nbase);
+		sides_load_history(j.base, j.nbase, j.o.ca.db);
 	}
-	char *dir = private_dir(NULL);
-	if (!dir)
+	j.dir = private_dir(NULL);
+	if (!j.dir)
 		die(EXIT_MEASURE, "cannot create a temporary directory: %s", strerror(errno));
 	cleanup_init(); /* at exit: no child and no directory left behind */
 	catch_stops(on_stop);
 	signal(SIGPIPE, SIG_IGN);
 
-	struct cmp_opts co = o.ca.o;
-	co.alpha = o.ca.o.alpha / o.sessions; /* the looks share alpha */
-	char *errfile = xasprintf("%s/child.err", dir);
-	struct run **tested = NULL; /* --baseline: the build under test's runs so far */
-	size_t ntested = 0;
+	j.co = j.o.ca.o;
+	j.co.alpha = j.o.ca.o.alpha / j.o.sessions; /* the looks share alpha */
+	j.errfile = xasprintf("%s/child.err", j.dir);
 	enum call c = UNDECIDED;
-	for (int look = 1; look <= o.sessions && c == UNDECIDED; look++) {
+	for (int look = 1; look <= j.o.sessions && c == UNDECIDED; look++) {
 		if (stop_sig) { /* arrived while judging */
 			warnx_("stopped by %s", signal_name(stop_sig));
 			cleanup_run();
 			exit(die_of_signal(stop_sig));
 		}
-		struct words w = { 0 };
 		struct side sides[2];
 		memset(sides, 0, sizeof sides);
 		size_t npair = 0;
 		struct side *pair = NULL;
-		if (o.baseline) {
-			char *out = xasprintf("%s/test-%d.json", dir, look);
-			add_prefix(&w, b, "--b");
-			add(&w, "run");
-			for (int i = 0; i < runargs.n; i++)
-				add(&w, runargs.v[i]);
-			add(&w, "--no-store");
-			add(&w, "--format");
-			add(&w, "json");
-			add(&w, "-o");
-			add(&w, out);
-			run_child(w.v, errfile, "the build under test's run");
-			char err[512];
-			struct run *r = run_read_file(out, err, sizeof err);
-			if (!r)
-				die(EXIT_MEASURE, "the build under test's run: %s", err);
-			unlink(out);
-			free(out);
-			tested = xrealloc(tested, (ntested + 1) * sizeof *tested);
-			tested[ntested++] = r;
-			sides[0] = base[0];
-			sides[1] = (struct side){ .name = "under test", .runs = tested, .nruns = ntested };
-		} else {
-			char *db = xasprintf("%s/sessions.db", dir);
-			char *labels = xasprintf("baseline-%d,test-%d", look, look);
-			add(&w, self);
-			add(&w, "ab");
-			add(&w, "--a");
-			add(&w, o.a);
-			add(&w, "--b");
-			add(&w, b);
-			add(&w, "--label");
-			add(&w, labels);
-			add(&w, "--db");
-			add(&w, db);
-			add(&w, "--format");
-			add(&w, "csv");
-			/* the session stops adding rounds once its rows are decided at the look's own
-			 * alpha and minimum effect; at ab's defaults (a stricter "same") a good commit
-			 * on a noisy machine ran every round of its time limit */
-			char me[32], al[32];
-			snprintf(me, sizeof me, "%g", co.min_effect);
-			snprintf(al, sizeof al, "%g", co.alpha);
-			add(&w, "--min-effect");
-			add(&w, me);
-			add(&w, "--alpha");
-			add(&w, al);
-			for (int i = 0; i < runargs.n; i++)
-				add(&w, runargs.v[i]);
-			run_child(w.v, errfile, "the plumb ab session");
-			char *args[2] = { labels, strchr(labels, ',') + 1 };
-			*strchr(labels, ',') = 0;
-			pair = sides_load(args, 2, db, 0, &npair);
-			sides[0] = pair[0];
-			sides[1] = pair[1];
-			free(labels);
-			free(db);
-		}
-		free_words(&w);
-		c = judge(sides, &co, names, nnames, look, o.sessions);
+		if (j.o.baseline)
+			look_under_test(&j, look, sides);
+		else
+			pair = look_ab_session(&j, look, sides, &npair);
+		c = judge(sides, &j.co, j.names, j.nnames, look, j.o.sessions);
 		if (pair)
 			sides_free(pair, npair);
 	}
-	for (size_t i = 0; i < ntested; i++)
-		run_free(tested[i]);
-	free(tested);
-	if (base)
-		sides_free(base, nbase);
-	free_words(&runargs);
-	free(errfile);
-	free(names);
-	free(mcopy);
-	cleanup_run();
-	free(dir);
+	bisect_job_free(&j);
 	const char *what = c == WORSE ? "bad: worse by at least the minimum effect (exit 1)"
 			 : c == NOT_WORSE ? "good: not worse (exit 0)"
 					  : "undecided after every look: skip this commit (exit 125)";

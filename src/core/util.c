@@ -192,3 +192,43 @@ int write_in_full(int fd, const void *buf, size_t n)
 	}
 	return 0;
 }
+
+/* Merge the sorted runs a[0..na) and a[na..n) through tmp back into a. */
+static void merge_runs(char *a, size_t na, size_t n, size_t size, char *tmp,
+		       int (*cmp)(const void *, const void *, void *), void *ctx)
+{
+	memcpy(tmp, a, n * size);
+	size_t i = 0, j = na, k = 0;
+	while (i < na && j < n) {
+		/* the left run's element first on a tie: stable */
+		if (cmp(tmp + j * size, tmp + i * size, ctx) < 0)
+			memcpy(a + k++ * size, tmp + j++ * size, size);
+		else
+			memcpy(a + k++ * size, tmp + i++ * size, size);
+	}
+	memcpy(a + k * size, tmp + i * size, (na - i) * size);
+	k += na - i;
+	memcpy(a + k * size, tmp + j * size, (n - j) * size);
+}
+
+static void sort_range(char *a, size_t n, size_t size, char *tmp,
+		       int (*cmp)(const void *, const void *, void *), void *ctx)
+{
+	if (n < 2)
+		return;
+	size_t na = n / 2;
+	sort_range(a, na, size, tmp, cmp, ctx);
+	sort_range(a + na * size, n - na, size, tmp, cmp, ctx);
+	if (cmp(a + na * size, a + (na - 1) * size, ctx) < 0) /* not already in order */
+		merge_runs(a, na, n, size, tmp, cmp, ctx);
+}
+
+void sort_with(void *base, size_t n, size_t size,
+	       int (*cmp)(const void *a, const void *b, void *ctx), void *ctx)
+{
+	if (n < 2)
+		return;
+	char *tmp = xmalloc(n * size);
+	sort_range(base, n, size, tmp, cmp, ctx);
+	free(tmp);
+}

@@ -45,4 +45,10 @@ int try_parse_size(const char *s, uint64_t *out);
 #define UTF8_REPLACEMENT "\xef\xbf\xbd"
 size_t utf8_seq(const unsigned char *p);
 
+/* Sort n elements of size bytes with cmp(a, b, ctx): a stable merge sort, so the order of
+ * equal elements is the input's on every libc (qsort has no context argument and no fixed order
+ * for ties; qsort_r differs between libcs). */
+void sort_with(void *base, size_t n, size_t size,
+	       int (*cmp)(const void *a, const void *b, void *ctx), void *ctx);
+
 #endif

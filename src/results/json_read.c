@@ -231,6 +231,57 @@ static int literal(struct jparser *p, const char *w)
 	return 0;
 }
 
+static int value(struct jparser *p, struct jnode **out, int depth);
+
+/* An object (c '{') or an array (c '['), its members in order; p is at c. */
+static int container(struct jparser *p, char c, struct jnode **out, int depth)
+{
+	struct jnode *n = new_node(p, c == '{' ? J_OBJ : J_ARR);
+	if (!n)
+		return fail(p, "out of memory");
+	p->pos++;
+	struct jnode **tail = &n->child;
+	ws(p);
+	if (p->pos < p->len && p->s[p->pos] == (c == '{' ? '}' : ']')) {
+		p->pos++;
+		*out = n;
+		return 0;
+	}
+	for (;;) {
+		char *key = NULL;
+		if (c == '{') {
+			ws(p);
+			if (p->pos >= p->len || p->s[p->pos] != '"')
+				return fail(p, "expected a member name");
+			if (string(p, &key))
+				return -1;
+			ws(p);
+			if (p->pos >= p->len || p->s[p->pos] != ':')
+				return fail(p, "expected ':'");
+			p->pos++;
+		}
+		struct jnode *v;
+		if (value(p, &v, depth + 1))
+			return -1;
+		v->key = key;
+		*tail = v;
+		tail = &v->next;
+		ws(p);
+		if (p->pos >= p->len)
+			return fail(p, "unexpected end of input");
+		if (p->s[p->pos] == ',') {
+			p->pos++;
+			continue;
+		}
+		if (p->s[p->pos] == (c == '{' ? '}' : ']')) {
+			p->pos++;
+			*out = n;
+			return 0;
+		}
+		return fail(p, c == '{' ? "expected ',' or '}'" : "expected ',' or ']'");
+	}
+}
+
 static int value(struct jparser *p, struct jnode **out, int depth)
 {
 	ws(p);
@@ -242,51 +293,8 @@ static int value(struct jparser *p, struct jnode **out, int depth)
 	struct jnode *n;
 	switch (c) {
 	case '{':
-	case '[': {
-		n = new_node(p, c == '{' ? J_OBJ : J_ARR);
-		if (!n)
-			return fail(p, "out of memory");
-		p->pos++;
-		struct jnode **tail = &n->child;
-		ws(p);
-		if (p->pos < p->len && p->s[p->pos] == (c == '{' ? '}' : ']')) {
-			p->pos++;
-			break;
-		}
-		for (;;) {
-			char *key = NULL;
-			if (c == '{') {
-				ws(p);
-				if (p->pos >= p->len || p->s[p->pos] != '"')
-					return fail(p, "expected a member name");
-				if (string(p, &key))
-					return -1;
-				ws(p);
-				if (p->pos >= p->len || p->s[p->pos] != ':')
-					return fail(p, "expected ':'");
-				p->pos++;
-			}
-			struct jnode *v;
-			if (value(p, &v, depth + 1))
-				return -1;
-			v->key = key;
-			*tail = v;
-			tail = &v->next;
-			ws(p);
-			if (p->pos >= p->len)
-				return fail(p, "unexpected end of input");
-			if (p->s[p->pos] == ',') {
-				p->pos++;
-				continue;
-			}
-			if (p->s[p->pos] == (c == '{' ? '}' : ']')) {
-				p->pos++;
-				break;
-			}
-			return fail(p, c == '{' ? "expected ',' or '}'" : "expected ',' or ']'");
-		}
-		break;
-	}
+	case '[':
+		return container(p, c, out, depth);
 	case '"':
 		n = new_node(p, J_STR);
 		if (!n || string(p, &n->str))

@@ -264,76 +264,90 @@ static int64_t id_of_uid(struct store *s, const char *uid)
 	return id;
 }
 
-static int save_one(struct store *s, struct run *r)
+/* Adds r's row to runs: its new id; or 0 when the run is held already (r->id and r->dup set);
+ * -1 on an error (s->dberr says which). */
+static int64_t add_run_row(struct store *s, struct run *r)
 {
 	struct dbrows rows;
 	char *c[8] = { 0 };
 	int bad = 0;
-	if (!r->uid)
-		run_set_content_uid(r);
 	/* Held already: nothing to add (looked up first so a duplicate does not use up an id). */
 	int64_t id = id_of_uid(s, r->uid);
 	if (id < 0)
 		return -1;
-	if (id == 0) {
-		struct dbval run[] = {
-			vtext(r->uid), vclean(r->label, &c[0]), vclean(r->host, &c[1]),
-			vclean(r->profile, &c[2]), vclean(r->source, &c[3]), vclean(r->started, &c[4]),
-			vclean(r->ended, &c[5]), vint(r->incomplete != 0),
-			vint(r->rounds > 0 ? r->rounds : 1),
-		};
-		int rc = q(s, "INSERT INTO runs (uid, label, host, profile, source, started, ended, "
-			   "incomplete, rounds) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) "
-			   "ON CONFLICT (uid) DO NOTHING RETURNING id", run, 9, &rows);
-		for (int i = 0; i < 8; i++)
-			free(c[i]);
-		if (rc)
-			return -1;
-		id = rows.nrows ? db_int(&rows, 0, 0, 1, LONG_MAX, &bad) : 0;
-		dbrows_free(&rows);
-		if (bad) {
-			snprintf(s->dberr, sizeof s->dberr, "a bad id for a new run");
-			return -1;
-		}
-		if (id == 0) {
-			/* another writer stored the same run since we looked (PostgreSQL: it waited
-			 * for that writer's commit) */
-			if ((id = id_of_uid(s, r->uid)) <= 0) {
-				if (id == 0)
-					snprintf(s->dberr, sizeof s->dberr, "run %s: neither added nor found",
-						 r->uid);
-				return -1;
-			}
-			r->id = (long)id;
-			r->dup = 1;
-			return 0;
-		}
-	} else {
+	if (id > 0) {
 		r->id = (long)id;
 		r->dup = 1;
 		return 0;
 	}
-	int rc;
+	struct dbval run[] = {
+		vtext(r->uid), vclean(r->label, &c[0]), vclean(r->host, &c[1]),
+		vclean(r->profile, &c[2]), vclean(r->source, &c[3]), vclean(r->started, &c[4]),
+		vclean(r->ended, &c[5]), vint(r->incomplete != 0),
+		vint(r->rounds > 0 ? r->rounds : 1),
+	};
+	int rc = q(s, "INSERT INTO runs (uid, label, host, profile, source, started, ended, "
+		   "incomplete, rounds) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) "
+		   "ON CONFLICT (uid) DO NOTHING RETURNING id", run, 9, &rows);
+	for (int i = 0; i < 8; i++)
+		free(c[i]);
+	if (rc)
+		return -1;
+	id = rows.nrows ? db_int(&rows, 0, 0, 1, LONG_MAX, &bad) : 0;
+	dbrows_free(&rows);
+	if (bad) {
+		snprintf(s->dberr, sizeof s->dberr, "a bad id for a new run");
+		return -1;
+	}
+	if (id == 0) {
+		/* another writer stored the same run since we looked (PostgreSQL: it waited
+		 * for that writer's commit) */
+		if ((id = id_of_uid(s, r->uid)) <= 0) {
+			if (id == 0)
+				snprintf(s->dberr, sizeof s->dberr, "run %s: neither added nor found",
+					 r->uid);
+			return -1;
+		}
+		r->id = (long)id;
+		r->dup = 1;
+		return 0;
+	}
+	return id;
+}
+
+/* The run's facts, in their order, under its new id. */
+static int save_facts(struct store *s, int64_t id, const struct run *r)
+{
+	char *c[2];
 	for (size_t i = 0; i < r->facts.n; i++) {
 		struct dbval f[] = { vint(id), vclean(r->facts.v[i].key, &c[0]),
 				     vclean(r->facts.v[i].val ? r->facts.v[i].val : "", &c[1]),
 				     vint((int64_t)i) };
-		rc = q(s, "INSERT INTO facts (run_id, key, value, seq) VALUES ($1, $2, $3, $4) "
-		       "ON CONFLICT (run_id, key) DO UPDATE SET value = excluded.value", f, 4, NULL);
+		int rc = q(s, "INSERT INTO facts (run_id, key, value, seq) VALUES ($1, $2, $3, $4) "
+			   "ON CONFLICT (run_id, key) DO UPDATE SET value = excluded.value", f, 4, NULL);
 		free(c[0]);
 		free(c[1]);
 		if (rc)
 			return -1;
 	}
+	return 0;
+}
+
+/* The run's results, each with its samples, under its new id. */
+static int save_results(struct store *s, int64_t id, const struct run *r)
+{
+	struct dbrows rows;
+	char *c[4];
+	int bad = 0;
 	for (size_t i = 0; i < r->results.n; i++) {
 		const struct result *p = &r->results.v[i];
 		struct dbval v[] = { vint(id), vint((int64_t)i), vclean(p->metric, &c[0]),
 				     vclean(p->params ? p->params : "", &c[1]), vreal(p->x),
 				     vreal(p->value), vclean(p->unit, &c[2]), vint(p->version),
 				     vclean(p->info, &c[3]) };
-		rc = q(s, "INSERT INTO results (run_id, seq, metric, params, x, value, unit, "
-		       "method_version, info) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
-		       v, 9, &rows);
+		int rc = q(s, "INSERT INTO results (run_id, seq, metric, params, x, value, unit, "
+			   "method_version, info) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) "
+			   "RETURNING id", v, 9, &rows);
 		for (int k = 0; k < 4; k++)
 			free(c[k]);
 		if (rc)
@@ -347,6 +361,18 @@ static int save_one(struct store *s, struct run *r)
 		if (save_samples(s, rid, p))
 			return -1;
 	}
+	return 0;
+}
+
+static int save_one(struct store *s, struct run *r)
+{
+	if (!r->uid)
+		run_set_content_uid(r);
+	int64_t id = add_run_row(s, r);
+	if (id <= 0)
+		return (int)id;
+	if (save_facts(s, id, r) || save_results(s, id, r))
+		return -1;
 	r->id = (long)id;
 	r->dup = 0;
 	return 0;

@@ -209,3 +209,25 @@ TEST(stable_path)
 	CHECK_STR(stable_path("/data/plumbing/x", b, sizeof b), "/data/plumbing/x");
 	CHECK_STR(stable_path("rel/file", b, sizeof b), "rel/file");
 }
+
+/* sort_with: ordered by the key the context names, ties in their input order (stable) */
+static int by_key_mod(const void *a, const void *b, void *ctx)
+{
+	int m = *(const int *)ctx, x = *(const int *)a % m, y = *(const int *)b % m;
+	return (x > y) - (x < y);
+}
+
+TEST(sort_with_stable_with_context)
+{
+	int v[200], m = 7;
+	for (int i = 0; i < 200; i++)
+		v[i] = (i * 37) % 200;
+	sort_with(v, 200, sizeof *v, by_key_mod, &m);
+	for (int i = 1; i < 200; i++) {
+		CHECK(v[i - 1] % m <= v[i] % m);
+		if (v[i - 1] % m == v[i] % m) /* input order: position of value k is k * 173 % 200 */
+			CHECK((v[i - 1] * 173) % 200 < (v[i] * 173) % 200);
+	}
+	sort_with(v, 0, sizeof *v, by_key_mod, &m);
+	sort_with(v, 1, sizeof *v, by_key_mod, &m);
+}
