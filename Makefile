@@ -243,4 +243,4 @@ bundle:
 clean:
 	rm -rf build bin build-bundle
 
--include $(OBJS:.o=.d) $(UNIT_OBJS:.o=.d)
+-include $(OBJS:.o=.d) $(MAIN:.o=.d) $(UNIT_OBJS:.o=.d)
