@@ -49,11 +49,12 @@ if [ $rc -eq 0 ] && grep -q '^lat_syscall.null ' "$T/aa.out" && grep -q 'paired 
    tail -n1 "$T/aa.out" | grep -q '^0 worse, '
 then pass "ab: A/A passes --fail-on-regression"
 else fail "ab: A/A passes --fail-on-regression" "rc=$rc $(grep -E 'worse|better' "$T/aa.out" | head -5) $(tail -n3 "$T/aa.err")"; fi
-# a later compare of the stored labels uses the session's pairing
+# a later compare of the stored labels, at the session's alpha and minimum effect (its answers,
+# p values included, are replayed), uses the session's pairing
 if "$PLUMB" runs --db "$DB" >/dev/null 2>&1; then
 	# the session's default labels (A#SESSION, B#SESSION) as its last line names them
 	labs=$(sed -n 's/.*stored as runs [0-9]* (\([^)]*\)) and [0-9]* (\([^)]*\)).*/\1 \2/p' "$T/aa.err")
-	"$PLUMB" compare --db "$DB" $labs >"$T/later.out" 2>&1
+	"$PLUMB" compare --db "$DB" $STRICT $labs >"$T/later.out" 2>&1
 	if grep '^lat_syscall.null ' "$T/later.out" | grep -q 'paired rounds'
 	then pass "ab: compare A B afterwards is paired"
 	else fail "ab: compare A B afterwards is paired" "$(head -n8 "$T/later.out")"; fi
