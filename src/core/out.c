@@ -122,22 +122,13 @@ static struct result *new_result(struct tool_ctx *c, const char *metric, const c
 	return r;
 }
 
-/* v to at most `decimals` places, without trailing zeros ("24.8", "0"): the shortest form, so
- * the JSON writer gives it as a number whatever its digits (json_scalar keeps other text a
- * string, and "24.80" would have been one while "24.81" was not). */
+/* v rounded to `decimals` places in JSON's shortest form ("24.8", "0"), so the JSON writer
+ * gives it as a number whatever its digits (json_scalar keeps other text a string, and "24.80"
+ * would have been one while "24.81" was not). */
 static const char *trimmed(char *buf, size_t len, double v, int decimals)
 {
-	snprintf(buf, len, "%.*f", decimals, v);
-	if (strchr(buf, '.')) {
-		char *e = buf + strlen(buf);
-		while (e[-1] == '0')
-			*--e = 0;
-		if (e[-1] == '.')
-			*--e = 0;
-	}
-	if (!strcmp(buf, "-0"))
-		snprintf(buf, len, "0");
-	return buf;
+	double scale = pow(10, decimals), r = round(v * scale) / scale;
+	return json_fmt_num(r == 0 ? 0 : r, buf, len);
 }
 
 static void finish(struct tool_ctx *c, struct result *r, const struct measurement *m)
