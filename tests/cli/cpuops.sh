@@ -58,6 +58,14 @@ mhz_value() { for i in 1 2 3; do v=$("$@" "$PLUMB" mhz 2>/dev/null | awk '{ prin
 mhzc() { for i in 1 2 3; do "$BIN/mhz" -c | grep -Eq '^[0-9]+\.[0-9]{4}$' && return 0; done; return 1; }
 check ops/mhz-c mhzc
 cyc=$(awk -v a="$add" -v m="$mhz" 'BEGIN { print a * m / 1000 }')
+# a busy moment slows one measurement: out of range, lat_ops is measured again (up to 2 more
+# times); a wrong loop or clock is out of range every time
+for again in 1 2; do
+	between "$cyc" 0.6 1.6 && break
+	"$BIN/lat_ops" 2>"$T/lat" >/dev/null
+	add=$(lat "integer add")
+	cyc=$(awk -v a="$add" -v m="$mhz" 'BEGIN { print a * m / 1000 }')
+done
 if between "$cyc" 0.6 1.6; then pass ops/add-one-cycle; else fail ops/add-one-cycle "add=$add ns at $mhz MHz = $cyc cycles"; fi
 nom=$("$PLUMB" sysinfo | awk '$1 == "nominal_mhz" { print $2 }')
 # the lowest clock the kernel's frequency driver may choose (none in most guests): a CPU held at
