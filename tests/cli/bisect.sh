@@ -59,10 +59,13 @@ fi
 # a stop sent to bisect-check alone (a paired session under way): the session's sides stop, no
 # temporary directory is left, and it dies of the signal (exit 143 >= 128: git aborts)
 mkdir -p "$T/tmp"
+# (--repeat 200: a look of --repeat 6 takes under 2 s on a quiet machine, and one answered before
+# the stop exits 0; this session lasts 50 s here and is stopped once its sides have begun)
 TMPDIR="$T/tmp" "$PLUMB" bisect-check --a "$PLUMB" --metric lat_syscall.null --min-effect 50 \
-	$RUNOPTS >/dev/null 2>"$T/stop.err" &
+	$RUNOPTS --repeat 200 >/dev/null 2>"$T/stop.err" &
 pid=$!
-sleep 2
+i=0; while [ -z "$(ls -A "$T/tmp")" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+sleep 1
 kill -TERM $pid
 wait $pid
 rc=$?
