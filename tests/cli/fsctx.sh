@@ -191,13 +191,15 @@ for cmd in "TERM lat_fs -N 900 -s 4k" "TERM bw_file_rd -N 900 --min-sample 20000
 	name=$(echo "$cmd" | cut -d' ' -f1)-$sig
 	"$PLUMB" $cmd --fsdir "$FSD" >/dev/null 2>"$T/sig.err" &
 	pid=$!
-	# a sanitizer build beside the second lane can take seconds to start: up to 30 s
-	i=0; while [ -z "$(ls -A "$FSD")" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+	# a sanitizer build beside the second lane can take seconds to start: up to 60 s
+	i=0; while [ -z "$(ls -A "$FSD")" ] && [ $i -lt 600 ] && kill -0 $pid 2>/dev/null; do
+		sleep 0.1; i=$((i + 1)); done
 	sleep 0.3
 	made=$(ls -A "$FSD" | wc -l)
-	kill -$sig $pid; wait $pid 2>/dev/null
+	alive=no; kill -0 $pid 2>/dev/null && alive=yes
+	kill -$sig $pid; wait $pid 2>/dev/null; rc=$?
 	if [ "$made" -gt 0 ] && [ -z "$(ls -A "$FSD")" ]; then pass fsctx/signal-clean-$name
-	else fail fsctx/signal-clean-$name "made=$made left: $(ls -A "$FSD"); stderr: $(head -c 300 "$T/sig.err")"; fi
+	else fail fsctx/signal-clean-$name "made=$made after $((i / 10)) s, running at the signal: $alive, exit $rc, left: $(ls -A "$FSD"); stderr: $(head -c 300 "$T/sig.err")"; fi
 done
 
 # ---- bad arguments: one line, exit 2 -------------------------------------------------------
