@@ -36,7 +36,7 @@ static int run_tool(const struct tool *t, int argc, char **argv, int via_symlink
 {
 	struct tool_ctx c;
 	tool_ctx_init(&c, t, argc, argv, via_symlink);
-	opts_help_hook = tool_help;
+	c.help = tool_help;
 	int st = t->fn(&c, argc, argv);
 	st = tool_finish(&c, st);
 	tool_ctx_free(&c);

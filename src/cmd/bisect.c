@@ -70,16 +70,6 @@ static void on_stop(int sig)
 		stop_sig = sig;
 }
 
-static void catch_stops(void (*handler)(int))
-{
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = handler; /* no SA_RESTART: a wait returns at once */
-	sigfillset(&sa.sa_mask);
-	static const int stops[] = { SIGINT, SIGTERM, SIGHUP };
-	for (int i = 0; i < 3; i++)
-		sigaction(stops[i], &sa, NULL);
-}
 
 /* Poll for pid's end; on a stop request ask it to stop (SIGTERM: run and ab remove their own
  * files) and die of the signal once it has gone. Returns its wait status. */
@@ -422,7 +412,7 @@ static int bisect_work(int argc, char **argv)
 	if (!j.dir)
 		die(EXIT_MEASURE, "cannot create a temporary directory: %s", strerror(errno));
 	cleanup_init(); /* at exit: no child and no directory left behind */
-	catch_stops(on_stop);
+	catch_stop_signals(on_stop);
 	signal(SIGPIPE, SIG_IGN);
 
 	j.co = j.o.ca.o;
@@ -480,7 +470,7 @@ int cmd_bisect_check(int argc, char **argv)
 		exit(bisect_work(argc, argv));
 	}
 	worker = pid;
-	catch_stops(pass_stop); /* a stop sent to this process alone reaches the worker */
+	catch_stop_signals(pass_stop); /* a stop sent to this process alone reaches the worker */
 	int st;
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR) {

@@ -305,6 +305,17 @@ void cleanup_init(void)
 	atexit(at_exit);
 }
 
+void catch_stop_signals(void (*handler)(int))
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = handler; /* no SA_RESTART: a blocking call returns EINTR at once */
+	sigfillset(&sa.sa_mask);
+	static const int stops[] = { SIGINT, SIGTERM, SIGHUP };
+	for (size_t i = 0; i < sizeof stops / sizeof stops[0]; i++)
+		sigaction(stops[i], &sa, NULL);
+}
+
 int die_of_signal(int sig)
 {
 	if (sig != SIGQUIT) {

@@ -28,6 +28,10 @@ const char *signal_name(int sig);
  * sees the interrupt (WIFSIGNALED) and stops too; returns 128 + sig when the process lives on
  * (SIGQUIT, which would dump core, is not raised). */
 int die_of_signal(int sig);
+/* SIGINT, SIGTERM and SIGHUP call handler (which sets a flag), without SA_RESTART, so that every
+ * read, poll and wait of the caller returns and can see the flag; the other signals are masked
+ * while it runs. */
+void catch_stop_signals(void (*handler)(int));
 /* From now on, when a stop signal ends this process through the cleanup handler, it says
  * "PROG: stopped by SIGxxx" on stderr (once; its forked children stay quiet). */
 void cleanup_announce_stops(void);

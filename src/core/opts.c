@@ -10,7 +10,6 @@
 #include "core/timing.h"
 #include "core/util.h"
 
-void (*opts_help_hook)(struct tool_ctx *c, const struct tool_options *t);
 
 void usage_error(struct tool_ctx *c, const char *fmt, ...)
 {
@@ -277,8 +276,8 @@ int options_parse(struct tool_ctx *c, int argc, char **argv, void *dst)
 		if (row.o->kind == OPTK_HELP) {
 			if (row.o->show)
 				row.o->show();
-			else if (opts_help_hook)
-				opts_help_hook(c, t);
+			else if (c->help)
+				c->help(c, t);
 			exit(0);
 		}
 		store(c, row, optarg);

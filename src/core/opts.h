@@ -59,7 +59,7 @@ struct opt {
 	const char *const *choices;  /* OPTK_CHOICE, NULL-terminated */
 	const struct opt *group;     /* OPTK_GROUP */
 	opt_setter *set;             /* OPTK_CALLBACK */
-	void (*show)(void);          /* OPTK_HELP: prints the help (NULL: opts_help_hook's) */
+	void (*show)(void);          /* OPTK_HELP: prints the help (NULL: the context's help) */
 };
 
 /* The declarations. T is the struct the table parses into, F the field (a member designator:
@@ -143,7 +143,5 @@ void help_wrap(FILE *f, const char *s, int col, int indent);
 /* One-line usage error for the current tool, exit 2. */
 void usage_error(struct tool_ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
-/* Hook set by the dispatcher: prints the current tool's --help; t is the table being parsed. */
-extern void (*opts_help_hook)(struct tool_ctx *c, const struct tool_options *t);
 
 #endif

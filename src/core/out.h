@@ -30,6 +30,11 @@ struct tool_ctx {
 	struct result_list results;
 	char *header_info;        /* "key=value ..." facts printed as [KEY: value] lines */
 	struct timing_ctx timing; /* how and where it measures: measure(&c->timing, ...) */
+	/* -h/--help of a tool: prints its help (the dispatcher's; NULL in a step child) */
+	void (*help)(struct tool_ctx *c, const struct tool_options *t);
+	/* --remote HOST[:BASE] of the network tools: where their clients connect (no server then) */
+	char remote_host[256];
+	int remote_base;
 };
 
 /* Convert a measurement (ns per iteration) into the metric's unit and record it; the lmbench

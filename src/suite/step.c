@@ -169,7 +169,8 @@ static void child_main(const struct tool *t, int argc, char **argv, const struct
 		child_ctx.timing.place = env->timing->place;
 	}
 	child_ctx.timing.opts.round = env->round;
-	if (env->remote && net_remote_set(env->remote) != 0)
+	if (env->remote && net_remote_parse(env->remote, child_ctx.remote_host,
+					   sizeof child_ctx.remote_host, &child_ctx.remote_base) != 0)
 		_exit(EXIT_USAGE);
 	atexit(child_send);
 	int st = t->fn(&child_ctx, argc, argv);

@@ -42,7 +42,7 @@ struct step_env {
 	volatile sig_atomic_t *stop; /* nonzero: kill the child and return */
 	void (*tick)(void *);  /* called a few times a second while the step runs */
 	void *tick_arg;
-	const char *remote;     /* --remote HOST[:BASE] for a remote step (net_remote_set), or NULL */
+	const char *remote;     /* --remote HOST[:BASE] for a remote step (net_remote_parse), or NULL */
 };
 
 /* Run tool t with argv (argv[0] = its name) in a child; merge its results into r (samples of

@@ -18,20 +18,26 @@ TEST(net_ports)
 				CHECK(net_port(i, 40000) != net_port(j, 40000));
 }
 
+/* parse SPEC: its return, and host and base when it is 0 */
+static int remote(const char *spec, char *host, int *base)
+{
+	return net_remote_parse(spec, host, 256, base);
+}
+
 TEST(net_remote_spec)
 {
-	CHECK(net_remote_set("10.0.0.2:41000") == 0);
-	CHECK(strcmp(net_remote_host(), "10.0.0.2") == 0 && net_remote_base() == 41000);
-	CHECK(net_remote_set("bench-host") == 0);
-	CHECK(strcmp(net_remote_host(), "bench-host") == 0 && net_remote_base() == 0);
-	CHECK(net_remote_set("[fe80::1]:5000") == 0);
-	CHECK(strcmp(net_remote_host(), "fe80::1") == 0 && net_remote_base() == 5000);
-	CHECK(net_remote_set("::1") == 0);
-	CHECK(strcmp(net_remote_host(), "::1") == 0 && net_remote_base() == 0);
-	CHECK(net_remote_set("host:0") == -1);
-	CHECK(net_remote_set("host:99999") == -1);
-	CHECK(net_remote_set("host:12x") == -1);
-	CHECK(net_remote_set(":4000") == -1);
-	CHECK(net_remote_set("[::1") == -1);
-	CHECK(net_remote_set(NULL) == 0 && net_remote_host() == NULL);
+	char h[256];
+	int b;
+	CHECK(remote("10.0.0.2:41000", h, &b) == 0 && strcmp(h, "10.0.0.2") == 0 && b == 41000);
+	CHECK(remote("bench-host", h, &b) == 0 && strcmp(h, "bench-host") == 0 && b == 0);
+	CHECK(remote("[fe80::1]:5000", h, &b) == 0 && strcmp(h, "fe80::1") == 0 && b == 5000);
+	CHECK(remote("::1", h, &b) == 0 && strcmp(h, "::1") == 0 && b == 0);
+	CHECK(remote("host:0", h, &b) == -1);
+	CHECK(remote("host:99999", h, &b) == -1);
+	CHECK(remote("host:12x", h, &b) == -1);
+	CHECK(remote(":4000", h, &b) == -1);
+	CHECK(remote("[::1", h, &b) == -1);
+	CHECK(remote(NULL, h, &b) == 0 && h[0] == 0 && b == 0);
+	char small[4];
+	CHECK(net_remote_parse("longhost", small, sizeof small, &b) == -1); /* no truncated host */
 }

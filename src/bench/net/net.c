@@ -23,13 +23,10 @@
 
 /* ---- the suite's remote setting ----------------------------------------------------------- */
 
-static char remote_host[256];
-static int remote_base;
-
-int net_remote_set(const char *spec)
+int net_remote_parse(const char *spec, char *host_out, size_t host_size, int *base_out)
 {
-	remote_host[0] = 0;
-	remote_base = 0;
+	host_out[0] = 0;
+	*base_out = 0;
 	if (!spec || !*spec)
 		return 0;
 	char buf[300];
@@ -56,27 +53,19 @@ int net_remote_set(const char *spec)
 			port = c + 1;
 		}
 	}
-	if (!*host || strlen(host) >= sizeof remote_host)
+	if (!*host || strlen(host) >= host_size)
 		return -1;
+	int base = 0;
 	if (port) {
 		char *end;
 		long b = strtol(port, &end, 10);
 		if (!*port || *end || b < 1 || b > 65535 - NS_COUNT)
 			return -1;
-		remote_base = (int)b;
+		base = (int)b;
 	}
-	snprintf(remote_host, sizeof remote_host, "%s", host);
+	snprintf(host_out, host_size, "%s", host);
+	*base_out = base;
 	return 0;
-}
-
-const char *net_remote_host(void)
-{
-	return remote_host[0] ? remote_host : NULL;
-}
-
-int net_remote_base(void)
-{
-	return remote_base;
 }
 
 /* ---- sockets ------------------------------------------------------------------------------ */
@@ -319,10 +308,10 @@ void net_client_prepare(struct tool_ctx *c, struct net_client *nc, const char *h
 {
 	nc->host = host;
 	nc->timing = &c->timing;
-	if (!host && net_remote_host()) {
-		nc->host = net_remote_host();
+	if (!host && c->remote_host[0]) {
+		nc->host = c->remote_host;
 		if (!nc->base)
-			nc->base = net_remote_base();
+			nc->base = c->remote_base;
 	}
 }
 

@@ -56,12 +56,11 @@ enum net_svc {
 int net_port(enum net_svc s, int base);
 const char *net_svc_name(enum net_svc s);
 
-/* The suite's --remote HOST[:BASE] ("[v6addr]:BASE" for IPv6): tools given no host then measure
- * against that host (a `plumb serve`) instead of starting their own servers. 0, or -1 when the
- * spec is malformed. NULL clears it. */
-int net_remote_set(const char *spec);
-const char *net_remote_host(void);
-int net_remote_base(void);
+/* The suite's --remote HOST[:BASE] ("[v6addr]:BASE" for IPv6), parsed into a tool's context
+ * (tool_ctx.remote_host, remote_base): tools given no host then measure against that host (a
+ * `plumb serve`) instead of starting their own servers. 0, or -1 when the spec is malformed
+ * (host_out then empty). NULL or "" gives an empty host and base 0. */
+int net_remote_parse(const char *spec, char *host_out, size_t host_size, int *base_out);
 
 /* Resolve host:port for socktype (SOCK_STREAM/SOCK_DGRAM). 0 or -1 (message in err). */
 int net_resolve(const char *host, int port, int socktype, int passive,
