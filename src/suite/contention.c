@@ -53,12 +53,25 @@ int contention_shares(const struct cpu_sample *a, const struct cpu_sample *b, do
 	return 1;
 }
 
-/* Steps too short for /proc/stat's ticks are judged together with the next ones: the window
- * starts at the first step not yet judged and its labels wait in c->pending. */
+/* Steps too short for /proc/stat's ticks are judged together with the next ones: their
+ * intervals are summed in c->window and their labels wait in c->pending. Only the steps' own
+ * intervals count, never the time between them: in a plumb ab session the other side runs its
+ * step there, and that is not work beside this side's step. */
 void contention_before(struct contention *c)
 {
-	if (!c->npending)
-		sample(&c->before);
+	sample(&c->before);
+}
+
+static void window_add(struct cpu_sample *w, const struct cpu_sample *a, const struct cpu_sample *b)
+{
+	if (!a->ok || !b->ok)
+		return;
+	w->busy += b->busy - a->busy;
+	w->steal += b->steal - a->steal;
+	w->total += b->total - a->total;
+	w->ours += b->ours - a->ours;
+	w->wall += b->wall - a->wall;
+	w->ok = 1;
 }
 
 static void list_add(char **list, size_t *len, const char *item)
@@ -76,8 +89,11 @@ void contention_after(struct contention *c, const char *label)
 	double others, steal;
 	list_add(&c->pending, &c->plen, label);
 	c->npending++;
-	if (!contention_shares(&c->before, &now, &others, &steal))
+	window_add(&c->window, &c->before, &now);
+	const struct cpu_sample zero = { .ok = 1 };
+	if (!contention_shares(&zero, &c->window, &others, &steal))
 		return;
+	memset(&c->window, 0, sizeof c->window);
 	int n = c->npending;
 	char *labels = c->pending;
 	c->pending = NULL;

@@ -25,6 +25,7 @@ struct cpu_sample {
 
 struct contention {
 	struct cpu_sample before;
+	struct cpu_sample window; /* the steps not judged yet: their own intervals, summed */
 	int steps, marked;
 	double max_pct, max_steal;
 	char *list; /* "label (others 45%, steal 0%); ..." */
