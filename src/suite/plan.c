@@ -19,6 +19,7 @@
 #include "bench/mem/mem_common.h"
 #include "suite/plan.h"
 #include "core/sysinfo.h"
+#include "core/cpu.h"
 #include "core/util.h"
 
 #define MIB (1024ull * 1024)
@@ -327,8 +328,8 @@ static void net(struct plan *p, const struct plan_cfg *c)
 {
 	/* Local: no host operand, so each tool starts its own servers on ephemeral ports. */
 	net_set(p, c, NULL, 0);
-	/* Remote: also no host operand; the step's child calls net_remote_set(HOST[:BASE]) so the
-	 * tools talk to that `plumb serve` on its port base. */
+	/* Remote: also no host operand; the step's child parses HOST[:BASE] into its context
+	 * (net_remote_parse), so the tools talk to that `plumb serve` on its port base. */
 	if (c->remote)
 		net_set(p, c, NULL, STEP_REMOTE);
 }
@@ -491,8 +492,9 @@ static void mem_lat(struct plan *p, const struct plan_cfg *c)
 	    "lat_mem_rd", "-t", mbn, "16", NULL);
 }
 
-/* lmbench's tools that its suite never ran: in the plan so that `--only TOOL` (or the tool's
- * alias) runs them, kept out of every profile otherwise (STEP_ASKED). */
+/* lmbench's tools that its suite never ran, and plumb's own views (lat_c2c): in the plan so that
+ * `--only TOOL` (or the tool's alias) runs them, kept out of every profile otherwise
+ * (STEP_ASKED). */
 static void asked(struct plan *p, const struct plan_cfg *c)
 {
 	static const char *sleeps[] = { "usleep", "nanosleep", "select", "pselect", "itimer" };
@@ -504,6 +506,9 @@ static void asked(struct plan *p, const struct plan_cfg *c)
 	for (size_t i = 0; i < sizeof jobs / sizeof jobs[0]; i++)
 		add(p, c, F_PROC, OS, STEP_ASKED, 2.0, "lat_pmake", jobs[i], "1000", "10000", NULL);
 	add(p, c, F_MEM, HW, STEP_ASKED, 3.0, "lat_dram_page", NULL);
+	/* plumb's own: every ordered pair of CPUs, about 30 ms a pair */
+	int cpus[256], n = cpu_online(cpus, 256);
+	add(p, c, F_OPS, HW, STEP_ASKED, 0.2 + 0.03 * n * (n - 1), "lat_c2c", NULL);
 }
 
 void plan_build(struct plan *p, const struct plan_cfg *c)

@@ -1,0 +1,64 @@
+#!/bin/sh
+# c2c.sh — lat_c2c, core to core: one line per ordered pair of the CPUs plumb may use and none
+# for a CPU with itself; a round trip within physical bounds; both orders of a pair alike
+# within noise; one CPU refused with one line; bad -c lists refused; in no profile's plan.
+. tests/lib.sh
+
+"$PLUMB" list --metrics >"$T/metrics"
+check c2c/listed grep -q '^| lat_c2c.roundtrip |' "$T/metrics"
+if "$PLUMB" run --dry-run --full | grep -q '  lat_c2c'; then fail c2c/in-no-profile "in the full plan"
+else pass c2c/in-no-profile; fi
+n=$("$PLUMB" run --dry-run --only lat_c2c | grep -c '  lat_c2c')
+if [ "$n" -eq 1 ]; then pass c2c/only; else fail c2c/only "$n steps, want 1"; fi
+
+expect_usage c2c/usage-bad-list "$PLUMB" lat_c2c -c x
+expect_usage c2c/usage-cpu-absent "$PLUMB" lat_c2c -c 0,9999
+expect_usage c2c/usage-cpu-twice "$PLUMB" lat_c2c -c 0,0
+expect_usage c2c/usage-operand "$PLUMB" lat_c2c 5
+
+# one CPU: nothing to pair, said in one line, exit 3
+if command -v taskset >/dev/null 2>&1; then
+	taskset -c "$(allowed_cpus | head -n 1)" "$PLUMB" lat_c2c >"$T/one" 2>"$T/one.err"; rc=$?
+	if [ $rc -eq 3 ] && [ "$(wc -l <"$T/one.err")" -eq 1 ] && grep -q 'two CPUs' "$T/one.err"
+	then pass c2c/one-cpu-refused
+	else fail c2c/one-cpu-refused "rc=$rc $(head -c 200 "$T/one.err")"; fi
+else skip c2c/one-cpu-refused "no taskset here"; fi
+
+ncpu=$(allowed_cpus | wc -l)
+if [ "$ncpu" -lt 2 ]; then
+	skip c2c/pairs "one CPU may be used here: no pair"
+	exit 0
+fi
+# at most 4 CPUs (12 ordered pairs), so that a large machine's test stays short
+cpus=$(allowed_cpus | head -n 4 | tr '\n' ',' | sed 's/,$//')
+k=$(allowed_cpus | head -n 4 | wc -l)
+"$PLUMB" lat_c2c -N 3 -c "$cpus" >"$T/c2c" 2>"$T/c2c.err"; rc=$?
+lines=$(grep -Ec '^Cache line round trip CPU [0-9]+ to CPU [0-9]+: [0-9]+\.[0-9]{2} nanoseconds$' "$T/c2c")
+if [ $rc -eq 0 ] && [ "$lines" -eq $((k * (k - 1))) ]; then pass c2c/one-line-per-ordered-pair
+else fail c2c/one-line-per-ordered-pair "rc=$rc lines=$lines want $((k * (k - 1))): $(head -c 300 "$T/c2c.err")"; fi
+if awk '/^Cache line round trip CPU/ && $6 == $9 + 0 { bad = 1 } END { exit bad }' FS='[ :]+' "$T/c2c"
+then pass c2c/diagonal-not-measured; else fail c2c/diagonal-not-measured "$(grep 'CPU \([0-9]*\) to CPU \1:' "$T/c2c")"; fi
+# a round trip is two hand-overs of a line between caches: each costs more than 1 ns on any
+# CPU made so far; the upper bound only catches a unit error (a busy machine may preempt a side)
+if awk '/^Cache line round trip CPU/ { v = $(NF - 1); if (v < 2 || v > 1e7) bad = 1 } END { exit bad }' "$T/c2c"
+then pass c2c/plausible; else fail c2c/plausible "$(cat "$T/c2c")"; fi
+
+# both orders of the first pair within a factor of 2 of each other (the same two caches);
+# measured again, up to 3 times, when the machine's noise separates them
+a=$(allowed_cpus | sed -n 1p); b=$(allowed_cpus | sed -n 2p)
+n=0
+while :; do
+	n=$((n + 1))
+	"$PLUMB" lat_c2c -N 5 -c "$a,$b" --json >"$T/ab.json" 2>/dev/null
+	set -- $(sed -n 's/^ *"lmbench": "Cache line round trip CPU [0-9]* to CPU [0-9]*: \([0-9.]*\) nanoseconds",*$/\1/p' "$T/ab.json")
+	if [ $# -eq 2 ] && awk -v x="$1" -v y="$2" 'BEGIN { exit !(x > 0 && y > 0 && x < 2 * y && y < 2 * x) }'
+	then pass c2c/symmetric; break; fi
+	[ $n -lt 3 ] || { fail c2c/symmetric "$a to $b and back: $* ns in each of 3 tries"; break; }
+done
+
+# a stop mid-run: exit 143, nothing left running
+"$PLUMB" lat_c2c -N 1000 -c "$a,$b" >/dev/null 2>&1 &
+pid=$!
+sleep 1
+kill -TERM $pid; wait $pid; rc=$?
+if [ $rc -eq 143 ]; then pass c2c/sigterm; else fail c2c/sigterm "rc=$rc"; fi
