@@ -28,31 +28,37 @@ def rounds(err):
 
 print(open(os.path.join(out, 'calibration.txt')).read().strip())
 print()
-print('| amount asked (null call) | filter LEN | amount it gives by the calibration | sessions | lat_syscall.null worse | syscall+IPC rows worse | their median change | rounds (median) |')
-print('|---:|---:|---:|---:|---:|---:|---:|---:|')
+print('| amount asked (null call) | filter LEN | amount it gives by the calibration | sessions | lat_syscall.null worse | syscall+IPC rows worse | their median change | lat_ops rows worse | sessions finding every syscall+IPC row | rounds (median) |')
+print('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|')
 for line in open(os.path.join(out, 'amounts.txt')):
     a, ln, got = (line.split() + ['?'])[:3]
     files = sorted(glob.glob(os.path.join(out, f'inj{a}-*.csv')))
     files = [f for f in files if os.path.getsize(f) > 0]
     if not files:
         continue
-    null_hit = rows_hit = rows_all = 0
+    null_hit = rows_hit = rows_all = ops_hit = ops_all = every = 0
     ch, rd = [], []
     for p in files:
+        miss = 0
         for r in rows(p):
+            if family(r['metric']) == 'ops' and r['verdict'] != 'no test':
+                ops_all += 1
+                ops_hit += r['verdict'] == 'worse'
             fam = family(r['metric'])
             if r['metric'] == 'lat_syscall.null':
                 null_hit += r['verdict'] == 'worse'
             if fam in ('syscall', 'ipc') and r['verdict'] != 'no test':
                 rows_all += 1
                 rows_hit += r['verdict'] == 'worse'
+                miss += r['verdict'] != 'worse'
                 if r['change_pct']:
                     ch.append(float(r['change_pct']))
+        every += miss == 0
         n = rounds(p[:-4] + '.err')
         if n:
             rd.append(n)
     med = f"{statistics.median(ch):+.1f} %" if ch else '-'
-    print(f"| +{a} % | {ln} | +{got} % | {len(files)} | {null_hit}/{len(files)} | {rows_hit}/{rows_all} | {med} | {statistics.median(rd) if rd else '-'} |")
+    print(f"| +{a} % | {ln} | +{got} % | {len(files)} | {null_hit}/{len(files)} | {rows_hit}/{rows_all} | {med} | {ops_hit}/{ops_all} | {every}/{len(files)} | {statistics.median(rd) if rd else '-'} |")
 
 aa = [p for p in sorted(glob.glob(os.path.join(out, 'aa-*.csv'))) if os.path.getsize(p) > 0]
 if aa:

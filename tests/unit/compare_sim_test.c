@@ -607,16 +607,16 @@ TEST(decide_prior_df_from_spread)
 }
 
 /* ---- sequential sessions (docs/compare.md, "Sequential sessions") ----
- * The session `plumb ab` runs: looks after 3, 6, 12 and 24 rounds; at each look the rows still
+ * The session `plumb ab` runs: looks after 3, 6, 12, 24 and 48 rounds; at each look the rows still
  * undecided get rounds up to the next one, the others stop; a time limit may end the session
  * after an earlier look. Each step's noise is ab_session()'s (drift shared by a round, steady
  * drift through the session, a noisy round in 20, two-level steps, noise off the table), plus a
  * per-process offset: each round's pair of fresh workers gives each side its own offset, a
  * noise of the round (off_const: one offset per side for the whole session instead, as one
  * worker per side gave). */
-#define SEQ_R 24
-static const int seq_looks[] = { 3, 6, 12, 24 };
-#define SEQ_NLOOKS 4
+#define SEQ_R 48
+static const int seq_looks[] = { 3, 6, 12, 24, 48 };
+#define SEQ_NLOOKS 5
 
 struct seq_noise {
 	double share, hetero, off_sd;
@@ -673,7 +673,7 @@ static void seq_session(const struct seq_noise *no, const double *shift, const s
 		struct run *both[2] = { a, b };
 		for (int s = 0; s < 2; s++) {
 			kv_set(&both[s]->facts, "ab_session", sid);
-			kv_set(&both[s]->facts, "ab_looks", "3,6,12,24");
+			kv_set(&both[s]->facts, "ab_looks", "3,6,12,24,48");
 			kv_set(&both[s]->facts, "ab_spend_rho", "2");
 		}
 		seq_put(a, va, nr);
@@ -712,7 +712,7 @@ static void seq_session(const struct seq_noise *no, const double *shift, const s
 static void seq_report(const char *what, const struct answers *an)
 {
 	answers_report(what, an);
-	printf("#   mean rounds per row %.1f (a fixed design of 24 rounds: 24)\n",
+	printf("#   mean rounds per row %.1f (a fixed design of 48 rounds: 48)\n",
 	       (double)an->rounds / (double)(an->tested ? an->tested : 1));
 }
 
@@ -733,20 +733,20 @@ TEST_SIM(decide_sequential_aa)
 	/* stopping when decided keeps the table's promise: fewer than 1 session in 20 with a false
 	 * row (alpha spent over the looks, each look corrected over the rows it tests) */
 	struct answers an = { 0 }, cut = { 0 }, one = { 0 }, q = { 0 };
-	const struct seq_noise no = { 0.35, 0.35, 0.01, 0, 24 };
+	const struct seq_noise no = { 0.35, 0.35, 0.01, 0, 48 };
 	CHECK(seq_aa(&no, 200, "sequential A/A, fresh workers (process offset 1 % per round), "
-		     "looks 3/6/12/24", &an) <= 0.07);
+		     "looks 3/6/12/24/48", &an) <= 0.07);
 	/* the time limit ends the session after the look at 6 rounds: what is left of alpha is spent
 	 * on the rounds there are */
 	const struct seq_noise nc = { 0.35, 0.35, 0.01, 0, 6 };
 	CHECK(seq_aa(&nc, 200, "sequential A/A, ended by the time limit after 6 rounds", &cut) <= 0.07);
 	/* one worker per side for the whole session: its offset is a change no test within the
 	 * session can tell from the build's, and more rounds only make it surer */
-	const struct seq_noise n1 = { 0.35, 0.35, 0.01, 1, 24 };
+	const struct seq_noise n1 = { 0.35, 0.35, 0.01, 1, 48 };
 	seq_aa(&n1, 200, "sequential A/A, one worker per side (constant offset 1 %)", &one);
 	CHECK(one.false_sessions > an.false_sessions);
 	/* a quiet machine: most rows end `same` */
-	const struct seq_noise nq = { 0.1, 0.35, 0.002, 0, 24 };
+	const struct seq_noise nq = { 0.1, 0.35, 0.002, 0, 48 };
 	seq_aa(&nq, 100, "sequential A/A, quiet machine", &q);
 	printf("#   of which rows without two levels: same %ld of %ld\n", q.steady_same, q.steady);
 	CHECK((double)q.steady_same / (double)q.steady >= 0.8);
@@ -762,7 +762,7 @@ TEST_SIM(decide_sequential_power)
 		double shift[NAB];
 		shift_half(shift, sizes[z]);
 		struct answers an = { 0 };
-		const struct seq_noise no = { 0.35, 0.35, 0.01, 0, 24 };
+		const struct seq_noise no = { 0.35, 0.35, 0.01, 0, 48 };
 		for (int i = 0; i < 100; i++)
 			seq_session(&no, shift, &o, &an, 1000 + i);
 		char what[96];
