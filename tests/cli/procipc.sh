@@ -238,7 +238,8 @@ ncpu=$(allowed_cpus | wc -l)
 for t in lat_pipe lat_sem; do
 	# long enough (1000 samples of 20 ms) to be killed mid-run even on a busy machine, where
 	# the children may take seconds to show
-	ENOUGH=20000 "$PLUMB" $t -N 1000 >/dev/null 2>&1 &
+	t0=$(date +%s)
+	ENOUGH=20000 "$PLUMB" $t -N 1000 >"$T/kill.out" 2>&1 &
 	pid=$!
 	kids=""; i=0
 	while [ -z "$kids" ] && [ $i -lt 100 ]; do
@@ -258,7 +259,7 @@ for t in lat_pipe lat_sem; do
 	left=""
 	for k in $kids; do kill -0 "$k" 2>/dev/null && left="$left $k"; done
 	if [ -n "$kids" ] && [ -z "$left" ] && [ $rc -eq 143 ]; then pass "procipc/$t-sigterm-kills-child"
-	else fail "procipc/$t-sigterm-kills-child" "rc=$rc children=[$kids] left=[$left]"; fi
+	else fail "procipc/$t-sigterm-kills-child" "rc=$rc after $(( $(date +%s) - t0 )) s children=[$kids] left=[$left] output: $(head -c 300 "$T/kill.out")"; fi
 done
 if [ "$(nsem)" = "$sem0" ]; then pass procipc/sem-removed-on-sigterm; else fail procipc/sem-removed-on-sigterm "before $sem0, after $(nsem)"; fi
 
