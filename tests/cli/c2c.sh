@@ -57,7 +57,8 @@ while :; do
 done
 
 # a stop mid-run: exit 143, nothing left running
-"$PLUMB" lat_c2c -N 1000 -c "$a,$b" >/dev/null 2>&1 &
+# samples of 200 ms (20 s in all), so the stop comes mid-run on any machine
+"$PLUMB" lat_c2c -N 50 --min-sample 200000 -c "$a,$b" >/dev/null 2>&1 &
 pid=$!
 sleep 1
 kill -TERM $pid; wait $pid; rc=$?
