@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/report.h"
+#include "analysis/report_c2c.h"
 #include "analysis/report_trend.h"
 #include "analysis/svg.h"
 #include "core/stats.h"
@@ -391,8 +392,10 @@ static void bar_charts(struct charts *out, const struct side *sides, size_t n)
 	struct cmp_table *t = cmp_build(sides, n, &o);
 	const struct cmp_row **rows = xmalloc((t->nrows ? t->nrows : 1) * sizeof *rows);
 	size_t nr = 0;
+	int c2c_bars = report_c2c_bars_too(sides, n); /* else the heatmap alone */
 	for (size_t i = 0; i < t->nrows; i++)
-		if (isnan(t->rows[i].x) || !is_curve(sides, n, t->rows[i].metric))
+		if ((isnan(t->rows[i].x) || !is_curve(sides, n, t->rows[i].metric)) &&
+		    (c2c_bars || strcmp(t->rows[i].metric, "lat_c2c.roundtrip") != 0))
 			rows[nr++] = &t->rows[i];
 	qsort(rows, nr, sizeof *rows, cmp_order);
 	char **names = xmalloc(n * sizeof *names);
@@ -514,6 +517,13 @@ size_t report_charts(const struct side *sides, size_t n, int standalone,
 			     mb ? X_LOG2_MB : X_LINEAR, 0);
 	}
 	strs_free(&other);
+	struct report_chart *hc;
+	size_t nh = report_c2c_charts(sides, n, standalone, &hc);
+	for (size_t i = 0; i < nh; i++) {
+		chart_add(&c, hc[i].slug, hc[i].title, hc[i].svg, hc[i].wide);
+		hc[i].svg = NULL;
+	}
+	report_charts_free(hc, nh);
 	bar_charts(&c, sides, n);
 	if (n >= 3) { /* a series: each metric across the sides, changes marked (report_trend.c) */
 		struct report_chart *tc;
