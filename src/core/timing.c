@@ -91,16 +91,31 @@ static uint64_t time_once(const struct bench_op *op, uint64_t iters)
 	return t1 - t0;
 }
 
-/* Grow the iteration count until one sample lasts at least target ns. */
+/* Grow the iteration count until one sample lasts at least target ns. A time that reaches the
+ * target by a jump the previous try did not predict (4x or more, or on the first try) is timed
+ * 3 times more and the smallest kept: one preempted try (a partner thread waiting out another
+ * process's time slice on a busy machine) would otherwise fix the count at a few iterations, and
+ * every sample after it would be far shorter than the minimum sample time. */
 static uint64_t calibrate(const struct bench_op *op, double target)
 {
 	if (op->fixed_iters)
 		return op->fixed_iters;
-	uint64_t iters = 1;
+	uint64_t iters = 1, prev_iters = 0;
+	double prev_t = 0;
 	for (int tries = 0; tries < 64; tries++) {
 		double t = (double)time_once(op, iters);
+		if (t >= 0.95 * target &&
+		    (prev_iters == 0 || t > 4 * prev_t * (double)iters / (double)prev_iters)) {
+			for (int k = 0; k < 3; k++) {
+				double again = (double)time_once(op, iters);
+				if (again < t)
+					t = again;
+			}
+		}
 		if (t >= 0.95 * target)
 			break;
+		prev_iters = iters;
+		prev_t = t;
 		uint64_t next;
 		if (t < target / 64 || t < 2000)
 			next = iters * 8;

@@ -1,6 +1,7 @@
 /* core_test.c — the timing core: statistics, size parsing, overhead subtraction, calibration. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "core/cleanup.h"
 #include "core/clock.h"
 #include "core/metrics.h"
@@ -137,6 +138,35 @@ TEST(calibration_reaches_min_sample)
 	/* the per-iteration value is the known cost, whatever the iteration count chosen */
 	double med = measurement_stat(&m, 0);
 	CHECK(med > 190 && med < 2000); /* preemption on a loaded machine only adds */
+	measurement_free(&m);
+}
+
+/* spin_loop whose first call is preempted: it waits 3 ms first (a partner thread waiting out
+ * another process's time slice), as a busy machine's first calibration try can be. */
+static void preempted_once_loop(uint64_t n, void *a)
+{
+	int *first = a;
+	if (*first) {
+		*first = 0;
+		struct timespec ts = { 0, 3000000 };
+		nanosleep(&ts, NULL);
+	}
+	spin_loop(n, NULL);
+}
+
+TEST(calibration_not_fixed_by_one_preempted_try)
+{
+	struct timing_ctx t;
+	timing_ctx_init(&t);
+	t.opts.min_sample_ns = 2e6;
+	t.opts.repetitions = 3;
+	int first = 1;
+	struct bench_op op = { .loop = preempted_once_loop, .arg = &first };
+	struct measurement m;
+	CHECK(measure(&t, &op, &m) == 0);
+	/* 2 ms of a 200 ns loop is 10000 iterations; one iteration (the preempted try's count) would
+	 * make every sample 200 ns long */
+	CHECK(m.iters >= 1000);
 	measurement_free(&m);
 }
 
