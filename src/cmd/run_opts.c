@@ -111,6 +111,8 @@ const struct opt run_options[] = {
 		"drop the page cache before each file benchmark (needs root)"),
 	OPT_INT(0, "repeat", struct run_cli, o.repeat, "N", 1, 1000, NULL,
 		"N interleaved rounds of the suite (default profile: 3)"),
+	OPT_INT(0, "os-rounds", struct run_cli, o.os_rounds, "N", 1, 4000, NULL,
+		"rounds of the system-call, signal and IPC latencies (default profile: 12)"),
 	OPT_CALLBACK(0, "cpu", struct run_cli, o.cpu, "LIST|none", set_cpu,
 		"CPUs the benchmarks are pinned to (default: one fixed CPU), none: not pinned"),
 	OPT_STRING('o', "output", struct run_cli, o.output, "FILE",
@@ -179,8 +181,19 @@ void run_opts_parse(int argc, char **argv, struct run_opts *o, struct run *run)
 	if (!o->copies)
 		o->copies = 1;
 	/* The default profile measures in 3 interleaved rounds: see set_sizes_and_timing(). */
+	int repeat_given = o->repeat != 0;
 	if (!o->repeat)
 		o->repeat = o->profile == PROF_DEFAULT ? DEFAULT_ROUNDS : 1;
+	/* the cheap OS latencies' rounds: a whole number of times the run's, so that every other
+	 * step runs in evenly spread rounds among theirs */
+	if (o->os_rounds) {
+		if (o->os_rounds < o->repeat || o->os_rounds % o->repeat)
+			die(EXIT_USAGE, "--os-rounds %d: a multiple of the rounds (%d)", o->os_rounds,
+			    o->repeat);
+		o->os_factor = o->os_rounds / o->repeat;
+	} else {
+		o->os_factor = o->profile == PROF_DEFAULT && !repeat_given ? DEFAULT_OS_FACTOR : 1;
+	}
 
 	/* What goes to stdout, and the file's format. */
 	o->fmt = OUT_TEXT;

@@ -231,7 +231,7 @@ static void os_basic(struct plan *p, const struct plan_cfg *c)
 {
 	static const char *sc[] = { "null", "read", "write", "stat", "fstat", "open" };
 	for (size_t i = 0; i < sizeof sc / sizeof sc[0]; i++)
-		add(p, c, F_SYSCALL, OS, STEP_COPIES, 0.2, "lat_syscall", sc[i], NULL);
+		add(p, c, F_SYSCALL, OS, STEP_COPIES | STEP_OS_ROUNDS, 0.2, "lat_syscall", sc[i], NULL);
 
 	static const char *nq[] = { "100" }, *nd[] = { "10", "100", "250", "500" };
 	const char **ns = THIN(c) ? nq : nd;
@@ -241,17 +241,17 @@ static void os_basic(struct plan *p, const struct plan_cfg *c)
 			add(p, c, F_SELECT, OS, STEP_COPIES, kind ? 0.4 : 0.25, "lat_select", "-n", ns[i],
 			    kind ? "tcp" : "file", NULL);
 
-	add(p, c, F_SIG, OS, STEP_COPIES, 0.2, "lat_sig", "install", NULL);
-	add(p, c, F_SIG, OS, STEP_COPIES, 0.3, "lat_sig", "catch", NULL);
-	add(p, c, F_SIG, OS, STEP_COPIES, 0.4, "lat_sig", "prot", NULL);
+	add(p, c, F_SIG, OS, STEP_COPIES | STEP_OS_ROUNDS, 0.2, "lat_sig", "install", NULL);
+	add(p, c, F_SIG, OS, STEP_COPIES | STEP_OS_ROUNDS, 0.3, "lat_sig", "catch", NULL);
+	add(p, c, F_SIG, OS, STEP_COPIES | STEP_OS_ROUNDS, 0.4, "lat_sig", "prot", NULL);
 
-	add(p, c, F_IPC, OS, STEP_COPIES, 0.3, "lat_pipe", NULL);
-	add(p, c, F_IPC, OS, STEP_COPIES, 0.3, "lat_unix", NULL);
+	add(p, c, F_IPC, OS, STEP_COPIES | STEP_OS_ROUNDS, 0.3, "lat_pipe", NULL);
+	add(p, c, F_IPC, OS, STEP_COPIES | STEP_OS_ROUNDS, 0.3, "lat_unix", NULL);
 	if (c->profile != PROF_QUICK) {
 		/* Not in lmbench's suite, but SPEC's IPC family: cheap. */
-		add(p, c, F_IPC, OS, STEP_COPIES, 0.3, "lat_fifo", NULL);
-		add(p, c, F_IPC, OS, STEP_COPIES, 0.3, "lat_fcntl", NULL);
-		add(p, c, F_IPC, OS, STEP_COPIES, 0.3, "lat_sem", NULL);
+		add(p, c, F_IPC, OS, STEP_COPIES | STEP_OS_ROUNDS, 0.3, "lat_fifo", NULL);
+		add(p, c, F_IPC, OS, STEP_COPIES | STEP_OS_ROUNDS, 0.3, "lat_fcntl", NULL);
+		add(p, c, F_IPC, OS, STEP_COPIES | STEP_OS_ROUNDS, 0.3, "lat_sem", NULL);
 		add(p, c, F_IPC, OS, STEP_COPIES, 0.4, "lat_unix_connect", NULL);
 	}
 
@@ -514,6 +514,7 @@ static void asked(struct plan *p, const struct plan_cfg *c)
 void plan_build(struct plan *p, const struct plan_cfg *c)
 {
 	memset(p, 0, sizeof *p);
+	p->os_factor = c->os_factor > 1 ? c->os_factor : 1;
 	facts(p, c);
 	os_basic(p, c);
 	files(p, c);
@@ -541,13 +542,11 @@ double plan_cost(const struct plan *p, int rounds, int (*sel)(const struct step 
 		 void *arg)
 {
 	double steps = 0;
-	int n = 0;
+	int r = rounds > 0 ? rounds : 1, k = p->os_factor > 1 ? p->os_factor : 1;
 	for (size_t i = 0; i < p->n; i++)
-		if (!p->v[i].dropped && (!sel || sel(&p->v[i], arg))) {
-			steps += p->v[i].est_s;
-			n++;
-		}
-	/* the run's own: noise check, start-up and the knee probe (about 1.5 s), and what each
-	 * step costs outside its child (clock probe, sweep: about 5 ms) */
-	return 1.5 + (steps + 0.005 * n) * (rounds > 0 ? rounds : 1);
+		if (!p->v[i].dropped && (!sel || sel(&p->v[i], arg)))
+			/* what each step costs outside its child (clock probe, sweep): about 5 ms */
+			steps += (p->v[i].est_s + 0.005) * ((p->v[i].flags & STEP_OS_ROUNDS) ? r * k : r);
+	/* the run's own: noise check, start-up and the knee probe (about 1.5 s) */
+	return 1.5 + steps;
 }

@@ -24,6 +24,8 @@ enum step_flag {
 	STEP_EST_FINAL = 64,  /* est_s is already for the plan's sample count (memory steps) */
 	STEP_ASKED = 128,     /* runs only when --only names its tool, step or alias (lmbench's
 			       * tools outside its suite: no profile's time includes them) */
+	STEP_OS_ROUNDS = 256, /* a cheap system-call, signal or IPC latency: runs in every round
+			       * of the run, the others in 1 of each os_factor (plan_cfg) */
 };
 
 struct step {
@@ -54,11 +56,13 @@ struct plan_cfg {
 	int reps;             /* samples per point the steps take (0: 11): memory steps' cost */
 	int thin;             /* series thinned to the points lmbench's summary reads (plan_fit) */
 	int mem_cut;          /* plan_fit lowered mem_bytes: stream gets it too (-M 3 x mem) */
+	int os_factor;        /* STEP_OS_ROUNDS steps run this many times as many rounds (0: 1) */
 };
 
 struct plan {
 	struct step *v;
 	size_t n, cap;
+	int os_factor;        /* from plan_cfg, at least 1 */
 };
 
 void plan_build(struct plan *p, const struct plan_cfg *c);
@@ -77,7 +81,8 @@ uint64_t plan_default_mem(int copies, int measure, char *how, size_t howlen);
 uint64_t plan_mem_top(uint64_t llc, uint64_t knee, int measure, uint64_t room, char *how,
 		      size_t howlen);
 /* Seconds the whole plan should take: every step not dropped whose sel() is true (sel NULL:
- * all), times rounds, plus the run's own overhead. */
+ * all), times rounds (STEP_OS_ROUNDS steps times rounds x os_factor), plus the run's own
+ * overhead. */
 double plan_cost(const struct plan *p, int rounds, int (*sel)(const struct step *, void *),
 		 void *arg);
 /* "512", "4k", "64m": lmbench's size spelling of n bytes. */

@@ -19,6 +19,11 @@ enum outfmt { OUT_TEXT, OUT_JSON, OUT_LMBENCH };
  * run to run than 7-21 samples taken at once (bench/README.md: 5 runs each way). */
 #define DEFAULT_ROUNDS 3
 #define DEFAULT_ROUND_SAMPLES 3
+/* ...and its cheap system-call, signal and IPC latency steps (STEP_OS_ROUNDS) run in 4 times as
+ * many rounds (12): they cost about a second a round, and their run-to-run spread is their
+ * rounds' spread (bench/README.md, "Separate runs"), so two runs a side of 12 rounds see a
+ * change that two of 3 cannot. */
+#define DEFAULT_OS_FACTOR 4
 
 struct run_opts {
 	enum profile profile;
@@ -27,6 +32,8 @@ struct run_opts {
 	const char *label, *fsdir, *remote, *disk, *cpu, *output, *db;
 	uint64_t mem;            /* 0 = derived from the machine */
 	int copies, cold, repeat, no_store, dry_run;
+	int os_rounds;           /* --os-rounds N (0: not given) */
+	int os_factor;           /* STEP_OS_ROUNDS steps run in repeat x os_factor rounds */
 	enum outfmt fmt;         /* what goes to stdout */
 	enum run_format file_fmt;/* the -o file's format */
 	int samples, max_samples;

@@ -143,6 +143,8 @@ void select_steps(struct suite *S)
 		 * 7 adaptive about two thirds, 11 adaptive to 51 the full time */
 		.sample_scale = 0.1 + 0.9 * (double)S->reps / TIMING_DEFAULT_REPS,
 		.reps = S->reps,
+		/* plumb ab's side: its parent decides the rounds of every step */
+		.os_factor = S->ab_worker ? 1 : o->os_factor,
 	};
 
 	/* Family ids: the registry's families and aliases, and the plan's for tools not built in. */
@@ -218,19 +220,25 @@ void fit_desc(const struct suite *S, char *buf, size_t len)
 void print_plan(const struct suite *S)
 {
 	double all = 0;
+	int k = S->plan.os_factor > 1 ? S->plan.os_factor : 1, marked = 0;
 	for (size_t i = 0; i < S->nsel; i++) {
 		const struct sel *x = &S->sel[i];
-		printf("%-8s %6.1f  %s%s\n", x->family, x->s->est_s, x->s->label,
+		int more = k > 1 && (x->s->flags & STEP_OS_ROUNDS);
+		printf("%-8s %6.1f  %s%s%s\n", x->family, x->s->est_s, x->s->label, more ? "  *" : "",
 		       x->t ? "" : "   (not built in: skipped)");
 		all += x->s->est_s;
+		marked |= more;
 	}
+	char more[96] = "";
+	if (marked)
+		snprintf(more, sizeof more, " (the steps marked * in %d)", S->o.repeat * k);
 	char fd[1200];
 	fit_desc(S, fd, sizeof fd);
 	printf("%zu steps, profile %s, memory series to %llu MiB (%s), file %llu MiB\n"
-	       "estimated %.0f s for %d round(s) with the tools built in (%.0f s a round listed), "
+	       "estimated %.0f s for %d round(s)%s with the tools built in (%.0f s a round listed), "
 	       "budget %.0f s%s%s%s\n",
 	       S->nsel, profile_name(S->o.profile), (unsigned long long)(S->mem / MIB), S->mem_how,
-	       (unsigned long long)(S->file_bytes / MIB), S->fit.est, S->o.repeat, all,
+	       (unsigned long long)(S->file_bytes / MIB), S->fit.est, S->o.repeat, more, all,
 	       S->fit.budget, S->o.time_limit > 0 ? " (--time-limit)" : " (the profile's)",
 	       fd[0] ? ": " : "", fd);
 }

@@ -139,6 +139,24 @@ static void fact_num(struct run *r, const char *key, const char *fmt, double v)
 	kv_set(&r->facts, key, buf);
 }
 
+/* The run's rounds: the cheap OS latencies (STEP_OS_ROUNDS) run in every one, every other step
+ * in the first of each os_factor of them, so that its rounds stay spread over the run. A side
+ * of plumb ab has a factor of 1 (select.c): its parent decides every step's rounds. */
+static int os_factor(const struct suite *S)
+{
+	return S->plan.os_factor > 1 ? S->plan.os_factor : 1;
+}
+
+static int total_rounds(const struct suite *S)
+{
+	return S->o.repeat * os_factor(S);
+}
+
+static int runs_in(const struct suite *S, size_t i, int round)
+{
+	return (S->sel[i].s->flags & STEP_OS_ROUNDS) || round % os_factor(S) == 0;
+}
+
 /* The run's identity and the facts known before it starts. */
 static void record_start(struct suite *S)
 {
@@ -148,7 +166,12 @@ static void record_start(struct suite *S)
 	run->profile = xstrdup(profile_name(S->o.profile));
 	run->source = xstrdup("plumb");
 	run_set_new_uid(run); /* its identity wherever it is copied to (issue 11 item 6) */
-	run->rounds = S->o.repeat;
+	run->rounds = total_rounds(S);
+	if (os_factor(S) > 1) { /* the steps not marked ran in 1 of each os_factor rounds */
+		char k[16];
+		snprintf(k, sizeof k, "%d", os_factor(S));
+		kv_set(&run->facts, "os_round_factor", k);
+	}
 	if (S->o.label)
 		run->label = xstrdup(S->o.label);
 	struct fact *facts = xcalloc(SYSINFO_MAX_FACTS, sizeof *facts);
@@ -203,14 +226,15 @@ static int run_one(struct suite *S, int round, size_t i)
 		drop_caches();
 
 	char label[160];
-	if (S->o.repeat > 1)
-		snprintf(label, sizeof label, "round %d/%d: %s", round + 1, S->o.repeat, s->label);
+	if (total_rounds(S) > 1)
+		snprintf(label, sizeof label, "round %d/%d: %s", round + 1, total_rounds(S), s->label);
 	else
 		snprintf(label, sizeof label, "%s", s->label);
 	double rest = 0;
-	for (int r2 = round; r2 < S->o.repeat; r2++)
+	for (int r2 = round; r2 < total_rounds(S); r2++)
 		for (size_t k = r2 == round ? i + 1 : 0; k < S->nsel; k++)
-			rest += S->sel[k].s->est_s * cost_scale(&S->costs, S->sel[k].t);
+			if (runs_in(S, k, r2))
+				rest += S->sel[k].s->est_s * cost_scale(&S->costs, S->sel[k].t);
 	clock_watch_probe(&S->clock); /* the clock this step starts on (clock_watch.h) */
 	progress_start(&S->prog, label, s->est_s * cost_scale(&S->costs, x->t), rest);
 
@@ -271,12 +295,16 @@ static int run_one(struct suite *S, int round, size_t i)
 static void run_all(struct suite *S)
 {
 	S->tty = isatty(2);
-	progress_init(&S->prog, S->tty, (int)S->nsel * S->o.repeat);
+	int steps = 0;
+	for (int round = 0; round < total_rounds(S); round++)
+		for (size_t i = 0; i < S->nsel; i++)
+			steps += runs_in(S, i, round);
+	progress_init(&S->prog, S->tty, steps);
 	progress_current = &S->prog;
 	S->t_start = now_ns();
-	for (int round = 0; round < S->o.repeat && !suite_stop_sig; round++)
+	for (int round = 0; round < total_rounds(S) && !suite_stop_sig; round++)
 		for (size_t i = 0; i < S->nsel && !suite_stop_sig; i++)
-			if (run_one(S, round, i) != 0)
+			if (runs_in(S, i, round) && run_one(S, round, i) != 0)
 				break;
 	progress_clear(&S->prog);
 	progress_current = NULL;

@@ -145,6 +145,27 @@ else
 	if [ $rc -eq 3 ] && grep -q 'r.json' "$T/r.err"; then pass suite/repeat-runs-writer-absent; else fail suite/repeat-rounds "rc=$rc $(head -c 200 "$T/r.err")"; fi
 fi
 
+# ---- --os-rounds: the cheap OS latencies in every round, the other steps spread among them ----
+check suite/os-rounds-default-marked grep -q 'lat_syscall null  \*$' "$T/plan.d"
+check suite/os-rounds-default-12 grep -q '^estimated .* for 3 round(s) (the steps marked \* in 12)' "$T/plan.d"
+if grep -q '\*$' "$T/plan.q" || grep -q 'marked' "$T/plan.q"; then fail suite/os-rounds-not-quick "$(grep -m 2 '\*$\|marked' "$T/plan.q")"
+else pass suite/os-rounds-not-quick; fi
+"$PLUMB" run --dry-run --repeat 3 >"$T/plan.r3"
+if grep -q 'marked' "$T/plan.r3"; then fail suite/os-rounds-not-with-repeat "$(tail -n 1 "$T/plan.r3")"
+else pass suite/os-rounds-not-with-repeat; fi
+expect_usage suite/usage-os-rounds-not-multiple "$PLUMB" run --os-rounds 10 --dry-run
+expect_usage suite/usage-os-rounds-fewer "$PLUMB" run --repeat 4 --os-rounds 2 --dry-run
+"$PLUMB" run --quick --only lat_syscall.null,lat_proc.fork --repeat 2 --os-rounds 4 --no-store \
+	-o "$T/os.json" >/dev/null 2>"$T/os.err"
+# the round ids each metric's samples carry, and the run's rounds and factor
+osr=$(awk '/"rounds":/ { gsub(/[^0-9]/, ""); r = $0 }
+	/"os_round_factor":/ { gsub(/[^0-9]/, ""); f = $0 }
+	/"metric": "lat_syscall.null"/ { m = "null" } /"metric": "lat_proc.fork"/ { m = "fork" }
+	/"round":/ && m { gsub(/[^0-9]/, ""); if (!((m, $0) in seen)) { seen[m, $0] = 1; ids[m] = ids[m] $0 } }
+	END { print r, f, ids["null"], ids["fork"] }' "$T/os.json" 2>/dev/null)
+if [ "$osr" = "4 2 0123 02" ]; then pass suite/os-rounds-spread
+else fail suite/os-rounds-spread "rounds, factor, null's and fork's round ids: '$osr' (want '4 2 0123 02'): $(head -c 200 "$T/os.err")"; fi
+
 # ---- the store, or a file in the current directory when the store is unavailable -------------
 (cd "$T/cwd" && "$PLUMB" run --quick --only syscall >/dev/null 2>"$T/s.err"); rc=$?
 if [ $rc -eq 0 ] && { [ -f "$PLUMB_DB" ] || ls "$T/cwd"/plumb-run-*.json >/dev/null 2>&1; }; then
