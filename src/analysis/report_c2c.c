@@ -56,6 +56,14 @@ static struct pair *pair_get(struct matrix *m, int from, int to)
 	return &m->p[m->np++];
 }
 
+/* A CPU number as a run file holds it, -1 when it is not one (a file may hold anything). */
+static int cpu_number(const char *s)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+	return end != s && !*end && v >= 0 && v < 1000000 ? (int)v : -1;
+}
+
 /* Every lat_c2c result of the side; 0 when it has none. */
 static int gather(const struct side *s, struct matrix *m)
 {
@@ -68,7 +76,7 @@ static int gather(const struct side *s, struct matrix *m)
 			    !param_get(r->params, "from", a, sizeof a) ||
 			    !param_get(r->params, "to", b, sizeof b))
 				continue;
-			int from = atoi(a), to = atoi(b);
+			int from = cpu_number(a), to = cpu_number(b);
 			if (from < 0 || to < 0 || from == to || cpu_index(m, from, 1) < 0 ||
 			    cpu_index(m, to, 1) < 0)
 				continue;
