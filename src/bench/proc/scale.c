@@ -1,18 +1,23 @@
 /*
  * scale.c — scale: how an operation's throughput grows with the copies running it at once, the
  * way will-it-scale shows where the kernel stops scaling (a plumb tool: lmbench has only -P,
- * one figure for one copy count). For each operation and k = 1..MAX, k copies (processes, or
- * with --threads threads of one process, which share one mm and its locks) are pinned to k
- * distinct CPUs by the placement (cpu.h: by default the last CPU, then downwards), started
- * together, and each runs its operation in batches of about 20 us, publishing its count of
- * completed operations on a cache line of its own after each batch. The parent times a wall
- * interval (the tool's minimum sample, 20 ms by default) and reads every count at its start
- * and end: one sample = the operations all k copies completed in that one interval / its
- * length. Why not measure()'s -P: a merged -P sample is one copy's own sample (ns per
- * iteration, its own calibration and start), so k copies' samples are not one interval;
- * summing their rates would assume they overlapped. Here every sample is one synchronized
- * interval. A count is behind by at most one batch at either end: 20 us in 20 ms, 0.1 %.
- * Nothing is subtracted: the clock is read twice a sample (tens of ns in 20 ms).
+ * one figure for one copy count). For each operation, MAX copies (processes, or with --threads
+ * threads of one process, which share one mm and its locks) are started once and pinned to
+ * MAX distinct CPUs by the placement (cpu.h: by default the last CPU, then downwards). The
+ * parent makes copies 0..k-1 run and the others wait (asleep, polling every 200 us); a running
+ * copy performs its operation in batches of about 20 us and publishes its count of completed
+ * operations on a cache line of its own after each batch. After a warm-up of a quarter
+ * interval (at least 2 ms) the parent times one wall interval (the tool's minimum sample:
+ * 20 ms by default, never under 10 ms) and reads the k counts at its start and end: one
+ * sample = the operations the k copies completed in that one interval / its length. Each of
+ * the N rounds measures k = 1..MAX in turn (ascending, then descending), so every point sees
+ * the background load of the same moments: measured one after another, a 2-copy point on a
+ * shared guest read 0.4 to 1.0 with the same load, the 1-copy point taking the load of its
+ * own moment for scaling. A count is behind by at most one batch at either end: 20 us in
+ * 20 ms, 0.1 %. Nothing is subtracted: the clock is read twice a sample (tens of ns).
+ * Why not measure()'s -P: a merged -P sample is one copy's own sample (ns per iteration, its
+ * own calibration and start), so k copies' samples are not one interval; summing their rates
+ * would assume they overlapped, and each k would be a new set of processes.
  *
  * The operations (op = what one count is):
  *   null      getppid() (lat_syscall null)
@@ -28,7 +33,9 @@
  *   rd        one 512-byte block of bw_mem rd's loop (one int every 16 bytes), each copy
  *             walking its own buffer of -s bytes (default: 4 x the last-level cache)
  * Efficiency at k = the throughput's samples at k / (k x the median throughput at 1): its median
- * is median(k) / (k x median(1)), exactly 1 at k = 1, and every sample is kept.
+ * is median(k) / (k x median(1)), exactly 1 at k = 1, and every sample is kept. It exceeds 1
+ * beyond noise only when the 1-copy CPU is busier than the others (other work pinned there):
+ * each point's CPUs are in its result's info.
  */
 #include <errno.h>
 #include <math.h>
@@ -70,7 +77,7 @@ struct slot {
 
 /* Shared by the parent and its k copies (MAP_SHARED: copies may be processes). */
 struct board {
-	_Alignas(LINE) _Atomic int go;
+	_Alignas(LINE) _Atomic int active; /* copies 0..active-1 run, the others wait */
 	_Alignas(LINE) _Atomic int stop;
 	struct slot s[];
 };
@@ -211,12 +218,14 @@ static int copy_run(struct copy *c)
 		batch *= 2;
 	}
 	atomic_store(&s->state, 1);
-	while (!atomic_load(&c->b->go) && !atomic_load(&c->b->stop)) {
-		struct timespec ts = { 0, 50000 };
-		nanosleep(&ts, NULL); /* the parent still starts the others: leave it a CPU */
-	}
 	uint64_t done = 0;
 	while (!atomic_load_explicit(&c->b->stop, memory_order_relaxed)) {
+		if (c->index >= atomic_load_explicit(&c->b->active, memory_order_relaxed)) {
+			/* not in this point: leave the CPU idle, look again in 200 us */
+			struct timespec ts = { 0, 200000 };
+			nanosleep(&ts, NULL);
+			continue;
+		}
 		op_batch(c, batch);
 		done += batch;
 		atomic_store_explicit(&s->count, done, memory_order_relaxed);
@@ -247,26 +256,44 @@ static void sleep_until(uint64_t t)
 	}
 }
 
+/* The samples of every copy count k = 1..max of one operation: pts[k]. */
 struct point {
 	struct sample *s;
 	int n;
 	int cpus[SCALE_MAX];
 };
 
-/* k copies of op: n samples of interval_ns each into p. 0, or -1 (a message was printed). */
-static int run_point(struct tool_ctx *tc, struct copy *proto, int k, int threads,
-		     double interval_ns, int n, struct point *p)
+/* One interval with copies 0..k-1 running: a warm-up of a quarter interval (at least 2 ms: a
+ * waiting copy looks every 200 us, then runs a batch before its count moves), then the count. */
+static struct sample one_interval(struct tool_ctx *tc, struct board *b, int k, double interval_ns)
 {
-	size_t bytes = sizeof(struct board) + (size_t)k * sizeof(struct slot);
+	atomic_store(&b->active, k);
+	sleep_until(now_ns() + (uint64_t)fmax(interval_ns / 4, 2e6));
+	uint64_t t0 = now_ns(), c0 = total(b, k);
+	sleep_until(t0 + (uint64_t)interval_ns);
+	uint64_t t1 = now_ns(), c1 = total(b, k);
+	return (struct sample){ .value = (double)(c1 - c0) * 1e9 / (double)(t1 - t0),
+				.iters = c1 - c0, .elapsed_ns = (double)(t1 - t0),
+				.round = tc->timing.opts.round };
+}
+
+/* max copies of op, started once; n rounds, each measuring k = 1..max (ascending in even
+ * rounds, descending in odd ones), so every point sees the same background load on average:
+ * on a shared guest a point measured apart from the 1-copy one mistook the load of its moment
+ * for scaling. 0, or -1 (a message was printed). */
+static int run_op(struct tool_ctx *tc, struct copy *proto, int max, int threads,
+		  double interval_ns, int n, struct point *pts)
+{
+	size_t bytes = sizeof(struct board) + (size_t)max * sizeof(struct slot);
 	struct board *b = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
 			       -1, 0);
 	if (b == MAP_FAILED)
 		die(EXIT_MEASURE, "mmap: %s", strerror(errno));
-	struct copy *cs = xcalloc((size_t)k, sizeof *cs);
-	pid_t *pids = xcalloc((size_t)k, sizeof *pids);
-	pthread_t *th = xcalloc((size_t)k, sizeof *th);
+	struct copy *cs = xcalloc((size_t)max, sizeof *cs);
+	pid_t *pids = xcalloc((size_t)max, sizeof *pids);
+	pthread_t *th = xcalloc((size_t)max, sizeof *th);
 	int rc = 0, started = 0;
-	for (int i = 0; i < k && rc == 0; i++, started++) {
+	for (int i = 0; i < max && rc == 0; i++, started++) {
 		cs[i] = *proto;
 		cs[i].index = i;
 		cs[i].b = b;
@@ -305,21 +332,19 @@ static int run_point(struct tool_ctx *tc, struct copy *proto, int k, int threads
 		}
 	}
 	if (rc == 0) {
-		atomic_store(&b->go, 1);
-		/* the first interval warms up: every copy running, none being started */
-		sleep_until(now_ns() + (uint64_t)interval_ns + tc->timing.opts.warmup_us * 1000);
-		p->s = xcalloc((size_t)n, sizeof *p->s);
-		for (int j = 0; j < n; j++) {
-			uint64_t t0 = now_ns(), c0 = total(b, k);
-			sleep_until(t0 + (uint64_t)interval_ns);
-			uint64_t t1 = now_ns(), c1 = total(b, k);
-			p->s[j] = (struct sample){ .value = (double)(c1 - c0) * 1e9 / (double)(t1 - t0),
-						   .iters = c1 - c0, .elapsed_ns = (double)(t1 - t0),
-						   .round = tc->timing.opts.round };
+		/* warm-up: every copy running for one interval */
+		one_interval(tc, b, max, interval_ns);
+		for (int k = 1; k <= max; k++) {
+			pts[k].s = xcalloc((size_t)n, sizeof *pts[k].s);
+			pts[k].n = n;
+			for (int i = 0; i < k; i++)
+				pts[k].cpus[i] = b->s[i].cpu;
 		}
-		p->n = n;
-		for (int i = 0; i < k; i++)
-			p->cpus[i] = b->s[i].cpu;
+		for (int j = 0; j < n; j++)
+			for (int i = 1; i <= max; i++) {
+				int k = j % 2 ? max + 1 - i : i;
+				pts[k].s[j] = one_interval(tc, b, k, interval_ns);
+			}
 	}
 	atomic_store(&b->stop, 1);
 	for (int i = 0; i < started; i++) {
@@ -333,10 +358,6 @@ static int run_point(struct tool_ctx *tc, struct copy *proto, int k, int threads
 				rc = -1;
 			}
 		}
-	}
-	if (rc != 0) {
-		free(p->s);
-		p->s = NULL;
 	}
 	munmap(b, bytes);
 	free(cs);
@@ -367,34 +388,38 @@ static int scale_op(struct tool_ctx *c, const struct scale_opts *o, int op, int 
 	const char *mode = o->threads ? "thread" : "process";
 	struct copy proto = { .op = op, .helpers = op == OP_PIPE, .t = c->timing,
 			      .rd_size = (size_t)o->rd_size };
-	double interval = timing_min_sample_ns(&c->timing, 0);
+	/* never below 10 ms (ENOUGH and --min-sample included): a shorter interval measures which
+	 * copy the scheduler ran (on a loaded 2-vCPU guest whole 2 ms intervals counted nothing) */
+	double interval = timing_min_sample_ns(&c->timing, 10e6);
 	int n = timing_repetitions(&c->timing);
 	double *thr = xcalloc((size_t)max + 1, sizeof *thr), *eff = xcalloc((size_t)max + 1, sizeof *eff);
-	double one = 0;
+	struct point *pts = xcalloc((size_t)max + 1, sizeof *pts);
 	int st = 0, done = 0;
-	for (int k = 1; k <= max; k++) {
-		struct point p = { 0 };
-		if (run_point(c, &proto, k, o->threads, interval, n, &p) != 0) {
-			st = EXIT_MEASURE;
-			break;
-		}
+	if (run_op(c, &proto, max, o->threads, interval, n, pts) != 0)
+		st = EXIT_MEASURE;
+	double one = 0;
+	for (int k = 1; k <= max && !st; k++) {
+		struct point *p = &pts[k];
 		char params[80], cpus[256];
-		snprintf(params, sizeof params, "op=%s copies=%d mode=%s", op_names[op], k, mode);
-		cpu_list(p.cpus, k, cpus, sizeof cpus);
-		struct result *r = record_values(c, "scale.throughput", params, k, p.s, (size_t)p.n);
+		/* copies are the series' abscissa (x), not part of its identity: one curve per op */
+		snprintf(params, sizeof params, "op=%s mode=%s", op_names[op], mode);
+		cpu_list(p->cpus, k, cpus, sizeof cpus);
+		struct result *r = record_values(c, "scale.throughput", params, k, p->s, (size_t)p->n);
 		result_add_info(r, "cpus=%s placement=%s", cpus, cpu_policy_desc(&c->timing.place));
 		thr[k] = r->value;
 		if (k == 1)
 			one = r->value;
 		/* each sample over k x the median at one copy: the median is median(k) / (k x one) */
-		for (int j = 0; j < p.n; j++)
-			p.s[j].value = one > 0 ? p.s[j].value / ((double)k * one) : NAN;
-		r = record_values(c, "scale.efficiency", params, k, p.s, (size_t)p.n);
+		for (int j = 0; j < p->n; j++)
+			p->s[j].value = one > 0 ? p->s[j].value / ((double)k * one) : NAN;
+		r = record_values(c, "scale.efficiency", params, k, p->s, (size_t)p->n);
 		result_add_info(r, "cpus=%s", cpus);
 		eff[k] = r->value;
-		free(p.s);
 		done = k;
 	}
+	for (int k = 1; k <= max; k++)
+		free(pts[k].s);
+	free(pts);
 	if (done > 0) {
 		out_printf(c, "\n%s, %s copies: ops/s and efficiency\n%7s %14s %10s\n", op_names[op],
 			   mode, "copies", "ops/s", "efficiency");
@@ -464,15 +489,15 @@ static const struct tool tools[] = {
 
 static const struct metric_def metrics[] = {
 	{ METRIC("scale.throughput", "/s", HIGHER, MEDIAN, 1,
-		 "operations per second of `copies` copies of `op` at once (x = copies)"),
-	  LMBENCH("Scale {op} {mode} copies {copies}: %v ops/s", NULL, "%.0f", NULL),
+		 "operations per second of x copies of `op` at once (`mode`: processes or threads)"),
+	  LMBENCH("Scale {op} {mode} copies %x: %v ops/s", "%.0f", "%.0f", NULL),
 	  METHOD("the operations all copies completed in one wall interval (counted per batch of "
 		"about 20 us) / the interval, read by the parent", SUB_NOTHING,
 		"not an lmbench tool (lmbench's -P gives one copy count)"),
 	  NOISE_UNMEASURED },
 	{ METRIC("scale.efficiency", "x", HIGHER, MEDIAN, 1,
-		 "throughput at `copies` / (copies x the median throughput at 1 copy)"),
-	  LMBENCH("Scale efficiency {op} {mode} copies {copies}: %v", NULL, "%.3f", NULL),
+		 "throughput at x copies / (x times the median throughput at 1 copy)"),
+	  LMBENCH("Scale efficiency {op} {mode} copies %x: %v", "%.0f", "%.3f", NULL),
 	  METHOD("derived from the medians: each throughput sample at k copies / (k x the median at "
 		"1 copy), so its median is median(k) / (k x median(1)); 1 = perfect scaling",
 		SUB_NOTHING, "not an lmbench tool"),
