@@ -487,20 +487,22 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
+#define SCALE_SUB "nothing (the clock is read twice an interval: tens of ns in 10 ms or more)"
 static const struct metric_def metrics[] = {
 	{ METRIC("scale.throughput", "/s", HIGHER, MEDIAN, 1,
 		 "operations per second of x copies of `op` at once (`mode`: processes or threads)"),
 	  LMBENCH("Scale {op} {mode} copies %x: %v ops/s", "%.0f", "%.0f", NULL),
-	  METHOD("the operations all copies completed in one wall interval (counted per batch of "
-		"about 20 us) / the interval, read by the parent", SUB_NOTHING,
+	  METHOD("the operations x copies, pinned to x CPUs, completed in one wall interval of at "
+		"least 10 ms (each counts per batch of about 20 us) / the interval, read by the parent; "
+		"each round measures 1..MAX copies in turn", SCALE_SUB,
 		"not an lmbench tool (lmbench's -P gives one copy count)"),
 	  NOISE_UNMEASURED },
 	{ METRIC("scale.efficiency", "x", HIGHER, MEDIAN, 1,
 		 "throughput at x copies / (x times the median throughput at 1 copy)"),
 	  LMBENCH("Scale efficiency {op} {mode} copies %x: %v", "%.0f", "%.3f", NULL),
 	  METHOD("derived from the medians: each throughput sample at k copies / (k x the median at "
-		"1 copy), so its median is median(k) / (k x median(1)); 1 = perfect scaling",
-		SUB_NOTHING, "not an lmbench tool"),
+		"1 copy), so its median is median(k) / (k x median(1)); 1 = perfect scaling; above 1 "
+		"only when the 1-copy CPU is busier than the others", SCALE_SUB, "not an lmbench tool"),
 	  NOISE_UNMEASURED },
 	{ 0 },
 };
