@@ -32,6 +32,10 @@
  *             k CPUs); process mode only (a thread's pair behaves as a process's)
  *   rd        one 512-byte block of bw_mem rd's loop (one int every 16 bytes), each copy
  *             walking its own buffer of -s bytes (default: 4 x the last-level cache)
+ * Metrics: scale.OP per operation (ops/s; rd in MB/s), params mode=process|thread, x = copies,
+ * so a report draws one chart per operation with a curve per mode (one metric with op as a
+ * param put rd's 10^7 blocks/s and pipe's 10^5 round trips on one linear axis); and
+ * scale.efficiency, params op and mode, all on one chart (0..1).
  * Efficiency at k = the throughput's samples at k / (k x the median throughput at 1): its median
  * is median(k) / (k x median(1)), exactly 1 at k = 1, and every sample is kept. It exceeds 1
  * beyond noise only when the 1-copy CPU is busier than the others (other work pinned there):
@@ -400,11 +404,16 @@ static int scale_op(struct tool_ctx *c, const struct scale_opts *o, int op, int 
 	double one = 0;
 	for (int k = 1; k <= max && !st; k++) {
 		struct point *p = &pts[k];
-		char params[80], cpus[256];
-		/* copies are the series' abscissa (x), not part of its identity: one curve per op */
-		snprintf(params, sizeof params, "op=%s mode=%s", op_names[op], mode);
+		char metric[32], params[80], cpus[256];
+		/* a metric per operation (its own unit, one chart with a curve per mode); copies are
+		 * the series' abscissa (x), not part of its identity */
+		snprintf(metric, sizeof metric, "scale.%s", op_names[op]);
+		snprintf(params, sizeof params, "mode=%s", mode);
 		cpu_list(p->cpus, k, cpus, sizeof cpus);
-		struct result *r = record_values(c, "scale.throughput", params, k, p->s, (size_t)p->n);
+		if (op == OP_RD) /* blocks of 512 bytes per second in MB/s (10^6 bytes, lmbench's MB) */
+			for (int j = 0; j < p->n; j++)
+				p->s[j].value *= 512 / 1e6;
+		struct result *r = record_values(c, metric, params, k, p->s, (size_t)p->n);
 		result_add_info(r, "cpus=%s placement=%s", cpus, cpu_policy_desc(&c->timing.place));
 		thr[k] = r->value;
 		if (k == 1)
@@ -412,6 +421,7 @@ static int scale_op(struct tool_ctx *c, const struct scale_opts *o, int op, int 
 		/* each sample over k x the median at one copy: the median is median(k) / (k x one) */
 		for (int j = 0; j < p->n; j++)
 			p->s[j].value = one > 0 ? p->s[j].value / ((double)k * one) : NAN;
+		snprintf(params, sizeof params, "op=%s mode=%s", op_names[op], mode);
 		r = record_values(c, "scale.efficiency", params, k, p->s, (size_t)p->n);
 		result_add_info(r, "cpus=%s", cpus);
 		eff[k] = r->value;
@@ -421,8 +431,8 @@ static int scale_op(struct tool_ctx *c, const struct scale_opts *o, int op, int 
 		free(pts[k].s);
 	free(pts);
 	if (done > 0) {
-		out_printf(c, "\n%s, %s copies: ops/s and efficiency\n%7s %14s %10s\n", op_names[op],
-			   mode, "copies", "ops/s", "efficiency");
+		out_printf(c, "\n%s, %s copies: throughput and efficiency\n%7s %14s %10s\n",
+			   op_names[op], mode, "copies", op == OP_RD ? "MB/s" : "ops/s", "efficiency");
 		for (int k = 1; k <= done; k++)
 			out_printf(c, "%7d %14.0f %10.3f\n", k, thr[k], eff[k]);
 	}
@@ -489,13 +499,26 @@ static const struct tool tools[] = {
 
 #define SCALE_SUB "nothing (the clock is read twice an interval: tens of ns in 10 ms or more)"
 static const struct metric_def metrics[] = {
-	{ METRIC("scale.throughput", "/s", HIGHER, MEDIAN, 1,
-		 "operations per second of x copies of `op` at once (`mode`: processes or threads)"),
-	  LMBENCH("Scale {op} {mode} copies %x: %v ops/s", "%.0f", "%.0f", NULL),
-	  METHOD("the operations x copies, pinned to x CPUs, completed in one wall interval of at "
-		"least 10 ms (each counts per batch of about 20 us) / the interval, read by the parent; "
-		"each round measures 1..MAX copies in turn", SCALE_SUB,
-		"not an lmbench tool (lmbench's -P gives one copy count)"),
+#define SCALE_WORK "the operations x copies, pinned to x CPUs, completed in one wall interval of " \
+	"at least 10 ms (each counts per batch of about 20 us) / the interval, read by the " \
+	"parent; each round measures 1..MAX copies in turn"
+#define SCALE_OP(id, desc, line) \
+	{ METRIC(id, "/s", HIGHER, MEDIAN, 1, desc " per second, x copies at once (`mode`: " \
+		 "process or thread copies)"), \
+	  LMBENCH(line " {mode} copies %x: %v ops/s", "%.0f", "%.0f", NULL), \
+	  METHOD(SCALE_WORK, SCALE_SUB, "not an lmbench tool (lmbench's -P gives one copy count)"), \
+	  NOISE_UNMEASURED }
+	SCALE_OP("scale.null", "getppid() calls", "Scale null"),
+	SCALE_OP("scale.pagefault", "first writes to a page of a fresh anonymous mapping",
+		 "Scale pagefault"),
+	SCALE_OP("scale.mmap", "mmap+munmap of 128 KiB anonymous", "Scale mmap"),
+	SCALE_OP("scale.pipe", "1-byte pipe round trips, a copy an echo pair", "Scale pipe"),
+	{ METRIC("scale.rd", "MB/s", HIGHER, MEDIAN, 1,
+		 "bw_mem rd's loop (one int every 16 bytes), MB read per second, x copies at once, "
+		 "each its own buffer (`mode`: process or thread copies)"),
+	  LMBENCH("Scale rd {mode} copies %x: %v MB/s", "%.0f", "%.2f", NULL),
+	  METHOD(SCALE_WORK "; MB = 512-byte blocks x 512 / 10^6", SCALE_SUB,
+		"not an lmbench tool (bw_mem -P gives one copy count)"),
 	  NOISE_UNMEASURED },
 	{ METRIC("scale.efficiency", "x", HIGHER, MEDIAN, 1,
 		 "throughput at x copies / (x times the median throughput at 1 copy)"),
