@@ -28,8 +28,11 @@
  *   mmap      mmap + munmap of 128 KiB anonymous, untouched (will-it-scale's mmap1 shape;
  *             lat_mmap's loop maps a file and touches it)
  *   pipe      one 1-byte round trip with an echo process (lat_pipe's loop, ipc.c): a copy is a
- *             pair, placed as lat_pipe -P places it (by default both on one CPU, so k pairs use
- *             k CPUs); process mode only (a thread's pair behaves as a process's)
+ *             pair, placed as lat_pipe -P places it: by default both on one CPU, so k pairs use
+ *             k CPUs and a 2-CPU machine gets points 1 and 2 (pairs spread over two CPUs each
+ *             would leave a 2-CPU machine one point, and measure wake-ups across CPUs); with
+ *             --cpu LIST a pair takes two successive CPUs of the list, wrapping (cpu.h).
+ *             Process mode only (a thread's pair behaves as a process's)
  *   rd        one 512-byte block of bw_mem rd's loop (one int every 16 bytes), each copy
  *             walking its own buffer of -s bytes (default: 4 x the last-level cache)
  * Metrics: scale.OP per operation (ops/s; rd in MB/s), params mode=process|thread, x = copies,
@@ -492,8 +495,9 @@ static const struct tool tools[] = {
 	     "scaling: an operation's throughput at 1..MAX copies at once, and its efficiency",
 	     "Operations: null (getppid), pagefault (an anonymous page's first write), mmap\n"
 	     "(mmap+munmap of 128 KiB), pipe (a round trip with an echo process; a copy is a pair),\n"
-	     "rd (bw_mem rd's loop, per 512-byte block). Copies on distinct CPUs, started together;\n"
-	     "a sample = all copies' operations in one 20 ms interval / its length. Not in lmbench."),
+	     "rd (bw_mem rd's loop, in MB/s). Copies on distinct CPUs, started once; each round\n"
+	     "measures 1..MAX copies in turn, a sample = the running copies' operations in one\n"
+	     "interval (20 ms, at least 10) / its length. -P is ignored. Not in lmbench."),
 	{ 0 },
 };
 
