@@ -492,7 +492,7 @@ static void mem_lat(struct plan *p, const struct plan_cfg *c)
 	    "lat_mem_rd", "-t", mbn, "16", NULL);
 }
 
-/* lmbench's tools that its suite never ran, and plumb's own views (lat_c2c): in the plan so that
+/* lmbench's tools that its suite never ran, and plumb's own views (lat_c2c, scale): in the plan so that
  * `--only TOOL` (or the tool's alias) runs them, kept out of every profile otherwise
  * (STEP_ASKED). */
 static void asked(struct plan *p, const struct plan_cfg *c)
@@ -509,6 +509,9 @@ static void asked(struct plan *p, const struct plan_cfg *c)
 	/* plumb's own: every ordered pair of CPUs, about 30 ms a pair */
 	int cpus[256], n = cpu_online(cpus, 256);
 	add(p, c, F_OPS, HW, STEP_ASKED, 0.2 + 0.03 * n * (n - 1), "lat_c2c", NULL);
+	/* plumb's own: 5 operations at 1..n copies, about 0.2 s a point (5 samples of 20 ms,
+	 * a warm-up interval, starting the copies) and rd's buffers written once a point */
+	add(p, c, F_PROC, OS, STEP_ASKED, 0.3 + 1.0 * n, "scale", NULL);
 }
 
 void plan_build(struct plan *p, const struct plan_cfg *c)

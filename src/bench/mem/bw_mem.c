@@ -58,11 +58,12 @@ struct bw_pages {
 	char desc[200];
 };
 
-/* lmbench's "partial" loops: one int every 16 bytes of each 512-byte block. */
+/* lmbench's "partial" loops: one int every 16 bytes of each 512-byte block (part_rd is also
+ * scale's rd operation: mem_common.h). */
 #define E4(f, o) f(o) f(o + 4) f(o + 8) f(o + 12)
 #define E32(f) E4(f, 0) E4(f, 16) E4(f, 32) E4(f, 48) E4(f, 64) E4(f, 80) E4(f, 96) E4(f, 112)
 
-static uint32_t part_rd(const int32_t *p, size_t blocks)
+uint32_t part_rd(const int32_t *p, size_t blocks)
 {
 	uint32_t s = 0;
 	for (size_t b = 0; b < blocks; b++, p += 128) {

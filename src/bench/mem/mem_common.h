@@ -31,6 +31,9 @@ struct mem_buf {
 	enum mem_pages asked, got;
 };
 
+/* bw_mem rd's loop (bw_mem.c): the sum of one int every 16 bytes of blocks 512-byte blocks. */
+uint32_t part_rd(const int32_t *p, size_t blocks);
+
 /* Parse "4k", "thp" or "huge"; -1 when it is none of them. */
 int mem_pages_parse(const char *s);
 
