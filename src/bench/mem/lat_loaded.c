@@ -315,7 +315,7 @@ static int run_level(struct tool_ctx *c, struct loaded *x, int level, const char
 	for (size_t i = 0; i < m.n; i++) {
 		s[i] = m.s[i];
 		s[i].value = sp[i].ns ? (double)sp[i].bytes * 1e3 / (double)sp[i].ns : 0;
-		s[i].iters = sp[i].bytes;
+		/* iters stays the chase's count of that interval (a count of 0 means "not timed") */
 		s[i].elapsed_ns = (double)sp[i].ns;
 	}
 	struct result *r = record_latency(c, "lat_loaded.latency", params, level, &m, LD_LOADS);
@@ -398,7 +398,7 @@ static int lat_loaded(struct tool_ctx *c, int argc, char **argv)
 	mem_fact(c, NULL, "Chase", "chase", 1, "one random cycle through every 64-byte line of "
 		 "%.0f MiB%s%s, seed %#llx", (double)size / 1048576.0, how[0] ? " = " : "", how,
 		 (unsigned long long)seed);
-	mem_fact(c, NULL, "Loaders", "loaders", 1, "%d x %s of %.0f MiB each, %d-byte chunks, "
+	mem_fact(c, NULL, "Loaders", "loader_buffers", 1, "%d x %s of %.0f MiB each, %d-byte chunks, "
 		 "%s kernel", nl, traffic_names[o.traffic], (double)lsize / 1048576.0, LD_CHUNK,
 		 x->k->name);
 
