@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/report.h"
+#include "analysis/report_loaded.h"
 #include "analysis/report_trend.h"
 #include "analysis/svg.h"
 #include "core/stats.h"
@@ -514,6 +515,7 @@ size_t report_charts(const struct side *sides, size_t n, int standalone,
 			     mb ? X_LOG2_MB : X_LINEAR, 0);
 	}
 	strs_free(&other);
+	report_loaded_chart(sides, n, &c.v, &c.n, &c.cap); /* latency against bandwidth */
 	bar_charts(&c, sides, n);
 	if (n >= 3) { /* a series: each metric across the sides, changes marked (report_trend.c) */
 		struct report_chart *tc;

@@ -4,7 +4,7 @@
 # bandwidth and its latency is not below idle beyond noise (a law: other CPUs' traffic only
 # queues the chase's misses; measured up to 3 times); its JSON passes the run check (import);
 # bad options refused in one line; one CPU refused in one line; a stop mid-run exits 143 with
-# nothing left; in no profile's plan.
+# nothing left; in no profile's plan; the report's chart of latency against bandwidth.
 . tests/lib.sh
 
 "$PLUMB" list --metrics >"$T/metrics"
@@ -95,6 +95,9 @@ k=$(grep -c '"metric": "lat_loaded\.' "$T/ld.json")
 if [ "$k" -eq 6 ] && "$PLUMB" import --db "$T/db" "$T/ld.json" >/dev/null 2>"$T/imp.err"
 then pass loaded/json-stored
 else fail loaded/json-stored "$k results (want 6): $(head -c 200 "$T/imp.err")"; fi
+# the report joins the two metrics: latency against delivered bandwidth
+if "$PLUMB" plot 1 --db "$T/db" -d "$T/svg" >/dev/null 2>"$T/plot.err" && ls "$T/svg" | grep -q 'loaded-latency\.svg$'
+then pass loaded/report-chart; else fail loaded/report-chart "$(ls "$T/svg" 2>/dev/null | tr '\n' ' ') $(head -c 200 "$T/plot.err")"; fi
 
 # a stop mid-run: exit 143, no process of its own left (the loaders are threads)
 "$PLUMB" lat_loaded -s 16m -b 16m -N 50 --min-sample 200000 -c "$b,$a" >/dev/null 2>&1 &
