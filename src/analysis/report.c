@@ -9,6 +9,7 @@
 #include <string.h>
 #include "analysis/report.h"
 #include "analysis/report_c2c.h"
+#include "analysis/report_loaded.h"
 #include "analysis/report_trend.h"
 #include "analysis/svg.h"
 #include "core/stats.h"
@@ -524,6 +525,7 @@ size_t report_charts(const struct side *sides, size_t n, int standalone,
 		hc[i].svg = NULL;
 	}
 	report_charts_free(hc, nh);
+	report_loaded_chart(sides, n, &c.v, &c.n, &c.cap); /* latency against bandwidth */
 	bar_charts(&c, sides, n);
 	if (n >= 3) { /* a series: each metric across the sides, changes marked (report_trend.c) */
 		struct report_chart *tc;

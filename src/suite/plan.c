@@ -512,6 +512,9 @@ static void asked(struct plan *p, const struct plan_cfg *c)
 	/* plumb's own: 5 operations at 1..n copies, about 0.2 s a point (5 samples of 20 ms,
 	 * a warm-up interval, starting the copies) and rd's buffers written once a point */
 	add(p, c, F_PROC, OS, STEP_ASKED, 0.3 + 1.0 * n, "scale", NULL);
+	/* 9 levels of samples of 20 ms, a calibration each, and the chain: a round of the default
+	 * profile took 2 s on the 2-vCPU guest, the tool alone (7 samples) 2.2 s */
+	add(p, c, F_MEM, HW, STEP_ASKED, 10.0, "lat_loaded", NULL);
 }
 
 void plan_build(struct plan *p, const struct plan_cfg *c)
