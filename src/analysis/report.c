@@ -364,7 +364,8 @@ static void series_chart(struct charts *out, const struct side *sides, size_t n,
 		return;
 	const struct metric_def *d = metric_find(metric);
 	char ylabel[64];
-	snprintf(ylabel, sizeof ylabel, "%s", d ? d->unit : "");
+	/* "x" is a ratio's unit, not the axis's name */
+	snprintf(ylabel, sizeof ylabel, "%s", !d ? "" : strcmp(d->unit, "x") ? d->unit : "ratio");
 	struct svg_chart c = { .title = title, .xlabel = xlabel, .ylabel = ylabel, .xk = xk,
 			       .s = s, .ns = ns };
 	c.logy = d && d->better == LOWER && wants_logy(s, ns);
@@ -466,6 +467,16 @@ static void bar_charts(struct charts *out, const struct side *sides, size_t n)
 
 /* ---- all charts --------------------------------------------------------------------------- */
 
+/* What a series' x is, for the tools whose x is not a size (their lmbench line says it too). */
+static const char *x_name(const char *metric)
+{
+	if (strncmp(metric, "scale.", 6) == 0)
+		return "copies";
+	if (strncmp(metric, "lat_loaded.", 11) == 0)
+		return "load level (0: no loader)";
+	return "x";
+}
+
 static int covered(const char *m)
 {
 	return strncmp(m, "lat_mem_rd.", 11) == 0 || strncmp(m, "bw_mem.", 7) == 0 ||
@@ -514,7 +525,7 @@ size_t report_charts(const struct side *sides, size_t n, int standalone,
 			if (*p == '.' || *p == '_')
 				*p = '-';
 		snprintf(title, sizeof title, "%s%s%s", other.v[i], d ? ": " : "", d ? d->desc : "");
-		series_chart(&c, sides, n, other.v[i], slug, title, mb ? "size" : "x",
+		series_chart(&c, sides, n, other.v[i], slug, title, mb ? "size" : x_name(other.v[i]),
 			     mb ? X_LOG2_MB : X_LINEAR, 0);
 	}
 	strs_free(&other);
