@@ -27,9 +27,10 @@ const struct command commands[] = {
 	{ "serve", cmd_serve, "[--bind ADDR] [--port BASE] [--idle SECONDS] [-v]",
 	  "run the server end of every network benchmark for remote clients",
 	  NULL, serve_options },
-	{ "summary", cmd_summary, "[--db FILE|URI] [--cells] [--per-host [--pool-anyway]]\n"
+	{ "summary", cmd_summary, "[--db FILE|URI] [--cells] [--per-host [--pool-anyway]] [--tails]\n"
 	  "       [--format text|markdown|html] [--all | RUN|FILE ...]",
-	  "lmbench's summary tables for runs and results files (--per-host: one row per host)",
+	  "lmbench's summary tables for runs and results files (--per-host: one row per host;\n"
+	  "--tails: lat_tail's percentiles)",
 	  NULL, summary_options },
 	{ "import", cmd_import, "[--db FILE] [--label TEXT] FILE...", "store plumb JSON and lmbench 3 results files",
 	  NULL, import_options },
