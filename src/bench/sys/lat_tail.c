@@ -19,7 +19,8 @@
  * the tails, which are what this tool is for, are long against both. Nothing is clamped: a
  * value below zero would be shown as measured.
  *
- * A sample is one block (K = -k, default 5000: p99.9 is then the 5th largest of the block);
+ * A sample is one block (K = -k, default 5000: p99.9 is then the 5th largest of the block;
+ * another K is said in params as block=K, being another quantity);
  * the stored samples of lat_tail.p99 are the blocks' p99s, and the reported value is their
  * median. compare's interval over samples therefore treats the blocks as independent
  * replicates of the percentile (the batch-means argument: blocks far longer than any
@@ -49,6 +50,7 @@
 #include "core/util.h"
 
 #define STALL_NS 1000000ull
+#define TAIL_BLOCK 5000 /* operations per block by default */
 #define NQ 5
 static const double quantiles[NQ] = { 0.5, 0.9, 0.99, 0.999, 1.0 };
 static const char *const metric_ids[NQ] = {
@@ -294,8 +296,13 @@ static int measure_op(struct tool_ctx *c, struct tail *x)
 		if (b[i][NQ - 1] > worst)
 			worst = b[i][NQ - 1];
 	m.clock_overhead_ns = x->clk;
-	char params[64];
+	/* Another block size is another quantity (a block's max above all): said in params, so
+	 * that compare never pairs it with the default's; so is an injected stall. */
+	char params[96];
 	int len = snprintf(params, sizeof params, "op=%s", op_names[x->op]);
+	if (x->k != TAIL_BLOCK)
+		len += snprintf(params + len, sizeof params - (size_t)len, " block=%llu",
+				(unsigned long long)x->k);
 	if (x->stall_every)
 		snprintf(params + len, sizeof params - (size_t)len, " stall_every=%llu",
 			 (unsigned long long)x->stall_every);
@@ -320,7 +327,7 @@ static int measure_op(struct tool_ctx *c, struct tail *x)
 
 static int lat_tail(struct tool_ctx *c, int argc, char **argv)
 {
-	struct tail_opts o = { NOPS, 5000, 0 };
+	struct tail_opts o = { NOPS, TAIL_BLOCK, 0 };
 	options_parse(c, argc, argv, &o);
 	if (optind < argc)
 		usage_error(c, "lat_tail takes no operands (-o OP chooses the operation)");
