@@ -29,8 +29,7 @@ const struct command commands[] = {
 	  NULL, serve_options },
 	{ "summary", cmd_summary, "[--db FILE|URI] [--cells] [--per-host [--pool-anyway]] [--tails]\n"
 	  "       [--format text|markdown|html] [--all | RUN|FILE ...]",
-	  "lmbench's summary tables for runs and results files (--per-host: one row per host;\n"
-	  "--tails: lat_tail's percentiles)",
+	  "lmbench's summary tables for runs and results files (--per-host: one row per host)",
 	  NULL, summary_options },
 	{ "import", cmd_import, "[--db FILE] [--label TEXT] FILE...", "store plumb JSON and lmbench 3 results files",
 	  NULL, import_options },
