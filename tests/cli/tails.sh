@@ -21,6 +21,8 @@ done
 
 expect_usage tails/usage-bad-op "$PLUMB" lat_tail -o nosuch
 expect_usage tails/usage-small-block "$PLUMB" lat_tail -k 5
+expect_usage tails/usage-large-block "$PLUMB" lat_tail -k 100001
+expect_usage tails/usage-summary-format "$PLUMB" summary --tails --format markdown "$T/none.json"
 expect_usage tails/usage-stall-every "$PLUMB" lat_tail --stall-every 1
 expect_usage tails/usage-operand "$PLUMB" lat_tail 5
 
@@ -100,3 +102,15 @@ if "$PLUMB" run --only lat_tail --repeat 1 --no-store -o "$T/run.json" >/dev/nul
 	if [ "$j" -eq 30 ] && [ "${csv:-0}" -ge 6 ]; then pass tails/run-json-csv
 	else fail tails/run-json-csv "$j results in the JSON (want 30), ${csv:-0} p999 rows in the CSV"; fi
 else fail tails/run-json-csv "plumb run failed: $(head -c 300 "$T/run.err")"; fi
+
+# ---- summary --tails and the report's chart per operation, from that run ------------------------
+if [ -s "$T/run.json" ]; then
+	"$PLUMB" summary --tails "$T/run.json" >"$T/sum" 2>"$T/sum.err"; rc=$?
+	rows=$(grep -Ec '^#1 +[^ ]+ +(null|read|write|sig|pipe|pagefault) +([0-9.]+ +){6}[0-9.]+%$' "$T/sum")
+	if [ $rc -eq 0 ] && [ "$rows" -eq 6 ] && grep -q 'p99.9' "$T/sum"; then pass tails/summary
+	else fail tails/summary "rc=$rc rows=$rows: $(head -c 400 "$T/sum") $(head -c 200 "$T/sum.err")"; fi
+	"$PLUMB" report "$T/run.json" -o "$T/r.html" --svg-dir "$T/svg" >/dev/null 2>&1
+	n=$(ls "$T/svg" 2>/dev/null | grep -c 'tails-op-')
+	if [ "$n" -eq 6 ] && grep -q 'percentile in nines' "$T/svg/"*tails-op-pipe.svg; then pass tails/report-chart
+	else fail tails/report-chart "$n percentile charts (want 6): $(ls "$T/svg" 2>/dev/null | tr '\n' ' ')"; fi
+else skip tails/summary "no run file (run-json-csv failed)"; skip tails/report-chart "no run file"; fi

@@ -352,7 +352,7 @@ static const struct tool_options tail_options = {
 	.opts = (const struct opt[]){
 		OPT_CHOICE('o', NULL, struct tail_opts, op, "OP", op_names,
 			   "the operation: null, read, write, sig, pipe, pagefault or all (default)"),
-		OPT_INT('k', NULL, struct tail_opts, k, "K", 100, 1000000, "-k (operations per block)",
+		OPT_INT('k', NULL, struct tail_opts, k, "K", 100, 100000, "-k (operations per block)",
 			"single operations per block, i.e. per sample (default 5000)"),
 		OPT_INT(0, "stall-every", struct tail_opts, stall_every, "N", 2, 1000000000,
 			"--stall-every", "for tests: every N-th operation also busy-waits 1 ms"),
