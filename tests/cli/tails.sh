@@ -82,17 +82,20 @@ while :; do
 	[ $n -lt 3 ] || { fail tails/null-vs-lat_syscall "lat_tail p50 $t us, lat_syscall null $s us, in 3 tries"; break; }
 done
 
-# ---- a stop mid-run: exit 143, the pipe's child gone -------------------------------------------
-"$PLUMB" lat_tail -o pipe -N 900 -k 777 >/dev/null 2>"$T/term.err" &
-pid=$!
-i=0; child=""
-while [ -z "$child" ] && [ $i -lt 300 ] && kill -0 $pid 2>/dev/null; do
-	sleep 0.1; i=$((i + 1)); child=$(ps -o pid= --ppid $pid | tr -d ' ' | head -n 1); done
-kill -TERM $pid; wait $pid 2>/dev/null; rc=$?
-sleep 0.3
-left=$(ps -eo args | grep -c "^$PLUMB lat_tail -o pipe -N 900 -k 777\$")
-if [ -n "$child" ] && [ $rc -eq 143 ] && [ "$left" -eq 0 ]; then pass tails/sigterm-reaped
-else fail tails/sigterm-reaped "child '$child' rc=$rc left=$left: $(head -c 200 "$T/term.err")"; fi
+# ---- a stop mid-run: exit 128 + the signal, the pipe's child gone --------------------------------
+for sig in TERM INT; do
+	"$PLUMB" lat_tail -o pipe -N 900 -k 777 >/dev/null 2>"$T/stop.err" &
+	pid=$!
+	i=0; child=""
+	while [ -z "$child" ] && [ $i -lt 300 ] && kill -0 $pid 2>/dev/null; do
+		sleep 0.1; i=$((i + 1)); child=$(ps -o pid= --ppid $pid | tr -d ' ' | head -n 1); done
+	kill -$sig $pid; wait $pid 2>/dev/null; rc=$?
+	sleep 0.3
+	left=$(ps -eo args | grep -c "^$PLUMB lat_tail -o pipe -N 900 -k 777\$")
+	want=143; [ $sig = INT ] && want=130
+	if [ -n "$child" ] && [ $rc -eq $want ] && [ "$left" -eq 0 ]; then pass tails/sig$sig-reaped
+	else fail tails/sig$sig-reaped "child '$child' rc=$rc (want $want) left=$left: $(head -c 200 "$T/stop.err")"; fi
+done
 
 # ---- plumb run --only lat_tail: stored in the run's JSON, exported as CSV ------------------------
 if "$PLUMB" run --only lat_tail --repeat 1 --no-store -o "$T/run.json" >/dev/null 2>"$T/run.err"; then
