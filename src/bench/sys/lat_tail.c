@@ -8,6 +8,7 @@
  *   null       syscall(SYS_getppid)           read   read 1 byte from /dev/zero
  *   write      write 1 byte to /dev/null      sig    kill(self, SIGUSR1) to a handler
  *   pipe       1 byte to a child process through one pipe and back through another
+ *   unix       the same through a connected pair of AF_UNIX stream sockets
  *   pagefault  the first store to a fresh page of an anonymous mapping (a new mapping of K
  *              pages before each block, unmapped after it, both untimed; no huge pages)
  *
@@ -42,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "bench/tool.h"
@@ -58,9 +60,9 @@ static const char *const metric_ids[NQ] = {
 	"lat_tail.p50", "lat_tail.p90", "lat_tail.p99", "lat_tail.p999", "lat_tail.max",
 };
 
-enum op { OP_NULL, OP_READ, OP_WRITE, OP_SIG, OP_PIPE, OP_FAULT, NOPS };
-static const char *const op_names[] = { "null", "read", "write", "sig", "pipe", "pagefault",
-					"all", NULL };
+enum op { OP_NULL, OP_READ, OP_WRITE, OP_SIG, OP_PIPE, OP_UNIX, OP_FAULT, NOPS };
+static const char *const op_names[] = { "null", "read", "write", "sig", "pipe", "unix",
+					"pagefault", "all", NULL };
 
 struct tail {
 	struct timing_ctx *timing;
@@ -150,13 +152,26 @@ static void loop_fault(uint64_t n, void *a)
 }
 
 static void (*const loops[NOPS])(uint64_t, void *) = {
-	loop_null, loop_read, loop_write, loop_sig, loop_pipe, loop_fault,
+	loop_null, loop_read, loop_write, loop_sig, loop_pipe, loop_pipe, loop_fault,
 };
 
+/* The echo child: two pipes (pipe), or one stream socket pair (unix: each end both ways). */
 static int setup_pipe(struct tail *x)
 {
 	int down[2], up[2];
-	if (pipe(down) != 0 || pipe(up) != 0) {
+	if (x->op == OP_UNIX) {
+		if (socketpair(AF_UNIX, SOCK_STREAM, 0, down) != 0) {
+			warnx_("socketpair: %s", strerror(errno));
+			return -1;
+		}
+		/* parent: down[1] both ways; child: down[0] both ways (dup'd, closed apart) */
+		up[0] = dup(down[1]);
+		up[1] = dup(down[0]);
+		if (up[0] < 0 || up[1] < 0) {
+			warnx_("dup: %s", strerror(errno));
+			return -1;
+		}
+	} else if (pipe(down) != 0 || pipe(up) != 0) {
 		warnx_("pipe: %s", strerror(errno));
 		return -1;
 	}
@@ -199,7 +214,7 @@ static int setup(void *a)
 			warnx_("sigaction(SIGUSR1): %s", strerror(errno));
 			return -1;
 		}
-	} else if (x->op == OP_PIPE) {
+	} else if (x->op == OP_PIPE || x->op == OP_UNIX) {
 		return setup_pipe(x);
 	}
 	return 0;
@@ -213,7 +228,7 @@ static void teardown(void *a)
 	x->fd = -1;
 	if (x->op == OP_SIG)
 		signal(SIGUSR1, SIG_DFL);
-	if (x->op == OP_PIPE && x->child > 0) {
+	if ((x->op == OP_PIPE || x->op == OP_UNIX) && x->child > 0) {
 		close(x->to_child); /* the child reads EOF and exits */
 		close(x->from_child);
 		child_wait_bounded(x->child, 1000);
@@ -281,7 +296,7 @@ static int measure_op(struct tool_ctx *c, struct tail *x)
 	struct bench_op op = { .setup = setup, .loop = loops[x->op], .before = before,
 			       .after = after, .teardown = teardown, .arg = x,
 			       .fixed_iters = x->k, .no_parallel = 1,
-			       .helpers = x->op == OP_PIPE };
+			       .helpers = x->op == OP_PIPE || x->op == OP_UNIX };
 	struct measurement m;
 	int rc = measure(&c->timing, &op, &m);
 	free(x->v);
@@ -348,11 +363,11 @@ static int lat_tail(struct tool_ctx *c, int argc, char **argv)
 }
 
 /* By default 11 blocks of 5000 operations: p99.9 is the 5th largest of a block, and the
- * slowest operation (pipe, 10-40 us on a guest) takes about 2 s in all. */
+ * slowest operations (pipe and unix, 10-40 us on a guest) take about 1.5 s each. */
 static const struct tool_options tail_options = {
 	.opts = (const struct opt[]){
 		OPT_CHOICE('o', NULL, struct tail_opts, op, "OP", op_names,
-			   "the operation: null, read, write, sig, pipe, pagefault or all (default)"),
+			   "the operation: null, read, write, sig, pipe, unix, pagefault or all (default)"),
 		OPT_INT('k', NULL, struct tail_opts, k, "K", 100, 100000, "-k (operations per block)",
 			"single operations per block, i.e. per sample (default 5000)"),
 		OPT_INT(0, "stall-every", struct tail_opts, stall_every, "N", 2, 1000000000,
@@ -368,15 +383,16 @@ static const struct tool tools[] = {
 	     "(the clock's read cost subtracted); the sample's values are the block's percentiles\n"
 	     "(nearest rank) and the reported value their median over the blocks. Operations (-o):\n"
 	     "null (getppid), read (1 byte of /dev/zero), write (1 byte to /dev/null), sig (SIGUSR1\n"
-	     "to itself, handled), pipe (1-byte round trip to a child), pagefault (first touch of a\n"
-	     "fresh anonymous page); all of them by default. Not in lmbench."),
+	     "to itself, handled), pipe (1-byte round trip to a child), unix (the same through an\n"
+	     "AF_UNIX socket pair), pagefault (first touch of a fresh anonymous page); all of them\n"
+	     "by default. Not in lmbench."),
 	{ 0 },
 };
 
 #define TAIL_METHOD(what)                                                                     \
 	METHOD(what " of a block of K single operations (op: getppid; 1-byte read of /dev/zero or " \
-	       "write to /dev/null; kill(self, SIGUSR1) handled; a 1-byte pipe round trip to a "   \
-	       "child; the first store to a fresh anonymous page), each timed alone between two " \
+	       "write to /dev/null; kill(self, SIGUSR1) handled; a 1-byte round trip to a child "  \
+	       "through two pipes or an AF_UNIX socket pair; the first store to a fresh anonymous page), each timed alone between two " \
 	       "clock reads; the sample is one block, the value the median over the blocks",      \
 	       "the clock's read cost from each operation", "not an lmbench tool")
 
