@@ -31,10 +31,10 @@ value() { awk -v op="$1" -v q="$2:" '$1 == "Tail" && $2 == op && $3 == q { print
 
 # ---- every operation: the lines, and their order ---------------------------------------------
 "$PLUMB" lat_tail -N 3 -k 1000 >"$T/all" 2>"$T/all.err"; rc=$?
-lines=$(grep -Ec '^Tail (null|read|write|sig|pipe|unix|pagefault) (p50|p90|p99|p99\.9|max): -?[0-9]+\.[0-9]{4} microseconds$' "$T/all")
-if [ $rc -eq 0 ] && [ "$lines" -eq 35 ] && [ "$(wc -l <"$T/all")" -eq 35 ]; then pass tails/lines
+lines=$(grep -Ec '^Tail (null|read|write|sig|pipe|unix|tcp|udp|pagefault) (p50|p90|p99|p99\.9|max): -?[0-9]+\.[0-9]{4} microseconds$' "$T/all")
+if [ $rc -eq 0 ] && [ "$lines" -eq 45 ] && [ "$(wc -l <"$T/all")" -eq 45 ]; then pass tails/lines
 else fail tails/lines "rc=$rc lines=$lines of $(wc -l <"$T/all"): $(head -c 300 "$T/all.err")"; fi
-for op in null read write sig pipe unix pagefault; do
+for op in null read write sig pipe unix tcp udp pagefault; do
 	set -- $(value $op p50 "$T/all") $(value $op p90 "$T/all") $(value $op p99 "$T/all") \
 		$(value $op p99.9 "$T/all") $(value $op max "$T/all")
 	if [ $# -eq 5 ] && awk -v a="$1" -v b="$2" -v c="$3" -v d="$4" -v e="$5" \
@@ -83,7 +83,7 @@ while :; do
 done
 
 # ---- a stop mid-run: exit 128 + the signal, the pipe's child gone --------------------------------
-for stop in TERM:pipe INT:unix; do
+for stop in TERM:pipe INT:unix TERM:udp INT:tcp; do
 	sig=${stop%:*}; op=${stop#*:}
 	"$PLUMB" lat_tail -o $op -N 900 -k 777 >/dev/null 2>"$T/stop.err" &
 	pid=$!
@@ -103,18 +103,18 @@ if "$PLUMB" run --only lat_tail --repeat 1 --no-store -o "$T/run.json" >/dev/nul
 	j=$(grep -c '"metric": "lat_tail\.' "$T/run.json")
 	"$PLUMB" export "$T/run.json" --format csv -o "$T/run.csv" 2>/dev/null
 	csv=$(grep -c 'lat_tail\.p999' "$T/run.csv" 2>/dev/null)
-	if [ "$j" -eq 35 ] && [ "${csv:-0}" -ge 7 ]; then pass tails/run-json-csv
-	else fail tails/run-json-csv "$j results in the JSON (want 35), ${csv:-0} p999 rows in the CSV"; fi
+	if [ "$j" -eq 45 ] && [ "${csv:-0}" -ge 9 ]; then pass tails/run-json-csv
+	else fail tails/run-json-csv "$j results in the JSON (want 45), ${csv:-0} p999 rows in the CSV"; fi
 else fail tails/run-json-csv "plumb run failed: $(head -c 300 "$T/run.err")"; fi
 
 # ---- summary --tails and the report's chart per operation, from that run ------------------------
 if [ -s "$T/run.json" ]; then
 	"$PLUMB" summary --tails "$T/run.json" >"$T/sum" 2>"$T/sum.err"; rc=$?
-	rows=$(grep -Ec '^#1 +[^ ]+ +(null|read|write|sig|pipe|unix|pagefault) +([0-9.]+ +){6}[0-9.]+%$' "$T/sum")
-	if [ $rc -eq 0 ] && [ "$rows" -eq 7 ] && grep -q 'p99.9' "$T/sum"; then pass tails/summary
+	rows=$(grep -Ec '^#1 +[^ ]+ +(null|read|write|sig|pipe|unix|tcp|udp|pagefault) +([0-9.]+ +){6}[0-9.]+%$' "$T/sum")
+	if [ $rc -eq 0 ] && [ "$rows" -eq 9 ] && grep -q 'p99.9' "$T/sum"; then pass tails/summary
 	else fail tails/summary "rc=$rc rows=$rows: $(head -c 400 "$T/sum") $(head -c 200 "$T/sum.err")"; fi
 	"$PLUMB" report "$T/run.json" -o "$T/r.html" --svg-dir "$T/svg" >/dev/null 2>&1
 	n=$(ls "$T/svg" 2>/dev/null | grep -c 'tails-op-')
-	if [ "$n" -eq 7 ] && grep -q 'percentile in nines' "$T/svg/"*tails-op-pipe.svg; then pass tails/report-chart
-	else fail tails/report-chart "$n percentile charts (want 7): $(ls "$T/svg" 2>/dev/null | tr '\n' ' ')"; fi
+	if [ "$n" -eq 9 ] && grep -q 'percentile in nines' "$T/svg/"*tails-op-pipe.svg; then pass tails/report-chart
+	else fail tails/report-chart "$n percentile charts (want 9): $(ls "$T/svg" 2>/dev/null | tr '\n' ' ')"; fi
 else skip tails/summary "no run file (run-json-csv failed)"; skip tails/report-chart "no run file"; fi

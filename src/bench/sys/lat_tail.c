@@ -9,6 +9,8 @@
  *   write      write 1 byte to /dev/null      sig    kill(self, SIGUSR1) to a handler
  *   pipe       1 byte to a child process through one pipe and back through another
  *   unix       the same through a connected pair of AF_UNIX stream sockets
+ *   tcp, udp   the same through a loopback TCP connection (TCP_NODELAY) or two connected
+ *              loopback UDP sockets
  *   pagefault  the first store to a fresh page of an anonymous mapping (a new mapping of K
  *              pages before each block, unmapped after it, both untimed; no huge pages)
  *
@@ -44,6 +46,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "bench/tool.h"
@@ -60,9 +65,9 @@ static const char *const metric_ids[NQ] = {
 	"lat_tail.p50", "lat_tail.p90", "lat_tail.p99", "lat_tail.p999", "lat_tail.max",
 };
 
-enum op { OP_NULL, OP_READ, OP_WRITE, OP_SIG, OP_PIPE, OP_UNIX, OP_FAULT, NOPS };
-static const char *const op_names[] = { "null", "read", "write", "sig", "pipe", "unix",
-					"pagefault", "all", NULL };
+enum op { OP_NULL, OP_READ, OP_WRITE, OP_SIG, OP_PIPE, OP_UNIX, OP_TCP, OP_UDP, OP_FAULT, NOPS };
+static const char *const op_names[] = { "null", "read", "write", "sig", "pipe", "unix", "tcp",
+					"udp", "pagefault", "all", NULL };
 
 struct tail {
 	struct timing_ctx *timing;
@@ -152,21 +157,70 @@ static void loop_fault(uint64_t n, void *a)
 }
 
 static void (*const loops[NOPS])(uint64_t, void *) = {
-	loop_null, loop_read, loop_write, loop_sig, loop_pipe, loop_pipe, loop_fault,
+	loop_null, loop_read, loop_write, loop_sig, loop_pipe, loop_pipe, loop_pipe, loop_pipe,
+	loop_fault,
 };
 
-/* The echo child: two pipes (pipe), or one stream socket pair (unix: each end both ways). */
+/* Two connected sockets (*p the parent's, *q the child's): unix, a stream socket pair; tcp, a
+ * loopback connection (connected and accepted before the fork: the backlog completes it); udp,
+ * two loopback datagram sockets connected to each other. */
+static int socket_ends(enum op op, int *p, int *q)
+{
+	if (op == OP_UNIX) {
+		int sv[2];
+		if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0)
+			return -1;
+		*p = sv[0];
+		*q = sv[1];
+		return 0;
+	}
+	int type = op == OP_UDP ? SOCK_DGRAM : SOCK_STREAM, one = 1;
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct sockaddr_in b = a;
+	socklen_t al = sizeof a, bl = sizeof b;
+	int l = socket(AF_INET, type, 0), c = socket(AF_INET, type, 0);
+	if (l < 0 || c < 0 || bind(l, (struct sockaddr *)&a, sizeof a) != 0 ||
+	    getsockname(l, (struct sockaddr *)&a, &al) != 0)
+		return -1;
+	if (op == OP_UDP) {
+		if (bind(c, (struct sockaddr *)&b, sizeof b) != 0 ||
+		    getsockname(c, (struct sockaddr *)&b, &bl) != 0 ||
+		    connect(l, (struct sockaddr *)&b, sizeof b) != 0 ||
+		    connect(c, (struct sockaddr *)&a, sizeof a) != 0)
+			return -1;
+		*p = c;
+		*q = l;
+		return 0;
+	}
+	if (listen(l, 1) != 0 || connect(c, (struct sockaddr *)&a, sizeof a) != 0)
+		return -1;
+	int s = accept(l, NULL, NULL);
+	close(l);
+	if (s < 0)
+		return -1;
+	/* one byte each way, at once: no Nagle delay */
+	setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	*p = c;
+	*q = s;
+	return 0;
+}
+
+/* The echo child: two pipes (pipe), or two connected sockets, each end both ways (dup'd so
+ * that each side closes its own copies). */
 static int setup_pipe(struct tail *x)
 {
 	int down[2], up[2];
-	if (x->op == OP_UNIX) {
-		if (socketpair(AF_UNIX, SOCK_STREAM, 0, down) != 0) {
-			warnx_("socketpair: %s", strerror(errno));
+	if (x->op != OP_PIPE) {
+		int p, q;
+		if (socket_ends(x->op, &p, &q) != 0) {
+			warnx_("%s: cannot connect two sockets: %s", op_names[x->op], strerror(errno));
 			return -1;
 		}
-		/* parent: down[1] both ways; child: down[0] both ways (dup'd, closed apart) */
-		up[0] = dup(down[1]);
-		up[1] = dup(down[0]);
+		down[1] = p;
+		down[0] = q;
+		up[0] = dup(p);
+		up[1] = dup(q);
 		if (up[0] < 0 || up[1] < 0) {
 			warnx_("dup: %s", strerror(errno));
 			return -1;
@@ -214,7 +268,7 @@ static int setup(void *a)
 			warnx_("sigaction(SIGUSR1): %s", strerror(errno));
 			return -1;
 		}
-	} else if (x->op == OP_PIPE || x->op == OP_UNIX) {
+	} else if (x->op >= OP_PIPE && x->op <= OP_UDP) {
 		return setup_pipe(x);
 	}
 	return 0;
@@ -228,8 +282,11 @@ static void teardown(void *a)
 	x->fd = -1;
 	if (x->op == OP_SIG)
 		signal(SIGUSR1, SIG_DFL);
-	if ((x->op == OP_PIPE || x->op == OP_UNIX) && x->child > 0) {
-		close(x->to_child); /* the child reads EOF and exits */
+	if (x->op >= OP_PIPE && x->op <= OP_UDP && x->child > 0) {
+		char c = 0;
+		ssize_t w = write(x->to_child, &c, 0); /* udp: an empty datagram, read as 0 bytes */
+		(void)w;
+		close(x->to_child); /* the others: the child reads EOF and exits */
 		close(x->from_child);
 		child_wait_bounded(x->child, 1000);
 		x->child = 0;
@@ -296,7 +353,7 @@ static int measure_op(struct tool_ctx *c, struct tail *x)
 	struct bench_op op = { .setup = setup, .loop = loops[x->op], .before = before,
 			       .after = after, .teardown = teardown, .arg = x,
 			       .fixed_iters = x->k, .no_parallel = 1,
-			       .helpers = x->op == OP_PIPE || x->op == OP_UNIX };
+			       .helpers = x->op >= OP_PIPE && x->op <= OP_UDP };
 	struct measurement m;
 	int rc = measure(&c->timing, &op, &m);
 	free(x->v);
@@ -367,7 +424,7 @@ static int lat_tail(struct tool_ctx *c, int argc, char **argv)
 static const struct tool_options tail_options = {
 	.opts = (const struct opt[]){
 		OPT_CHOICE('o', NULL, struct tail_opts, op, "OP", op_names,
-			   "the operation: null, read, write, sig, pipe, unix, pagefault or all (default)"),
+			   "the operation: null, read, write, sig, pipe, unix, tcp, udp, pagefault or all (default)"),
 		OPT_INT('k', NULL, struct tail_opts, k, "K", 100, 100000, "-k (operations per block)",
 			"single operations per block, i.e. per sample (default 5000)"),
 		OPT_INT(0, "stall-every", struct tail_opts, stall_every, "N", 2, 1000000000,
@@ -383,16 +440,17 @@ static const struct tool tools[] = {
 	     "(the clock's read cost subtracted); the sample's values are the block's percentiles\n"
 	     "(nearest rank) and the reported value their median over the blocks. Operations (-o):\n"
 	     "null (getppid), read (1 byte of /dev/zero), write (1 byte to /dev/null), sig (SIGUSR1\n"
-	     "to itself, handled), pipe (1-byte round trip to a child), unix (the same through an\n"
-	     "AF_UNIX socket pair), pagefault (first touch of a fresh anonymous page); all of them\n"
-	     "by default. Not in lmbench."),
+	     "to itself, handled), pipe (1-byte round trip to a child), unix, tcp, udp (the same\n"
+	     "through an AF_UNIX socket pair, a loopback TCP connection, loopback UDP sockets),\n"
+	     "pagefault (first touch of a fresh anonymous page); all of them by default. Not in\n"
+	     "lmbench."),
 	{ 0 },
 };
 
 #define TAIL_METHOD(what)                                                                     \
 	METHOD(what " of a block of K single operations (op: getppid; 1-byte read of /dev/zero or " \
 	       "write to /dev/null; kill(self, SIGUSR1) handled; a 1-byte round trip to a child "  \
-	       "through two pipes or an AF_UNIX socket pair; the first store to a fresh anonymous page), each timed alone between two " \
+	       "through two pipes, an AF_UNIX socket pair, loopback TCP or UDP; the first store to a fresh anonymous page), each timed alone between two " \
 	       "clock reads; the sample is one block, the value the median over the blocks",      \
 	       "the clock's read cost from each operation", "not an lmbench tool")
 
