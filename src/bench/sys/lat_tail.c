@@ -455,8 +455,8 @@ static const struct tool tools[] = {
 	       "the clock's read cost from each operation", "not an lmbench tool")
 
 /* Default noise: 6 runs of `plumb run --only lat_tail` (3 rounds each) on the busy 2-vCPU guest,
- * the log values' standard deviation times 1.25, the largest over the 6 operations (one row
- * serves them all): p50 0.19 (null), p90 0.10, p99 0.87 (pipe; the others 0.05-0.09), p99.9
+ * the log values' standard deviation times 1.25, the largest over null, read, write, sig, pipe
+ * and pagefault (one row serves every operation; unix, tcp and udp came later, not measured): p50 0.19 (null), p90 0.10, p99 0.87 (pipe; the others 0.05-0.09), p99.9
  * 2.12 (pipe; sig 1.63, the others 0.13-0.26), max 3.27 (read: a block's worst is either tens of
  * us or a ms stall, run by run). The median tracks the CPU clock; the tails are stalls. */
 static const struct metric_def metrics[] = {
