@@ -10,6 +10,7 @@
 #include "analysis/report.h"
 #include "analysis/report_c2c.h"
 #include "analysis/report_loaded.h"
+#include "analysis/report_tails.h"
 #include "analysis/report_trend.h"
 #include "analysis/svg.h"
 #include "core/stats.h"
@@ -531,6 +532,7 @@ size_t report_charts(const struct side *sides, size_t n, int standalone,
 	strs_free(&other);
 	struct report_chart *hc;
 	size_t nh = report_c2c_charts(sides, n, standalone, &hc);
+	nh = report_tails_append(nh, sides, n, standalone, &hc); /* lat_tail: report_tails.c */
 	for (size_t i = 0; i < nh; i++) {
 		chart_add(&c, hc[i].slug, hc[i].title, hc[i].svg, hc[i].wide);
 		hc[i].svg = NULL;

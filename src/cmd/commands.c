@@ -27,7 +27,7 @@ const struct command commands[] = {
 	{ "serve", cmd_serve, "[--bind ADDR] [--port BASE] [--idle SECONDS] [-v]",
 	  "run the server end of every network benchmark for remote clients",
 	  NULL, serve_options },
-	{ "summary", cmd_summary, "[--db FILE|URI] [--cells] [--per-host [--pool-anyway]]\n"
+	{ "summary", cmd_summary, "[--db FILE|URI] [--cells] [--per-host [--pool-anyway]] [--tails]\n"
 	  "       [--format text|markdown|html] [--all | RUN|FILE ...]",
 	  "lmbench's summary tables for runs and results files (--per-host: one row per host)",
 	  NULL, summary_options },

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/summary.h"
+#include "analysis/summary_tails.h"
 #include "cmd/commands.h"
 #include "core/escape.h"
 #include "core/util.h"
@@ -20,7 +21,7 @@
 
 struct summary_cli {
 	const char *db, *format;
-	int cells, per_host, pool_anyway, all;
+	int cells, per_host, pool_anyway, all, tails;
 };
 
 const struct opt summary_options[] = {
@@ -35,6 +36,8 @@ const struct opt summary_options[] = {
 	OPT_BOOL(0, "pool-anyway", struct summary_cli, pool_anyway,
 		"with --per-host, pool a host's runs even when their architecture, CPU, build "
 		"or kernel differ"),
+	OPT_BOOL(0, "tails", struct summary_cli, tails,
+		"lat_tail's percentiles (p50 p90 p99 p99.9 max) per run and operation"),
 	OPT_STRING(0, "format", struct summary_cli, format, "F",
 		"text (lmbench's, the default), markdown or html: a facts header, then the tables"),
 	OPT_END,
@@ -43,7 +46,7 @@ const struct opt summary_options[] = {
 __attribute__((noreturn)) static void summary_bad(const char *cmd, const char *word, int missing)
 {
 	die(EXIT_USAGE, "unknown option '%s' (usage: plumb summary [--db FILE|URI] [--cells] "
-	    "[--per-host [--pool-anyway]] [--format text|markdown|html] [--all | RUN|FILE ...])", word);
+	    "[--per-host [--pool-anyway]] [--tails] [--format text|markdown|html] [--all | RUN|FILE ...])", word);
 }
 
 /* The newest run of the store: what `plumb summary` alone shows (the run just made). */
@@ -112,6 +115,8 @@ int cmd_summary(int argc, char **argv)
 		die(EXIT_USAGE, "--format: '%s' is not text, markdown or html", a.format);
 	if (a.cells && fmt != SUM_TEXT)
 		die(EXIT_USAGE, "--cells and --format: one at a time");
+	if (a.tails && (a.cells || fmt != SUM_TEXT))
+		die(EXIT_USAGE, "--tails is a text table of its own: not with --cells or --format");
 	if (a.pool_anyway && !a.per_host)
 		die(EXIT_USAGE, "--pool-anyway goes with --per-host (the only pooling summary does)");
 	for (int i = first; i < argc; i++)
@@ -143,7 +148,9 @@ int cmd_summary(int argc, char **argv)
 	FILE *m = open_memstream(&buf, &len);
 	if (!m)
 		die(EXIT_MEASURE, "out of memory");
-	if (a.cells)
+	if (a.tails)
+		summary_tails(m, runs, n);
+	else if (a.cells)
 		summary_cells(m, runs, n);
 	else if (fmt != SUM_TEXT)
 		summary_print_doc(m, runs, n, fmt);

@@ -515,6 +515,8 @@ static void asked(struct plan *p, const struct plan_cfg *c)
 	/* 9 levels of samples of 20 ms, a calibration each, and the chain: a round of the default
 	 * profile took 2 s on the 2-vCPU guest, the tool alone (7 samples) 2.2 s */
 	add(p, c, F_MEM, HW, STEP_ASKED, 10.0, "lat_loaded", NULL);
+	/* plumb's own: 9 operations x 11 blocks of 5000 single ones, about 4 s here */
+	add(p, c, F_SIG, OS, STEP_ASKED, 5.0, "lat_tail", NULL);
 }
 
 void plan_build(struct plan *p, const struct plan_cfg *c)

@@ -1,0 +1,142 @@
+/*
+ * report_tails.c — lat_tail's distribution as a percentile chart per operation (params, so a
+ * --stall-every run is a chart of its own): x the percentile in "nines", -log10(1 - q), so
+ * that p50, p90, p99 and p99.9 fall at 0.3, 1, 2 and 3 and the tail gets the room a linear
+ * axis would give the median; the block's maximum is drawn at 4. y the latency on a log
+ * scale (a tail is often 100x the median). One line per side: at each percentile the median
+ * of the side's samples (blocks) pooled over its runs and rounds, the value compare reads.
+ * The bars chart keeps each percentile's interval; this one shows the shape.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis/report_tails.h"
+#include "analysis/svg.h"
+#include "core/result.h"
+#include "core/stats.h"
+#include "core/util.h"
+#include "results/run.h"
+
+#define NQ 5
+static const char *const qmetric[NQ] = {
+	"lat_tail.p50", "lat_tail.p90", "lat_tail.p99", "lat_tail.p999", "lat_tail.max",
+};
+static const double qnines[NQ] = { 0.30103, 1, 2, 3, 4 };
+
+/* The distinct params of lat_tail results over every side, in first-seen order. */
+static size_t ops_seen(const struct side *sides, size_t n, const char ***out)
+{
+	const char **v = NULL;
+	size_t k = 0, cap = 0;
+	for (size_t s = 0; s < n; s++)
+		for (size_t i = 0; i < sides[s].nruns; i++)
+			for (size_t j = 0; j < sides[s].runs[i]->results.n; j++) {
+				const struct result *r = &sides[s].runs[i]->results.v[j];
+				if (strcmp(r->metric, qmetric[0]) != 0)
+					continue;
+				size_t a = 0;
+				while (a < k && !params_same(v[a], r->params))
+					a++;
+				if (a < k)
+					continue;
+				if (k == cap) {
+					cap = cap ? 2 * cap : 8;
+					v = xrealloc(v, cap * sizeof *v);
+				}
+				v[k++] = r->params;
+			}
+	*out = v;
+	return k;
+}
+
+/* The median of every sample of (metric, params) on side s; NAN when it has none. */
+static double side_median(const struct side *s, const char *metric, const char *params)
+{
+	double *v = NULL;
+	size_t k = 0;
+	for (size_t i = 0; i < s->nruns; i++)
+		for (size_t j = 0; j < s->runs[i]->results.n; j++) {
+			const struct result *r = &s->runs[i]->results.v[j];
+			if (strcmp(r->metric, metric) != 0 || !params_same(r->params, params))
+				continue;
+			v = xrealloc(v, (k + r->nsamples + 1) * sizeof *v);
+			for (size_t m = 0; m < r->nsamples; m++)
+				v[k++] = r->samples[m].value;
+		}
+	double med = k ? stats_median(v, k) : NAN;
+	free(v);
+	return med;
+}
+
+static char *render(const struct side *sides, size_t n, const char *params, const char *title)
+{
+	struct svg_series *ser = xcalloc(n, sizeof *ser);
+	size_t ns = 0;
+	for (size_t s = 0; s < n; s++) {
+		struct svg_series *z = &ser[ns];
+		z->x = xmalloc(NQ * sizeof *z->x);
+		z->y = xmalloc(NQ * sizeof *z->y);
+		for (int q = 0; q < NQ; q++) {
+			double v = side_median(&sides[s], qmetric[q], params);
+			if (isfinite(v) && v > 0) { /* a log axis: a value at or below 0 is not drawn */
+				z->x[z->n] = qnines[q];
+				z->y[z->n++] = v;
+			}
+		}
+		if (!z->n) {
+			free(z->x);
+			free(z->y);
+			z->x = z->y = NULL;
+			continue;
+		}
+		z->name = report_side_name(&sides[s]);
+		z->color = (int)s;
+		ns++;
+	}
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		die(1, "out of memory");
+	struct svg_chart c = { .title = title,
+			       .xlabel = "percentile in nines: 0.3 p50, 1 p90, 2 p99, 3 p99.9, 4 max of a block",
+			       .ylabel = "us", .xk = X_LINEAR, .logy = 1, .s = ser, .ns = ns };
+	svg_line_chart(f, &c);
+	fclose(f);
+	for (size_t s = 0; s < ns; s++) {
+		free(ser[s].name);
+		free(ser[s].x);
+		free(ser[s].y);
+	}
+	free(ser);
+	return buf;
+}
+
+size_t report_tails_append(size_t have, const struct side *sides, size_t n, int standalone,
+			   struct report_chart **io)
+{
+	(void)standalone; /* svg_line_chart follows svg_set_standalone(), already set */
+	const char **ops;
+	size_t k = ops_seen(sides, n, &ops);
+	if (!k) {
+		free(ops);
+		return have;
+	}
+	*io = xrealloc(*io, (have + k) * sizeof **io);
+	for (size_t i = 0; i < k; i++) {
+		struct report_chart *c = &(*io)[have + i];
+		char slug[96];
+		snprintf(slug, sizeof slug, "tails-%s", ops[i]);
+		for (char *p = slug; *p; p++)
+			if (*p == ' ' || *p == '=' || *p == '.' || *p == '_')
+				*p = '-';
+		c->slug = xstrdup(slug);
+		c->title = xasprintf("Tail latency (lat_tail) %s: percentiles of single operations",
+				     ops[i]);
+		c->svg = render(sides, n, ops[i], c->title);
+		c->wide = 0;
+	}
+	free(ops);
+	return have + k;
+}
