@@ -91,31 +91,16 @@ static uint64_t time_once(const struct bench_op *op, uint64_t iters)
 	return t1 - t0;
 }
 
-/* Grow the iteration count until one sample lasts at least target ns. A time that reaches the
- * target by a jump the previous try did not predict (4x or more, or on the first try) is timed
- * 3 times more and the smallest kept: one preempted try (a partner thread waiting out another
- * process's time slice on a busy machine) would otherwise fix the count at a few iterations, and
- * every sample after it would be far shorter than the minimum sample time. */
+/* Grow the iteration count until one sample lasts at least target ns. */
 static uint64_t calibrate(const struct bench_op *op, double target)
 {
 	if (op->fixed_iters)
 		return op->fixed_iters;
-	uint64_t iters = 1, prev_iters = 0;
-	double prev_t = 0;
+	uint64_t iters = 1;
 	for (int tries = 0; tries < 64; tries++) {
 		double t = (double)time_once(op, iters);
-		if (t >= 0.95 * target &&
-		    (prev_iters == 0 || t > 4 * prev_t * (double)iters / (double)prev_iters)) {
-			for (int k = 0; k < 3; k++) {
-				double again = (double)time_once(op, iters);
-				if (again < t)
-					t = again;
-			}
-		}
 		if (t >= 0.95 * target)
 			break;
-		prev_iters = iters;
-		prev_t = t;
 		uint64_t next;
 		if (t < target / 64 || t < 2000)
 			next = iters * 8;
@@ -195,6 +180,27 @@ static int precise_enough(const struct timing_ctx *t, const struct measurement *
 	return ok;
 }
 
+/* The count that would make a sample last the minimum, when the samples just taken are far
+ * shorter than it (under an eighth), else 0. A calibration try can be slower than every sample
+ * after it: a lost time slice (on a busy machine a partner thread waits out another process's
+ * slice: lat_c2c's count was fixed at one round trip, samples of 300 ns for a minimum of 2 ms),
+ * or the first touch of a buffer. The samples themselves say what one iteration costs. */
+static uint64_t recalibrated(const struct bench_op *op, const struct measurement *m)
+{
+	if (op->fixed_iters || m->n == 0)
+		return 0;
+	double *el = xmalloc(m->n * sizeof *el);
+	for (size_t i = 0; i < m->n; i++)
+		el[i] = m->s[i].elapsed_ns;
+	double med = stats_median(el, m->n);
+	free(el);
+	if (!(med < m->min_sample_ns / 8))
+		return 0;
+	double per = (med > 1 ? med : 1) / (double)m->iters;
+	double want = m->min_sample_ns * 1.1 / per;
+	return want > (double)(1ull << 40) ? (1ull << 40) : (uint64_t)want + 1;
+}
+
 static int measure_here(struct timing_ctx *t, const struct bench_op *op, struct measurement *m)
 {
 	size_t cap = 0;
@@ -205,13 +211,20 @@ static int measure_here(struct timing_ctx *t, const struct bench_op *op, struct 
 	m->clock_overhead_ns = clock_ovh(t);
 	m->min_sample_ns = timing_min_sample_ns(t, op->min_sample_ns);
 	m->iters = calibrate(op, m->min_sample_ns);
-	warm(t, op, m->iters);
-	int n = reps(t);
-	int cap_n = adaptive_cap(t) > n ? adaptive_cap(t) : n;
-	for (int i = 0; i < cap_n; i++) {
-		if (i >= n && precise_enough(t, m))
+	for (int again = 0; again < 2; again++) {
+		warm(t, op, m->iters);
+		int n = reps(t);
+		int cap_n = adaptive_cap(t) > n ? adaptive_cap(t) : n;
+		m->n = 0;
+		for (int i = 0; i < cap_n; i++) {
+			if (i >= n && precise_enough(t, m))
+				break;
+			push(m, take_sample(op, m->iters, m->clock_overhead_ns, t->opts.round), &cap);
+		}
+		uint64_t fit = again ? 0 : recalibrated(op, m);
+		if (!fit)
 			break;
-		push(m, take_sample(op, m->iters, m->clock_overhead_ns, t->opts.round), &cap);
+		m->iters = fit; /* the samples taken are dropped: shorter than the minimum */
 	}
 	if (op->teardown)
 		op->teardown(op->arg);
