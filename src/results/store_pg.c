@@ -68,11 +68,13 @@ static int set_err(struct store *s, const char *msg)
 }
 
 /* A failed statement: its message, and whether running the transaction again can succeed
- * (40P01 deadlock: two pushes taking the same runs in opposite orders; 40001 serialization). */
+ * (40P01 deadlock: two pushes taking the same runs in opposite orders; 40001 serialization;
+ * 23505 a unique key taken: another push stored the same run between this one's look and its
+ * insert, and the next attempt finds it there). */
 static int res_err(struct store *s, PGresult *res)
 {
 	const char *st = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
-	s->retry = st && (!strcmp(st, "40P01") || !strcmp(st, "40001"));
+	s->retry = st && (!strcmp(st, "40P01") || !strcmp(st, "40001") || !strcmp(st, "23505"));
 	return set_err(s, res ? PQresultErrorMessage(res) : PQerrorMessage(pg_of(s)->conn));
 }
 
@@ -237,7 +239,11 @@ static void pg_close(struct store *s)
 
 static const struct store_ops pg_ops = {
 	.dialect = DIALECT_PG,
-	.begin_write = "BEGIN",
+	/* one writer at a time, as SQLite's BEGIN IMMEDIATE: two pushes of the same runs in
+	 * opposite orders took the runs' unique keys in opposite orders and deadlocked (PostgreSQL
+	 * aborts one after deadlock_timeout; with 8 at once some failed all 10 attempts). A push
+	 * holds the lock for its one transaction, a fraction of a second. */
+	.begin_write = "BEGIN; SELECT pg_advisory_xact_lock(482731465613)",
 	.begin_read = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
 	.exec = pg_exec,
 	.query = pg_query,
