@@ -91,12 +91,11 @@ static uint64_t time_once(const struct bench_op *op, uint64_t iters)
 	return t1 - t0;
 }
 
-/* Grow the iteration count until one sample lasts at least target ns. */
-static uint64_t calibrate(const struct bench_op *op, double target)
+/* Grow the iteration count from iters until one sample lasts at least target ns. */
+static uint64_t calibrate(const struct bench_op *op, double target, uint64_t iters)
 {
 	if (op->fixed_iters)
 		return op->fixed_iters;
-	uint64_t iters = 1;
 	for (int tries = 0; tries < 64; tries++) {
 		double t = (double)time_once(op, iters);
 		if (t >= 0.95 * target)
@@ -210,7 +209,7 @@ static int measure_here(struct timing_ctx *t, const struct bench_op *op, struct 
 	m->loop_overhead_ns = 0; /* nothing subtracted per iteration: see the top of this file */
 	m->clock_overhead_ns = clock_ovh(t);
 	m->min_sample_ns = timing_min_sample_ns(t, op->min_sample_ns);
-	m->iters = calibrate(op, m->min_sample_ns);
+	m->iters = calibrate(op, m->min_sample_ns, 1);
 	for (int again = 0; again < 2; again++) {
 		warm(t, op, m->iters);
 		int n = reps(t);
@@ -224,7 +223,11 @@ static int measure_here(struct timing_ctx *t, const struct bench_op *op, struct 
 		uint64_t fit = again ? 0 : recalibrated(op, m);
 		if (!fit)
 			break;
-		m->iters = fit; /* the samples taken are dropped: shorter than the minimum */
+		/* the samples taken are dropped (shorter than the minimum); from the count they
+		 * suggest, grown until a try lasts the minimum: a sample of a few iterations also
+		 * holds costs that do not grow with the count (the clock's reads, under emulation
+		 * microseconds), so the suggestion alone can fall short */
+		m->iters = calibrate(op, m->min_sample_ns, fit);
 	}
 	if (op->teardown)
 		op->teardown(op->arg);
@@ -258,7 +261,7 @@ static void copy_main(struct timing_ctx *t, const struct bench_op *op, int copy,
 	h.loop_ovh = 0;
 	h.clk_ovh = clock_ovh(t);
 	h.min_ns = timing_min_sample_ns(t, op->min_sample_ns);
-	h.iters = calibrate(op, h.min_ns);
+	h.iters = calibrate(op, h.min_ns, 1);
 	write_in_full(ready_w, &c, 1);
 	if (read_in_full(start_r, &c, 1) < 0)
 		_exit(1);
