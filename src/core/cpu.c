@@ -1,5 +1,6 @@
 /* cpu.c — placement policies (plumb's and lmbench's LMBENCH_SCHED) and pinning. */
 #include <ctype.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -202,4 +203,12 @@ const char *cpu_kind(int cpu)
 		fclose(f);
 	}
 	return buf;
+}
+
+int cpu_pin_thread(int cpu)
+{
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return pthread_setaffinity_np(pthread_self(), sizeof set, &set);
 }

@@ -38,6 +38,9 @@ int cpu_for(struct placement *p, int copy, int proc, int nprocs);
 int cpu_place(struct placement *p, int copy, int proc, int nprocs);
 /* Description of the policy in force, recorded with results ("single:1", "list:0,1", ...). */
 const char *cpu_policy_desc(struct placement *p);
+/* Pin the calling thread (not the process) to one CPU; 0 or an errno value. For tools whose
+ * threads each need their own CPU (lat_c2c, lat_loaded). */
+int cpu_pin_thread(int cpu);
 /* Online CPUs in ascending order; returns the count. */
 int cpu_online(int *cpus, int max);
 /* Short description of a CPU's kind ("capacity=1024", "part=0xd08"), "" when unknown: on

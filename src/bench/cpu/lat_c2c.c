@@ -40,18 +40,10 @@ struct c2c {
 	pthread_t partner;
 };
 
-static int pin_self(int cpu)
-{
-	cpu_set_t set;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return pthread_setaffinity_np(pthread_self(), sizeof set, &set);
-}
-
 static void *partner(void *arg)
 {
 	struct c2c *x = arg;
-	if (pin_self(x->to) != 0) {
+	if (cpu_pin_thread(x->to) != 0) {
 		atomic_store(&x->ready, -1);
 		return NULL;
 	}
@@ -81,7 +73,7 @@ static void loop_roundtrip(uint64_t n, void *arg)
 static int start_pair(void *arg)
 {
 	struct c2c *x = arg;
-	int e = pin_self(x->from);
+	int e = cpu_pin_thread(x->from);
 	if (e != 0) {
 		warnx_("CPU %d: %s", x->from, strerror(e));
 		return -1;

@@ -90,19 +90,11 @@ struct loaded {
 	size_t nspan, capspan;
 };
 
-static int pin_self(int cpu)
-{
-	cpu_set_t set;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return pthread_setaffinity_np(pthread_self(), sizeof set, &set);
-}
-
 static void *loader_main(void *arg)
 {
 	struct loader *l = arg;
 	struct loaded *x = l->x;
-	if (pin_self(l->cpu) != 0) {
+	if (cpu_pin_thread(l->cpu) != 0) {
 		atomic_store(&l->ready, -1);
 		return NULL;
 	}
@@ -155,7 +147,7 @@ static void stop_loaders(struct loaded *x, int n)
 static int level_setup(void *arg)
 {
 	struct loaded *x = arg;
-	int e = pin_self(x->chase_cpu);
+	int e = cpu_pin_thread(x->chase_cpu);
 	if (e != 0) {
 		warnx_("CPU %d: %s", x->chase_cpu, strerror(e));
 		return -1;
@@ -376,7 +368,7 @@ static int lat_loaded(struct tool_ctx *c, int argc, char **argv)
 		ld[i].x = x;
 	}
 	/* the chase's memory is touched on its own CPU */
-	int e = pin_self(x->chase_cpu);
+	int e = cpu_pin_thread(x->chase_cpu);
 	if (e != 0)
 		die(EXIT_MEASURE, "CPU %d: %s", x->chase_cpu, strerror(e));
 	struct mem_buf b;
