@@ -39,8 +39,9 @@ else fail c2c/one-line-per-ordered-pair "rc=$rc lines=$lines want $((k * (k - 1)
 if awk '/^Cache line round trip CPU/ && $6 == $9 + 0 { bad = 1 } END { exit bad }' FS='[ :]+' "$T/c2c"
 then pass c2c/diagonal-not-measured; else fail c2c/diagonal-not-measured "$(grep 'CPU \([0-9]*\) to CPU \1:' "$T/c2c")"; fi
 # a round trip is two hand-overs of a line between caches: each costs more than 1 ns on any
-# CPU made so far; the upper bound only catches a unit error (a busy machine may preempt a side)
-if awk '/^Cache line round trip CPU/ { v = $(NF - 1); if (v < 2 || v > 1e7) bad = 1 } END { exit bad }' "$T/c2c"
+# CPU made so far; the upper bound only catches a unit error: beside a CPU hog per CPU a side
+# waits out the hog's time slices, and a round trip measured 12 ms (1 s is 100 of those)
+if awk '/^Cache line round trip CPU/ { v = $(NF - 1); if (v < 2 || v > 1e9) bad = 1 } END { exit bad }' "$T/c2c"
 then pass c2c/plausible; else fail c2c/plausible "$(cat "$T/c2c")"; fi
 
 # Both orders of the first pair: the same two caches, so alike within a factor of 2 where the
