@@ -76,6 +76,14 @@ while :; do
 			skip c2c/symmetric "this machine's two orders differ, and an independent ping-pong loop agrees: lat_c2c $tool ns, pingpong $ind ns"
 			break
 		fi
+		# beyond 1.5 us a round trip is a wait for the scheduler, not a cache hand-over (a
+		# cross-socket one costs under 1 us): the CPUs are shared with other work, and which
+		# order meets the other work's time slices is chance
+		if awk -v ind="$ind" 'BEGIN { split(ind, p, " "); exit !(p[1] > 1500 || p[2] > 1500) }'
+		then
+			skip c2c/symmetric "the CPUs are busy: the independent loop takes $ind ns a round trip, a scheduler's wait, not a cache's (lat_c2c $tool ns)"
+			break
+		fi
 	fi
 	[ $n -lt 3 ] || { fail c2c/symmetric "$a to $b and back: lat_c2c $tool ns, independent loop ${ind:-not built} ns, in each of 3 tries"; break; }
 done
