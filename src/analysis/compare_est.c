@@ -238,7 +238,7 @@ double prior_df_from_spread(const double *s2, const double *df, size_t n, double
  * struct metric_noise; bench/README.md, "Run-to-run noise: the default table", says how each
  * figure was measured). A metric plumb does not know (an imported id) gets the conservative
  * figure every unmeasured metric declares (NOISE_UNMEASURED). */
-static const struct metric_noise unknown_noise = { "other", 0.20, 0.20, 0, 4, 0 };
+static const struct metric_noise unknown_noise = { "other", 0.20, 0.20, 0, 4, 0, 0 };
 
 static const struct metric_noise *noise_of(const char *metric)
 {
@@ -250,6 +250,36 @@ double default_run_noise(const char *metric, int equal_clock)
 {
 	const struct metric_noise *f = noise_of(metric);
 	return equal_clock && f->clock ? f->run_eq : f->run;
+}
+
+double default_run_noise_at(const char *metric, int equal_clock, double rounds)
+{
+	double sd = default_run_noise(metric, equal_clock);
+	double e = noise_of(metric)->run_effect;
+	if (!(e > 0) || !(rounds > 0))
+		return sd;
+	/* var(run mean) = run effect^2 + round variance / rounds; the declared figure is that
+	 * at NOISE_ROUNDS rounds (bench/README.md, "Separate runs") */
+	double e2 = e * e < sd * sd ? e * e : sd * sd;
+	return sqrt(e2 + (sd * sd - e2) * NOISE_ROUNDS / rounds);
+}
+
+double default_run_effect(const char *metric, int equal_clock)
+{
+	double sd = default_run_noise(metric, equal_clock), e = noise_of(metric)->run_effect;
+	return e > 0 ? (e < sd ? e : sd) : 0;
+}
+
+double rounds_harmonic(const size_t *n, size_t k)
+{
+	double inv = 0;
+	size_t m = 0;
+	for (size_t i = 0; i < k; i++)
+		if (n[i]) {
+			inv += 1 / (double)n[i];
+			m++;
+		}
+	return m ? (double)m / inv : 0;
 }
 
 double default_noise_df(const char *metric)

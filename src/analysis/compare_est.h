@@ -48,6 +48,15 @@ double sample_var(const double *v, size_t n);
  * equal_clock and the metric follows the clock) of its value at equal clock, from the table in
  * metric's declaration (core/metrics.h; bench/README.md, "Run-to-run noise"). */
 double default_run_noise(const char *metric, int equal_clock);
+/* The same for a run of `rounds` rounds (for a side, the harmonic mean of its runs' rounds;
+ * <= 0: as declared): a metric that declares its run effect keeps that part whole and scales
+ * the rest, round noise measured at NOISE_ROUNDS rounds, by NOISE_ROUNDS / rounds. */
+double default_run_noise_at(const char *metric, int equal_clock, double rounds);
+/* The run effect the metric declares (sd of log run values that rounds do not see), at most
+ * its default_run_noise(); 0 when it declares none. */
+double default_run_effect(const char *metric, int equal_clock);
+/* The harmonic mean of n[0..k-1] (the rounds of a side's runs), 0 when k is 0. */
+double rounds_harmonic(const size_t *n, size_t k);
 /* The degrees of freedom default_run_noise() is worth for the metric: the runs its figure was
  * measured over, less one. */
 double default_noise_df(const char *metric);

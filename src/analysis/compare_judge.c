@@ -128,6 +128,29 @@ static double history_sd(const struct side *s, const struct cmp_row *row, int eq
 	return sqrt(sample_var(m, k));
 }
 
+/* The run-to-run noise assumed for a side on a fresh store. A run's value varies by its run
+ * effect (what separates runs beyond their rounds: declared, measured on many-round runs) plus
+ * its rounds' variance over their number, which the side's own rounds estimate: so runs of 12
+ * rounds are judged sharper than runs of 3, and a run whose rounds were noisy is judged with
+ * that noise (bench/README.md, "Separate runs"). Only for a side of two or more runs, whose own
+ * spread then weighs in (est_side): a lone run has nothing to show a run effect larger than the
+ * declared one, which a drift shared by every metric of a run would turn into a table of false
+ * rows. A lone run, a metric that declares no run effect, or a run of one round keep the
+ * declared figure, scaled to the side's rounds where the run effect is declared. */
+static double fresh_store_noise(const struct side_logs *L, const char *metric, int eq)
+{
+	double e = L->k >= 2 ? default_run_effect(metric, eq) : 0, w = 0;
+	for (size_t i = 0; i < L->k && e > 0; i++) {
+		double v = sample_var(L->v[i], L->n[i]);
+		if (isnan(v))
+			return default_run_noise_at(metric, eq, rounds_harmonic(L->n, L->k));
+		w += v / (double)L->n[i];
+	}
+	if (!(e > 0) || !L->k)
+		return default_run_noise_at(metric, eq, rounds_harmonic(L->n, L->k));
+	return sqrt(e * e + w / (double)L->k);
+}
+
 /* Both sides one run each from one `plumb ab` session (ab_session fact): pair their rounds. */
 static int sides_paired(const struct side *a, const struct side *b)
 {
@@ -227,7 +250,7 @@ static void prepare_test(const struct cmp_table *t, struct cmp_row *row, size_t 
 			int hist = !isnan(sd[0]) && !isnan(sd[1]);
 			for (int k = 0; k < 2; k++) {
 				if (!hist) {
-					sd[k] = default_run_noise(row->metric, eq);
+					sd[k] = fresh_store_noise(k ? &B : &A, row->metric, eq);
 					df[k] = default_noise_df(row->metric);
 				} else {
 					df[k] = nh[k] - 1;

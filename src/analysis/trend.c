@@ -115,13 +115,17 @@ static enum trend_status row_status(const struct trend_table *t, const struct cm
 
 /* A row's run-to-run variance pooled over the series: every version with 2+ runs adds its
  * runs less one degrees of freedom (*dfs; 0 when none has two runs). */
-static double row_pooled(const struct trend_table *t, const struct cmp_row *row, double *dfs)
+static double row_pooled(const struct trend_table *t, const struct cmp_row *row, double *dfs,
+			 double *rounds)
 {
-	double sum = 0;
+	double sum = 0, inv = 0;
+	size_t nr = 0;
 	*dfs = 0;
 	for (size_t s = 0; s < t->nsides; s++) {
 		struct version_logs L;
 		version_logs_get(&L, &t->sides[s], row);
+		for (size_t i = 0; i < L.k; i++, nr++)
+			inv += 1 / (double)L.n[i];
 		if (L.k >= 2) {
 			double m[256];
 			size_t k = L.k < 256 ? L.k : 256;
@@ -132,6 +136,8 @@ static double row_pooled(const struct trend_table *t, const struct cmp_row *row,
 		}
 		version_logs_free(&L);
 	}
+	/* the runs' rounds (harmonic mean): the default noise of a run depends on them */
+	*rounds = nr ? (double)nr / inv : 0;
 	return *dfs > 0 ? sum / *dfs : NAN;
 }
 
@@ -142,13 +148,13 @@ static double row_pooled(const struct trend_table *t, const struct cmp_row *row,
  * host makes every metric noisier at once, and the default table alone would then be a prior
  * far too small for a series of few runs (docs/trend.md, "Noise"). */
 static double table_noise_scale(const struct trend_table *t, const double *pooled,
-				const double *dfs)
+				const double *dfs, const double *rounds)
 {
 	double *r = xmalloc((t->nrows + 1) * sizeof *r), *d = xmalloc((t->nrows + 1) * sizeof *d);
 	size_t n = 0;
 	for (size_t i = 0; i < t->nrows; i++)
 		if (dfs[i] > 0 && t->rows[i].status == TS_JUDGED) {
-			double sd0 = default_run_noise(t->rows[i].row->metric, 0);
+			double sd0 = default_run_noise_at(t->rows[i].row->metric, 0, rounds[i]);
 			r[n] = pooled[i] / (sd0 * sd0);
 			d[n++] = dfs[i];
 		}
@@ -166,13 +172,14 @@ static double table_noise_scale(const struct trend_table *t, const double *poole
  * (the default table's figure times the table's scale, worth the table's degrees of freedom),
  * as compare moderates a side with its prior. */
 static void row_levels(struct trend_table *t, struct trend_row *tr, struct row_series *rs,
-		       double pooled, double dfs, double scale)
+		       double pooled, double dfs, double rounds, double scale)
 {
 	const struct cmp_row *row = tr->row;
 	struct version_logs *L = xcalloc(t->nsides, sizeof *L);
 	for (size_t s = 0; s < t->nsides; s++)
 		version_logs_get(&L[s], &t->sides[s], row);
-	double sd0 = default_run_noise(row->metric, 0), d0 = default_noise_df(row->metric);
+	double sd0 = default_run_noise_at(row->metric, 0, rounds);
+	double d0 = default_noise_df(row->metric);
 	double prior = sd0 * sd0 * scale;
 	double v = (d0 * prior + (dfs > 0 ? dfs * pooled : 0)) / (d0 + dfs), df = d0 + dfs;
 	tr->noise_pct = expm1(sqrt(v)) * 100;
@@ -255,17 +262,18 @@ struct trend_table *trend_build(const struct side *sides, size_t nsides, const s
 	double *p = xmalloc((t->nrows + 1) * sizeof *p);
 	double *pooled = xmalloc((t->nrows + 1) * sizeof *pooled);
 	double *dfs = xmalloc((t->nrows + 1) * sizeof *dfs);
+	double *rounds = xmalloc((t->nrows + 1) * sizeof *rounds);
 	for (size_t i = 0; i < t->nrows; i++) {
 		struct trend_row *tr = &t->rows[i];
 		tr->row = &t->cmp->rows[i];
 		tr->lv = xcalloc(nsides, sizeof *tr->lv);
 		tr->status = row_status(t, tr->row);
-		pooled[i] = row_pooled(t, tr->row, &dfs[i]);
+		pooled[i] = row_pooled(t, tr->row, &dfs[i], &rounds[i]);
 	}
-	t->noise_scale = table_noise_scale(t, pooled, dfs);
+	t->noise_scale = table_noise_scale(t, pooled, dfs, rounds);
 	for (size_t i = 0; i < t->nrows; i++) {
 		struct trend_row *tr = &t->rows[i];
-		row_levels(t, tr, &rs[i], pooled[i], dfs[i], t->noise_scale);
+		row_levels(t, tr, &rs[i], pooled[i], dfs[i], rounds[i], t->noise_scale);
 		tr->p_first = tr->p_adj = NAN;
 		if (tr->status == TS_JUDGED && rs[i].n >= 2)
 			tr->p_first = cp_best_split(&rs[i].s, 0, rs[i].n).p;
@@ -294,6 +302,7 @@ struct trend_table *trend_build(const struct side *sides, size_t nsides, const s
 	free(p);
 	free(pooled);
 	free(dfs);
+	free(rounds);
 	return t;
 }
 

@@ -70,7 +70,8 @@ static void cell(FILE *f, const char *s)
 	fputc(' ', f);
 }
 
-/* "±9 %, follows the clock: ±2 % at equal clock, 19 df": a metric's default noise for docs/metrics.md. */
+/* "±9 %, follows the clock: ±2 % at equal clock, 19 df[; run effect ±4 %, ...]": a metric's default
+ * noise (at NOISE_ROUNDS rounds) for docs/metrics.md. */
 static const char *noise_text(const struct metric_noise *n, char *buf, size_t len)
 {
 	if (!n->group)
@@ -81,8 +82,11 @@ static const char *noise_text(const struct metric_noise *n, char *buf, size_t le
 			: snprintf(buf + o, len - (size_t)o, ", follows the clock: ±%g %% at equal clock",
 				   n->run_eq * 100);
 	if (o > 0 && (size_t)o < len)
-		snprintf(buf + o, len - (size_t)o, ", %g df%s", n->df,
-			 strcmp(n->group, "other") == 0 ? " (not measured)" : "");
+		o += snprintf(buf + o, len - (size_t)o, ", %g df%s", n->df,
+			      strcmp(n->group, "other") == 0 ? " (not measured)" : "");
+	if (n->run_effect > 0 && o > 0 && (size_t)o < len)
+		snprintf(buf + o, len - (size_t)o, "; run effect ±%g %%, the rest falls with rounds",
+			 n->run_effect * 100);
 	return buf;
 }
 
@@ -106,7 +110,11 @@ int metrics_doc(FILE *f)
 	      "holds 4 runs of history (the standard deviation of a run's log value, measured on the\n"
 	      "project's machines: bench/README.md), with the degrees of freedom it is worth; for a\n"
 	      "metric whose cost follows the CPU clock also the figure at equal clock, at which\n"
-	      "`compare` judges it. **Group**: the metrics whose paired variances `plumb ab` pools.\n\n"
+	      "`compare` judges it. The figure is for runs of 3 rounds; where a run effect is given,\n"
+	      "only that part holds at any rounds and the rest (round noise) shrinks as 3 / rounds\n"
+	      "(a side of two or more runs: the run effect plus its own rounds' noise,\n"
+	      "docs/compare.md).\n"
+	      "**Group**: the metrics whose paired variances `plumb ab` pools.\n\n"
 	      "| Metric | Unit | Better | Statistic | Version | Timed | Subtracted | vs lmbench "
 	      "| Default noise | Group |\n"
 	      "|---|---|---|---|---|---|---|---|---|---|\n", f);

@@ -28,7 +28,14 @@ struct metric_noise {
 	double df;         /* what the figures are worth: the runs measured, less one */
 	int clock;         /* 1: the cost follows the core clock, so compare also judges it at
 			    * equal clock (bench/README.md, "Which metrics follow the clock") */
+	double run_effect; /* the part of run (sd) that separates runs beyond their rounds' noise,
+			    * measured on runs of many rounds; the rest of run, measured on runs of
+			    * NOISE_ROUNDS rounds, is round noise and falls as 1/rounds
+			    * (default_run_noise_at). 0: not separated, run holds at any rounds */
 };
+
+/* The rounds of the runs the declared run figures were measured on (the default profile's 3). */
+#define NOISE_ROUNDS 3
 
 struct metric_def {
 	const char *id;           /* stable "tool.what"; never reused for another meaning */
@@ -57,7 +64,7 @@ struct metric_def {
  *   { METRIC(id, unit, better, statistic, version, description),
  *     LMBENCH(line, xfmt, vfmt, series_title),
  *     METHOD(work, subtracted, difference from lmbench),
- *     NOISE(group, run, run_eq, pair, df, FOLLOWS_CLOCK or OWN_PACE) }, */
+ *     NOISE(group, run, run_eq, pair, df, FOLLOWS_CLOCK or OWN_PACE) }, or NOISE_R(..., effect) */
 #define METRIC(id_, unit_, better_, stat_, version_, desc_)                                     \
 	.id = id_, .unit = unit_, .better = better_, .stat = stat_, .version = version_, .desc = desc_
 #define LMBENCH(line_, xfmt_, vfmt_, title_)                                                    \
@@ -66,6 +73,9 @@ struct metric_def {
 	.work = work_, .subtracted = subtracted_, .lmbench = lmbench_
 #define NOISE(group_, run_, run_eq_, pair_, df_, clock_)                                        \
 	.noise = { group_, run_, run_eq_, pair_, df_, clock_ }
+/* The same with the run effect measured apart (struct metric_noise, run_effect). */
+#define NOISE_R(group_, run_, run_eq_, pair_, df_, clock_, effect_)                             \
+	.noise = { group_, run_, run_eq_, pair_, df_, clock_, effect_ }
 #define FOLLOWS_CLOCK 1
 #define OWN_PACE 0
 /* Not measured yet: the conservative figure compare has always assumed for such a metric. */

@@ -310,7 +310,7 @@ static const struct metric_def metrics[] = {
 	{ METRIC("lat_sig.install", "us", LOWER, MEDIAN, 1, "sigaction() install"),
 	  LMBENCH("Signal handler installation: %v microseconds", NULL, "%.4f", NULL),
 	  METHOD("one sigaction() and its loop", SUB_CLOCK, ""),
-	  NOISE("syscall", 0.1, 0.1, 0, 5, FOLLOWS_CLOCK) },
+	  NOISE_R("syscall", 0.1, 0.1, 0, 5, FOLLOWS_CLOCK, 0.04) },
 	{ METRIC("lat_sig.catch", "us", LOWER, MEDIAN, 1, "signal delivery to an empty handler"),
 	  LMBENCH("Signal handler overhead: %v microseconds", NULL, "%.4f", NULL),
 	  METHOD("one kill(self, SIGUSR1) delivered to an empty handler",
@@ -318,14 +318,14 @@ static const struct metric_def metrics[] = {
 		"without a signal), from every sample",
 		"the subtracted cost is the minimum of interleaved samples, not a separate run's "
 		"average; results at or below zero are kept, not clamped"),
-	  NOISE("syscall", 0.1, 0.1, 0, 5, FOLLOWS_CLOCK) },
+	  NOISE_R("syscall", 0.1, 0.1, 0, 5, FOLLOWS_CLOCK, 0.04) },
 	{ METRIC("lat_sig.prot", "us", LOWER, MEDIAN, 1, "write to a read-only page, caught"),
 	  LMBENCH("Protection fault: %v microseconds", NULL, "%.4f", NULL),
 	  METHOD("one store to a read-only page: fault, SIGSEGV to a handler, sigreturn, store "
 		"again",
 		SUB_CLOCK "; then the least disturbed catch sample, from every sample",
 		"no siglongjmp (no signal-mask calls timed); an anonymous page without FILE"),
-	  NOISE("syscall", 0.32, 0.32, 0, 5, FOLLOWS_CLOCK) },
+	  NOISE_R("syscall", 0.32, 0.32, 0, 5, FOLLOWS_CLOCK, 0.095) },
 	{ 0 },
 };
 
