@@ -27,7 +27,8 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 here=$(pwd)
 # copies: a rebuild while the experiment runs must not change the binary under it
-cp bin/plumb "$out/plumb" && cp bin/slowsys "$out/slowsys" || exit 2
+# lat_proc runs its helpers from beside the binary: copy them too
+cp bin/plumb bin/plumb-hello bin/plumb-spawn "$out/" && cp bin/slowsys "$out/slowsys" || exit 2
 P=$out/plumb
 S=$out/slowsys
 "$S" 1 true 2>/dev/null || { echo "no seccomp filters here: cannot make system calls dearer" >&2; exit 2; }

@@ -80,7 +80,8 @@ if [ "${COMPARE_ONLY:-0}" = 1 ]; then
 	exit 0
 fi
 # copies: a rebuild while the experiment runs must not change the binary under it
-cp bin/plumb "$out/plumb" && cp bin/slowsys "$out/slowsys" || exit 2
+# lat_proc runs its helpers from beside the binary: copy them too
+cp bin/plumb bin/plumb-hello bin/plumb-spawn "$out/" && cp bin/slowsys "$out/slowsys" || exit 2
 P=$out/plumb
 S=$out/slowsys
 rm -f "$DB" "$out/times.txt"
