@@ -71,8 +71,9 @@ struct metric_def {
 	.line = line_, .xfmt = xfmt_, .vfmt = vfmt_, .series_title = title_
 #define METHOD(work_, subtracted_, lmbench_)                                                    \
 	.work = work_, .subtracted = subtracted_, .lmbench = lmbench_
+/* No run effect declared (0): the declared run-to-run figure is used as measured. */
 #define NOISE(group_, run_, run_eq_, pair_, df_, clock_)                                        \
-	.noise = { group_, run_, run_eq_, pair_, df_, clock_ }
+	.noise = { group_, run_, run_eq_, pair_, df_, clock_, 0 }
 /* The same with the run effect measured apart (struct metric_noise, run_effect). */
 #define NOISE_R(group_, run_, run_eq_, pair_, df_, clock_, effect_)                             \
 	.noise = { group_, run_, run_eq_, pair_, df_, clock_, effect_ }
