@@ -4,8 +4,9 @@
  * It measures the build under test (--b, default this binary) against a baseline — a stored run,
  * label or selection (--baseline), or a baseline binary paired with it in a `plumb ab` session
  * (--a) — and answers in git's words: exit 0 (not worse on every named metric), 1 (worse by at
- * least the minimum effect on one of them) or 125 (undecided after --sessions looks: git skips
- * the commit). Anything else — a bad option, a side that does not run, a stop — exits 128 or
+ * least the minimum effect on one of them) or 125 (undecided after --sessions looks, or not
+ * judged: a look or baseline made beside other work, a baseline from another machine, a build
+ * under test stopped by the watchdog — bisect_guard.h; git skips the commit). Anything else — a bad option, a side that does not run, a stop — exits 128 or
  * more, which makes git abort the bisect instead of taking it for a verdict (git calls every
  * code from 1 to 127 but 125 "bad"). That is why the work happens in a child process: plumb's
  * usual error codes (2, 3) come out of it, and this process turns them into 128.
@@ -28,9 +29,11 @@
 #include <unistd.h>
 #include "analysis/compare.h"
 #include "analysis/compare_est.h"
+#include "cmd/bisect_guard.h"
 #include "cmd/commands.h"
 #include "cmd/sides.h"
 #include "core/cleanup.h"
+#include "core/clock.h"
 #include "core/util.h"
 #include "results/io.h"
 #include "results/run.h"
@@ -43,7 +46,7 @@
 struct bisect_cli {
 	struct compare_args ca; /* --db --alpha --min-effect --correction */
 	const char *metrics, *baseline, *a, *b;
-	int sessions;
+	int sessions, across_kernels;
 };
 
 const struct opt bisect_options[] = {
@@ -55,6 +58,8 @@ const struct opt bisect_options[] = {
 		"or a baseline binary, paired with the build under test in plumb ab sessions"),
 	OPT_STRING(0, "b", struct bisect_cli, b, "PREFIX",
 		"the build under test's command line (default: this binary)"),
+	OPT_BOOL(0, "across-kernels", struct bisect_cli, across_kernels,
+		"--baseline: a kernel that differs is what is bisected (default: exit 125)"),
 	OPT_INT(0, "sessions", struct bisect_cli, sessions, "N", 1, 20, "looks",
 		"at most N measurements before answering 125, undecided (default 3)"),
 	OPT_GROUP(struct bisect_cli, ca, compare_group),
@@ -71,11 +76,32 @@ static void on_stop(int sig)
 }
 
 
+/* The watchdog's bound on a look (bisect_bound), 0: none; what it is, for the line. */
+static double look_bound;
+static char look_bound_how[128];
+
+/* Past the bound: the child and everything it started killed (SIGKILL reaches a stopped
+ * process too) and reaped; the commit cannot be tested. */
+static void watchdog_stop(pid_t pid, const char *what)
+{
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+	child_wait_bounded(pid, 2000);
+	printf("bisect-check: %s did not end within %.0f s (its bound: %s): stopped by the "
+	       "watchdog; skip this commit (exit %d)\n", what, look_bound, look_bound_how,
+	       BISECT_SKIP);
+	fflush(stdout);
+	cleanup_run();
+	exit(BISECT_SKIP);
+}
+
 /* Poll for pid's end; on a stop request ask it to stop (SIGTERM: run and ab remove their own
- * files) and die of the signal once it has gone. Returns its wait status. */
-static int wait_child(pid_t pid)
+ * files) and die of the signal once it has gone; past look_bound stop it (watchdog_stop).
+ * Returns its wait status. */
+static int wait_child(pid_t pid, const char *what)
 {
 	int st;
+	uint64_t deadline = look_bound > 0 ? now_ns() + (uint64_t)(look_bound * 1e9) : 0;
 	for (;;) {
 		pid_t got = waitpid(pid, &st, WNOHANG);
 		if (got == pid) {
@@ -92,6 +118,8 @@ static int wait_child(pid_t pid)
 			cleanup_run();
 			exit(die_of_signal(stop_sig));
 		}
+		if (deadline && now_ns() > deadline)
+			watchdog_stop(pid, what);
 		struct timespec ts = { 0, 50 * 1000000L };
 		nanosleep(&ts, NULL);
 	}
@@ -121,7 +149,7 @@ static void run_child(char **argv, const char *errfile, const char *what)
 		_exit(EXIT_USAGE);
 	}
 	setpgid(pid, pid);
-	int st = wait_child(pid);
+	int st = wait_child(pid, what);
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
 		return;
 	/* its last lines say why */
@@ -266,6 +294,7 @@ struct bisect_job {
 	struct cmp_opts co;   /* compare's options at each look's share of alpha */
 	struct run **tested;  /* --baseline: the build under test's runs so far */
 	size_t ntested;
+	char skip[1400];      /* why the commit cannot be tested (exit 125), "" while it can */
 };
 
 /* The options: bisect-check's own, refusals of run's that would break the child's run, and
@@ -302,8 +331,34 @@ static void parse_bisect_args(int argc, char **argv, struct bisect_job *j)
 		die(EXIT_USAGE, "--metric: no metric named");
 }
 
-/* --baseline: one more run of the build under test, pooled with the earlier looks' runs. */
-static void look_under_test(struct bisect_job *j, int look, struct side sides[2])
+/* The run of a look read back, or why it cannot be judged: 1 pooled; 0 made beside other work
+ * (left out, the look undecided); -1 measured on another machine than the baseline (j->skip
+ * says so). Dies (exit 128) on a value no measurement gives. */
+static int judgeable(struct bisect_job *j, struct run *r, int look)
+{
+	char why[1200];
+	if (bisect_foreign(&j->base[0], r, j->o.across_kernels, why, sizeof why)) {
+		snprintf(j->skip, sizeof j->skip, "the baseline comes from another machine, so "
+			 "this look measures no change: %s%s", why,
+			 strstr(why, "kernel") ? " (--across-kernels when the kernel is bisected)"
+					       : "");
+		return -1;
+	}
+	struct side one = { .name = (char *)"the build under test", .runs = &r, .nruns = 1 };
+	if (bisect_impossible(&one, j->names, j->nnames, why, sizeof why))
+		die(EXIT_MEASURE, "%s", why);
+	if (bisect_contended(r)) {
+		printf("look %d/%d: the build under test ran beside other work (%s): not judged\n",
+		       look, j->o.sessions, bisect_contended(r));
+		fflush(stdout);
+		return 0;
+	}
+	return 1;
+}
+
+/* --baseline: one more run of the build under test, pooled with the earlier looks' runs when
+ * it can be judged (judgeable); 1 when the look has something to judge. */
+static int look_under_test(struct bisect_job *j, int look, struct side sides[2])
 {
 	struct words w = { 0 };
 	char *out = xasprintf("%s/test-%d.json", j->dir, look);
@@ -323,11 +378,17 @@ static void look_under_test(struct bisect_job *j, int look, struct side sides[2]
 		die(EXIT_MEASURE, "the build under test's run: %s", err);
 	unlink(out);
 	free(out);
+	free_words(&w);
+	int ok = judgeable(j, r, look);
+	if (ok <= 0) {
+		run_free(r);
+		return 0;
+	}
 	j->tested = xrealloc(j->tested, (j->ntested + 1) * sizeof *j->tested);
 	j->tested[j->ntested++] = r;
 	sides[0] = j->base[0];
 	sides[1] = (struct side){ .name = "under test", .runs = j->tested, .nruns = j->ntested };
-	free_words(&w);
+	return 1;
 }
 
 /* --a: one plumb ab session of the two builds, judged alone. Returns the loaded pair (sides
@@ -390,6 +451,22 @@ static void bisect_job_free(struct bisect_job *j)
 	free(j->dir);
 }
 
+/* --baseline: its runs, refused when a value is impossible (exit 128), the runs made beside
+ * other work left out (none left: j->skip), and the watchdog's bound from its plan. */
+static void baseline_load(struct bisect_job *j)
+{
+	char *arg = (char *)j->o.baseline, why[1200];
+	j->base = sides_load(&arg, 1, j->o.ca.db, 0, &j->nbase);
+	sides_load_history(j->base, j->nbase, j->o.ca.db);
+	if (bisect_impossible(&j->base[0], j->names, j->nnames, why, sizeof why))
+		die(EXIT_MEASURE, "the baseline %s", why);
+	if (!bisect_quiet_baseline(&j->base[0]))
+		snprintf(j->skip, sizeof j->skip, "every run of the baseline ran beside other work: "
+			 "its numbers may read slow (measure it again on a quiet machine)");
+	look_bound = bisect_bound(&j->base[0], j->runargs.v, j->runargs.n, look_bound_how,
+				  sizeof look_bound_how);
+}
+
 static int bisect_work(int argc, char **argv)
 {
 	struct bisect_job j = { .o = { .sessions = 3 } };
@@ -403,11 +480,8 @@ static int bisect_work(int argc, char **argv)
 	j.b = j.o.b ? j.o.b : j.self;
 
 	/* the baseline first: a wrong label is said before anything is measured */
-	if (j.o.baseline) {
-		char *arg = (char *)j.o.baseline;
-		j.base = sides_load(&arg, 1, j.o.ca.db, 0, &j.nbase);
-		sides_load_history(j.base, j.nbase, j.o.ca.db);
-	}
+	if (j.o.baseline)
+		baseline_load(&j);
 	j.dir = private_dir(NULL);
 	if (!j.dir)
 		die(EXIT_MEASURE, "cannot create a temporary directory: %s", strerror(errno));
@@ -419,7 +493,7 @@ static int bisect_work(int argc, char **argv)
 	j.co.alpha = j.o.ca.o.alpha / j.o.sessions; /* the looks share alpha */
 	j.errfile = xasprintf("%s/child.err", j.dir);
 	enum call c = UNDECIDED;
-	for (int look = 1; look <= j.o.sessions && c == UNDECIDED; look++) {
+	for (int look = 1; look <= j.o.sessions && c == UNDECIDED && !j.skip[0]; look++) {
 		if (stop_sig) { /* arrived while judging */
 			warnx_("stopped by %s", signal_name(stop_sig));
 			cleanup_run();
@@ -429,13 +503,20 @@ static int bisect_work(int argc, char **argv)
 		memset(sides, 0, sizeof sides);
 		size_t npair = 0;
 		struct side *pair = NULL;
+		int judged = 1;
 		if (j.o.baseline)
-			look_under_test(&j, look, sides);
+			judged = look_under_test(&j, look, sides);
 		else
 			pair = look_ab_session(&j, look, sides, &npair);
-		c = judge(sides, &j.co, j.names, j.nnames, look, j.o.sessions);
+		if (judged)
+			c = judge(sides, &j.co, j.names, j.nnames, look, j.o.sessions);
 		if (pair)
 			sides_free(pair, npair);
+	}
+	if (j.skip[0]) {
+		printf("bisect-check: %s; skip this commit (exit %d)\n", j.skip, BISECT_SKIP);
+		bisect_job_free(&j);
+		return BISECT_SKIP;
 	}
 	bisect_job_free(&j);
 	const char *what = c == WORSE ? "bad: worse by at least the minimum effect (exit 1)"

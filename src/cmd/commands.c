@@ -81,13 +81,16 @@ const struct command commands[] = {
 	  NULL, trend_options },
 	{ "bisect-check", cmd_bisect_check,
 	  "--metric M[,M...] --min-effect PCT (--baseline RUN | --a 'PREFIX') [--b 'PREFIX']\n"
-	  "       [--sessions N] [--alpha A] [--db PATH] [run options]",
+	  "       [--sessions N] [--across-kernels] [--alpha A] [--db PATH] [run options]",
 	  "a git bisect run predicate: is the build under test worse than a baseline?\n"
 	  "Measures the build under test (--b, default this binary)\n"
 	  "against a stored baseline or a baseline binary paired with it (plumb ab), and exits\n"
 	  "0 when no named metric is worse, 1 when one is worse by at least --min-effect, 125 when\n"
 	  "still undecided after --sessions looks (git skips the commit), and 128 for anything\n"
-	  "else (bad options, a side that does not run: git stops the bisect). --min-effect has\n"
+	  "else (bad options, a side that does not run, an impossible value: git stops the\n"
+	  "bisect). Against --baseline, runs made beside other work, a baseline from another\n"
+	  "machine (architecture, CPU model, kernel, emulation) and a build under test that\n"
+	  "outlives its watchdog bound are not judged: 125, one line why. --min-effect has\n"
 	  "no default here: it is the size of the regression hunted. docs/bisect.md.\n"
 	  "Any other option is a run option (--only, --repeat, --cpu, ...).",
 	  NULL, bisect_options },
@@ -117,8 +120,9 @@ void command_help(const struct command *c)
 		printf("\nOptions:\n%s\n", c->options);
 	}
 	if (!strcmp(c->name, "bisect-check")) /* git's codes, not plumb's: see its summary */
-		printf("\nExit status: 0 not worse, 1 worse, 125 undecided, 128 any failure (git "
-		       "aborts), 128 + N\nstopped by signal N. See docs/bisect.md.\n");
+		printf("\nExit status: 0 not worse, 1 worse, 125 undecided or not judged (loaded, "
+		       "foreign, hung),\n128 any failure (git aborts), 128 + N stopped by signal N. "
+		       "See docs/bisect.md.\n");
 	else
 		printf("\nExit status: 0 ok, 2 bad arguments or input, 3 (run and the tools) a "
 		       "measurement could\nnot be made, 1 (compare, when asked to fail on one) a "

@@ -125,16 +125,18 @@ const char *run_who(const struct run *r, size_t i, char *buf, size_t len)
 	return buf;
 }
 
-/* The facts pooled runs must share, in the order a difference is reported. */
+/* The facts pooled runs must share, in the order a difference is reported; machine: the fact
+ * says which machine measured (runs_machine_split), not which build. */
 static const struct {
 	const char *key, *what;
+	int machine;
 } pool_facts[] = {
-	{ NULL, "architecture" }, /* run_arch */
-	{ "cpu_model", "CPU model" },
-	{ "build_cc", "compiler" },
-	{ "build_cflags", "compiler flags" },
-	{ "kernel", "kernel" },
-	{ "emulated", "emulation" },
+	{ NULL, "architecture", 1 }, /* run_arch */
+	{ "cpu_model", "CPU model", 1 },
+	{ "build_cc", "compiler", 0 },
+	{ "build_cflags", "compiler flags", 0 },
+	{ "kernel", "kernel", 1 },
+	{ "emulated", "emulation", 1 },
 };
 
 static const char *pool_fact(const struct run *r, size_t k)
@@ -149,9 +151,16 @@ static const char *pool_fact(const struct run *r, size_t k)
 	return v;
 }
 
-int runs_pool_split(struct run *const *runs, size_t n, char *why, size_t len)
+/* which: 1 every fact pooling needs, 2 the machine's alone (not the build); without kernel
+ * the kernel is left out. The hostname is never one: a container gets a new one each start. */
+static int facts_split(struct run *const *runs, size_t n, int which, int kernel, char *why,
+		       size_t len)
 {
 	for (size_t k = 0; k < sizeof pool_facts / sizeof pool_facts[0]; k++) {
+		if (which == 2 && !pool_facts[k].machine)
+			continue;
+		if (!kernel && pool_facts[k].key && !strcmp(pool_facts[k].key, "kernel"))
+			continue;
 		size_t first = n;
 		for (size_t i = 0; i < n; i++) {
 			const char *v = pool_fact(runs[i], k);
@@ -172,4 +181,14 @@ int runs_pool_split(struct run *const *runs, size_t n, char *why, size_t len)
 		}
 	}
 	return 0;
+}
+
+int runs_pool_split(struct run *const *runs, size_t n, char *why, size_t len)
+{
+	return facts_split(runs, n, 1, 1, why, len);
+}
+
+int runs_machine_split(struct run *const *runs, size_t n, int kernel, char *why, size_t len)
+{
+	return facts_split(runs, n, 2, kernel, why, len);
 }

@@ -30,5 +30,10 @@ const char *run_who(const struct run *r, size_t i, char *buf, size_t len);
  * one line naming the fact and two runs that differ in it ("architecture differs: run 3 has
  * x86_64, run 7 has aarch64"). */
 int runs_pool_split(struct run *const *runs, size_t n, char *why, size_t len);
+/* Whether runs were measured on different machines: 0 when their architecture, CPU model,
+ * kernel (when kernel is nonzero) and emulation agree (a fact one run lacks is no
+ * difference), else 1 with why as runs_pool_split says it. A verdict across machines is no
+ * verdict on a change (bisect-check, compare and trend --fail-on-regression). */
+int runs_machine_split(struct run *const *runs, size_t n, int kernel, char *why, size_t len);
 
 #endif
