@@ -15,6 +15,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stddef.h>
@@ -90,6 +91,7 @@ const struct opt ab_options[] = {
 /* ---- the sequential session (docs/compare.md, "Sequential sessions") ---------------------- */
 
 #define AB_TIME_LIMIT 180 /* s: a default session (every family) takes about this on a 2-vCPU guest */
+#define AB_WATCH_SLACK 10 /* s past a side's own step bound before the side is stopped */
 #define AB_SPEND_RHO "2"  /* alpha spent by look k: alpha * (rounds_k / rounds_last)^2 */
 /* looks at these multiples of the first rounds: 16 (48 rounds by default) because on the 2-vCPU
  * guest a null call's rounds spread 15-20 % and 24 rounds found a +5 % change in about 6 rows
@@ -109,6 +111,7 @@ struct session {
 	double *cost;        /* per step: seconds both sides took in its last round */
 	struct ab_point_map map;
 	char looks[64], summary[400];
+	char watchdog[600];  /* what the watchdog stopped, "" when nothing */
 };
 
 /* The facts that make the two runs one sequential session (compare_judge.c replays it). */
@@ -149,6 +152,25 @@ struct step_ends {
 	long *n[2];
 };
 
+/* The watchdog's bound on side w's step i, in seconds: the side's own bound on it (past which
+ * it kills the step and answers) + AB_WATCH_SLACK; from a side that does not say (another plumb
+ * version), 60 s + 20 x what the step took both sides last round; never past --time-limit. */
+static double step_watch(const struct session *ss, const struct worker *w, size_t i)
+{
+	double b = 60 + 20 * ss->cost[i];
+	for (size_t k = 0; k < w->nsteps; k++)
+		if (!strcmp(w->steps[k], ss->steps[i]) && w->bound[k] > 0)
+			b = w->bound[k] + AB_WATCH_SLACK;
+	return ss->o->time_limit > 0 && b > ss->o->time_limit ? ss->o->time_limit : b;
+}
+
+/* Side w stopped: when the watchdog stopped it, the line it said, for the runs' facts. */
+static void note_hung(struct session *ss, const struct worker *w)
+{
+	if (w->hung && !ss->watchdog[0])
+		snprintf(ss->watchdog, sizeof ss->watchdog, "%s", w->hung);
+}
+
 /* One round on the two fresh workers: each active step on both sides back to back, the side
  * that goes first drawn for every pair. -1 when a side stopped. */
 static int session_round(struct session *ss, struct worker *w, struct step_ends *se)
@@ -159,9 +181,13 @@ static int session_round(struct session *ss, struct worker *w, struct step_ends 
 			continue;
 		int first = ab_coin(&ss->rng);
 		uint64_t t0 = now_ns();
-		if (run_on(&w[first], ss->steps[i], &se->n[first][i]) ||
-		    run_on(&w[!first], ss->steps[i], &se->n[!first][i]) || ab_stop)
+		if (run_on(&w[first], ss->steps[i], &se->n[first][i], step_watch(ss, &w[first], i)) ||
+		    run_on(&w[!first], ss->steps[i], &se->n[!first][i],
+			   step_watch(ss, &w[!first], i)) || ab_stop) {
+			note_hung(ss, &w[first]);
+			note_hung(ss, &w[!first]);
 			return -1;
+		}
 		ss->cost[i] = (double)(now_ns() - t0) / 1e9;
 	}
 	return 0;
@@ -210,11 +236,14 @@ static size_t session_look(struct session *ss, struct run **acc)
 	return open;
 }
 
-/* Start a side's worker: PREFIX run [args] in worker mode. */
+/* Start a side's worker: PREFIX run [args] in worker mode; its start's bound is
+ * --start-timeout, never past --time-limit. */
 static void side_start(struct session *ss, struct worker *w, int side, char **args, int n)
 {
-	start_worker(w, side ? ss->pb : ss->pa, side ? "--b" : "--a", args, n, ss->dir,
-		     ss->o->start_timeout);
+	int t = ss->o->start_timeout;
+	if (ss->o->time_limit > 0 && ss->o->time_limit < t)
+		t = (int)ceil(ss->o->time_limit);
+	start_worker(w, side ? ss->pb : ss->pa, side ? "--b" : "--a", args, n, ss->dir, t);
 }
 
 /* Start fresh workers for round r > 0: the first round's plan, its memory size fixed (the
@@ -287,6 +316,7 @@ static void collect_side(struct session *ss, struct worker *w, struct run **run,
 			 struct progress *p)
 {
 	struct run *one = finish_worker(&w[s]);
+	note_hung(ss, &w[s]);
 	if (ab_stop || !one) {
 		run_free(one);
 		p->stopped = 1;
@@ -346,11 +376,15 @@ static void session_end(struct session *ss, struct run **run, struct progress *p
 			char b[16];
 			snprintf(b, sizeof b, "%d", p->rounds);
 			kv_set(&run[s]->facts, "ab_rounds", b);
+			if (ss->watchdog[0])
+				kv_set(&run[s]->facts, "watchdog", ss->watchdog);
 		}
 	}
 	snprintf(ss->summary, sizeof ss->summary,
 		 "sequential session: %d round(s) on fresh workers, looks at rounds %s, %d reached; "
 		 "%s (%.0f s; order seed %llu)", p->rounds, ss->looks, p->k,
+		 ss->watchdog[0] ? "a side stopped by the watchdog" :
+		 p->stopped ? "a side stopped" :
 		 p->why == 1 ? "every point decided" : p->why == 2 ? "stopped by --time-limit" :
 		 "the last look reached", (double)(now_ns() - p->t_start) / 1e9,
 		 (unsigned long long)ss->seed);
@@ -378,6 +412,14 @@ static int session_run(struct session *ss, struct worker *w, struct run **run)
 			uint64_t t0 = now_ns();
 			session_restart(ss, w, p.mem[0] ? p.mem : NULL);
 			p.t_workers = (double)(now_ns() - t0) / 1e9;
+			if (w[0].hung || w[1].hung) { /* the watchdog stopped a start */
+				for (int s = 0; s < 2; s++) {
+					note_hung(ss, &w[s]);
+					run_free(finish_worker(&w[s]));
+				}
+				p.stopped = 1;
+				break;
+			}
 		}
 		p.stopped = session_round(ss, w, &p.se) != 0;
 		if (ab_stop)

@@ -176,6 +176,20 @@ static void spawn_side(struct worker *w, char **av, const char *what, const char
 	w->from = out[0];
 }
 
+/* The watchdog: a side that did not answer within its bound is killed, all of its process
+ * group (SIGKILL: a stopped side too), and reaped. */
+static void watchdog_stop(struct worker *w, const char *label, double bound_s, uint64_t t0)
+{
+	kill(-w->pid, SIGKILL);
+	kill(w->pid, SIGKILL);
+	child_wait_bounded(w->pid, SIDE_GRACE_MS);
+	w->pid = 0;
+	w->hung = xasprintf("side %s did not answer step '%s' within %.0f s (%.1f s waited), past "
+			    "its watchdog bound: stopped, its process group killed", w->name, label,
+			    bound_s, (double)(now_ns() - t0) / 1e9);
+	warnx_("%s", w->hung);
+}
+
 /* The side's plan: "rounds N", "step LABEL"..., "ready"; dies saying why when it does not come
  * within start_timeout seconds or the side ends first. */
 static void read_plan(struct worker *w, const char *prefix, int start_timeout)
@@ -187,17 +201,30 @@ static void read_plan(struct worker *w, const char *prefix, int start_timeout)
 			w->rounds = atoi(l + 7);
 		else if (strncmp(l, "step ", 5) == 0) {
 			w->steps = xrealloc(w->steps, (w->nsteps + 1) * sizeof *w->steps);
+			w->bound = xrealloc(w->bound, (w->nsteps + 1) * sizeof *w->bound);
+			w->bound[w->nsteps] = 0;
 			w->steps[w->nsteps++] = xstrdup(l + 5);
+		} else if (strncmp(l, "bound ", 6) == 0) {
+			size_t i;
+			double b;
+			if (sscanf(l + 6, "%zu %lf", &i, &b) == 2 && i < w->nsteps && b > 0 && b < 1e7)
+				w->bound[i] = b;
 		}
 	}
 	if (l)
 		return;
 	if (ab_stop)
 		ab_stopped("nothing stored");
+	if (now_ns() > deadline && w->quiet) {
+		/* a later round's side: the session ends with the rounds it has */
+		watchdog_stop(w, "start (print its plan)", start_timeout,
+			      deadline - (uint64_t)start_timeout * 1000000000ull);
+		return;
+	}
 	if (now_ns() > deadline) {
 		stop_workers(all_workers, 2);
-		die(EXIT_MEASURE, "side %s (%s) did not print its plan within %d s (--start-timeout): "
-		    "stopped", w->name, prefix, start_timeout);
+		die(EXIT_MEASURE, "side %s (%s) did not print its plan within %d s (--start-timeout, "
+		    "never past --time-limit): stopped", w->name, prefix, start_timeout);
 	}
 	/* its output ended: it exited, or will (its stdin closed) */
 	fclose(w->to);
@@ -236,14 +263,17 @@ void start_worker(struct worker *w, const char *prefix, const char *what, char *
 /* Run step label on w (when w has it), as round 0 of w's one round; -1 when the worker
  * stopped. *nres: the results w's run holds after it ("done N"), -1 when w did not say (an
  * older plumb) or does not have the step. */
-int run_on(struct worker *w, const char *label, long *nres)
+int run_on(struct worker *w, const char *label, long *nres, double bound_s)
 {
 	*nres = -1;
 	for (size_t i = 0; i < w->nsteps; i++)
 		if (strcmp(w->steps[i], label) == 0) {
 			fprintf(w->to, "run 0 %zu\n", i);
 			fflush(w->to);
-			char *l = read_line(w, 0);
+			uint64_t t0 = now_ns();
+			char *l = read_line(w, bound_s > 0 ? t0 + (uint64_t)(bound_s * 1e9) : 0);
+			if (!l && !ab_stop && bound_s > 0 && now_ns() > t0 + (uint64_t)(bound_s * 1e9))
+				watchdog_stop(w, label, bound_s, t0);
 			if (!l || strncmp(l, "done", 4) != 0 || (l[4] && l[4] != ' '))
 				return -1;
 			if (l[4] == ' ')
@@ -255,9 +285,23 @@ int run_on(struct worker *w, const char *label, long *nres)
 
 struct run *finish_worker(struct worker *w)
 {
+	if (w->pid <= 0) { /* stopped by the watchdog: nothing to read */
+		fclose(w->to);
+		close(w->from);
+		return NULL;
+	}
 	fprintf(w->to, "end\n");
 	fflush(w->to);
-	char *l = read_line(w, 0);
+	/* writing a run takes a second: a side silent for a minute is not coming back */
+	uint64_t t0 = now_ns();
+	char *l = read_line(w, t0 + 60000000000ull);
+	if (!l && !ab_stop && now_ns() > t0 + 60000000000ull)
+		watchdog_stop(w, "end (write the run)", 60, t0);
+	if (w->pid <= 0) {
+		fclose(w->to);
+		close(w->from);
+		return NULL;
+	}
 	if (ab_stop)
 		ab_stopped("nothing stored");
 	int saved = l && strcmp(l, "saved") == 0;
@@ -280,5 +324,7 @@ void free_worker(struct worker *w)
 	for (size_t i = 0; i < w->nsteps; i++)
 		free(w->steps[i]);
 	free(w->steps);
+	free(w->bound);
 	free(w->path);
+	free(w->hung);
 }

@@ -21,7 +21,9 @@ struct worker {
 	size_t nbuf;
 	char *path;         /* where it writes its run */
 	char **steps;       /* labels of its steps */
+	double *bound;      /* per step: the side's own watchdog bound, s (0: not said) */
 	size_t nsteps;
+	char *hung;         /* what the watchdog stopped it at, NULL while it answers */
 	int rounds;
 	int quiet;          /* a later round's worker: its stderr (the start-up warnings the first
 			     * round's workers said already) goes to a file in the private directory */
@@ -44,8 +46,10 @@ char *read_line(struct worker *w, uint64_t deadline_ns);
 /* Start a side (PREFIX run [runargs] in worker mode) and read its plan; exits on failure. */
 void start_worker(struct worker *w, const char *prefix, const char *what, char **runargs,
 		  int nrun, const char *dir, int start_timeout);
-/* Have the side run one step; *nres: its results so far (-1: not said). 0 ok, -1 failed. */
-int run_on(struct worker *w, const char *label, long *nres);
+/* Have the side run one step; *nres: its results so far (-1: not said). 0 ok, -1 failed.
+ * bound_s > 0: the watchdog's bound; a side that has not answered by then is killed with its
+ * process group and reaped, w->hung says so (one line, also said on stderr). */
+int run_on(struct worker *w, const char *label, long *nres, double bound_s);
 /* End the side and read its run (NULL when it failed). */
 struct run *finish_worker(struct worker *w);
 void free_worker(struct worker *w);

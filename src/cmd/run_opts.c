@@ -129,7 +129,8 @@ const struct opt run_options[] = {
 	OPT_INT(0, "max-samples", struct run_cli, o.max_samples, "N", 1, TIMING_MAX_REPS, NULL,
 		"go on sampling up to N until the median's 95 % interval is within 1 %"),
 	OPT_INT(0, "timeout", struct run_cli, timeout, "SEC", 1, 86400, NULL,
-		"kill a step that runs longer (default 30 s + 10 x its estimate; full 60 + 20 x)"),
+		"the watchdog: kill a step that runs longer (default 30 s + 10 x its estimate; "
+		"full 60 + 20 x; never past --time-limit)"),
 	OPT_CALLBACK(0, "time-limit", struct run_cli, o.time_limit, "D", set_time_limit,
 		"fit the plan to D (90s, 5m, 1h30m; at least 30s): series thinned, then rounds, "
 		"then "

@@ -115,12 +115,33 @@ static double cost_scale(const struct costs *c, const struct tool *t)
 
 /* ---- the run ---------------------------------------------------------------------------------- */
 
-static void describe_failure(const struct sel *x, const struct step_outcome *oc, char *buf,
-			     size_t len)
+/* The watchdog's bound on a step, in seconds: --timeout, else k x its planner estimate and an
+ * allowance for its start (30 + 10 x; the full profile 60 + 20 x), never past --time-limit; how
+ * says which. */
+static double step_bound(const struct suite *S, const struct step *s, char *how, size_t len)
+{
+	int full = S->o.profile == PROF_FULL;
+	double b = S->o.timeout ? S->o.timeout : full ? 60 + 20 * s->est_s : 30 + 10 * s->est_s;
+	if (S->o.timeout)
+		snprintf(how, len, "--timeout");
+	else
+		snprintf(how, len, "%s x its %.1f s estimate", full ? "60 + 20" : "30 + 10", s->est_s);
+	if (S->o.time_limit > 0 && b > S->o.time_limit) {
+		b = S->o.time_limit;
+		snprintf(how, len, "--time-limit");
+	}
+	return b;
+}
+
+static void describe_failure(const struct suite *S, const struct sel *x,
+			     const struct step_outcome *oc, char *buf, size_t len)
 {
 	const char *last = oc->nlines ? oc->lines[oc->nlines - 1] : NULL;
+	char how[64];
+	double bound = step_bound(S, x->s, how, sizeof how);
 	if (oc->timed_out)
-		snprintf(buf, len, "%s: timed out after %.0f s and was killed", x->s->label, oc->seconds);
+		snprintf(buf, len, "%s: stopped by the watchdog after %.1f s, past its bound of %.0f s "
+			 "(%s); its process group was killed", x->s->label, oc->seconds, bound, how);
 	else if (oc->status >= 0 && WIFSIGNALED(oc->status))
 		snprintf(buf, len, "%s: died of %s%s%s", x->s->label, signal_name(WTERMSIG(oc->status)),
 			 last ? ": " : "", last ? last : "");
@@ -242,8 +263,8 @@ static int run_one(struct suite *S, int round, size_t i)
 	char **av = xcalloc((size_t)s->argc + 1, sizeof *av);
 	for (int k = 0; k < s->argc; k++)
 		av[k] = s->argv[k];
-	double timeout = S->o.timeout ? S->o.timeout
-			 : S->o.profile == PROF_FULL ? 60 + 20 * s->est_s : 30 + 10 * s->est_s;
+	char how[64];
+	double timeout = step_bound(S, s, how, sizeof how);
 	struct step_env env = {
 		.tmpdir = S->rundir, .fsdir = S->fsrun, .timing = &S->timing, .round = round,
 		.timeout_s = timeout,
@@ -275,9 +296,11 @@ static int run_one(struct suite *S, int round, size_t i)
 		}
 	} else {
 		char why[800];
-		describe_failure(x, &oc, why, sizeof why);
+		describe_failure(S, x, &oc, why, sizeof why);
 		run_warn("%s", why);
 		sb_add(&S->failed, "; ", why);
+		if (oc.timed_out)
+			sb_add(&S->watchdog, "; ", why);
 		S->nfailed++;
 		if (oc.timed_out || (oc.status >= 0 && WIFSIGNALED(oc.status)))
 			S->run->incomplete = 1;
@@ -335,6 +358,8 @@ static void record_end(struct suite *S)
 		kv_set(&run->facts, "failed", S->failed.s);
 	if (S->warnings.items)
 		kv_set(&run->facts, "warnings", S->warnings.s);
+	if (S->watchdog.items)
+		kv_set(&run->facts, "watchdog", S->watchdog.s);
 	if (S->times.items)
 		kv_set(&run->facts, "step_seconds", S->times.s); /* where the time goes (bench/) */
 	if (S->absent.n && !suite_stop_sig)
@@ -462,6 +487,7 @@ static void report(struct suite *S)
 static void suite_free(struct suite *S)
 {
 	free(S->failed.s);
+	free(S->watchdog.s);
 	free(S->warnings.s);
 	free(S->skipped.s);
 	free(S->times.s);
@@ -479,7 +505,7 @@ static void suite_free(struct suite *S)
 
 /* `plumb ab`'s side (cmd/ab.c): the parent decides which step of which round runs when, so
  * that both sides run each step back to back. Lines on stdout: "rounds N", "step LABEL" per
- * step, "ready"; then for each "run ROUND INDEX" read from stdin the step runs and "done N" is
+ * step, "bound I SECONDS" per step (its watchdog's bound), "ready"; then for each "run ROUND INDEX" read from stdin the step runs and "done N" is
  * written, N the results the run holds so far ("stop" when interrupted). At "end" or end of input the run is written as plumb JSON
  * to path — the documented format the parent reads — and "saved" or "failed" is written. */
 static int serve_ab(struct suite *S, const char *path)
@@ -488,6 +514,12 @@ static int serve_ab(struct suite *S, const char *path)
 	fprintf(out, "rounds %d\n", S->o.repeat);
 	for (size_t i = 0; i < S->nsel; i++)
 		fprintf(out, "step %s\n", S->sel[i].s->label);
+	/* each step's watchdog bound here, so that the parent's outlasts it (a parent of another
+	 * version ignores these lines) */
+	for (size_t i = 0; i < S->nsel; i++) {
+		char how[64];
+		fprintf(out, "bound %zu %.1f\n", i, step_bound(S, S->sel[i].s, how, sizeof how));
+	}
 	fprintf(out, "ready\n");
 	fflush(out);
 	progress_init(&S->prog, 0, (int)S->nsel * S->o.repeat);

@@ -69,6 +69,7 @@ struct suite {
 	struct progress prog;
 	struct costs costs;
 	struct sbuf failed, warnings, skipped, times;
+	struct sbuf watchdog; /* the steps the watchdog stopped, and why */
 	struct clock_watch clock;
 	struct timing_ctx timing; /* the run's sampling and placement, handed to every step */
 	struct contention busy;  /* other work beside each step */

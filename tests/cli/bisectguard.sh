@@ -16,9 +16,10 @@ fi
 sed 's/"contended_steps"/"was_contended_steps"/' "$T/made.json" >"$T/base.json"
 
 # check ARGS...: bisect-check against FILE with the test's options; rc in $rc, output in $T/out
+# (timeout 120: a check that never ends is a failure of this test, not a hung make test)
 check_against() {
 	f=$1; shift
-	"$PLUMB" bisect-check --baseline "$f" --metric lat_syscall.null --min-effect 20 \
+	timeout 120 "$PLUMB" bisect-check --baseline "$f" --metric lat_syscall.null --min-effect 20 \
 		--sessions 1 $RUNOPTS "$@" >"$T/out" 2>&1
 	rc=$?
 }

@@ -193,11 +193,14 @@ if [ $rc -eq 143 ] && [ "$left" -eq 0 ] && no_tmp_left; then pass suite/kill-mid
 
 # ---- a step over its time limit is killed, named in one line, and the run goes on --------------
 mark="plumb-suite-test-$$-timeout"
-"$PLUMB" run --only syscall --samples 1000 --timeout 1 --no-store --label "$mark" >/dev/null 2>"$T/to.err"
+"$PLUMB" run --only syscall --samples 1000 --timeout 1 --no-store --label "$mark" \
+	--format json -o "$T/to.json" >/dev/null 2>"$T/to.err"
 rc=$?
-n=$(grep -c 'timed out after' "$T/to.err")
-# (how many of the six steps outlast 1 s depends on the machine: at least one must)
-if [ $rc -eq 0 ] && [ "$n" -ge 1 ] && [ "$(pgrep -f "$mark" | wc -l)" -eq 0 ] && no_tmp_left; then
+n=$(grep -c 'stopped by the watchdog after' "$T/to.err")
+# (how many of the six steps outlast 1 s depends on the machine: at least one must; the run's
+# watchdog fact names each)
+if [ $rc -eq 0 ] && [ "$n" -ge 1 ] && [ "$(pgrep -f "$mark" | wc -l)" -eq 0 ] && no_tmp_left &&
+   grep -q '"watchdog": ".*past its bound of 1 s (--timeout)' "$T/to.json"; then
 	pass suite/step-timeout-killed-run-goes-on
 else
 	fail suite/step-timeout-killed-run-goes-on "rc=$rc timeouts=$n $(head -c 200 "$T/to.err")"
