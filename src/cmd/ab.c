@@ -74,7 +74,7 @@ const struct opt ab_options[] = {
 	OPT_CALLBACK(0, "format", struct ab_cli, fmt, "F", set_format,
 		"text (default), markdown, csv or json"),
 	OPT_BOOL(0, "fail-on-regression", struct ab_cli, fail,
-		"exit 1 when a point of B is significantly worse"),
+		"exit 1 when a point of B is significantly worse (4: a side under emulation)"),
 	OPT_INT(0, "start-timeout", struct ab_cli, start_timeout, "SECONDS", 1, 86400, "seconds",
 		"how long a side may take to print its plan before it is stopped (default 120)"),
 	OPT_CALLBACK(0, "time-limit", struct ab_cli, time_limit, "D", set_time_limit,
@@ -549,7 +549,8 @@ static void label_runs(const struct ab_cli *o, const struct session *ss, struct 
 	}
 }
 
-/* The comparison as `plumb compare` prints it; 1 when --fail-on-regression finds a worse point. */
+/* The comparison as `plumb compare` prints it; 1 when --fail-on-regression finds a worse point
+ * (EXIT_NOT_JUDGED when the sides ran on different machines: an emulated side). */
 static int print_comparison(const struct ab_cli *o, char *lab, char *lab_b, struct run **run)
 {
 	struct side sides[2] = { { lab, &run[0], 1, NULL, 0 }, { lab_b, &run[1], 1, NULL, 0 } };
@@ -558,6 +559,12 @@ static int print_comparison(const struct ab_cli *o, char *lab, char *lab_b, stru
 		warnx_("warning: %s", t->warnings[i]);
 	cmp_print(stdout, t, o->fmt);
 	int worse = o->fail && cmp_regressions(t) > 0;
+	char why[1400];
+	if (worse && sides_not_judged(sides, 2, why, sizeof why)) {
+		warnx_("--fail-on-regression: %zu worse point(s) not taken for a regression: %s "
+		       "(exit %d)", cmp_regressions(t), why, EXIT_NOT_JUDGED);
+		worse = EXIT_NOT_JUDGED;
+	}
 	cmp_free(t);
 	return worse;
 }

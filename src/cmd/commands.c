@@ -126,7 +126,8 @@ void command_help(const struct command *c)
 	else
 		printf("\nExit status: 0 ok, 2 bad arguments or input, 3 (run and the tools) a "
 		       "measurement could\nnot be made, 1 (compare, when asked to fail on one) a "
-		       "regression. See plumb(1).\n");
+		       "regression, 4 a worse point between\nother machines or beside other work "
+		       "(no regression). See plumb(1).\n");
 }
 
 const struct command *command_find(const char *name)

@@ -2,7 +2,8 @@
  * compare.c — `plumb compare A B [C ...]`: runs side by side per metric with a verdict judged
  * on rounds (analysis/compare.h, docs/compare.md). A side's runs (a label, a selection) are
  * pooled only when their architecture, CPU model, build and kernel agree (--pool-anyway).
- * Exit 1 with --fail-on-regression when a metric is significantly worse; 2 for usage and input
+ * Exit 1 with --fail-on-regression when a metric is significantly worse (4 when the sides are
+ * other machines or a run was made beside other work: sides_not_judged); 2 for usage and input
  * errors, and for a side that would pool runs that differ.
  */
 #include <stddef.h>
@@ -49,7 +50,8 @@ const struct opt compare_options[] = {
 	OPT_CALLBACK_NOARG(0, "json", struct compare_cli, format, set_json,
 		"the same as --format json"),
 	OPT_BOOL(0, "fail-on-regression", struct compare_cli, fail,
-		"exit 1 when a point is significantly worse"),
+		"exit 1 when a point is significantly worse (4: the sides are other machines, or "
+		"a run was made beside other work)"),
 	OPT_BOOL(0, "pool-anyway", struct compare_cli, pool_anyway,
 		"pool a side's runs even when their architecture, CPU, build or kernel differ"),
 	OPT_STRING('o', "output", struct compare_cli, out, "FILE",
@@ -88,6 +90,12 @@ int cmd_compare(int argc, char **argv)
 	if (f != stdout && fclose(f) != 0)
 		die(EXIT_USAGE, "%s: write failed: %m", out);
 	int st = fail && cmp_regressions(t) > 0 ? 1 : 0;
+	char why[1400];
+	if (st && sides_not_judged(sides, ns, why, sizeof why)) {
+		warnx_("--fail-on-regression: %zu worse point(s) not taken for a regression: %s "
+		       "(exit %d)", cmp_regressions(t), why, EXIT_NOT_JUDGED);
+		st = EXIT_NOT_JUDGED;
+	}
 	cmp_free(t);
 	sides_free(sides, ns);
 	return st;

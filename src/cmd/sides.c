@@ -235,3 +235,49 @@ void sides_check_pooling(const struct side *s, size_t n, int pool_anyway)
 		warnx_("warning: %s: pooled anyway, although %s", s[i].name, why);
 	}
 }
+
+/* Every run of the sides carries the same ab_session fact: one paired session. */
+static int one_session(const struct side *s, size_t n)
+{
+	const char *sid = NULL;
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < s[i].nruns; k++) {
+			const char *v = kv_get(&s[i].runs[k]->facts, "ab_session");
+			if (!v || (sid && strcmp(sid, v)))
+				return 0;
+			sid = v;
+		}
+	return sid != NULL;
+}
+
+int sides_not_judged(const struct side *s, size_t n, char *why, size_t len)
+{
+	size_t all = 0;
+	for (size_t i = 0; i < n; i++)
+		all += s[i].nruns;
+	struct run **runs = xcalloc(all + 1, sizeof *runs);
+	all = 0;
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < s[i].nruns; k++)
+			runs[all++] = s[i].runs[k];
+	char w[1024];
+	int split = runs_machine_split(runs, all, 0, w, sizeof w);
+	free(runs);
+	if (split) {
+		snprintf(why, len, "the sides come from different machines (%s)", w);
+		return 1;
+	}
+	if (one_session(s, n))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < s[i].nruns; k++) {
+			const char *c = kv_get(&s[i].runs[k]->facts, "contended_steps");
+			char who[256];
+			if (!c || !*c)
+				continue;
+			snprintf(why, len, "%s: %s ran beside other work (contended_steps: %.300s)",
+				 s[i].name, run_who(s[i].runs[k], k, who, sizeof who), c);
+			return 1;
+		}
+	return 0;
+}

@@ -20,6 +20,16 @@ void sides_check_pooling(const struct side *s, size_t n, int pool_anyway);
 /* For each side taken from the store: its earlier runs of the same host, profile, build and
  * measuring options (newest first, at most HISTORY_MAX, none of the compared runs), whose
  * run-to-run spread compare uses as the side's noise. Silent without a store. */
+/* --fail-on-regression of compare and trend: a worse verdict that is no regression of a
+ * change exits this, not 1 (docs/compare.md, "Exit status"). */
+#define EXIT_NOT_JUDGED 4
+/* Whether a worse verdict between the sides can be a change's regression: 0, or 1 with why
+ * (one line) when their runs come from different machines (architecture, CPU model, emulation:
+ * runs_machine_split without the kernel, whose change compare and trend are for) or a run was
+ * made beside other work (its contended_steps fact) and the sides are not one paired plumb ab
+ * session (whose pairs share the load). */
+int sides_not_judged(const struct side *s, size_t n, char *why, size_t len);
+
 #define HISTORY_MAX 20
 void sides_load_history(struct side *s, size_t n, const char *db);
 /* Parse a number in [lo, hi] strictly (C locale); exits 2 naming what on error. */

@@ -46,7 +46,8 @@ const struct opt trend_options[] = {
 		"text (default), markdown, csv or json"),
 	OPT_CALLBACK_NOARG(0, "json", struct trend_cli, fmt, set_json, "the same as --format json"),
 	OPT_BOOL(0, "fail-on-regression", struct trend_cli, fail,
-		"exit 1 when a change along the series is worse"),
+		"exit 1 when a change along the series is worse (4: runs of other machines, or "
+		"made beside other work)"),
 	OPT_STRING('o', "output", struct trend_cli, out, "FILE", "write to FILE instead of stdout"),
 	OPT_END,
 };
@@ -183,6 +184,13 @@ int cmd_trend(int argc, char **argv)
 		for (size_t k = 0; k < t->rows[i].nch; k++)
 			worse |= t->rows[i].ch[k].worse > 0;
 	trend_free(t);
+	char why[1400];
+	int st = a.fail && worse ? 1 : 0;
+	if (st && sides_not_judged(sides, ns, why, sizeof why)) {
+		warnx_("--fail-on-regression: the worse changes are not taken for a regression: %s "
+		       "(exit %d)", why, EXIT_NOT_JUDGED);
+		st = EXIT_NOT_JUDGED;
+	}
 	sides_free(sides, ns);
-	return a.fail && worse ? 1 : 0;
+	return st;
 }

@@ -99,6 +99,25 @@ rc0=$?
 if [ $rc1 -eq 1 ] && [ $rc0 -eq 0 ]; then pass "compare: fail-on-regression"
 else fail "compare: fail-on-regression" "worse → $rc1 (want 1), same → $rc0 (want 0)"; fi
 
+# a worse point between two machines (another CPU model), or beside a run made beside other
+# work, is no regression of a change: exit 4 and one line why, never 1 (docs/compare.md)
+sed 's/"cpu_model": "Test CPU"/"cpu_model": "Other CPU"/' "$T/b.json" >"$T/b-foreign.json"
+sed 's/"smt": "0"/"smt": "0", "contended_steps": "round 1\/8: lat_syscall null (others 80%, steal 0%)"/' \
+	"$T/b.json" >"$T/b-busy.json"
+for k in foreign:'different machines (CPU model differs' busy:'ran beside other work'; do
+	f=${k%%:*}; want=${k#*:}
+	"$PLUMB" compare --fail-on-regression "$T/a.json" "$T/b-$f.json" >/dev/null 2>"$T/nj.err"
+	rc=$?
+	if [ $rc -eq 4 ] && [ "$(grep -c -- "--fail-on-regression: .*$want.*(exit 4)" "$T/nj.err")" -eq 1 ]
+	then pass "compare: fail-on-regression, $f side: exit 4"
+	else fail "compare: fail-on-regression, $f side: exit 4" "rc=$rc $(tail -n 2 "$T/nj.err")"; fi
+	"$PLUMB" trend --fail-on-regression "$T/a.json" "$T/a2.json" "$T/b-$f.json" >"$T/nj.out" 2>"$T/nj.err"
+	rc=$?
+	if [ $rc -eq 4 ] && grep -q -- "--fail-on-regression: .*$want.*(exit 4)" "$T/nj.err"
+	then pass "trend: fail-on-regression, $f run: exit 4"
+	else fail "trend: fail-on-regression, $f run: exit 4" "rc=$rc $(tail -n 2 "$T/nj.err") $(tail -n 3 "$T/nj.out")"; fi
+done
+
 "$PLUMB" compare --format csv "$T/a.json" "$T/b.json" >"$T/c.csv" 2>/dev/null
 if head -n1 "$T/c.csv" | grep -q '^metric,params,x,unit,side,value' && grep -q ',worse,' "$T/c.csv"
 then pass "compare: csv"; else fail "compare: csv" "$(head -n3 "$T/c.csv")"; fi
