@@ -164,6 +164,13 @@ static double step_watch(const struct session *ss, const struct worker *w, size_
 	return ss->o->time_limit > 0 && b > ss->o->time_limit ? ss->o->time_limit : b;
 }
 
+/* The bound on a side's writing its run at the end of a round: a second's work, so a minute,
+ * never past --time-limit. */
+static double end_watch(const struct session *ss)
+{
+	return ss->o->time_limit > 0 && ss->o->time_limit < 60 ? ss->o->time_limit : 60;
+}
+
 /* Side w stopped: when the watchdog stopped it, the line it said, for the runs' facts. */
 static void note_hung(struct session *ss, const struct worker *w)
 {
@@ -237,11 +244,12 @@ static size_t session_look(struct session *ss, struct run **acc)
 }
 
 /* Start a side's worker: PREFIX run [args] in worker mode; its start's bound is
- * --start-timeout, never past --time-limit. */
+ * --start-timeout, and for a later round's worker (its memory size given: no probe) never past
+ * --time-limit. */
 static void side_start(struct session *ss, struct worker *w, int side, char **args, int n)
 {
 	int t = ss->o->start_timeout;
-	if (ss->o->time_limit > 0 && ss->o->time_limit < t)
+	if (w->quiet && ss->o->time_limit > 0 && ss->o->time_limit < t)
 		t = (int)ceil(ss->o->time_limit);
 	start_worker(w, side ? ss->pb : ss->pa, side ? "--b" : "--a", args, n, ss->dir, t);
 }
@@ -315,7 +323,7 @@ static void session_begin(struct session *ss, struct worker *w, struct progress 
 static void collect_side(struct session *ss, struct worker *w, struct run **run, int s, int r,
 			 struct progress *p)
 {
-	struct run *one = finish_worker(&w[s]);
+	struct run *one = finish_worker(&w[s], end_watch(ss));
 	note_hung(ss, &w[s]);
 	if (ab_stop || !one) {
 		run_free(one);
@@ -415,7 +423,7 @@ static int session_run(struct session *ss, struct worker *w, struct run **run)
 			if (w[0].hung || w[1].hung) { /* the watchdog stopped a start */
 				for (int s = 0; s < 2; s++) {
 					note_hung(ss, &w[s]);
-					run_free(finish_worker(&w[s]));
+					run_free(finish_worker(&w[s], end_watch(ss)));
 				}
 				p.stopped = 1;
 				break;

@@ -223,8 +223,8 @@ static void read_plan(struct worker *w, const char *prefix, int start_timeout)
 	}
 	if (now_ns() > deadline) {
 		stop_workers(all_workers, 2);
-		die(EXIT_MEASURE, "side %s (%s) did not print its plan within %d s (--start-timeout, "
-		    "never past --time-limit): stopped", w->name, prefix, start_timeout);
+		die(EXIT_MEASURE, "side %s (%s) did not print its plan within %d s (--start-timeout): "
+		    "stopped", w->name, prefix, start_timeout);
 	}
 	/* its output ended: it exited, or will (its stdin closed) */
 	fclose(w->to);
@@ -283,7 +283,7 @@ int run_on(struct worker *w, const char *label, long *nres, double bound_s)
 	return 0;
 }
 
-struct run *finish_worker(struct worker *w)
+struct run *finish_worker(struct worker *w, double bound_s)
 {
 	if (w->pid <= 0) { /* stopped by the watchdog: nothing to read */
 		fclose(w->to);
@@ -292,11 +292,10 @@ struct run *finish_worker(struct worker *w)
 	}
 	fprintf(w->to, "end\n");
 	fflush(w->to);
-	/* writing a run takes a second: a side silent for a minute is not coming back */
-	uint64_t t0 = now_ns();
-	char *l = read_line(w, t0 + 60000000000ull);
-	if (!l && !ab_stop && now_ns() > t0 + 60000000000ull)
-		watchdog_stop(w, "end (write the run)", 60, t0);
+	uint64_t t0 = now_ns(), end = t0 + (uint64_t)(bound_s * 1e9);
+	char *l = read_line(w, end);
+	if (!l && !ab_stop && now_ns() > end)
+		watchdog_stop(w, "end (write the run)", bound_s, t0);
 	if (w->pid <= 0) {
 		fclose(w->to);
 		close(w->from);

@@ -50,8 +50,9 @@ void start_worker(struct worker *w, const char *prefix, const char *what, char *
  * bound_s > 0: the watchdog's bound; a side that has not answered by then is killed with its
  * process group and reaped, w->hung says so (one line, also said on stderr). */
 int run_on(struct worker *w, const char *label, long *nres, double bound_s);
-/* End the side and read its run (NULL when it failed). */
-struct run *finish_worker(struct worker *w);
+/* End the side and read its run (NULL when it failed); a side that has not written it within
+ * bound_s is stopped as by run_on's watchdog. */
+struct run *finish_worker(struct worker *w, double bound_s);
 void free_worker(struct worker *w);
 
 #endif

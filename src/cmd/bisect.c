@@ -508,6 +508,10 @@ static int bisect_work(int argc, char **argv)
 			judged = look_under_test(&j, look, sides);
 		else
 			pair = look_ab_session(&j, look, sides, &npair);
+		char why[1200];
+		for (int k = 0; pair && k < 2; k++)
+			if (bisect_impossible(&sides[k], j.names, j.nnames, why, sizeof why))
+				die(EXIT_MEASURE, "%s", why);
 		if (judged)
 			c = judge(sides, &j.co, j.names, j.nnames, look, j.o.sessions);
 		if (pair)
