@@ -194,7 +194,8 @@ static size_t session_look(struct session *ss, struct run **acc)
 	size_t open = 0;
 	for (size_t i = 0; i < t->nrows; i++) {
 		const struct cmp_row *row = &t->rows[i];
-		if (row->test[1].v != V_UNDECIDED)
+		/* the steady figure is the judged one: its batch mean keeps no step running */
+		if (row->test[1].v != V_UNDECIDED || row->has_steady)
 			continue;
 		open++;
 		int st = ab_point_step(&ss->map, row->metric, row->params, row->x);
