@@ -127,7 +127,7 @@ static const struct metric_def metrics[] = {
 		"trip)",
 		SUB_CLOCK, ""),
 	  NOISE_R("ipc", 0.12, 0.095, 0, 19, FOLLOWS_CLOCK, 0.025),
-	  STEADY("ipc.steady", 0.12, 0.095, 0, 19, FOLLOWS_CLOCK, 0.025) },
+	  STEADY("ipc.steady", 0.175, 0.175, 0, 15, FOLLOWS_CLOCK, 0.115) },
 	{ 0 },
 };
 
