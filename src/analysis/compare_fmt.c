@@ -273,6 +273,12 @@ static void print_footer(FILE *f, const struct cmp_table *t)
 	for (size_t i = 0; i < t->nrows; i++)
 		for (size_t s = 1; cmp_row_shown(t, &t->rows[i]) && s < t->nsides; s++)
 			n[t->rows[i].test[s].v]++;
+	/* the counts stay the last line (scripts read it) */
+	size_t hidden = cmp_rows_hidden(t);
+	if (hidden)
+		fprintf(f, "\n%zu batch mean%s not shown: judged, neither worse nor better; %s "
+			   "steady figure%s shown (--all shows every row)", hidden,
+			hidden == 1 ? "" : "s", hidden == 1 ? "its" : "their", hidden == 1 ? " is" : "s are");
 	/* the first four counts keep their order (scripts read them); same follows */
 	fprintf(f, "\n%zu worse, %zu better, %zu no significant change, %zu no test, %zu same",
 		n[V_WORSE], n[V_BETTER], n[V_UNDECIDED], n[V_NOTEST], n[V_SAME]);
@@ -283,11 +289,6 @@ static void print_footer(FILE *f, const struct cmp_table *t)
 	if (n[V_NEUTRAL])
 		fprintf(f, ", %zu not judged (neutral)", n[V_NEUTRAL]);
 	fprintf(f, "\n");
-	size_t hidden = cmp_rows_hidden(t);
-	if (hidden)
-		fprintf(f, "%zu batch mean%s not shown: judged, no significant change beside %s steady "
-			   "figure (--all shows %s)\n", hidden, hidden == 1 ? "" : "s",
-			hidden == 1 ? "its" : "their", hidden == 1 ? "it" : "them");
 }
 
 static void csv_num(FILE *f, double v)
@@ -383,6 +384,11 @@ static void print_json(FILE *f, const struct cmp_table *t)
 		json_num(&j, "x", r->x);
 		json_str(&j, "unit", r->unit);
 		json_str(&j, "better", r->def ? better_name(r->def->better) : NULL);
+		/* "steady": the median operation, the judged figure; "mean": a batch mean whose
+		 * steady figure is a row too (shown in the text only where it changed) */
+		json_str(&j, "figure", r->def && r->def->steady_of ? "steady"
+				       : r->has_steady ? "mean" : NULL);
+		json_bool(&j, "shown", cmp_row_shown(t, r));
 		json_arr_begin(&j, "sides");
 		for (size_t s = 0; s < t->nsides; s++) {
 			const struct cmp_cell *c = &r->cell[s];
