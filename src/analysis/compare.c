@@ -28,11 +28,14 @@ int cmp_summary_point(const struct result *r, double largest_x)
 {
 	if (isnan(r->x))
 		return 1;
+	/* a steady figure's points are its batch mean's */
+	const struct metric_def *d = metric_find(r->metric);
+	const char *id = d && d->steady_of ? d->steady_of->id : r->metric;
 	/* lmbench's context-switching tables: 2, 8 and 16 processes (sizes 0, 16, 64 KB) */
-	if (strcmp(r->metric, "lat_ctx.switch") == 0)
+	if (strcmp(id, "lat_ctx.switch") == 0)
 		return r->x == 2 || r->x == 8 || r->x == 16;
 	/* Memory latencies table: L1 = stride 128 at 1 KiB (printed 0.00098 MB), L2 = at 128 KiB */
-	if (strcmp(r->metric, "lat_mem_rd.seq") == 0) {
+	if (strcmp(id, "lat_mem_rd.seq") == 0) {
 		char b[32];
 		if (param_get(r->params, "stride", b, sizeof b) && atoi(b) == 128 &&
 		    (near_x(r->x, 0.0009765625) || near_x(r->x, 0.125)))
@@ -361,6 +364,40 @@ static void fact_warnings(struct cmp_table *t)
 					 method, method == 1 ? "" : "s"));
 }
 
+/* Mark the batch means whose steady twin is a row too (point_index: one pass). */
+static void mark_steady(struct cmp_table *t)
+{
+	struct point_index idx;
+	pidx_init(&idx, PIDX_POINT);
+	for (size_t i = 0; i < t->nrows; i++)
+		if (t->rows[i].def && t->rows[i].def->steady_of)
+			pidx_add(&idx, t->rows[i].metric, t->rows[i].params, t->rows[i].x, i);
+	for (size_t i = 0; i < t->nrows; i++) {
+		struct cmp_row *r = &t->rows[i];
+		const struct metric_def *tw = metric_steady(r->def);
+		r->has_steady = tw && pidx_find(&idx, tw->id, r->params, r->x) != (size_t)-1;
+	}
+	pidx_free(&idx);
+}
+
+int cmp_row_shown(const struct cmp_table *t, const struct cmp_row *r)
+{
+	if (t->o.all || !r->has_steady)
+		return 1;
+	for (size_t s = 1; s < t->nsides; s++)
+		if (r->test[s].v == V_WORSE || r->test[s].v == V_BETTER)
+			return 1;
+	return 0;
+}
+
+size_t cmp_rows_hidden(const struct cmp_table *t)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < t->nrows; i++)
+		n += !cmp_row_shown(t, &t->rows[i]);
+	return n;
+}
+
 struct cmp_table *cmp_build(const struct side *sides, size_t nsides, const struct cmp_opts *o)
 {
 	struct cmp_table *t = xcalloc(1, sizeof *t);
@@ -371,6 +408,7 @@ struct cmp_table *cmp_build(const struct side *sides, size_t nsides, const struc
 	cmp_judge(t);
 	fact_warnings(t);
 	sort_with(t->rows, t->nrows, sizeof *t->rows, cmp_rows, &nsides);
+	mark_steady(t);
 	return t;
 }
 

@@ -93,6 +93,10 @@ struct cmp_row {
 	struct cmp_cell *cell;        /* nsides */
 	struct cmp_test *test;        /* nsides, [0] unused */
 	size_t order;                 /* position before sorting */
+	int has_steady;               /* a batch mean whose steady figure (its ".steady" twin,
+				       * core/metrics.h) is a row of the table too: the twin is
+				       * the judged figure; this row is shown where it changed
+				       * (cmp_row_shown) and keeps no `plumb ab` step running */
 };
 
 struct cmp_opts {
@@ -135,6 +139,13 @@ int cmp_summary_point(const struct result *r, double largest_x);
  * the count. A result without samples gives one round: its value. */
 size_t cmp_round_values(struct run *const *runs, size_t nruns, const char *metric,
 			const char *params, double x, double **out);
+
+/* 1 when the text, markdown and report tables show row r: every row with --all; else not a
+ * batch mean whose steady twin is in the table unless the mean itself changed significantly
+ * (a change confined to rare slow operations moves the mean, not the median). */
+int cmp_row_shown(const struct cmp_table *t, const struct cmp_row *r);
+/* Rows that cmp_row_shown() leaves out. */
+size_t cmp_rows_hidden(const struct cmp_table *t);
 
 /* Number of rows with a significantly worse verdict. */
 size_t cmp_regressions(const struct cmp_table *t);

@@ -188,7 +188,8 @@ static void grid_print(FILE *f, const struct grid *g, int markdown)
 
 static void print_grid(FILE *f, const struct cmp_table *t, int markdown)
 {
-	struct grid g = { .ncol = 3 + (t->nsides - 1) * SIDE_COLS, .nrow = t->nrows + 1 };
+	struct grid g = { .ncol = 3 + (t->nsides - 1) * SIDE_COLS,
+			  .nrow = t->nrows - cmp_rows_hidden(t) + 1 };
 	g.c = xcalloc(g.ncol * g.nrow, sizeof *g.c);
 	g.right = xcalloc(g.ncol, 1);
 	g.right[2] = 1;
@@ -210,31 +211,34 @@ static void print_grid(FILE *f, const struct cmp_table *t, int markdown)
 		grid_set(&g, 0, c++, "detectable");
 		grid_set(&g, 0, c++, "noise");
 	}
-	for (size_t i = 0; i < t->nrows; i++) {
+	for (size_t i = 0, row = 0; i < t->nrows; i++) {
 		const struct cmp_row *r = &t->rows[i];
 		char buf[256];
+		if (!cmp_row_shown(t, r))
+			continue;
+		row++;
 		c = 0;
-		grid_set(&g, i + 1, c++, cmp_row_name(r, buf, sizeof buf));
-		grid_set(&g, i + 1, c++, r->unit);
+		grid_set(&g, row, c++, cmp_row_name(r, buf, sizeof buf));
+		grid_set(&g, row, c++, r->unit);
 		cell_text(&r->cell[0], buf, sizeof buf);
-		grid_set(&g, i + 1, c++, buf);
+		grid_set(&g, row, c++, buf);
 		for (size_t s = 1; s < t->nsides; s++) {
 			const struct cmp_test *ts = &r->test[s];
 			cell_text(&r->cell[s], buf, sizeof buf);
-			grid_set(&g, i + 1, c++, buf);
+			grid_set(&g, row, c++, buf);
 			change_text(ts, buf, sizeof buf);
-			grid_set(&g, i + 1, c++, buf);
+			grid_set(&g, row, c++, buf);
 			if (isnan(ts->eq.est))
 				snprintf(buf, sizeof buf, "-");
 			else
 				interval_text(&ts->eq, buf, sizeof buf);
-			grid_set(&g, i + 1, c++, buf);
+			grid_set(&g, row, c++, buf);
 			verdict_text(ts, buf, sizeof buf);
-			grid_set(&g, i + 1, c++, buf);
+			grid_set(&g, row, c++, buf);
 			detect_text(ts, buf, sizeof buf);
-			grid_set(&g, i + 1, c++, buf);
+			grid_set(&g, row, c++, buf);
 			noise_text(ts, buf, sizeof buf);
-			grid_set(&g, i + 1, c++, buf);
+			grid_set(&g, row, c++, buf);
 		}
 	}
 	grid_print(f, &g, markdown);
@@ -267,8 +271,14 @@ static void print_footer(FILE *f, const struct cmp_table *t)
 {
 	size_t n[V_SAME + 1] = { 0 };
 	for (size_t i = 0; i < t->nrows; i++)
-		for (size_t s = 1; s < t->nsides; s++)
+		for (size_t s = 1; cmp_row_shown(t, &t->rows[i]) && s < t->nsides; s++)
 			n[t->rows[i].test[s].v]++;
+	/* the counts stay the last line (scripts read it) */
+	size_t hidden = cmp_rows_hidden(t);
+	if (hidden)
+		fprintf(f, "\n%zu batch mean%s not shown: judged, neither worse nor better; %s "
+			   "steady figure%s shown (--all shows every row)", hidden,
+			hidden == 1 ? "" : "s", hidden == 1 ? "its" : "their", hidden == 1 ? " is" : "s are");
 	/* the first four counts keep their order (scripts read them); same follows */
 	fprintf(f, "\n%zu worse, %zu better, %zu no significant change, %zu no test, %zu same",
 		n[V_WORSE], n[V_BETTER], n[V_UNDECIDED], n[V_NOTEST], n[V_SAME]);
@@ -374,6 +384,11 @@ static void print_json(FILE *f, const struct cmp_table *t)
 		json_num(&j, "x", r->x);
 		json_str(&j, "unit", r->unit);
 		json_str(&j, "better", r->def ? better_name(r->def->better) : NULL);
+		/* "steady": the median operation, the judged figure; "mean": a batch mean whose
+		 * steady figure is a row too (shown in the text only where it changed) */
+		json_str(&j, "figure", r->def && r->def->steady_of ? "steady"
+				       : r->has_steady ? "mean" : NULL);
+		json_bool(&j, "shown", cmp_row_shown(t, r));
 		json_arr_begin(&j, "sides");
 		for (size_t s = 0; s < t->nsides; s++) {
 			const struct cmp_cell *c = &r->cell[s];

@@ -115,6 +115,45 @@ static enum trend_status row_status(const struct trend_table *t, const struct cm
 
 /* A row's run-to-run variance pooled over the series: every version with 2+ runs adds its
  * runs less one degrees of freedom (*dfs; 0 when none has two runs). */
+/* Versions a series of one run each needs before its own scatter is its noise. */
+#define SCATTER_MIN_VERSIONS 5
+/* The MAD's efficiency against the standard deviation for normal data: what the differences
+ * are worth as degrees of freedom (conservative: neighbouring differences share a version). */
+#define MAD_EFFICIENCY 0.37
+
+/* A series of one run per version (a nightly, a kernel per boot) has no within-version spread,
+ * and the default table's figure is a run's noise on some machine, often far from this
+ * series' (issue 33: 18.9 % declared where the runs scattered 1 %). Its noise is then the
+ * scatter of its versions around their segments, from successive differences: a step moves
+ * one difference, so the median absolute difference is robust to a few steps. Variance of a
+ * run's log value, or NAN with fewer than SCATTER_MIN_VERSIONS versions; *df what it is worth. */
+static double series_scatter(const struct trend_table *t, const struct cmp_row *row, double *df)
+{
+	double *y = xmalloc((t->nsides + 1) * sizeof *y), *d = xmalloc((t->nsides + 1) * sizeof *d);
+	size_t n = 0;
+	for (size_t s = 0; s < t->nsides; s++) {
+		struct version_logs L;
+		version_logs_get(&L, &t->sides[s], row);
+		if (L.k == 1)
+			y[n++] = run_mean(L.v[0], L.n[0]);
+		version_logs_free(&L);
+	}
+	double var = NAN;
+	*df = 0;
+	if (n >= SCATTER_MIN_VERSIONS) {
+		for (size_t i = 0; i + 1 < n; i++)
+			d[i] = fabs(y[i + 1] - y[i]);
+		double sd = stats_median(d, n - 1) / 0.6745 / sqrt(2.0);
+		var = sd * sd;
+		*df = MAD_EFFICIENCY * (double)(n - 1);
+		if (*df < 1)
+			*df = 1;
+	}
+	free(y);
+	free(d);
+	return var;
+}
+
 static double row_pooled(const struct trend_table *t, const struct cmp_row *row, double *dfs,
 			 double *rounds)
 {
@@ -182,6 +221,12 @@ static void row_levels(struct trend_table *t, struct trend_row *tr, struct row_s
 	double d0 = default_noise_df(row->metric);
 	double prior = sd0 * sd0 * scale;
 	double v = (d0 * prior + (dfs > 0 ? dfs * pooled : 0)) / (d0 + dfs), df = d0 + dfs;
+	double sdf, scatter = dfs > 0 ? NAN : series_scatter(t, row, &sdf);
+	tr->from_scatter = scatter > 0;
+	if (tr->from_scatter) {
+		v = scatter;
+		df = sdf;
+	}
 	tr->noise_pct = expm1(sqrt(v)) * 100;
 	tr->noise_df = df;
 	tr->pooled_df = (int)dfs;

@@ -45,6 +45,8 @@ struct trend_row {
 	double noise_pct;          /* the run-to-run noise judged with, percent */
 	double noise_df;           /* its degrees of freedom: the default table's + the series' */
 	int pooled_df;             /* of which from the series (versions with 2+ runs) */
+	int from_scatter;          /* one run per version: the noise is the series' own scatter
+				    * (successive differences), the default table not used */
 	double p_first, p_adj;     /* the whole series' best split, and corrected over the table */
 	struct trend_change *ch;
 	size_t nch;

@@ -86,8 +86,12 @@ static void print_text(FILE *f, const struct trend_table *t)
 		fprintf(f, " (%s", term_str(r->row->unit, unit, sizeof unit));
 		if (r->row->def && r->row->def->better != NEUTRAL)
 			fprintf(f, ", %s is better", r->row->def->better == HIGHER ? "higher" : "lower");
-		fprintf(f, "; run-to-run noise %.1f %%, %.0f df of which %d from the series)\n",
-			r->noise_pct, r->noise_df, r->pooled_df);
+		if (r->from_scatter)
+			fprintf(f, "; run-to-run noise %.1f %%, %.1f df: the series' own scatter)\n",
+				r->noise_pct, r->noise_df);
+		else
+			fprintf(f, "; run-to-run noise %.1f %%, %.0f df of which %d from the series)\n",
+				r->noise_pct, r->noise_df, r->pooled_df);
 		if (status_note(r))
 			fprintf(f, "  %s\n", status_note(r));
 		fprintf(f, "  %-*s %4s %10s  %-23s %s\n", NAME_COL, "version", "runs", "value",

@@ -108,6 +108,8 @@ struct session {
 	char **steps;        /* every step of A's plan, then what only B has */
 	size_t nsteps;
 	int *active;         /* per step: run in the next round */
+	int *frozen;         /* per step: stopped for time (its points judged on what they have) */
+	size_t nfrozen;
 	double *cost;        /* per step: seconds both sides took in its last round */
 	struct ab_point_map map;
 	char looks[64], summary[400];
@@ -143,6 +145,7 @@ static void session_steps(struct session *ss, const struct worker *w)
 		}
 	ss->active = xcalloc(ss->nsteps + 1, sizeof *ss->active);
 	ss->cost = xcalloc(ss->nsteps + 1, sizeof *ss->cost);
+	ss->frozen = xcalloc(ss->nsteps + 1, sizeof *ss->frozen);
 	for (size_t i = 0; i < ss->nsteps; i++)
 		ss->active[i] = 1;
 }
@@ -227,16 +230,17 @@ static size_t session_look(struct session *ss, struct run **acc)
 	size_t open = 0;
 	for (size_t i = 0; i < t->nrows; i++) {
 		const struct cmp_row *row = &t->rows[i];
-		if (row->test[1].v != V_UNDECIDED)
+		/* the steady figure is the judged one: its batch mean keeps no step running */
+		if (row->test[1].v != V_UNDECIDED || row->has_steady)
 			continue;
 		open++;
 		int st = ab_point_step(&ss->map, row->metric, row->params, row->x);
 		if (st >= 0) {
-			ss->active[st] = 1;
+			ss->active[st] = !ss->frozen[st];
 		} else {
 			/* a point whose step is unknown (a side that does not say): every step */
 			for (size_t k = 0; k < ss->nsteps; k++)
-				ss->active[k] = 1;
+				ss->active[k] = !ss->frozen[k];
 		}
 	}
 	cmp_free(t);
@@ -361,20 +365,47 @@ static int after_round(struct session *ss, struct run **run, struct progress *p)
 	}
 	if (p->rounds < p->r1)
 		return 0;
-	/* the next round fits the time limit? its steps as long as they took last */
-	double next = p->t_workers;
-	for (size_t i = 0; i < ss->nsteps; i++)
-		next += ss->active[i] ? ss->cost[i] : 0;
-	if ((double)(now_ns() - p->t_start) / 1e9 + next > ss->o->time_limit) {
-		p->why = 2;
-		return 1;
+	/* the next round fits the time limit? its steps as long as they took last. When it does
+	 * not, the dearest undecided steps stop first and the cheap ones go on: a stopped step's
+	 * points keep their rounds and are judged on them at each later look, at that look's
+	 * nominal level, which is below alpha (docs/compare.md, "Sequential sessions") */
+	double left = ss->o->time_limit - (double)(now_ns() - p->t_start) / 1e9;
+	for (;;) {
+		double next = p->t_workers;
+		size_t dearest = (size_t)-1;
+		for (size_t i = 0; i < ss->nsteps; i++) {
+			if (!ss->active[i])
+				continue;
+			next += ss->cost[i];
+			if (dearest == (size_t)-1 || ss->cost[i] > ss->cost[dearest])
+				dearest = i;
+		}
+		if (dearest == (size_t)-1) {
+			p->why = 2;
+			return 1;
+		}
+		if (next <= left)
+			return 0;
+		ss->active[dearest] = 0;
+		ss->frozen[dearest] = 1;
+		ss->nfrozen++;
 	}
-	return 0;
+}
+
+/* "; N dearest steps stopped for time, cheaper ones ran on" or "". */
+static const char *frozen_note(const struct session *ss, char *buf, size_t len)
+{
+	if (!ss->nfrozen)
+		return "";
+	snprintf(buf, len, "; %zu dearest step%s stopped for time, the cheaper ran on", ss->nfrozen,
+		 ss->nfrozen == 1 ? "" : "s");
+	return buf;
 }
 
 /* The session's end: each side's run closed with its facts, the summary line written. */
 static void session_end(struct session *ss, struct run **run, struct progress *p)
 {
+	char fz[96];
 	if (!ab_stop && run[0] && run[1]) {
 		if (p->stopped)
 			p->rounds = p->pooled; /* a side stopped in the middle of a round */
@@ -390,12 +421,12 @@ static void session_end(struct session *ss, struct run **run, struct progress *p
 	}
 	snprintf(ss->summary, sizeof ss->summary,
 		 "sequential session: %d round(s) on fresh workers, looks at rounds %s, %d reached; "
-		 "%s (%.0f s; order seed %llu)", p->rounds, ss->looks, p->k,
+		 "%s%s (%.0f s; order seed %llu)", p->rounds, ss->looks, p->k,
 		 ss->watchdog[0] ? "a side stopped by the watchdog" :
 		 p->stopped ? "a side stopped" :
 		 p->why == 1 ? "every point decided" : p->why == 2 ? "stopped by --time-limit" :
-		 "the last look reached", (double)(now_ns() - p->t_start) / 1e9,
-		 (unsigned long long)ss->seed);
+		 "the last look reached", frozen_note(ss, fz, sizeof fz),
+		 (double)(now_ns() - p->t_start) / 1e9, (unsigned long long)ss->seed);
 	for (int s = 0; s < 2; s++) {
 		free(p->se.n[s]);
 		free(p->clocks[s]);
@@ -404,6 +435,7 @@ static void session_end(struct session *ss, struct run **run, struct progress *p
 		free(ss->steps[i]);
 	free(ss->steps);
 	free(ss->active);
+	free(ss->frozen);
 	free(ss->cost);
 	ab_map_free(&ss->map);
 }

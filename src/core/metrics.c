@@ -24,7 +24,36 @@ static int by_rank(const void *a, const void *b)
 	return (x->place > y->place) - (x->place < y->place);
 }
 
-/* The rows of every set sorted by (order, place): a pointer table built once. */
+/* The steady twin of d, made once with the table: d's meaning with the steady figure's method
+ * and noise, right after d in the registry's order. No lmbench line: lmbench has no such figure,
+ * so nothing writes it into an lmbench file or table. */
+static const struct metric_def *steady_twin(const struct metric_def *d)
+{
+	struct metric_def *t = xcalloc(1, sizeof *t);
+	t->id = xasprintf("%s%s", d->id, STEADY_SUFFIX);
+	t->unit = d->unit;
+	t->better = d->better;
+	t->stat = MEDIAN;
+	t->version = d->version;
+	t->desc = xasprintf("%s: steady figure, the typical single operation", d->desc);
+	t->xfmt = d->xfmt;
+	t->vfmt = d->vfmt;
+	t->work = xasprintf("%s; per sample, the median of single operations (an operation of "
+			    "20 us or more, timed alone inside lmbench's sample) or of short "
+			    "batches of at least 400 ns (a pass of an eighth of the sample's "
+			    "operations after it), over the samples the median",
+			    d->work);
+	t->subtracted = "the clock's read cost, once per timed operation or batch";
+	t->lmbench = "plumb's own figure (lmbench reports the batch mean only, the row without "
+		     ".steady): interruptions of the machine move the mean, rarely the median";
+	t->noise = d->steady;
+	t->steady_of = d;
+	t->place = d->place;
+	return t;
+}
+
+/* The rows of every set sorted by (order, place), each steady twin after its row: a pointer
+ * table built once. */
 static void build_table(void)
 {
 	int n = 0;
@@ -39,10 +68,16 @@ static void build_table(void)
 			r[k++] = (struct ranked){ d, metric_sets[s]->order, d->place ? d->place : ++pos };
 	}
 	qsort(r, (size_t)n, sizeof *r, by_rank);
-	table = xcalloc((size_t)n + 1, sizeof *table);
+	int twins = 0;
 	for (int i = 0; i < n; i++)
-		table[i] = r[i].d;
-	count = n;
+		twins += r[i].d->steady.group != NULL;
+	table = xcalloc((size_t)(n + twins) + 1, sizeof *table);
+	count = 0;
+	for (int i = 0; i < n; i++) {
+		table[count++] = r[i].d;
+		if (r[i].d->steady.group)
+			table[count++] = steady_twin(r[i].d);
+	}
 	free(r);
 }
 
@@ -143,6 +178,17 @@ int metrics_doc(FILE *f)
 	return rc;
 }
 
+const struct metric_def *metric_steady(const struct metric_def *d)
+{
+	if (!d || !d->steady.group)
+		return NULL;
+	pthread_once(&table_once, build_table);
+	for (int i = 0; i < count; i++)
+		if (table[i]->steady_of == d)
+			return table[i];
+	return NULL;
+}
+
 const struct metric_def *metric_find(const char *id)
 {
 	pthread_once(&table_once, build_table);
@@ -180,11 +226,12 @@ int metric_check_record(const char *tool, const char *id, char *why, size_t len)
 		snprintf(why, len, "metric %s is not declared by any tool", id);
 		return -1;
 	}
+	const struct metric_def *own = d->steady_of ? d->steady_of : d;
 	for (const struct metric_owner *o = metric_owners; tool && o->tool; o++) {
 		if (strcmp(o->tool, tool) != 0)
 			continue;
 		for (const struct metric_def *m = o->set->defs; m->id; m++)
-			if (m == d)
+			if (m == own)
 				return complete(d, why, len);
 		snprintf(why, len, "%s records metric %s, which its file does not declare", tool, id);
 		return -1;

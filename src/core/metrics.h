@@ -56,6 +56,13 @@ struct metric_def {
 	const char *lmbench;      /* how it differs from lmbench 3's operation; "" = the same.
 				   * Every metric whose version is above 1 says here why. */
 	struct metric_noise noise;
+	/* The steady figure's noise (STEADY()): a row that declares it has a twin metric
+	 * "<id>.steady" in the registry, the median of single operations or short batches within
+	 * each sample (core/timing.h, "The steady figure"), which verdicts judge by default.
+	 * group NULL: no steady figure (a bandwidth, a figure derived from several latencies). */
+	struct metric_noise steady;
+	/* In a twin the registry made: the row whose steady figure it is (NULL elsewhere). */
+	const struct metric_def *steady_of;
 	int place;                /* its place in the registry's order among the rows of files
 				   * with the same metric ORDER; 0 = as written (see metric_set) */
 };
@@ -77,6 +84,11 @@ struct metric_def {
 /* The same with the run effect measured apart (struct metric_noise, run_effect). */
 #define NOISE_R(group_, run_, run_eq_, pair_, df_, clock_, effect_)                             \
 	.noise = { group_, run_, run_eq_, pair_, df_, clock_, effect_ }
+/* The steady twin's noise, measured as the row's own (bench/README.md, "Steady figures"). */
+#define STEADY(group_, run_, run_eq_, pair_, df_, clock_, effect_)                              \
+	.steady = { group_, run_, run_eq_, pair_, df_, clock_, effect_ }
+/* The suffix of a steady twin's id. */
+#define STEADY_SUFFIX ".steady"
 #define FOLLOWS_CLOCK 1
 #define OWN_PACE 0
 /* Not measured yet: the conservative figure compare has always assumed for such a metric. */
@@ -120,6 +132,8 @@ int metric_set_check(const struct metric_set *s, char *why, size_t len);
 int metrics_doc(FILE *f);
 const char *better_name(enum better b);
 const char *stat_name(enum statistic s);
+/* The steady twin of d (the metric "<d->id>.steady"), or NULL when d declares none. */
+const struct metric_def *metric_steady(const struct metric_def *d);
 /* 1 when the reported statistic of d is the maximum of the samples, -1 the minimum, 0 median. */
 int metric_stat_dir(const struct metric_def *d);
 

@@ -164,6 +164,26 @@ static double unit_scale_time(const char *unit)
 	return 1.0; /* ns */
 }
 
+/* The steady twin of metric (core/metrics.h) from m's steady figures, after its row: each
+ * sample the median operation of what was timed for it, in the metric's unit. */
+static void record_steady(struct tool_ctx *c, const char *metric, const char *params, double x,
+			  const struct measurement *m, double k)
+{
+	const struct metric_def *t = metric_steady(metric_find(metric));
+	if (!t || !m->steady || m->n == 0)
+		return;
+	struct result *r = new_result(c, t->id, params, x);
+	for (size_t i = 0; i < m->n; i++) {
+		const struct steady_sample *st = &m->steady[i];
+		result_add_sample(r, (struct sample){ st->value * k, st->ops, st->elapsed_ns,
+						      m->s[i].round });
+	}
+	result_add_info(r, "steady=%s steady_batch=%llu", m->steady[0].batch == 1 &&
+			m->steady[0].ops == m->s[0].iters ? "single" : "batches",
+			(unsigned long long)m->steady[0].batch);
+	finish(c, r, m);
+}
+
 struct result *record_latency(struct tool_ctx *c, const char *metric, const char *params,
 			      double x, const struct measurement *m, double ops)
 {
@@ -175,7 +195,9 @@ struct result *record_latency(struct tool_ctx *c, const char *metric, const char
 		result_add_sample(r, s);
 	}
 	finish(c, r, m);
-	return r;
+	size_t at = (size_t)(r - c->results.v); /* the twin may move the list */
+	record_steady(c, metric, params, x, m, k);
+	return &c->results.v[at];
 }
 
 struct result *record_bandwidth(struct tool_ctx *c, const char *metric, const char *params,
@@ -256,7 +278,9 @@ struct result *measure_latency(struct tool_ctx *c, const struct bench_op *op, co
 			       const char *params, double x, double ops)
 {
 	struct measurement m;
-	if (measure(&c->timing, op, &m) != 0)
+	struct bench_op o = *op;
+	o.steady = o.steady || metric_steady(metric_find(metric)) != NULL;
+	if (measure(&c->timing, &o, &m) != 0)
 		return NULL;
 	struct result *r = record_latency(c, metric, params, x, &m, ops);
 	measurement_free(&m);

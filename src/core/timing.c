@@ -124,10 +124,91 @@ static void warm(const struct timing_ctx *t, const struct bench_op *op, uint64_t
 		time_once(op, iters);
 }
 
-static struct sample take_sample(const struct bench_op *op, uint64_t iters, double clk_ovh,
-				 int round)
+/* How a measurement takes its steady figure (timing.h): none, single operations inside the
+ * sample, or a pass of `batches` short batches of `batch` operations after it. */
+enum steady_mode { STEADY_NONE, STEADY_SINGLE, STEADY_PASS };
+struct steady_plan {
+	enum steady_mode mode;
+	uint64_t batch, batches;
+};
+
+/* The plan for op at iters iterations a sample (calibrated to last about min_ns). Single
+ * operations need a loop that can run one iteration at a time with nothing around the
+ * sample (no before/after hook, no cost per call); otherwise short batches, each with its own
+ * hooks. */
+static struct steady_plan steady_plan(const struct bench_op *op, uint64_t iters, double min_ns)
 {
-	uint64_t el = time_once(op, iters);
+	struct steady_plan p = { STEADY_NONE, 0, 0 };
+	if (!op->steady || op->fixed_iters || iters == 0)
+		return p;
+	double per = min_ns / (double)iters;
+	if (per >= STEADY_SPLIT_NS && !op->before && !op->after && !op->call_cost) {
+		p.mode = STEADY_SINGLE;
+		p.batch = 1;
+		p.batches = iters;
+		return p;
+	}
+	p.mode = STEADY_PASS;
+	p.batch = per > 0 && per < STEADY_BATCH_NS ? (uint64_t)ceil(STEADY_BATCH_NS / per) : 1;
+	p.batches = iters / (STEADY_SHARE * p.batch);
+	if (p.batches < STEADY_MIN_BATCHES) {
+		/* a long operation: never more than half the sample's operations again */
+		uint64_t half = iters / (2 * p.batch);
+		p.batches = half < STEADY_MIN_BATCHES ? (half ? half : 1) : STEADY_MIN_BATCHES;
+	}
+	if (p.batches > STEADY_MAX_BATCHES)
+		p.batches = STEADY_MAX_BATCHES;
+	return p;
+}
+
+/* lmbench's sample, its iterations timed one by one: each clock read ends one operation and
+ * starts the next, so the span is lmbench's (plus one read per operation, under 0.2 % of an
+ * operation this long) and the operations are single. */
+static uint64_t time_single(const struct bench_op *op, uint64_t iters, double clk_ovh,
+			    struct steady_sample *st)
+{
+	double *d = xmalloc(iters * sizeof *d);
+	uint64_t t0 = now_ns(), prev = t0;
+	for (uint64_t i = 0; i < iters; i++) {
+		op->loop(1, op->arg);
+		uint64_t t = now_ns();
+		d[i] = (double)(t - prev) - clk_ovh;
+		prev = t;
+	}
+	*st = (struct steady_sample){ stats_median(d, iters), iters, (double)(prev - t0), 1 };
+	free(d);
+	return prev - t0;
+}
+
+/* The pass of short batches after lmbench's sample, outside its span. */
+static void steady_pass(const struct bench_op *op, const struct steady_plan *p, double clk_ovh,
+			struct steady_sample *st)
+{
+	double *d = xmalloc(p->batches * sizeof *d);
+	uint64_t start = now_ns();
+	for (uint64_t k = 0; k < p->batches; k++) {
+		if (op->before)
+			op->before(p->batch, op->arg);
+		uint64_t t0 = now_ns();
+		op->loop(p->batch, op->arg);
+		uint64_t t1 = now_ns();
+		if (op->after)
+			op->after(p->batch, op->arg);
+		d[k] = ((double)(t1 - t0) - clk_ovh) / (double)p->batch;
+	}
+	double el = (double)(now_ns() - start);
+	*st = (struct steady_sample){ stats_median(d, p->batches), p->batch * p->batches, el,
+				      p->batch };
+	free(d);
+}
+
+static struct sample take_sample(const struct bench_op *op, uint64_t iters, double clk_ovh,
+				 int round, const struct steady_plan *p, struct steady_sample *st)
+{
+	uint64_t el = p->mode == STEADY_SINGLE ? time_single(op, iters, clk_ovh, st)
+						: time_once(op, iters);
+	if (p->mode == STEADY_PASS)
+		steady_pass(op, p, clk_ovh, st);
 	double net = (double)el - clk_ovh;
 	struct sample s = { .value = net / (double)iters, .iters = iters,
 			    .elapsed_ns = (double)el, .round = round };
@@ -155,12 +236,18 @@ static int adaptive_cap(const struct timing_ctx *t)
 	return t->sampling && t->sampling->repetitions > 0 ? 0 : t->opts.max_samples;
 }
 
-static void push(struct measurement *m, struct sample s, size_t *cap)
+/* Keep a sample and, when the measurement takes it, its steady figure (st non-NULL). */
+static void push(struct measurement *m, struct sample s, const struct steady_sample *st,
+		 size_t *cap)
 {
 	if (m->n == *cap) {
 		*cap = *cap ? 2 * *cap : 32;
 		m->s = xrealloc(m->s, *cap * sizeof *m->s);
+		if (st || m->steady)
+			m->steady = xrealloc(m->steady, *cap * sizeof *m->steady);
 	}
+	if (st)
+		m->steady[m->n] = *st;
 	m->s[m->n++] = s;
 }
 
@@ -215,10 +302,14 @@ static int measure_here(struct timing_ctx *t, const struct bench_op *op, struct 
 		int n = reps(t);
 		int cap_n = adaptive_cap(t) > n ? adaptive_cap(t) : n;
 		m->n = 0;
+		struct steady_plan plan = steady_plan(op, m->iters, m->min_sample_ns);
 		for (int i = 0; i < cap_n; i++) {
 			if (i >= n && precise_enough(t, m))
 				break;
-			push(m, take_sample(op, m->iters, m->clock_overhead_ns, t->opts.round), &cap);
+			struct steady_sample st;
+			struct sample s = take_sample(op, m->iters, m->clock_overhead_ns,
+						      t->opts.round, &plan, &st);
+			push(m, s, plan.mode != STEADY_NONE ? &st : NULL, &cap);
 		}
 		uint64_t fit = again ? 0 : recalibrated(op, m);
 		if (!fit)
@@ -243,6 +334,7 @@ struct copy_header {
 	uint64_t iters;
 	double loop_ovh, clk_ovh, min_ns;
 	int cpu;
+	int steady; /* n steady_samples follow the samples */
 };
 
 static void copy_main(struct timing_ctx *t, const struct bench_op *op, int copy, int ready_w,
@@ -268,11 +360,16 @@ static void copy_main(struct timing_ctx *t, const struct bench_op *op, int copy,
 	warm(t, op, h.iters);
 	int n = reps(t);
 	struct sample *s = xmalloc((size_t)n * sizeof *s);
+	struct steady_sample *st = xcalloc((size_t)n, sizeof *st);
+	struct steady_plan plan = steady_plan(op, h.iters, h.min_ns);
 	for (int i = 0; i < n; i++)
-		s[i] = take_sample(op, h.iters, h.clk_ovh, t->opts.round);
+		s[i] = take_sample(op, h.iters, h.clk_ovh, t->opts.round, &plan, &st[i]);
 	h.n = n;
+	h.steady = plan.mode != STEADY_NONE;
 	write_in_full(res_w, &h, sizeof h);
 	write_in_full(res_w, s, (size_t)n * sizeof *s);
+	if (h.steady)
+		write_in_full(res_w, st, (size_t)n * sizeof *st);
 	/* Keep the machine loaded until every copy is done (lmbench's cool-down). */
 	struct pollfd p = { .fd = exit_r, .events = POLLIN };
 	while (poll(&p, 1, 0) == 0)
@@ -308,6 +405,20 @@ static int wait_bytes(int fd, int count, pid_t *pids, int npids)
 		}
 	}
 	return 0;
+}
+
+/* A copy's samples (and their steady figures) after its header h, into m. */
+static int read_copy(int fd, const struct copy_header *h, struct measurement *m, size_t *cap)
+{
+	struct sample *s = xmalloc(((size_t)h->n + 1) * sizeof *s);
+	struct steady_sample *st = h->steady ? xmalloc(((size_t)h->n + 1) * sizeof *st) : NULL;
+	int rc = read_in_full(fd, s, (size_t)h->n * sizeof *s) < 0 ||
+		 (st && read_in_full(fd, st, (size_t)h->n * sizeof *st) < 0) ? -1 : 0;
+	for (int k = 0; rc == 0 && k < h->n; k++)
+		push(m, s[k], st ? &st[k] : NULL, cap);
+	free(s);
+	free(st);
+	return rc;
 }
 
 static int measure_copies(struct timing_ctx *t, const struct bench_op *op, struct measurement *m,
@@ -352,14 +463,7 @@ static int measure_copies(struct timing_ctx *t, const struct bench_op *op, struc
 				m->min_sample_ns = h.min_ns;
 				m->cpu = h.cpu;
 			}
-			for (int k = 0; k < h.n; k++) {
-				struct sample s;
-				if (read_in_full(res[i][0], &s, sizeof s) < 0) {
-					rc = -1;
-					break;
-				}
-				push(m, s, &cap);
-			}
+			rc = read_copy(res[i][0], &h, m, &cap);
 		}
 	}
 	close(done[1]);
@@ -396,6 +500,7 @@ int measure(struct timing_ctx *t, const struct bench_op *op, struct measurement 
 void measurement_free(struct measurement *m)
 {
 	free(m->s);
+	free(m->steady);
 	memset(m, 0, sizeof *m);
 }
 
@@ -405,6 +510,18 @@ double measurement_stat(const struct measurement *m, int use_min)
 	for (size_t i = 0; i < m->n; i++)
 		v[i] = m->s[i].value;
 	double r = use_min ? stats_min(v, m->n) : stats_median(v, m->n);
+	free(v);
+	return r;
+}
+
+double steady_stat(const struct measurement *m)
+{
+	if (!m->steady || m->n == 0)
+		return NAN;
+	double *v = xmalloc(m->n * sizeof *v);
+	for (size_t i = 0; i < m->n; i++)
+		v[i] = m->steady[i].value;
+	double r = stats_median(v, m->n);
 	free(v);
 	return r;
 }

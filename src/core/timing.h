@@ -13,6 +13,16 @@
  *      the operation and its loop), iterations, and the raw elapsed time,
  *   5. with -P N runs N copies in separate processes, started together after all are
  *      calibrated, and merges their samples (lmbench's benchmp).
+ * The steady figure (issue 33): a sample is a batch mean, so it carries every interruption that
+ * fell inside it (a neighbour's time slice, a host tick, a migration); on a shared machine that
+ * is most of the run-to-run noise. A measurement whose bench_op asks for it (steady = 1) also
+ * keeps, per sample, the median of single operations: an operation that lasts STEADY_SPLIT_NS
+ * or more is timed alone inside lmbench's own sample (consecutive clock reads, each the end of
+ * one operation and the start of the next, so lmbench's figure gains one clock read per
+ * operation: under 0.2 %); a shorter one is timed in short batches of at least STEADY_BATCH_NS
+ * (most of which see no interruption) in a pass of an eighth of the sample's operations right
+ * after it, outside lmbench's span. The clock's read cost is subtracted once per timed
+ * operation or batch. record_latency() stores it as the metric's twin "<id>.steady".
  * The benchmark then converts ns/iteration to its metric with record_latency(),
  * record_bandwidth() or record_values() (out.h). No benchmark reads the clock for itself except
  * through timing_now() inside measure()-driven code that times a different span on purpose.
@@ -88,11 +98,31 @@ struct bench_op {
 	uint64_t fixed_iters;  /* nonzero: never calibrate, always this many iterations */
 	int helpers;           /* helper processes per copy (for placement) */
 	int no_parallel;       /* ignore -P (the operation cannot run as copies) */
+	int steady;            /* also take the steady figure (above); ignored with fixed_iters */
+	int call_cost;         /* a call of loop costs more than its iterations (a command round
+				* trip to a helper): the steady figure never splits lmbench's
+				* sample into calls of one iteration, which would time that cost
+				* once per operation; it takes its own pass */
 	const struct timing_defaults *sampling;  /* this measurement's own sampling (or NULL) */
 };
 
+/* One sample's steady figure: the median operation (ns per iteration), the operations and
+ * the wall time of what was timed for it, and the batch (1: single operations). */
+struct steady_sample {
+	double value;
+	uint64_t ops;
+	double elapsed_ns;
+	uint64_t batch;
+};
+#define STEADY_SPLIT_NS 20000.0 /* an operation this long is timed alone inside the sample */
+#define STEADY_BATCH_NS 400.0   /* a shorter one in batches at least this long ... */
+#define STEADY_SHARE 8          /* ... in a pass of 1/STEADY_SHARE of the sample's operations */
+#define STEADY_MIN_BATCHES 15
+#define STEADY_MAX_BATCHES 4000
+
 struct measurement {
 	struct sample *s;      /* value = ns per iteration, the clock's read cost subtracted */
+	struct steady_sample *steady; /* one per sample when the op asked for it, else NULL */
 	size_t n;
 	uint64_t iters;        /* iterations per sample */
 	int parallel;          /* copies that ran */
@@ -108,6 +138,9 @@ int measure(struct timing_ctx *t, const struct bench_op *op, struct measurement 
 void measurement_free(struct measurement *m);
 /* ns per iteration of m by the statistic (median or minimum) over all samples. */
 double measurement_stat(const struct measurement *m, int use_min);
+
+/* The median of m's steady figures (ns per iteration), NAN when it has none. */
+double steady_stat(const struct measurement *m);
 
 /* Pin a helper process (proc = 1..helpers) of t's measurement under way, from inside setup(). */
 int timing_place_helper(struct timing_ctx *t, int proc);

@@ -203,6 +203,9 @@ static void write_text(const struct run *r, FILE *f)
 	int mode = -1, fs_done = 0; /* lat_mem_rd: no mode line written yet */
 	for (size_t i = 0; i < r->results.n; i++) {
 		const struct result *p = &r->results.v[i];
+		const struct metric_def *d = metric_find(p->metric);
+		if (d && d->steady_of)
+			continue; /* a steady figure: lmbench has no line for it */
 		if (!strncmp(p->metric, "lat_fs.", 7)) {
 			if (!fs_done++)
 				fs_block(f, r);

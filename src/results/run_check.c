@@ -29,10 +29,13 @@ static int may_be_negative(const char *metric)
 {
 	static const char *const diff[] = { "lat_ctx.switch", "lat_sig.catch", "lat_sig.prot",
 					    "lat_dram_page.diff" };
-	if (!metric_find(metric))
+	const struct metric_def *d = metric_find(metric);
+	if (!d)
 		return 1; /* a metric plumb does not know: only its finiteness can be judged */
+	if (d->steady_of)
+		d = d->steady_of; /* a steady figure is a difference where its mean is */
 	for (size_t i = 0; i < sizeof diff / sizeof *diff; i++)
-		if (!strcmp(metric, diff[i]))
+		if (!strcmp(d->id, diff[i]))
 			return 1;
 	return 0;
 }

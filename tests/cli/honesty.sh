@@ -132,7 +132,7 @@ else fail honesty/stream2-skipped-pass-caught "rc=$rc $(head -c 200 "$T/sk2.err"
 if [ $rc -eq 0 ] && cmp -s "$T/metrics.md" docs/metrics.md; then pass honesty/metrics-doc-current
 else fail honesty/metrics-doc-current "rc=$rc; run make metrics-doc ($(diff "$T/metrics.md" docs/metrics.md | head -c 200))"; fi
 n=$(grep -c '^| [a-z]' docs/metrics.md)
-m=$("$PLUMB" list --metrics | grep -c '^| [a-z0-9_]*\.[a-z0-9_]* |')
+m=$("$PLUMB" list --metrics | grep -c '^| [a-z0-9_]*\.[a-z0-9_.]* |')
 if [ "$n" -gt 100 ] && [ "$n" -eq "$m" ]; then pass honesty/metrics-doc-every-metric; else fail honesty/metrics-doc-every-metric "rows $n / $m"; fi
 expect_usage honesty/list-usage "$PLUMB" list --bogus
 

@@ -145,7 +145,7 @@ l2=$(sed -n 's/.*stored as runs [0-9]* (\([^)]*\)) and.*/\1/p' "$T/ab2.err")
 check identity/ab-labels-per-session test -n "$l1" -a -n "$l2" -a "$l1" != "$l2"
 check identity/ab-says-how-to-reopen grep -q '; plumb report [0-9]* [0-9]*$' "$T/ab1.err"
 "$PLUMB" compare --db "$AB" "$l1" "$l2" >"$T/ab.cmp" 2>&1
-check identity/ab-sessions-compare-one-run-a-side grep -q '^lat_syscall.null ' "$T/ab.cmp"
+check identity/ab-sessions-compare-one-run-a-side grep -q '^lat_syscall.null.steady ' "$T/ab.cmp"
 "$PLUMB" runs --db "$AB" --label "$l1" >"$T/ab.l1"
 check identity/ab-label-one-run test "$(grep -c '^ *[0-9]' "$T/ab.l1")" -eq 1
 

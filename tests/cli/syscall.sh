@@ -32,10 +32,10 @@ if between "$null" 0.005 1000; then pass syscall/null-plausible; else fail sysca
 echo x >"$T/f"
 check syscall/null-with-file "$PLUMB" lat_syscall null "$T/f"
 check syscall/open-named-file "$PLUMB" lat_syscall open "$T/f"
-# JSON carries every sample
+# JSON carries every sample: 5 of the batch mean, 5 of its steady figure
 "$PLUMB" lat_syscall null --json -N 5 >"$T/j"
 n=$(grep -c '"elapsed_ns"' "$T/j")
-if [ "$n" -eq 5 ]; then pass syscall/json-samples; else fail syscall/json-samples "got $n samples"; fi
+if [ "$n" -eq 10 ]; then pass syscall/json-samples; else fail syscall/json-samples "got $n samples"; fi
 check syscall/json-metric grep -q '"metric": "lat_syscall.null"' "$T/j"
 # bad input: one line, exit 2
 expect_usage syscall/usage-no-mode "$PLUMB" lat_syscall

@@ -8,7 +8,7 @@
 # with the default 5 ms samples a null call read 4-8 us there, with these 1.0-1.4), in which
 # bin/slowsys makes every system call dearer (about 3.5 times: far above this host's run-to-run
 # noise) from v4 on: the change is found between v3 and v4 for the
-# three metrics and at no other position; plot draws each metric across the versions with
+# three metrics and their steady figures and at no other position; plot draws each metric across the versions with
 # the change marked; --by label orders the same series naturally
 # (v10 after v9); every output format is well formed with a hostile label.
 . tests/lib.sh
@@ -53,19 +53,20 @@ done
 	>"$T/trend.out" 2>"$T/trend.err"
 rc=$?
 bad=""
-for m in null read fstat; do
+# each call's batch mean and its steady figure (the median operation)
+for m in null read fstat null.steady read.steady fstat.steady; do
 	grep -q "^  lat_syscall.$m: +[0-9.]* % \[+[0-9.]*, +[0-9.]*\] between v3 and v4 (worse)" \
 		"$T/trend.out" || bad="$bad $m-not-found-at-v4"
 done
 n=$(grep -c '^  lat_syscall.*: [-+][0-9.]* % .* between ' "$T/trend.out")
-[ "$n" -eq 3 ] || bad="$bad $n-changes"
+[ "$n" -eq 6 ] || bad="$bad $n-changes"
 if [ $rc -eq 1 ] && [ -z "$bad" ]
 then pass "trend: slower system calls from v$K on are found at v$K, nowhere else"
 else fail "trend: slower system calls from v$K on are found at v$K, nowhere else" "rc=$rc$bad $(cat "$T/trend.out")"; fi
 
 # plot: one chart per metric across the versions, well-formed, the change marked
 "$PLUMB" plot --db "$DB" v1 v2 v3 v4 v5 v6 -d "$T/svg" >/dev/null 2>&1
-check "trend: plot draws each metric across the versions" test "$(ls "$T/svg" | grep -c 'trend-lat_syscall')" -eq 3
+check "trend: plot draws each metric across the versions" test "$(ls "$T/svg" | grep -c 'trend-lat_syscall')" -eq 6
 check "trend: the charts are well-formed XML" python3 -c "
 import glob, xml.dom.minidom as m
 for f in glob.glob('$T/svg/*trend*.svg'): m.parse(f)"

@@ -621,6 +621,8 @@ static const int seq_looks[] = { 3, 6, 12, 24, 48 };
 struct seq_noise {
 	double share, hetero, off_sd;
 	int off_const, last_look; /* last_look: the time limit ends the session after this look */
+	int freeze;               /* from the second look on, every other undecided metric gets no
+				   * more rounds (its step, the dearest, stopped for time: ab.c) */
 };
 
 static void seq_put(struct run *r, double v[][SEQ_R], const int *nr)
@@ -654,16 +656,16 @@ static void seq_session(const struct seq_noise *no, const double *shift, const s
 					lv += shift[m];
 				(side ? vb : va)[m][k] = lv;
 			}
-	int nr[NAB], active[NAB];
+	int nr[NAB], active[NAB], frozen[NAB];
 	for (int m = 0; m < NAB; m++)
-		active[m] = 1, nr[m] = 0;
+		active[m] = 1, nr[m] = 0, frozen[m] = 0;
 	char sid[32];
 	snprintf(sid, sizeof sid, "seq%d", id);
 	struct cmp_table *t = NULL;
 	struct run *a = NULL, *b = NULL;
 	for (int k = 0; k < SEQ_NLOOKS; k++) {
 		for (int m = 0; m < NAB; m++)
-			if (active[m])
+			if (active[m] && !frozen[m])
 				nr[m] = seq_looks[k];
 		run_free(a);
 		run_free(b);
@@ -693,7 +695,10 @@ static void seq_session(const struct seq_noise *no, const double *shift, const s
 			if (t->rows[i].test[1].v == V_UNDECIDED)
 				for (int m = 0; m < NAB; m++)
 					if (!strcmp(ab_metrics[m], t->rows[i].metric))
-						active[m] = 1, open++;
+						active[m] = 1, open += !frozen[m];
+		for (int m = 0; no->freeze && k >= 1 && m < NAB; m += 2)
+			if (active[m] && !frozen[m])
+				frozen[m] = 1, open--;
 		if (!open) {
 			/* every row decided: the final judgment is the same table, without interim */
 			cmp_free(t);
@@ -733,20 +738,26 @@ TEST_SIM(decide_sequential_aa)
 	/* stopping when decided keeps the table's promise: fewer than 1 session in 20 with a false
 	 * row (alpha spent over the looks, each look corrected over the rows it tests) */
 	struct answers an = { 0 }, cut = { 0 }, one = { 0 }, q = { 0 };
-	const struct seq_noise no = { 0.35, 0.35, 0.01, 0, 48 };
+	const struct seq_noise no = { 0.35, 0.35, 0.01, 0, 48, 0 };
 	CHECK(seq_aa(&no, 200, "sequential A/A, fresh workers (process offset 1 % per round), "
 		     "looks 3/6/12/24/48", &an) <= 0.07);
 	/* the time limit ends the session after the look at 6 rounds: what is left of alpha is spent
 	 * on the rounds there are */
-	const struct seq_noise nc = { 0.35, 0.35, 0.01, 0, 6 };
+	const struct seq_noise nc = { 0.35, 0.35, 0.01, 0, 6, 0 };
 	CHECK(seq_aa(&nc, 200, "sequential A/A, ended by the time limit after 6 rounds", &cut) <= 0.07);
+	/* the dearest undecided steps stopped for time from the second look on (every other
+	 * metric): their rows are judged at each later look on the rounds they have */
+	struct answers fz = { 0 };
+	const struct seq_noise nf = { 0.35, 0.35, 0.01, 0, 48, 1 };
+	CHECK(seq_aa(&nf, 200, "sequential A/A, half the undecided steps stopped for time after "
+		     "look 2", &fz) <= 0.07);
 	/* one worker per side for the whole session: its offset is a change no test within the
 	 * session can tell from the build's, and more rounds only make it surer */
-	const struct seq_noise n1 = { 0.35, 0.35, 0.01, 1, 48 };
+	const struct seq_noise n1 = { 0.35, 0.35, 0.01, 1, 48, 0 };
 	seq_aa(&n1, 200, "sequential A/A, one worker per side (constant offset 1 %)", &one);
 	CHECK(one.false_sessions > an.false_sessions);
 	/* a quiet machine: most rows end `same` */
-	const struct seq_noise nq = { 0.1, 0.35, 0.002, 0, 48 };
+	const struct seq_noise nq = { 0.1, 0.35, 0.002, 0, 48, 0 };
 	seq_aa(&nq, 100, "sequential A/A, quiet machine", &q);
 	printf("#   of which rows without two levels: same %ld of %ld\n", q.steady_same, q.steady);
 	CHECK((double)q.steady_same / (double)q.steady >= 0.8);
@@ -762,7 +773,7 @@ TEST_SIM(decide_sequential_power)
 		double shift[NAB];
 		shift_half(shift, sizes[z]);
 		struct answers an = { 0 };
-		const struct seq_noise no = { 0.35, 0.35, 0.01, 0, 48 };
+		const struct seq_noise no = { 0.35, 0.35, 0.01, 0, 48, 0 };
 		for (int i = 0; i < 100; i++)
 			seq_session(&no, shift, &o, &an, 1000 + i);
 		char what[96];

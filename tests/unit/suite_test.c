@@ -143,10 +143,13 @@ TEST(suite_step_real_tool_rounds)
 	CHECK(run1(t, "null", 60, run, &o, 0) == 0);
 	step_outcome_free(&o);
 	CHECK(run1(t, "null", 60, run, &o, 1) == 0);
-	CHECK(o.complete && o.nresults == 1);
+	/* the batch mean and its steady figure */
+	CHECK(o.complete && o.nresults == 2);
 	step_outcome_free(&o);
-	CHECK(run->results.n == 1);
-	if (run->results.n == 1) {
+	CHECK(run->results.n == 2);
+	if (run->results.n == 2) {
+		CHECK_STR(run->results.v[1].metric, "lat_syscall.null.steady");
+		CHECK(run->results.v[1].nsamples == run->results.v[0].nsamples);
 		struct result *r = &run->results.v[0];
 		CHECK_STR(r->metric, "lat_syscall.null");
 		CHECK(r->nsamples >= 2);

@@ -126,7 +126,8 @@ static const struct metric_def metrics[] = {
 	  METHOD("a POSIX record-lock hand-off with an echo process; per hand-off (half a round "
 		"trip)",
 		SUB_CLOCK, ""),
-	  NOISE_R("ipc", 0.12, 0.095, 0, 19, FOLLOWS_CLOCK, 0.025) },
+	  NOISE_R("ipc", 0.12, 0.095, 0, 19, FOLLOWS_CLOCK, 0.025),
+	  STEADY("ipc.steady", 0.175, 0.175, 0, 15, FOLLOWS_CLOCK, 0.115) },
 	{ 0 },
 };
 

@@ -103,7 +103,8 @@ static const struct metric_def metrics[] = {
 	  LMBENCH("Fifo latency: %v microseconds", NULL, "%.4f", NULL),
 	  METHOD("1 byte over a FIFO and back over another: one round trip", SUB_CLOCK,
 		"the FIFOs live in plumb's private directory"),
-	  NOISE_R("ipc", 0.12, 0.085, 0, 19, FOLLOWS_CLOCK, 0.025) },
+	  NOISE_R("ipc", 0.12, 0.085, 0, 19, FOLLOWS_CLOCK, 0.025),
+	  STEADY("ipc.steady", 0.165, 0.165, 0, 15, FOLLOWS_CLOCK, 0.095) },
 	{ 0 },
 };
 

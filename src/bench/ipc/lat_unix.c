@@ -71,7 +71,8 @@ static const struct metric_def metrics[] = {
 	  LMBENCH("AF_UNIX sock stream latency: %v microseconds", NULL, "%.4f", NULL),
 	  METHOD("SIZE bytes (default 1) over an AF_UNIX socketpair and back: one round trip",
 		SUB_CLOCK, ""),
-	  NOISE_R("ipc", 0.12, 0.08, 0, 19, FOLLOWS_CLOCK, 0.025) },
+	  NOISE_R("ipc", 0.12, 0.08, 0, 19, FOLLOWS_CLOCK, 0.025),
+	  STEADY("ipc.steady", 0.165, 0.165, 0, 15, FOLLOWS_CLOCK, 0.11) },
 	{ 0 },
 };
 

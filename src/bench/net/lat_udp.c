@@ -128,7 +128,8 @@ static const struct metric_def metrics[] = {
 	{ METRIC("lat_udp.latency", "us", LOWER, MEDIAN, 1, "UDP round trip"),
 	  LMBENCH("UDP latency using {host}: %v microseconds", NULL, "%.4f", NULL),
 	  METHOD("one datagram round trip over UDP", SUB_CLOCK, ""),
-	  NOISE("net", 0.14, 0.14, 0, 5, OWN_PACE) },
+	  NOISE("net", 0.14, 0.14, 0, 5, OWN_PACE),
+	  STEADY("net.steady", 0.14, 0.14, 0, 5, OWN_PACE, 0) },
 	{ 0 },
 };
 

@@ -204,7 +204,8 @@ static int lat_proc(struct tool_ctx *c, int argc, char **argv)
 	struct bench_op op = { .loop = modes[i].loop, .arg = &p,
 			       .setup = i >= 1 ? spawn_setup : NULL,
 			       .teardown = i >= 1 ? spawn_teardown : NULL,
-			       .min_sample_ns = i >= 1 ? PROC_MIN_SAMPLE_NS : 0 };
+			       .min_sample_ns = i >= 1 ? PROC_MIN_SAMPLE_NS : 0,
+			       .call_cost = i >= 1 };
 	struct result *r = measure_latency(c, &op, modes[i].metric, "", NAN, 1);
 	if (!r)
 		return EXIT_MEASURE;
@@ -235,7 +236,8 @@ static const struct metric_def metrics[] = {
 	  METHOD("one call of an opaque function and its loop, the whole iteration", SUB_CLOCK,
 		"version 2: no empty-loop cost subtracted (it overlaps the call and made the "
 		"figure 20-35 % low)"),
-	  NOISE("proc", 0.1, 0.1, 0, 19, FOLLOWS_CLOCK) },
+	  NOISE("proc", 0.1, 0.1, 0, 19, FOLLOWS_CLOCK),
+	  STEADY("proc.steady", 0.27, 0.27, 0, 15, FOLLOWS_CLOCK, 0.185) },
 	{ METRIC("lat_proc.fork", "us", LOWER, MEDIAN, 2, "fork, child exits, parent waits"),
 	  LMBENCH("Process fork+exit: %v microseconds", NULL, "%.4f", NULL),
 	  METHOD("fork(), the child _exit(0)s, the parent waits; forked from plumb-spawn, a "
@@ -244,7 +246,8 @@ static const struct metric_def metrics[] = {
 		"sample, stays in)",
 		"version 2: forked from a small helper, not plumb's own image (the operation is "
 		"lmbench's)"),
-	  NOISE("proc", 0.12, 0.12, 0, 5, OWN_PACE) },
+	  NOISE("proc", 0.12, 0.12, 0, 5, OWN_PACE),
+	  STEADY("proc.steady", 0.1, 0.1, 0, 15, OWN_PACE, 0) },
 	{ METRIC("lat_proc.exec", "us", LOWER, MEDIAN, 2, "fork + execve of a tiny program"),
 	  LMBENCH("Process fork+execve: %v microseconds", NULL, "%.4f", NULL),
 	  METHOD("fork() + execve() of plumb-hello (empty environment, stdout on /dev/null) + "
@@ -252,13 +255,15 @@ static const struct metric_def metrics[] = {
 		SUB_CLOCK " (the command round trip stays in)",
 		"version 2: forked from a small helper; plumb-hello found beside plumb, not "
 		"/tmp/hello"),
-	  NOISE("proc", 0.12, 0.12, 0, 5, OWN_PACE) },
+	  NOISE("proc", 0.12, 0.12, 0, 5, OWN_PACE),
+	  STEADY("proc.steady", 0.115, 0.115, 0, 15, OWN_PACE, 0.04) },
 	{ METRIC("lat_proc.shell", "us", LOWER, MEDIAN, 2, "fork + /bin/sh -c tiny program"),
 	  LMBENCH("Process fork+/bin/sh -c: %v microseconds", NULL, "%.4f", NULL),
 	  METHOD("fork() + execve(/bin/sh -c plumb-hello) + wait, from plumb-spawn",
 		SUB_CLOCK " (the command round trip stays in)",
 		"version 2: forked from a small helper; empty environment"),
-	  NOISE("proc", 0.12, 0.12, 0, 5, OWN_PACE) },
+	  NOISE("proc", 0.12, 0.12, 0, 5, OWN_PACE),
+	  STEADY("proc.steady", 0.28, 0.28, 0, 15, OWN_PACE, 0.225) },
 	{ 0 },
 };
 

@@ -260,7 +260,7 @@ static int lat_sig(struct tool_ctx *c, int argc, char **argv)
 
 	if (mode[0] == 'i') {
 		struct measurement m;
-		struct bench_op op = { .loop = loop_install, .arg = &s };
+		struct bench_op op = { .loop = loop_install, .arg = &s, .steady = 1 };
 		measure_or_die(c, &op, &m);
 		record_latency(c, "lat_sig.install", "", NAN, &m, 1);
 		measurement_free(&m);
@@ -310,7 +310,8 @@ static const struct metric_def metrics[] = {
 	{ METRIC("lat_sig.install", "us", LOWER, MEDIAN, 1, "sigaction() install"),
 	  LMBENCH("Signal handler installation: %v microseconds", NULL, "%.4f", NULL),
 	  METHOD("one sigaction() and its loop", SUB_CLOCK, ""),
-	  NOISE_R("syscall", 0.1, 0.1, 0, 5, FOLLOWS_CLOCK, 0.04) },
+	  NOISE_R("syscall", 0.1, 0.1, 0, 5, FOLLOWS_CLOCK, 0.04),
+	  STEADY("syscall.steady", 0.1, 0.1, 0, 5, FOLLOWS_CLOCK, 0.04) },
 	{ METRIC("lat_sig.catch", "us", LOWER, MEDIAN, 1, "signal delivery to an empty handler"),
 	  LMBENCH("Signal handler overhead: %v microseconds", NULL, "%.4f", NULL),
 	  METHOD("one kill(self, SIGUSR1) delivered to an empty handler",

@@ -1,0 +1,123 @@
+/*
+ * steady_test.c — the steady figure (core/timing.h) against a known truth: an operation whose
+ * cost is a law of the code (it spins until the clock has moved), stalled in a known fraction
+ * of its operations. The stall moves the batch mean by about its share and leaves the median
+ * operation where it was; a slower operation moves both.
+ */
+#include <stdint.h>
+#include "core/clock.h"
+#include "core/timing.h"
+#include "test.h"
+
+#define OP_NS 1000      /* one operation spins this long */
+#define STALL_EVERY 50  /* every 50th operation ... */
+#define STALL_NS 50000  /* ... spins 50 us more: +1000 ns an operation on average, +100 % */
+
+struct spin {
+	uint64_t op_ns, stall_every, count;
+};
+
+static void spin_op(uint64_t n, void *a)
+{
+	struct spin *s = a;
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t ns = s->op_ns;
+		if (s->stall_every && ++s->count % s->stall_every == 0)
+			ns += STALL_NS;
+		uint64_t end = now_ns() + ns;
+		while (now_ns() < end)
+			;
+	}
+}
+
+/* median batch mean and median steady figure, ns per operation */
+static void measure_spin(struct spin *s, double *mean, double *steady)
+{
+	struct timing_ctx t;
+	timing_ctx_init(&t);
+	t.opts.min_sample_ns = 5e6;
+	t.opts.repetitions = 7;
+	struct bench_op op = { .loop = spin_op, .arg = s, .steady = 1 };
+	struct measurement m;
+	*mean = *steady = NAN;
+	CHECK(measure(&t, &op, &m) == 0);
+	CHECK(m.steady != NULL);
+	if (!m.steady)
+		return;
+	*mean = measurement_stat(&m, 0);
+	*steady = steady_stat(&m);
+	measurement_free(&m);
+}
+
+TEST(steady_ignores_rare_stalls_mean_does_not)
+{
+	/* Other work on the machine only adds time to some samples: the law is checked on the
+	 * least disturbed of 3 tries (a wrong method is wrong every time). The stalled mean is at
+	 * least the work it spins, the operation and its share of the stalls (2000 ns): that
+	 * holds on any machine; the median operation stays the operation's 1000 ns. */
+	double best_gap = INFINITY, stalled_mean = NAN;
+	for (int tries = 0; tries < 3; tries++) {
+		struct spin clean = { OP_NS, 0, 0 }, stalled = { OP_NS, STALL_EVERY, 0 };
+		double cm, cs, sm, ss;
+		measure_spin(&clean, &cm, &cs);
+		measure_spin(&stalled, &sm, &ss);
+		double gap = fabs(ss - cs) / cs;
+		if (gap < best_gap) {
+			best_gap = gap;
+			stalled_mean = sm;
+		}
+		if (gap < 0.1)
+			break;
+		fprintf(stderr, "steady: clean %.0f/%.0f stalled %.0f/%.0f ns (mean/steady), again\n",
+			cm, cs, sm, ss);
+	}
+	CHECK(best_gap < 0.1);                       /* the median operation did not move */
+	CHECK(stalled_mean >= 0.95 * (OP_NS + (double)STALL_NS / STALL_EVERY)); /* the mean did */
+}
+
+TEST(steady_follows_a_slower_operation)
+{
+	double best = INFINITY, base_s = NAN, slow_s = NAN;
+	for (int tries = 0; tries < 3; tries++) {
+		struct spin a = { OP_NS, 0, 0 }, b = { 2 * OP_NS, 0, 0 };
+		double am, as, bm, bs;
+		measure_spin(&a, &am, &as);
+		measure_spin(&b, &bm, &bs);
+		double err = fabs(bs / as - 2.0);
+		if (err < best) {
+			best = err;
+			base_s = as;
+			slow_s = bs;
+		}
+		if (err < 0.2 && fabs(bm / am - 2.0) < 0.3)
+			break;
+	}
+	/* twice the work is twice the median operation, as it is twice the mean */
+	CHECK(best < 0.2);
+	CHECK(base_s >= OP_NS * 0.95 && slow_s >= 2 * OP_NS * 0.95);
+}
+
+TEST(steady_single_operations_keep_lmbench_span)
+{
+	/* an operation of 25 us is timed alone inside lmbench's own sample: every operation of
+	 * the sample is one of the steady figure's, lmbench's value is the sample's span over
+	 * them (nothing subtracted that could make it less than the work), and the median
+	 * operation is the work whatever preempted some of them */
+	struct spin s = { 25000, 0, 0 };
+	struct timing_ctx t;
+	timing_ctx_init(&t);
+	t.opts.min_sample_ns = 5e6;
+	t.opts.repetitions = 5;
+	struct bench_op op = { .loop = spin_op, .arg = &s, .steady = 1 };
+	struct measurement m;
+	CHECK(measure(&t, &op, &m) == 0);
+	CHECK(m.steady != NULL && m.n == 5);
+	for (size_t i = 0; m.steady && i < m.n; i++) {
+		CHECK(m.steady[i].batch == 1 && m.steady[i].ops == m.s[i].iters);
+		CHECK(m.steady[i].elapsed_ns == m.s[i].elapsed_ns);
+		CHECK(m.s[i].value >= 25000);
+	}
+	double steady = steady_stat(&m);
+	CHECK(steady >= 25000 * 0.99 && steady < 25000 * 1.5);
+	measurement_free(&m);
+}
