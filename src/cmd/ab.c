@@ -365,41 +365,14 @@ static int after_round(struct session *ss, struct run **run, struct progress *p)
 	}
 	if (p->rounds < p->r1)
 		return 0;
-	/* the next round fits the time limit? its steps as long as they took last. When it does
-	 * not, the dearest undecided steps stop first and the cheap ones go on: a stopped step's
-	 * points keep their rounds and are judged on them at each later look, at that look's
-	 * nominal level, which is below alpha (docs/compare.md, "Sequential sessions") */
+	/* the next round fits the time limit, its dearest undecided steps stopped if need be? */
 	double left = ss->o->time_limit - (double)(now_ns() - p->t_start) / 1e9;
-	for (;;) {
-		double next = p->t_workers;
-		size_t dearest = (size_t)-1;
-		for (size_t i = 0; i < ss->nsteps; i++) {
-			if (!ss->active[i])
-				continue;
-			next += ss->cost[i];
-			if (dearest == (size_t)-1 || ss->cost[i] > ss->cost[dearest])
-				dearest = i;
-		}
-		if (dearest == (size_t)-1) {
-			p->why = 2;
-			return 1;
-		}
-		if (next <= left)
-			return 0;
-		ss->active[dearest] = 0;
-		ss->frozen[dearest] = 1;
-		ss->nfrozen++;
+	if (ab_fit_round(ss->active, ss->frozen, ss->cost, ss->nsteps, left - p->t_workers,
+			 &ss->nfrozen) != 0) {
+		p->why = 2;
+		return 1;
 	}
-}
-
-/* "; N dearest steps stopped for time, cheaper ones ran on" or "". */
-static const char *frozen_note(const struct session *ss, char *buf, size_t len)
-{
-	if (!ss->nfrozen)
-		return "";
-	snprintf(buf, len, "; %zu dearest step%s stopped for time, the cheaper ran on", ss->nfrozen,
-		 ss->nfrozen == 1 ? "" : "s");
-	return buf;
+	return 0;
 }
 
 /* The session's end: each side's run closed with its facts, the summary line written. */
@@ -425,7 +398,7 @@ static void session_end(struct session *ss, struct run **run, struct progress *p
 		 ss->watchdog[0] ? "a side stopped by the watchdog" :
 		 p->stopped ? "a side stopped" :
 		 p->why == 1 ? "every point decided" : p->why == 2 ? "stopped by --time-limit" :
-		 "the last look reached", frozen_note(ss, fz, sizeof fz),
+		 "the last look reached", ab_frozen_note(ss->nfrozen, fz, sizeof fz),
 		 (double)(now_ns() - p->t_start) / 1e9, (unsigned long long)ss->seed);
 	for (int s = 0; s < 2; s++) {
 		free(p->se.n[s]);

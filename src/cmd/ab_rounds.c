@@ -110,3 +110,35 @@ int ab_coin(uint64_t *s)
 	*s ^= *s >> 27;
 	return (int)((*s * 0x2545F4914F6CDD1Dull) >> 63);
 }
+
+int ab_fit_round(int *active, int *frozen, const double *cost, size_t n, double left,
+		 size_t *nfrozen)
+{
+	for (;;) {
+		double next = 0;
+		size_t dearest = (size_t)-1;
+		for (size_t i = 0; i < n; i++) {
+			if (!active[i])
+				continue;
+			next += cost[i];
+			if (dearest == (size_t)-1 || cost[i] > cost[dearest])
+				dearest = i;
+		}
+		if (dearest == (size_t)-1)
+			return -1;
+		if (next <= left)
+			return 0;
+		active[dearest] = 0;
+		frozen[dearest] = 1;
+		(*nfrozen)++;
+	}
+}
+
+const char *ab_frozen_note(size_t nfrozen, char *buf, size_t len)
+{
+	if (!nfrozen)
+		return "";
+	snprintf(buf, len, "; %zu dearest step%s stopped for time, the cheaper ran on", nfrozen,
+		 nfrozen == 1 ? "" : "s");
+	return buf;
+}

@@ -35,4 +35,14 @@ void ab_map_free(struct ab_point_map *m);
 /* xorshift64*: the order of A and B within each pair, reproducible from the recorded seed. */
 int ab_coin(uint64_t *state);
 
+/* Fit the next round into `left` seconds, each active step as long as it took (cost): when it
+ * does not fit, the dearest active steps stop first (active 0, frozen 1, *nfrozen counted) and
+ * the cheap ones go on. A stopped step's points keep their rounds and are judged on them at
+ * each later look, at that look's nominal level, below alpha (docs/compare.md, "Sequential
+ * sessions"). 0 when a round is to run, -1 when no active step is left. */
+int ab_fit_round(int *active, int *frozen, const double *cost, size_t n, double left,
+		 size_t *nfrozen);
+/* "; N dearest steps stopped for time, the cheaper ran on", or "" when none was. */
+const char *ab_frozen_note(size_t nfrozen, char *buf, size_t len);
+
 #endif

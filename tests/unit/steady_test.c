@@ -5,6 +5,8 @@
  * operation where it was; a slower operation moves both.
  */
 #include <stdint.h>
+#include <string.h>
+#include "cmd/ab_rounds.h"
 #include "core/clock.h"
 #include "core/timing.h"
 #include "test.h"
@@ -120,4 +122,22 @@ TEST(steady_single_operations_keep_lmbench_span)
 	double steady = steady_stat(&m);
 	CHECK(steady >= 25000 * 0.99 && steady < 25000 * 1.5);
 	measurement_free(&m);
+}
+
+/* plumb ab's time budget (cmd/ab_rounds.c): when the next round does not fit, the dearest
+ * active steps stop first and the cheap ones go on. */
+TEST(ab_fit_round_stops_the_dearest)
+{
+	int active[4] = { 1, 1, 0, 1 }, frozen[4] = { 0 };
+	const double cost[4] = { 5, 60, 100, 2 };
+	size_t nf = 0;
+	CHECK(ab_fit_round(active, frozen, cost, 4, 100, &nf) == 0); /* 67 s fits 100 */
+	CHECK(nf == 0 && active[1]);
+	CHECK(ab_fit_round(active, frozen, cost, 4, 10, &nf) == 0);  /* 7 s fits 10 */
+	CHECK(nf == 1 && !active[1] && frozen[1] && active[0] && active[3] && !frozen[2]);
+	CHECK(ab_fit_round(active, frozen, cost, 4, 1, &nf) == -1);  /* nothing fits 1 s */
+	CHECK(nf == 3 && frozen[0] && frozen[3]);
+	char b[96];
+	CHECK(strstr(ab_frozen_note(3, b, sizeof b), "3 dearest steps") != NULL);
+	CHECK(*ab_frozen_note(0, b, sizeof b) == 0);
 }
