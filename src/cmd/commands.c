@@ -33,7 +33,9 @@ const struct command commands[] = {
 	  NULL, summary_options },
 	{ "import", cmd_import, "[--db FILE] [--label TEXT] FILE...", "store plumb JSON and lmbench 3 results files",
 	  NULL, import_options },
-	{ "export", cmd_export, "RUN [--format json|lmbench|csv] [-o FILE] [--db FILE]", "write a run as plumb JSON, an lmbench results file or CSV (one row per sample)",
+	{ "export", cmd_export, "RUN [--format json|lmbench|csv|lava] [-o FILE] [--db FILE]",
+	  "write a run as plumb JSON, an lmbench results file, CSV or LAVA test cases\n"
+	  "CSV: one row per sample; lava: one lava-test-case line per point (docs/lab.md).",
 	  NULL, export_options },
 	{ "runs", cmd_runs, "[--db FILE|URI] [--host H] [--label L] [--since DATE] [--cc C]\n"
 	  "       [--cflags F] [--arch A] [--wide | --json] [--delete RUN | --relabel RUN TEXT | --check]",
