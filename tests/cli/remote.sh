@@ -105,7 +105,7 @@ check "remote: the run has its measurement" grep -q '"lat_syscall' "$T/back.json
 check "remote: nothing left on the target" test -z "$(ls -A "$T/target")"
 
 # a stop sent to plumb alone mid-run: the run there is stopped and its directory removed
-"$PLUMB" on board $common --remote-dir "$T/target" --only lat_syscall --repeat 30 >"$T/stop.out" 2>"$T/stop.err" &
+"$PLUMB" on board $common --remote-dir "$T/target" --only lat_syscall --repeat 1000 >"$T/stop.out" 2>"$T/stop.err" &
 pid=$!
 i=0
 while [ $i -lt 200 ] && ! ls "$T"/target/plumb-on.*/pid >/dev/null 2>&1; do sleep 0.1; i=$((i + 1)); done
