@@ -2,8 +2,8 @@
 # remote.sh — `plumb on HOST`, the suite on another machine over ssh, against a real OpenSSH
 # server this test starts on loopback (its own host key, client key and sshd_config in a temp
 # directory; the target is this machine as this user): a run comes back into a local store with
-# the target's facts and nothing stays on the target; a stop mid-run leaves nothing there
-# either; no ssh (a closed port), no space (a 64 KiB tmpfs), another architecture (the target's
+# the target's facts and nothing stays on the target; a stop (SIGINT, SIGHUP) mid-run leaves
+# nothing there either; no ssh (a closed port), no space (a 64 KiB tmpfs), another architecture (the target's
 # `uname -m` says riscv64: a uname first on the PATH its sshd gives sessions) and a library the
 # target lacks each give one line. SKIPs when sshd or ssh-keygen is missing or will not start.
 . tests/lib.sh
@@ -104,29 +104,33 @@ check "remote: the run has the target's host" grep -q "\"host\": *\"$(uname -n)\
 check "remote: the run has its measurement" grep -q '"lat_syscall' "$T/back.json"
 check "remote: nothing left on the target" test -z "$(ls -A "$T/target")"
 
-# a stop sent to plumb alone mid-run: the run there is stopped and its directory removed
+# a stop sent to plumb alone mid-run (SIGINT, then SIGHUP): the run there is stopped and its
+# directory removed, and plumb dies of the signal
+for c in "INT 130" "HUP 129"; do
+set -- $c
 "$PLUMB" on board $common --remote-dir "$T/target" --only lat_syscall --repeat 1000 >"$T/stop.out" 2>"$T/stop.err" &
 pid=$!
 i=0
 while [ $i -lt 200 ] && ! ls "$T"/target/plumb-on.*/pid >/dev/null 2>&1; do sleep 0.1; i=$((i + 1)); done
 sleep 1
-kill -INT $pid
+kill -"$1" $pid
 i=0
 while [ $i -lt 300 ] && kill -0 $pid 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
 if kill -0 $pid 2>/dev/null; then
-	fail "remote: a stop ends plumb on" "still running 30 s after SIGINT"
+	fail "remote: SIG$1 ends plumb on" "still running 30 s after SIG$1"
 	kill -KILL $pid
 fi
 wait $pid
 rc=$?
-check "remote: a stop ends plumb on by SIGINT (status $rc)" test $rc -eq 130
-check "remote: a stop leaves nothing on the target" test -z "$(ls -A "$T/target")"
+check "remote: SIG$1 ends plumb on by SIG$1 (status $rc)" test $rc -eq "$2"
+check "remote: SIG$1 leaves nothing on the target" test -z "$(ls -A "$T/target")"
 if pgrep -f "$T/target/" >/dev/null; then
-	fail "remote: a stop leaves no process on the target" "$(pgrep -af "$T/target/" | head -n 2)"
+	fail "remote: SIG$1 leaves no process on the target" "$(pgrep -af "$T/target/" | head -n 2)"
 else
-	pass "remote: a stop leaves no process on the target"
+	pass "remote: SIG$1 leaves no process on the target"
 fi
-check "remote: a stop says so" grep -q 'stopped by SIGINT' "$T/stop.err"
+check "remote: SIG$1 says so" grep -q "stopped by SIG$1" "$T/stop.err"
+done
 
 # one_line NAME PATTERN CMD...: CMD fails with exactly one line on stderr matching PATTERN
 one_line() {
