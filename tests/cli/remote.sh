@@ -3,9 +3,10 @@
 # server this test starts on loopback (its own host key, client key and sshd_config in a temp
 # directory; the target is this machine as this user): a run comes back into a local store with
 # the target's facts and nothing stays on the target; a stop (SIGINT, SIGHUP) mid-run leaves
-# nothing there either; no ssh (a closed port), no space (a 64 KiB tmpfs), another architecture (the target's
-# `uname -m` says riscv64: a uname first on the PATH its sshd gives sessions) and a library the
-# target lacks each give one line. SKIPs when sshd or ssh-keygen is missing or will not start.
+# nothing there either; no ssh (a closed port), no space (a 64 KiB tmpfs), another architecture
+# (the target's `uname -m` says riscv64: a uname first on the PATH its sshd gives sessions) and a
+# library the target lacks each give one line. SKIPs when sshd or ssh-keygen is missing or will
+# not start.
 . tests/lib.sh
 export PLUMB_DB="$T/default.db" # never touch the user's store
 SSHD=$(command -v sshd || echo /usr/sbin/sshd)
