@@ -33,7 +33,9 @@ const struct command commands[] = {
 	  NULL, summary_options },
 	{ "import", cmd_import, "[--db FILE] [--label TEXT] FILE...", "store plumb JSON and lmbench 3 results files",
 	  NULL, import_options },
-	{ "export", cmd_export, "RUN [--format json|lmbench|csv] [-o FILE] [--db FILE]", "write a run as plumb JSON, an lmbench results file or CSV (one row per sample)",
+	{ "export", cmd_export, "RUN [--format json|lmbench|csv|lava] [-o FILE] [--db FILE]",
+	  "write a run as plumb JSON, an lmbench results file, CSV or LAVA test cases\n"
+	  "CSV: one row per sample; lava: one lava-test-case line per point (docs/lab.md).",
 	  NULL, export_options },
 	{ "runs", cmd_runs, "[--db FILE|URI] [--host H] [--label L] [--since DATE] [--cc C]\n"
 	  "       [--cflags F] [--arch A] [--wide | --json] [--delete RUN | --relabel RUN TEXT | --check]",
@@ -94,6 +96,17 @@ const struct command commands[] = {
 	  "no default here: it is the size of the regression hunted. docs/bisect.md.\n"
 	  "Any other option is a run option (--only, --repeat, --cpu, ...).",
 	  NULL, bisect_options },
+	{ "on", cmd_on,
+	  "HOST [run] [--ssh-option OPT]... [--ssh-config FILE] [--bundle FILE|DIR]\n"
+	  "       [--remote-dir DIR] [--db FILE|URI] [--no-store] [-o FILE] [run options]",
+	  "run the suite on another machine over ssh and store the run here\n"
+	  "The target's `uname -m` picks the board bundle (make bundle: plumb-VERSION-TRIPLE.tar.gz,\n"
+	  "built here when absent and the target is of this machine's architecture); it is unpacked\n"
+	  "in a private directory there (mktemp -d), plumb run runs from it, the run comes back\n"
+	  "with the target's facts and the directory is removed, also on Ctrl-C. Uses your ssh,\n"
+	  "its config, keys and jump hosts. Not run --remote (network benchmarks against plumb\n"
+	  "serve). docs/lab.md.",
+	  NULL, on_options },
 	{ "report", cmd_report,
 	  "[RUN...] -o FILE.html [--svg-dir DIR] [--db PATH]",
 	  "one self-contained HTML page with charts, facts and the compare table\n"

@@ -1,5 +1,6 @@
-/* export.c — `plumb export RUN [--format json|lmbench|csv] [-o FILE]`: a stored run (or a results
- * file) as plumb JSON, an lmbench 3 results file or CSV (one row per sample), on stdout or
+/* export.c — `plumb export RUN [--format json|lmbench|csv|lava] [-o FILE]`: a stored run (or a
+ * results file) as plumb JSON, an lmbench 3 results file, CSV (one row per sample) or LAVA test
+ * cases (one lava-test-case line per point), on stdout or
  * written atomically to FILE (the format then defaults from its extension: .json JSON, .txt
  * lmbench, .csv CSV). A file that cannot be written is a usage error (exit 2): exit 3 is for
  * measurements. */
@@ -12,7 +13,7 @@
 #include "results/io.h"
 #include "results/store.h"
 
-#define USAGE "usage: plumb export RUN [--format json|lmbench|csv] [-o FILE] [--db FILE]"
+#define USAGE "usage: plumb export RUN [--format json|lmbench|csv|lava] [-o FILE] [--db FILE]"
 
 struct export_cli {
 	const char *db, *out, *fmt;
@@ -25,7 +26,8 @@ static void set_json(const char *arg, void *field)
 
 const struct opt export_options[] = {
 	OPT_STRING(0, "format", struct export_cli, fmt, "F",
-		"json (default), lmbench (results text) or csv (one row per sample)"),
+		"json (default), lmbench (results text), csv (one row per sample) or lava "
+		"(lava-test-case lines)"),
 	OPT_CALLBACK_NOARG(0, "json", struct export_cli, fmt, set_json,
 		"the same as --format json"),
 	OPT_STRING('o', "output", struct export_cli, out, "FILE",
@@ -61,8 +63,10 @@ int cmd_export(int argc, char **argv)
 		f = FMT_LMBENCH;
 	else if (!strcmp(fmt, "csv"))
 		f = FMT_CSV;
+	else if (!strcmp(fmt, "lava"))
+		f = FMT_LAVA;
 	else
-		die(EXIT_USAGE, "unknown format '%s' (json, lmbench or csv)", fmt);
+		die(EXIT_USAGE, "unknown format '%s' (json, lmbench, csv or lava)", fmt);
 	struct run **runs = NULL;
 	size_t n = 0;
 	char err[512];

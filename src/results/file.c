@@ -166,7 +166,7 @@ enum run_format run_format_for_path(const char *path, enum run_format dflt)
 int run_write(const struct run *r, FILE *f, enum run_format fmt)
 {
 	return fmt == FMT_JSON ? run_write_json(r, f) : fmt == FMT_CSV ? run_write_csv(r, f)
-								     : run_write_lmbench(r, f);
+	       : fmt == FMT_LAVA ? run_write_lava(r, f) : run_write_lmbench(r, f);
 }
 
 int run_save_file(const struct run *r, const char *path, enum run_format fmt, char *err,

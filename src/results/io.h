@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include "results/run.h"
 
-enum run_format { FMT_JSON, FMT_LMBENCH, FMT_CSV };
+enum run_format { FMT_JSON, FMT_LMBENCH, FMT_CSV, FMT_LAVA };
 
 int run_write_json(const struct run *r, FILE *f);
 /* The run's own fields (id, uid, label, host, profile, source, started, ended, incomplete,
@@ -22,6 +22,8 @@ void run_json_fields(struct json *j, const struct run *r);
 int run_write_lmbench(const struct run *r, FILE *f);
 /* One row per sample, for data tools (results/csv_write.c). */
 int run_write_csv(const struct run *r, FILE *f);
+/* One lava-test-case line per point, for a LAVA test shell (results/lava_write.c). */
+int run_write_lava(const struct run *r, FILE *f);
 /* The writer of a format. */
 int run_write(const struct run *r, FILE *f, enum run_format fmt);
 /* Write r to path atomically (temp + rename). 0, or -1 with err set. */
