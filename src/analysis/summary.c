@@ -477,6 +477,13 @@ static void clock_notes(FILE *f, struct run *const *runs, const struct row *rows
 	}
 }
 
+static void cond_line(FILE *f, const char *line)
+{
+	fputs("Note: ", f);
+	term_fputs(f, line);
+	fputs(".\n", f);
+}
+
 void summary_print(FILE *f, struct run *const *runs, size_t n)
 {
 	struct row *rows = summary_reduce_all(runs, n);
@@ -485,6 +492,7 @@ void summary_print(FILE *f, struct run *const *runs, size_t n)
 	fprintf(f, "\n%17s%s\n%17s%s\n\t\t %s\n\n", "", "L M B E N C H  3 . 0   S U M M A R Y",
 		"", "------------------------------------", "(Alpha software, do not distribute)");
 	int named = rows_named(runs, rows, n);
+	summary_cond_lines(f, runs, rows, n, cond_line); /* emulated, contended: before the tables */
 	for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
 		if (!table_shown(&tables[t], rows, n))
 			continue;

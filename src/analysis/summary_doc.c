@@ -13,6 +13,7 @@
 #include "analysis/summary.h"
 #include "analysis/summary_row.h"
 #include "core/escape.h"
+#include "results/run_cond.h"
 #include "results/run_ident.h"
 
 #define MAX_COLS 16
@@ -78,15 +79,30 @@ static void table_end(const struct doc *d)
 		fputs("</table>\n", d->f);
 }
 
+static void md_note(FILE *f, const char *line)
+{
+	fputs("**Note:** ", f);
+	md_fputs(f, line);
+	fputs(".\n\n", f);
+}
+
+static void html_note(FILE *f, const char *line)
+{
+	fputs("<p><b>Note:</b> ", f);
+	xml_fputs(f, line);
+	fputs(".</p>\n", f);
+}
+
 /* The facts above the tables: what each row is. */
 static void facts_table(const struct doc *d, struct run *const *runs, const struct row *rows,
 			size_t n)
 {
 	static const char *const head[] = { "Run", "Host", "CPU", "MHz", "Kernel", "Arch",
-					    "Compiler and flags", "Memory", "Date" };
+					    "Compiler and flags", "Memory", "Date", "Conditions" };
 	heading(d, "Machines and builds");
+	summary_cond_lines(d->f, runs, rows, n, d->fmt == SUM_HTML ? html_note : md_note);
 	table_begin(d);
-	table_row(d, head, 9, 1);
+	table_row(d, head, 10, 1);
 	for (size_t i = 0; i < n; i++) {
 		const struct run *r = runs[i];
 		const char *os = kv_get(&r->facts, "os"), *kern = kv_get(&r->facts, "kernel");
@@ -108,9 +124,17 @@ static void facts_table(const struct doc *d, struct run *const *runs, const stru
 				 fl ? fl : "");
 		if (mem && strtod(mem, NULL) > 0)
 			snprintf(memory, sizeof memory, "%.1f GiB", strtod(mem, NULL) / 1073741824.0);
-		const char *cells[] = { rows[i].who, r->host, kv_get(&r->facts, "cpu_model"), mhz,
-					kernel, run_arch(r), build, memory, r->started };
-		table_row(d, cells, 9, 0);
+		/* emulated: no CPU of the named architecture was measured, and the clock is the
+		 * emulator's pace on the host; the cells say so rather than read as hardware */
+		char emu[160], cond[320];
+		const char *emulated = run_emulation(r, emu, sizeof emu);
+		if (emulated && *mhz)
+			snprintf(mhz + strlen(mhz), sizeof mhz - strlen(mhz), " (emulated)");
+		const char *cells[] = { rows[i].who, r->host,
+					emulated ? emulated : kv_get(&r->facts, "cpu_model"), mhz,
+					kernel, run_arch(r), build, memory, r->started,
+					run_conditions(r, cond, sizeof cond) };
+		table_row(d, cells, 10, 0);
 	}
 	table_end(d);
 }

@@ -43,6 +43,10 @@ struct row *summary_reduce_all(struct run *const *runs, size_t n);
 int rows_named(struct run *const *runs, struct row *rows, size_t n);
 /* The notes under the tables (memory columns, noisy cells, CPU clock), as plain text. */
 void summary_notes(FILE *f, struct run *const *runs, const struct row *rows, size_t n);
+/* summary_cond.c: a line for each run measured emulated or contended, each given to put (the
+ * format's writer of one line) */
+void summary_cond_lines(FILE *f, struct run *const *runs, const struct row *rows, size_t n,
+			void (*put)(FILE *, const char *));
 size_t summary_ntables(void);
 const char *summary_table_title(size_t t);
 /* Table t's value columns by name, NULL-terminated. */
