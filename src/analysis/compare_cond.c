@@ -97,9 +97,25 @@ static void block_warning(const struct side *sides, size_t n, void (*add)(void *
 			   HOW_TO_INTERLEAVE));
 }
 
+/* A side measured under user-mode emulation: its numbers are an emulator's on another CPU. */
+static void emulation_warning(const struct side *sides, size_t n,
+			      void (*add)(void *ctx, char *w), void *ctx)
+{
+	for (size_t s = 0; s < n; s++)
+		for (size_t i = 0; i < sides[s].nruns; i++) {
+			char emu[160];
+			if (!run_emulation(sides[s].runs[i], emu, sizeof emu))
+				continue;
+			add(ctx, xasprintf("%s was %s: its numbers time an emulator on the host, not "
+					   "the architecture's hardware", sides[s].name, emu));
+			break;
+		}
+}
+
 void cmp_cond_warnings(const struct side *sides, size_t n, void (*add)(void *ctx, char *w),
 		       void *ctx)
 {
+	emulation_warning(sides, n, add, ctx);
 	contention_warning(sides, n, add, ctx);
 	block_warning(sides, n, add, ctx);
 }

@@ -5,6 +5,7 @@
  * suite/contention.c), and sides measured in separate blocks of time (no run of one side
  * between the first and last of another's). Either way a change of the machine reads as a
  * change between the sides; the remedy is to interleave them (plumb ab, or alternating runs).
+ * And a side measured under user-mode emulation is named: its numbers are an emulator's.
  */
 #ifndef PLUMB_COMPARE_COND_H
 #define PLUMB_COMPARE_COND_H

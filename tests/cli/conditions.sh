@@ -68,3 +68,9 @@ if "$PLUMB" import --db "$T/i.db" "$T/c2.json" "$T/c2b.json" "$T/c3.json" >/dev/
 else
 	skip "conditions: interleaved sides are not warned" "no store (plumb built without SQLite)"
 fi
+
+# a side measured emulated is named in compare's warnings
+gen_run "$T/nat.json" board nat 1 4
+"$PLUMB" compare "$T/nat.json" "$T/emu.json" >/dev/null 2>"$T/emucmp.err"
+check "conditions: compare names an emulated side" \
+	grep -q 'emu.json was emulated (qemu-user on x86_64): its numbers time an emulator' "$T/emucmp.err"
