@@ -4,6 +4,7 @@
  * row per metric and version) and JSON. Every name from a run goes through core/escape.h.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include "analysis/trend.h"
@@ -52,6 +53,62 @@ static const struct trend_change *change_at(const struct trend_row *r, size_t s)
 		if (r->ch[i].at == s)
 			return &r->ch[i];
 	return NULL;
+}
+
+/* The answer's first line: at which versions the level moved, how and in what, or that
+ * nothing did. "Changed at v3: 2 worse +100.0 % (lat_syscall ...); nothing else changed
+ * (2 of 4 metrics steady)". */
+static void print_answer(FILE *f, const struct trend_table *t)
+{
+	size_t moved = 0;
+	for (size_t i = 0; i < t->nrows; i++)
+		moved += t->rows[i].nch > 0;
+	if (!t->nchanges) {
+		fprintf(f, "No change found along the %zu versions (%zu metrics judged)\n", t->nsides,
+			t->ntested);
+		return;
+	}
+	int said = 0;
+	for (size_t s = 1; s < t->nsides; s++) {
+		size_t nw = 0, nb = 0, nn = 0;
+		double lo = NAN, hi = NAN;
+		char first[64] = "";
+		for (size_t i = 0; i < t->nrows; i++) {
+			const struct trend_change *c = change_at(&t->rows[i], s);
+			if (!c)
+				continue;
+			nw += c->worse > 0, nb += c->worse < 0, nn += !c->worse;
+			lo = isnan(lo) || c->est < lo ? c->est : lo;
+			hi = isnan(hi) || c->est > hi ? c->est : hi;
+			if (!*first)
+				snprintf(first, sizeof first, "%.*s", (int)strcspn(t->rows[i].row->metric,
+					 "."), t->rows[i].row->metric);
+		}
+		if (!nw && !nb && !nn)
+			continue;
+		char name[NAME_CHANGE + 8], range[64];
+		term_str(t->sides[s].name, name, NAME_CHANGE + 1);
+		if (fabs(hi - lo) < 0.05)
+			snprintf(range, sizeof range, "%+.1f %%", lo);
+		else
+			snprintf(range, sizeof range, "%+.1f to %+.1f %%", lo, hi);
+		fprintf(f, "%s at %s: ", said++ ? ";" : "Changed", name);
+		if (nw)
+			fprintf(f, "%zu worse%s", nw, nb || nn ? ", " : "");
+		if (nb)
+			fprintf(f, "%zu better%s", nb, nn ? ", " : "");
+		if (nn)
+			fprintf(f, "%zu moved", nn);
+		fprintf(f, " %s (%s%s)", range, first, nw + nb + nn > 1 ? " ..." : "");
+	}
+	if (moved < t->ntested)
+		fprintf(f, "; nothing else changed (%zu of %zu metrics steady)\n", t->ntested - moved,
+			t->ntested);
+	else
+		fprintf(f, " (every metric judged moved)\n");
+	if (t->cmp->nwarnings)
+		fprintf(f, "(%zu warning%s on stderr: the versions may differ by more than their code)\n",
+			t->cmp->nwarnings, t->cmp->nwarnings == 1 ? "" : "s");
 }
 
 static void print_header(FILE *f, const struct trend_table *t, const char *bullet)
@@ -261,11 +318,32 @@ static void print_json(FILE *f, const struct trend_table *t)
 	fputc('\n', f);
 }
 
+/* The answer in markdown: a paragraph, escaped (versions are named by runs' text). */
+static void answer_markdown(FILE *f, const struct trend_table *t)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	if (!m)
+		return;
+	print_answer(m, t);
+	fclose(m);
+	for (char *l = buf; *l;) {
+		size_t k = strcspn(l, "\n");
+		char c = l[k];
+		l[k] = 0;
+		md_fputs(f, l);
+		fputs("\n\n", f);
+		l += k + (c != 0);
+	}
+	free(buf);
+}
+
 void trend_print(FILE *f, const struct trend_table *t, enum cmp_format fmt)
 {
 	switch (fmt) {
-	case CF_TEXT: print_text(f, t); break;
-	case CF_MARKDOWN: print_markdown(f, t); break;
+	case CF_TEXT: print_answer(f, t); print_text(f, t); break;
+	case CF_MARKDOWN: answer_markdown(f, t); print_markdown(f, t); break;
 	case CF_CSV: print_csv(f, t); break;
 	case CF_JSON: print_json(f, t); break;
 	}

@@ -140,6 +140,12 @@ static void runs_table(struct run **list, int n, int wide)
 			if (text_width(cell[i][c]) > width[c])
 				width[c] = text_width(cell[i][c]);
 	}
+	if (!wide) { /* the state column last, cut to what is left of 120 columns */
+		int used = 0;
+		for (int c = 0; c < C_STATE; c++)
+			used += width[c] + (c == C_DATE || c == C_HOST || c == C_LABEL ? 2 : c ? 1 : 0);
+		width[C_STATE] = 120 - used - 1 > 8 ? 120 - used - 1 : 8;
+	}
 	for (int i = -1; i < n; i++) {
 		/* the state column last and only when set: no trailing blanks */
 		int last = ncols - 1;
@@ -149,8 +155,8 @@ static void runs_table(struct run **list, int n, int wide)
 			if (c)
 				fputs(c == C_DATE || c == C_HOST || c == C_LABEL ? "  " : " ", stdout);
 			const char *t = i < 0 ? cols[c].head : cell[i][c];
-			if (c == last && cols[c].left) /* no trailing blanks */
-				fputs(t, stdout);
+			if (c == last && cols[c].left && (wide || text_width(t) <= width[c]))
+				fputs(t, stdout); /* no trailing blanks */
 			else
 				put_cell(t, width[c], cols[c].left, !wide);
 		}

@@ -52,7 +52,7 @@ const char *run_conditions_short(const struct run *r, char *buf, size_t len)
 {
 	char emu[160], pct[32] = "";
 	int e = run_emulation(r, emu, sizeof emu) != NULL, c = run_contended(r);
-	if (c && !isnan(run_contention_pct(r)))
+	if (c && !e && !isnan(run_contention_pct(r)))
 		snprintf(pct, sizeof pct, " %.0f%%", run_contention_pct(r));
 	snprintf(buf, len, "%s%s%s%s", e ? "emulated" : "", e && c ? ", " : "",
 		 c ? "contended" : "", c ? pct : "");

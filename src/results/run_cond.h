@@ -21,7 +21,8 @@ int run_contended(const struct run *r);
 /* Both in a few words for a header or a column: "emulated (qemu-user on x86_64); contended
  * (others up to 45% of the CPUs)", "" when neither. Returns buf. */
 const char *run_conditions(const struct run *r, char *buf, size_t len);
-/* The same in two words for a column: "emulated, contended 45%", "" when neither. */
+/* The same in two words for a column: "emulated", "contended 45%", "emulated, contended",
+ * "" when neither. */
 const char *run_conditions_short(const struct run *r, char *buf, size_t len);
 
 #endif

@@ -42,7 +42,7 @@ DB=$T/store.db
 
 # a sequential session (rounds added for undecided points within --time-limit, none on a busy
 # machine): this binary against itself passes --fail-on-regression
-"$PLUMB" ab $CPU --only syscall,lat_ops --repeat 5 --time-limit 20 --seed 7 --b "$PLUMB" --db "$DB" \
+"$PLUMB" ab --wide $CPU --only syscall,lat_ops --repeat 5 --time-limit 20 --seed 7 --b "$PLUMB" --db "$DB" \
 	$STRICT --fail-on-regression >"$T/aa.out" 2>"$T/aa.err"
 rc=$?
 if [ $rc -eq 0 ] && grep -q '^lat_syscall.null ' "$T/aa.out" && grep -q 'paired rounds' "$T/aa.out" &&
@@ -54,7 +54,7 @@ else fail "ab: A/A passes --fail-on-regression" "rc=$rc $(grep -E 'worse|better'
 if "$PLUMB" runs --db "$DB" >/dev/null 2>&1; then
 	# the session's default labels (A#SESSION, B#SESSION) as its last line names them
 	labs=$(sed -n 's/.*stored as runs [0-9]* (\([^)]*\)) and [0-9]* (\([^)]*\)).*/\1 \2/p' "$T/aa.err")
-	"$PLUMB" compare --db "$DB" $STRICT $labs >"$T/later.out" 2>&1
+	"$PLUMB" compare --wide --db "$DB" $STRICT $labs >"$T/later.out" 2>&1
 	if grep '^lat_syscall.null ' "$T/later.out" | grep -q 'paired rounds'
 	then pass "ab: compare A B afterwards is paired"
 	else fail "ab: compare A B afterwards is paired" "$(head -n8 "$T/later.out")"; fi
@@ -71,7 +71,7 @@ if "$PLUMB" runs --db "$DB" >/dev/null 2>&1; then
 	# an A/A row is reported same, at the default alpha, with the session's looks: within ±50 %
 	# (on a 2-vCPU machine with five builds at once the paired jitter of one step reached
 	# 20-50 %, and no row was within ±25 %)
-	"$PLUMB" compare --db "$DB" --min-effect 50 $labs >"$T/same.out" 2>&1
+	"$PLUMB" compare --wide --db "$DB" --min-effect 50 $labs >"$T/same.out" 2>&1
 	# rows whose 95 % interval lies within ±25 %: where none does, the machine is too busy for
 	# any row to be shown within ±50 % (said, not failed)
 	narrow=$(grep -Eo '^[a-z_]+\.[a-z0-9_]+ .*paired' "$T/same.out" | grep -Eo '\[[-+][0-9.]+, [-+][0-9.]+\]' |
@@ -100,7 +100,7 @@ fi
 # rounds added after them). alpha 0.01 and a
 # 25 % minimum effect: strict enough that lat_ops, whose short loops swing by tens of percent when
 # other work preempts them, stays unflagged, loose enough for BH over 24 tests to pass the calls
-"$PLUMB" ab $CPU --only syscall,lat_ops --repeat 8 --time-limit 0 --b "$SLOW 4 $PLUMB" --no-store --alpha 0.01 \
+"$PLUMB" ab --wide $CPU --only syscall,lat_ops --repeat 8 --time-limit 0 --b "$SLOW 4 $PLUMB" --no-store --alpha 0.01 \
 	--min-effect 25 --fail-on-regression >"$T/slow.out" 2>"$T/slow.err"
 rc=$?
 bad="" busy=""
