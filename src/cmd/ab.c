@@ -79,9 +79,9 @@ const struct opt ab_options[] = {
 	OPT_INT(0, "start-timeout", struct ab_cli, start_timeout, "SECONDS", 1, 86400, "seconds",
 		"how long a side may take to print its plan before it is stopped (default 120)"),
 	OPT_CALLBACK(0, "time-limit", struct ab_cli, time_limit, "D", set_time_limit,
-		"after the first rounds, add rounds for the points still undecided while the "
-		"session "
-		"stays within D (90s, 3m, or seconds; default 180; 0: the first rounds only)"),
+		"the session's bound, the first rounds included (no step starts that would pass "
+		"it); after them, rounds for the points still undecided (90s, 3m, or seconds; "
+		"default 180; 0: the first rounds only, unbounded)"),
 	OPT_INT(0, "seed", struct ab_cli, seed, "N", 1, 2147483647, NULL,
 		"seed of the order of A and B within each pair "
 		"(default: drawn, stored as ab_seed)"),
@@ -111,6 +111,10 @@ struct session {
 	double *cost;        /* per step: seconds both sides took in its last round */
 	struct ab_point_map map;
 	char looks[64], summary[400];
+	uint64_t t_start, deadline; /* ns; deadline 0: none (--time-limit 0) */
+	int cut;                    /* a round ended early: its next step would pass the deadline */
+	size_t ran;                 /* steps run in the last round */
+	int tty;                    /* stderr is a terminal: a progress line, rewritten */
 };
 
 /* The facts that make the two runs one sequential session (compare_judge.c replays it). */
@@ -151,14 +155,40 @@ struct step_ends {
 	long *n[2];
 };
 
-/* One round on the two fresh workers: each active step on both sides back to back, the side
- * that goes first drawn for every pair. -1 when a side stopped. */
-static int session_round(struct session *ss, struct worker *w, struct step_ends *se)
+/* On a terminal, where the session is: rewritten in place, cleared at the end (i: -1). */
+static void show_progress(const struct session *ss, int r, long i)
 {
-	for (size_t i = 0; i < ss->nsteps; i++) {
+	if (!ss->tty)
+		return;
+	if (i < 0) {
+		fputs("\r\033[K", stderr);
+		return;
+	}
+	double t = (double)(now_ns() - ss->t_start) / 1e9;
+	char lim[48] = "";
+	if (ss->deadline)
+		snprintf(lim, sizeof lim, " of at most %.0f s", ss->o->time_limit);
+	fprintf(stderr, "\r\033[Kab: round %d, step %ld of %zu (%.40s), %.0f s%s", r + 1, i + 1,
+		ss->nsteps, ss->steps[i], t, lim);
+	fflush(stderr);
+}
+
+/* One round on the two fresh workers: each active step on both sides back to back, the side
+ * that goes first drawn for every pair; a step whose last time would pass the deadline ends
+ * the round (ss->cut), the steps left unrun on both sides alike. -1 when a side stopped. */
+static int session_round(struct session *ss, struct worker *w, struct step_ends *se, int r)
+{
+	for (size_t i = 0; i < ss->nsteps; i++)
 		se->n[0][i] = se->n[1][i] = -1;
+	for (size_t i = 0; i < ss->nsteps; i++) {
 		if (!ss->active[i])
 			continue;
+		if (ss->deadline && now_ns() + (uint64_t)(ss->cost[i] * 1e9) > ss->deadline) {
+			ss->cut = 1;
+			return 0;
+		}
+		ss->ran = i + 1;
+		show_progress(ss, r, (long)i);
 		int first = ab_coin(&ss->rng);
 		uint64_t t0 = now_ns();
 		if (run_on(&w[first], ss->steps[i], &se->n[first][i]) ||
@@ -261,10 +291,32 @@ struct progress {
 	double t_workers;        /* seconds to start the two workers of a later round */
 };
 
+/* What the session will cover and how long it may take, before it starts: one line. */
+static void announce(const struct session *ss, int r1)
+{
+	char steps[160] = "";
+	size_t l = 0;
+	for (size_t i = 0; i < ss->nsteps && i < 3 && l < sizeof steps; i++)
+		l += (size_t)snprintf(steps + l, sizeof steps - l, "%s%s", i ? ", " : "", ss->steps[i]);
+	if (ss->nsteps > 3 && l < sizeof steps)
+		snprintf(steps + l, sizeof steps - l, ", ...");
+	if (ss->deadline)
+		warnx_("%zu steps (%s) on both sides, %d round%s of every step, then rounds of the "
+		       "undecided points; at most %.0f s (--time-limit): a step that would pass it "
+		       "is not started", ss->nsteps, steps, r1, r1 == 1 ? "" : "s",
+		       ss->o->time_limit);
+	else
+		warnx_("%zu steps (%s) on both sides, %d round%s of every step (--time-limit 0: "
+		       "no more rounds, no time bound)", ss->nsteps, steps, r1, r1 == 1 ? "" : "s");
+}
+
 /* The first workers started: their plans give the first rounds, the looks and the steps. */
 static void session_begin(struct session *ss, struct worker *w, struct progress *p)
 {
-	p->t_start = now_ns();
+	p->t_start = ss->t_start = now_ns();
+	if (ss->o->time_limit > 0)
+		ss->deadline = ss->t_start + (uint64_t)(ss->o->time_limit * 1e9);
+	ss->tty = isatty(2);
 	for (int s = 0; s < 2; s++)
 		side_start(ss, &w[s], s, ss->runargs, ss->nrun);
 	p->r1 = w[0].rounds > w[1].rounds ? w[0].rounds : w[1].rounds;
@@ -277,6 +329,7 @@ static void session_begin(struct session *ss, struct worker *w, struct progress 
 				      p->look[k]);
 	}
 	session_steps(ss, w);
+	announce(ss, p->r1);
 	p->pooled = 1;
 	for (int s = 0; s < 2; s++) {
 		p->se.n[s] = xcalloc(ss->nsteps + 1, sizeof(long));
@@ -350,11 +403,15 @@ static void session_end(struct session *ss, struct run **run, struct progress *p
 			kv_set(&run[s]->facts, "ab_rounds", b);
 		}
 	}
+	char cut[160] = "";
+	if (ss->cut && p->rounds <= p->r1) /* the first rounds did not fit: say how to fit them */
+		snprintf(cut, sizeof cut, " in round %d after %zu of %zu steps: raise --time-limit "
+			 "or choose families with --only", p->rounds, ss->ran, ss->nsteps);
 	snprintf(ss->summary, sizeof ss->summary,
 		 "sequential session: %d round(s) on fresh workers, looks at rounds %s, %d reached; "
-		 "%s (%.0f s; order seed %llu)", p->rounds, ss->looks, p->k,
+		 "%s%s (%.0f s; order seed %llu)", p->rounds, ss->looks, p->k,
 		 p->why == 1 ? "every point decided" : p->why == 2 ? "stopped by --time-limit" :
-		 "the last look reached", (double)(now_ns() - p->t_start) / 1e9,
+		 "the last look reached", cut, (double)(now_ns() - p->t_start) / 1e9,
 		 (unsigned long long)ss->seed);
 	for (int s = 0; s < 2; s++) {
 		free(p->se.n[s]);
@@ -381,7 +438,8 @@ static int session_run(struct session *ss, struct worker *w, struct run **run)
 			session_restart(ss, w, p.mem[0] ? p.mem : NULL);
 			p.t_workers = (double)(now_ns() - t0) / 1e9;
 		}
-		p.stopped = session_round(ss, w, &p.se) != 0;
+		p.stopped = session_round(ss, w, &p.se, r) != 0;
+		show_progress(ss, r, -1);
 		if (ab_stop)
 			break;
 		for (int s = 0; s < 2; s++)
@@ -389,6 +447,10 @@ static int session_run(struct session *ss, struct worker *w, struct run **run)
 		if (p.stopped || ab_stop)
 			break;
 		p.rounds = r + 1;
+		if (ss->cut) { /* the time limit, inside a round: what ran is kept */
+			p.why = 2;
+			break;
+		}
 		if (after_round(ss, run, &p))
 			break;
 	}

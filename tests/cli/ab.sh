@@ -34,6 +34,33 @@ if [ $rc -eq 130 ] && [ -z "$left" ] && grep -q 'nothing stored' "$T/int.err" &&
 then pass "ab: Ctrl-C stops both sides cleanly"
 else fail "ab: Ctrl-C stops both sides cleanly" "rc=$rc left=[$left] $(tail -n2 "$T/int.err")"; fi
 
+# every family (no --only) within a short --time-limit: the session says first what it covers
+# and its bound, starts no step whose last time would pass the limit, and ends within it plus
+# the one step pair under way and the workers' ends (30 s: a step of a quick run on a busy
+# 2-CPU machine, measured 22 s for a 20 s limit beside three other builds); its default table
+# fits 120 columns
+t0=$(date +%s)
+PLUMB_LLC=32M "$PLUMB" ab --quick --time-limit 15 --b "$PLUMB" --no-store >"$T/all.out" 2>"$T/all.err"
+rc=$?
+took=$(($(date +%s) - t0))
+w=$(LC_ALL=C sed 's/[\x80-\xbf]//g' "$T/all.out" | awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }')
+if [ $rc -eq 0 ] && [ "$took" -le 45 ] && grep -q '^ab: [0-9]* steps (mhz, .*at most 15 s (--time-limit)' "$T/all.err" &&
+	grep -Eq 'stopped by --time-limit|every point decided' "$T/all.err" && [ "$w" -le 120 ]
+then pass "ab: every family within --time-limit, announced, in 120 columns"
+else fail "ab: every family within --time-limit, announced, in 120 columns" "rc=$rc ${took}s ${w} columns: $(grep '^ab: ' "$T/all.err") $(tail -n 2 "$T/all.err")"; fi
+
+# progress: on a terminal a line rewritten step by step; never in a file
+if command -v script >/dev/null 2>&1; then
+	PLUMB_LLC=32M timeout 120 script -qc "'$PLUMB' ab --quick --only syscall --time-limit 5 --b '$PLUMB' --no-store" \
+		/dev/null >"$T/tty.out" 2>&1
+	if tr '\r' '\n' <"$T/tty.out" | grep -aq 'ab: round 1, step 1 of [0-9]* (lat_syscall null), [0-9]* s of at most 5 s' &&
+		! grep -q 'ab: round' "$T/all.err"
+	then pass "ab: progress on a terminal only"
+	else fail "ab: progress on a terminal only" "$(tr '\r' '\n' <"$T/tty.out" | grep -a 'ab:' | head -n 3)"; fi
+else
+	skip "ab: progress on a terminal only" "no script(1) to give plumb a terminal (util-linux)"
+fi
+
 STRICT="--alpha 0.001 --min-effect 10"
 # CPU 0: plumb's default placement is the highest CPU, where every other plumb on a shared
 # machine (other test suites) runs too; the verdicts need rounds that are not preempted by them
