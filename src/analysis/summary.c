@@ -30,16 +30,28 @@
 typedef char cell[64];
 
 /* num(v, w): blank when missing or <= 0; K and M suffixes above 10^4 and 10^7; one decimal above
- * 10; exponent below 0.001; else w-2 decimals. The row's %W.Ws truncates afterwards. */
+ * 10; exponent below 0.001; else w-2 decimals. The row's %W.Ws truncates afterwards; a K or M
+ * figure is fitted first (lmbench cut 21234 to "21.K"): its decimal dropped, or the next
+ * suffix taken, so the cell reads as the number it is ("21K", "1.2M"). */
 static char *num(cell c, double v, int w)
 {
 	char t[64];
 	if (!(v > 0) || isinf(v)) {
 		snprintf(c, sizeof(cell), "%*s", w, "");
 	} else if (v >= 1e7 || v >= 1e4) {
-		int mega = v >= 1e7;
-		snprintf(t, sizeof t, "%.1f", mega ? v / 1e6 : v / 1e3);
-		snprintf(c, sizeof(cell), "%*.*s%c", w - 1, w - 1, t, mega ? 'M' : 'K');
+		static const char suffix[] = "KMGT";
+		int k = v >= 1e7;
+		double x = k ? v / 1e6 : v / 1e3;
+		snprintf(t, sizeof t, "%.1f", x);
+		while ((int)strlen(t) > w - 1) {
+			snprintf(t, sizeof t, "%.0f", x);
+			if ((int)strlen(t) <= w - 1 || !suffix[k + 1])
+				break;
+			x /= 1e3;
+			k++;
+			snprintf(t, sizeof t, "%.1f", x);
+		}
+		snprintf(c, sizeof(cell), "%*.*s%c", w - 1, w - 1, t, suffix[k]);
 	} else if (v >= 10) {
 		snprintf(t, sizeof t, "%.1f", v);
 		snprintf(c, sizeof(cell), "%*.*s", w, w, t);

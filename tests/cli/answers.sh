@@ -59,3 +59,13 @@ case "$first" in
 esac
 if [ "$w" -le 120 ]; then pass "answers: trend's default output fits 120 columns"
 else fail "answers: trend's default output fits 120 columns" "$w columns"; fi
+
+# summary's K and M cells read as the numbers they are: lmbench cut 21234 MB/s in a 4-wide
+# column to "21.K"; plumb drops the decimal ("21K") or takes the next suffix ("1.2M")
+gen_run "$T/bw.json" vm bw 1 4
+sed -i 's/"lat_syscall.write", "params": {}, "x": null, "value": [0-9.]*, "unit": "us"/"bw_pipe.bandwidth", "params": {}, "x": null, "value": 21234, "unit": "MB\/s"/' "$T/bw.json"
+"$PLUMB" summary "$T/bw.json" >"$T/bw.txt" 2>&1
+row=$(grep -A 3 '^Host  *OS  Pipe AF' "$T/bw.txt" | grep '^vm ')
+if echo "$row" | grep -q ' 21K ' && ! grep -q '[0-9]\.[KM]' "$T/bw.txt"
+then pass "answers: summary's K cells are whole numbers"
+else fail "answers: summary's K cells are whole numbers" "$row"; fi
