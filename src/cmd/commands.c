@@ -19,9 +19,9 @@ const struct command commands[] = {
 	  "rounds of 3 samples, 150 s; --repeat 1 for one round), --full (lmbench's full size\n"
 	  "lists, 14 min); a plan over its budget is fitted to it and says what it gave up. The\n"
 	  "memory series go to 4 x the effective last-level cache, at most 256 MiB (--mem goes\n"
-	  "further); PLUMB_LLC=300M plans for a machine with that cache. A run says its plan's\n"
-	  "estimate for this machine at the start. Measured on the project's 2-vCPU KVM guest\n"
-	  "(AMD EPYC, 32 MiB L3), quiet (docs/suite.md): default 113 s (planner 109 s,\n"
+	  "further); PLUMB_LLC=300M plans for a machine with that cache. On a terminal a run\n"
+	  "shows the time its plan has left on this machine. Measured on the project's 2-vCPU\n"
+	  "KVM guest (AMD EPYC, 32 MiB L3), quiet (docs/suite.md): default 113 s (planner 109 s,\n"
 	  "2026-12-02), quick 19 s (planner 23 s, 2026-12-01)",
 	  NULL, run_options },
 	{ "sysinfo", cmd_sysinfo, "[--json] [--measure]", "the system facts a run records",
