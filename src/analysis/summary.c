@@ -357,67 +357,6 @@ static void print_row(FILE *f, const struct table *t, const struct row *w, int n
 	fputc('\n', f);
 }
 
-/* Under the tables, the cells whose samples spread too much to trust, and those with a caveat
- * (issue: say when a number cannot be trusted). Runs with one sample per metric and no caveats
- * (imported lmbench files) print nothing, so lmbench's own layout is untouched for them. */
-/* Whether cell k of a row reads a result an earlier cell of the row already read. */
-static int used_before(const struct row *r, int k)
-{
-	for (int j = 0; j < k; j++)
-		if (r->used[j] == r->used[k])
-			return 1;
-	return 0;
-}
-
-static void noisy_notes(FILE *f, const struct row *rows, size_t n)
-{
-	int any = 0;
-	/* copies: the text of a caveat plumb does not know is the word itself, in a buffer of the
-	 * loop below */
-	char seen[8][256];
-	int nseen = 0;
-	for (size_t i = 0; i < n; i++)
-		for (int k = 0; k < rows[i].nused; k++) {
-			const struct result *p = rows[i].used[k];
-			if (used_before(&rows[i], k))
-				continue;
-			double nz = result_noise_pct(p);
-			char cv[32];
-			const char *caveat = result_caveat(p, cv, sizeof cv);
-			if (!(nz > NOISY_PCT) && !caveat)
-				continue;
-			if (!any++)
-				fprintf(f, "\nNoisy cells (95%% confidence interval of the median wider than "
-					   "+-%.0f%%; rerun or use --repeat) and cells with a caveat:\n",
-					NOISY_PCT);
-			fprintf(f, "  %-9.9s %s: ", rows[i].host, rows[i].who);
-			term_fputs(f, p->metric);
-			fputs(*p->params ? " " : "", f);
-			term_fputs(f, p->params);
-			if (!isnan(p->x))
-				fprintf(f, " x=%g", p->x);
-			if (!isnan(nz))
-				fprintf(f, "  +-%.0f%% (%zu samples)", nz, p->nsamples);
-			if (caveat) {
-				fputs("  caveat: ", f);
-				term_fputs(f, caveat);
-			}
-			fputc('\n', f);
-			if (caveat && nseen < 8) {
-				int known = 0;
-				for (int j = 0; j < nseen; j++)
-					known |= !strcmp(seen[j], caveat_text(caveat));
-				if (!known)
-					snprintf(seen[nseen++], sizeof seen[0], "%s", caveat_text(caveat));
-			}
-		}
-	for (int j = 0; j < nseen; j++) {
-		fputs("  caveat: ", f);
-		term_fputs(f, seen[j]);
-		fputs(".\n", f);
-	}
-}
-
 /* A fact of a result: from its info (a run's step facts join each result), else the run's. The
  * blanks the info format replaced with '_' come back. */
 static int res_fact(const struct run *r, const struct result *p, const char *key, char *buf,
@@ -521,7 +460,7 @@ void summary_print(FILE *f, struct run *const *runs, size_t n)
 void summary_notes(FILE *f, struct run *const *runs, const struct row *rows, size_t n)
 {
 	mem_notes(f, runs, rows, n);
-	noisy_notes(f, rows, n);
+	summary_noisy_notes(f, rows, n); /* summary_noisy.c */
 	clock_notes(f, runs, rows, n);
 }
 
@@ -637,7 +576,7 @@ void summary_cells(FILE *f, struct run *const *runs, size_t n)
 			const struct result *p = rows[i].used[k];
 			char cv[32];
 			const char *caveat = result_caveat(p, cv, sizeof cv);
-			if (used_before(&rows[i], k))
+			if (summary_used_before(&rows[i], k))
 				continue;
 			/* tab-separated: every text escaped (a tab in a name shows as \t) */
 			fprintf(f, "%zu\t", i);

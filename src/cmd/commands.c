@@ -30,7 +30,7 @@ const struct command commands[] = {
 	  "run the server end of every network benchmark for remote clients",
 	  NULL, serve_options },
 	{ "summary", cmd_summary, "[--db FILE|URI] [--cells] [--per-host [--pool-anyway]] [--tails]\n"
-	  "       [--format text|markdown|html|mediawiki] [--all | RUN|FILE ...]",
+	  "       [--noisy] [--format text|markdown|html|mediawiki] [--all | RUN|FILE ...]",
 	  "lmbench's summary tables for runs and results files (--per-host: one row per host)",
 	  NULL, summary_options },
 	{ "import", cmd_import, "[--db FILE] [--label TEXT] FILE...", "store plumb JSON and lmbench 3 results files",

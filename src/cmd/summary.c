@@ -21,7 +21,7 @@
 
 struct summary_cli {
 	const char *db, *format;
-	int cells, per_host, pool_anyway, all, tails;
+	int cells, per_host, pool_anyway, all, tails, noisy;
 };
 
 const struct opt summary_options[] = {
@@ -36,6 +36,8 @@ const struct opt summary_options[] = {
 	OPT_BOOL(0, "pool-anyway", struct summary_cli, pool_anyway,
 		"with --per-host, pool a host's runs even when their architecture, CPU, build "
 		"or kernel differ"),
+	OPT_BOOL(0, "noisy", struct summary_cli, noisy,
+		"under the tables, every noisy or caveat cell (default: the count and the worst 5)"),
 	OPT_BOOL(0, "tails", struct summary_cli, tails,
 		"lat_tail's percentiles (p50 p90 p99 p99.9 max) per run and operation"),
 	OPT_STRING(0, "format", struct summary_cli, format, "F",
@@ -47,7 +49,7 @@ const struct opt summary_options[] = {
 __attribute__((noreturn)) static void summary_bad(const char *cmd, const char *word, int missing)
 {
 	die(EXIT_USAGE, "unknown option '%s' (usage: plumb summary [--db FILE|URI] [--cells] "
-	    "[--per-host [--pool-anyway]] [--tails] [--format text|markdown|html|mediawiki] [--all | RUN|FILE ...])", word);
+	    "[--per-host [--pool-anyway]] [--tails] [--noisy] [--format text|markdown|html|mediawiki] [--all | RUN|FILE ...])", word);
 }
 
 /* The newest run of the store: what `plumb summary` alone shows (the run just made). */
@@ -114,6 +116,7 @@ int cmd_summary(int argc, char **argv)
 	enum summary_format fmt = SUM_TEXT;
 	if (a.format && summary_format_parse(a.format, &fmt))
 		die(EXIT_USAGE, "--format: '%s' is not text, markdown, html or mediawiki", a.format);
+	summary_noisy_all = a.noisy;
 	if (a.cells && fmt != SUM_TEXT)
 		die(EXIT_USAGE, "--cells and --format: one at a time");
 	if (a.tails && (a.cells || fmt != SUM_TEXT))

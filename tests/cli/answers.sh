@@ -69,3 +69,23 @@ row=$(grep -A 3 '^Host  *OS  Pipe AF' "$T/bw.txt" | grep '^vm ')
 if echo "$row" | grep -q ' 21K ' && ! grep -q '[0-9]\.[KM]' "$T/bw.txt"
 then pass "answers: summary's K cells are whole numbers"
 else fail "answers: summary's K cells are whole numbers" "$row"; fi
+
+# the noisy cells under the tables: a count and the worst five, every one with --noisy
+awk 'BEGIN {
+	printf "{\"schema\": \"plumb/1\", \"kind\": \"run\", \"run\": {\"label\": \"n\", \"host\": \"vm\", \"profile\": \"default\", \"source\": \"plumb\", \"started\": \"2026-11-01T10:00:00Z\", \"ended\": \"2026-11-01T10:02:00Z\", \"incomplete\": false, \"rounds\": 1, \"options\": {}},\n\"system\": {\"hostname\": \"vm\", \"os\": \"Linux\"},\n\"results\": [\n"
+	split("lat_syscall.null lat_syscall.stat lat_syscall.open lat_sig.install lat_sig.catch lat_proc.fork lat_proc.exec lat_proc.shell lat_pipe.latency", m, " ")
+	for (i = 0; i < 9; i++) {
+		printf "%s{\"metric\": \"%s\", \"params\": {}, \"x\": null, \"value\": 2, \"unit\": \"us\", \"method_version\": 1, \"samples\": [", i ? ",\n" : "", m[i + 1]
+		for (s = 0; s < 6; s++)
+			printf "%s{\"value\": %g, \"iters\": 1000, \"elapsed_ns\": 1000000, \"round\": 0}", s ? ", " : "", s % 2 ? 1 + i : 2
+		printf "]}"
+	}
+	printf "\n]}\n"
+}' >"$T/noisy.json"
+"$PLUMB" summary "$T/noisy.json" >"$T/noisy.txt" 2>&1
+"$PLUMB" summary --noisy "$T/noisy.json" >"$T/noisyall.txt" 2>&1
+if grep -q '^8 noisy cells (.*; the worst:$' "$T/noisy.txt" && [ "$(grep -c 'samples)$' "$T/noisy.txt")" -eq 5 ] &&
+	grep -q '^  \.\.\. 3 more: plumb summary --noisy RUN lists them all$' "$T/noisy.txt" &&
+	[ "$(grep -c 'samples)$' "$T/noisyall.txt")" -eq 8 ]
+then pass "answers: the noisy cells: a count, the worst five, all with --noisy"
+else fail "answers: the noisy cells: a count, the worst five, all with --noisy" "$(sed -n '/noisy cell/,$p' "$T/noisy.txt")"; fi
