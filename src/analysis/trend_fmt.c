@@ -55,12 +55,50 @@ static const struct trend_change *change_at(const struct trend_row *r, size_t s)
 	return NULL;
 }
 
-/* The answer's first line: at which versions the level moved, how and in what, or that
- * nothing did. "Changed at v3: 2 worse +100.0 % (lat_syscall ...); nothing else changed
- * (2 of 4 metrics steady)". */
+/* What moved at version s, in a few words: "v3: 2 worse +100.0 % (lat_syscall ...)"; 0 when
+ * nothing did. */
+static int version_moves(const struct trend_table *t, size_t s, char *buf, size_t len)
+{
+	size_t nw = 0, nb = 0, nn = 0;
+	double lo = NAN, hi = NAN;
+	char first[64] = "";
+	for (size_t i = 0; i < t->nrows; i++) {
+		const struct trend_change *c = change_at(&t->rows[i], s);
+		if (!c)
+			continue;
+		nw += c->worse > 0, nb += c->worse < 0, nn += !c->worse;
+		lo = isnan(lo) || c->est < lo ? c->est : lo;
+		hi = isnan(hi) || c->est > hi ? c->est : hi;
+		if (!*first)
+			term_str(t->rows[i].row->metric, first, sizeof first);
+	}
+	if (!nw && !nb && !nn)
+		return 0;
+	first[strcspn(first, ".")] = 0;
+	char name[NAME_CHANGE + 8], range[64], what[64] = "";
+	term_str(t->sides[s].name, name, NAME_CHANGE + 1);
+	if (fabs(hi - lo) < 0.05)
+		snprintf(range, sizeof range, "%+.1f %%", lo);
+	else
+		snprintf(range, sizeof range, "%+.1f to %+.1f %%", lo, hi);
+	size_t k = 0;
+	if (nw)
+		k += (size_t)snprintf(what + k, sizeof what - k, "%zu worse", nw);
+	if (nb && k < sizeof what)
+		k += (size_t)snprintf(what + k, sizeof what - k, "%s%zu better", k ? ", " : "", nb);
+	if (nn && k < sizeof what)
+		snprintf(what + k, sizeof what - k, "%s%zu moved", k ? ", " : "", nn);
+	snprintf(buf, len, "%s: %s %s (%s%s)", name, what, range, first,
+		 nw + nb + nn > 1 ? " ..." : "");
+	return 1;
+}
+
+/* The answer's first line, within 120 columns: at which versions the level moved, how and in
+ * what, or that nothing did. "Changed at v3: 2 worse +100.0 % (lat_syscall ...); nothing else
+ * changed (2 of 4 metrics steady)"; versions past the width are counted ("; 3 more versions"). */
 static void print_answer(FILE *f, const struct trend_table *t)
 {
-	size_t moved = 0;
+	size_t moved = 0, more = 0;
 	for (size_t i = 0; i < t->nrows; i++)
 		moved += t->rows[i].nch > 0;
 	if (!t->nchanges) {
@@ -68,44 +106,27 @@ static void print_answer(FILE *f, const struct trend_table *t)
 			t->ntested);
 		return;
 	}
+	char line[512] = "Changed at", piece[200], tail[96];
 	int said = 0;
 	for (size_t s = 1; s < t->nsides; s++) {
-		size_t nw = 0, nb = 0, nn = 0;
-		double lo = NAN, hi = NAN;
-		char first[64] = "";
-		for (size_t i = 0; i < t->nrows; i++) {
-			const struct trend_change *c = change_at(&t->rows[i], s);
-			if (!c)
-				continue;
-			nw += c->worse > 0, nb += c->worse < 0, nn += !c->worse;
-			lo = isnan(lo) || c->est < lo ? c->est : lo;
-			hi = isnan(hi) || c->est > hi ? c->est : hi;
-			if (!*first)
-				snprintf(first, sizeof first, "%.*s", (int)strcspn(t->rows[i].row->metric,
-					 "."), t->rows[i].row->metric);
-		}
-		if (!nw && !nb && !nn)
+		if (!version_moves(t, s, piece, sizeof piece))
 			continue;
-		char name[NAME_CHANGE + 8], range[64];
-		term_str(t->sides[s].name, name, NAME_CHANGE + 1);
-		if (fabs(hi - lo) < 0.05)
-			snprintf(range, sizeof range, "%+.1f %%", lo);
-		else
-			snprintf(range, sizeof range, "%+.1f to %+.1f %%", lo, hi);
-		fprintf(f, "%s at %s: ", said++ ? ";" : "Changed", name);
-		if (nw)
-			fprintf(f, "%zu worse%s", nw, nb || nn ? ", " : "");
-		if (nb)
-			fprintf(f, "%zu better%s", nb, nn ? ", " : "");
-		if (nn)
-			fprintf(f, "%zu moved", nn);
-		fprintf(f, " %s (%s%s)", range, first, nw + nb + nn > 1 ? " ..." : "");
+		if (said && strlen(line) + strlen(piece) + 2 > 120 - 20) {
+			more++;
+			continue;
+		}
+		snprintf(line + strlen(line), sizeof line - strlen(line), "%s %s", said++ ? ";" : "",
+			 piece);
 	}
+	if (more)
+		snprintf(line + strlen(line), sizeof line - strlen(line), "; %zu more version%s", more,
+			 more == 1 ? "" : "s");
 	if (moved < t->ntested)
-		fprintf(f, "; nothing else changed (%zu of %zu metrics steady)\n", t->ntested - moved,
-			t->ntested);
+		snprintf(tail, sizeof tail, "; nothing else changed (%zu of %zu metrics steady)",
+			 t->ntested - moved, t->ntested);
 	else
-		fprintf(f, " (every metric judged moved)\n");
+		snprintf(tail, sizeof tail, " (every metric judged moved)");
+	fprintf(f, "%s%s\n", line, strlen(line) + strlen(tail) <= 120 ? tail : "");
 	if (t->cmp->nwarnings)
 		fprintf(f, "(%zu warning%s on stderr: the versions may differ by more than their code)\n",
 			t->cmp->nwarnings, t->cmp->nwarnings == 1 ? "" : "s");
