@@ -16,9 +16,12 @@
 # never by asking the host alone, so a cross build cannot pick up the host's libraries.
 
 # Builds run one compiler per CPU without the user typing -j (make test's 5 minutes include the
-# build). GNU make takes -j set here; JOBS=1 builds serially.
+# build). GNU make takes -j set here; JOBS=1 builds serially. A sub-make (make bundle's) shares
+# its parent's job slots: setting -j again there made make warn "-jN forced in makefile".
 JOBS     ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+ifeq ($(MAKELEVEL),0)
 MAKEFLAGS += -j$(JOBS)
+endif
 
 CC       ?= cc
 PREFIX   ?= /usr/local
@@ -238,6 +241,10 @@ bundle:
 	rm -rf build-bundle && mkdir -p build-bundle/tree
 	tar cf - Makefile VERSION mk src docs README.md | tar xf - -C build-bundle/tree
 	$(MAKE) -C build-bundle/tree STATIC=1 CC="$(CC)" all
+	@echo "note: the linker's 'Using dlopen/getaddrinfo in statically linked applications'" \
+	      "warnings are glibc's: host names (localhost, a board's name) are looked up through" \
+	      "the board's own glibc name-service libraries at run time; numeric addresses" \
+	      "(127.0.0.1, the default) need none."
 	sh mk/bundle.sh build-bundle/tree $(BUNDLE).tar.gz "$(STRIP)"
 
 clean:

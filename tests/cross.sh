@@ -52,6 +52,13 @@ if PLUMB_LLC=32M $qemu bin/plumb run --quick --only syscall --no-store --format 
 else
 	ko run-records-emulation "the run failed: $(tail -n 3 build/emu.log)"
 fi
+# lat_proc's helper is a child binary of the target: it runs where binfmt_misc names the
+# emulator, else lat_proc says in one line why it cannot
+line=$($qemu bin/plumb lat_proc -N 1 fork 2>&1 >/dev/null)
+out=$($qemu bin/plumb lat_proc -N 1 fork 2>/dev/null)
+if echo "$out" | grep -Eq '^Process fork\+exit: [0-9.]+ microseconds$' ||
+	echo "$line" | grep -q 'cannot start it: .*binfmt_misc'
+then ok lat_proc-helper; else ko lat_proc-helper "$out $line"; fi
 $qemu bin/plumb lat_syscall bogus >/dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] && ok usage-error || ko usage-error "rc=$rc"
 make clean >/dev/null 2>&1

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/compare.h"
+#include "analysis/compare_cond.h"
 #include "analysis/compare_priv.h"
 #include "core/point_index.h"
 #include "core/stats.h"
@@ -244,6 +245,11 @@ static int fact_differs(const struct cmp_table *t, const char *key)
 	return differ;
 }
 
+static void add_warning_cb(void *t, char *w)
+{
+	add_warning(t, w);
+}
+
 /* The kernel's command line and its CPU mitigations (vuln_*): too long to print side by side,
  * so one line names those that differ. They move every system call's cost (a 3x "regression"
  * between two kernels was mitigations and audit). The kernel's version is not named: comparing
@@ -353,6 +359,7 @@ static void fact_warnings(struct cmp_table *t)
 	}
 	kernel_warning(t);
 	clock_warning(t);
+	cmp_cond_warnings(t->sides, t->nsides, add_warning_cb, t); /* contention, time blocks */
 	size_t method = 0;
 	for (size_t i = 0; i < t->nrows; i++)
 		for (size_t s = 1; s < t->nsides; s++)

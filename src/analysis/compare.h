@@ -106,6 +106,7 @@ struct cmp_opts {
 	int all;            /* every point, not only the summary-level ones */
 	int interim;        /* a sequential session still running: judge only the looks reached,
 			     * keep the rest of alpha for later (compare_judge.c) */
+	int wide;           /* text: every column (noise, detectable, rounds), not 120 columns */
 };
 
 /* The most looks a sequential `plumb ab` session makes (docs/compare.md). */
@@ -160,5 +161,8 @@ const char *cmp_fmt_num(double v, char *buf, size_t len);
 enum cmp_format { CF_TEXT, CF_MARKDOWN, CF_CSV, CF_JSON };
 int cmp_format_parse(const char *s, enum cmp_format *f);
 void cmp_print(FILE *f, const struct cmp_table *t, enum cmp_format fmt);
+/* compare_answer.c: the answer's first line(s), one a compared side: "B is slower: 6 points
+ * worse, +11.0 to +17.0 % (lat_syscall x6); nothing else changed significantly (20 points)". */
+void cmp_answer(FILE *f, const struct cmp_table *t);
 
 #endif

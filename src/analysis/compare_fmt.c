@@ -244,6 +244,108 @@ static void print_grid(FILE *f, const struct cmp_table *t, int markdown)
 	grid_print(f, &g, markdown);
 }
 
+/* The default text table, within 120 columns for up to four sides (--wide: print_grid): two
+ * sides show each value, the judged change with its interval and the verdict; three or more
+ * show the base's value and, for each other side, its change and verdict in one column
+ * ("+12% [+8, +16] worse"; "undecided" for no significant change). Long side names become A,
+ * B, C... named in a line above the table. */
+static void narrow_change(const struct cmp_test *ts, int compact, char *buf, size_t len)
+{
+	const struct cmp_change *c = ts->judged_eq && !isnan(ts->eq.est) ? &ts->eq : &ts->raw;
+	const char *eq = ts->judged_eq ? " at equal clock" : "";
+	if (!compact) {
+		if (c == &ts->eq)
+			interval_text(c, buf, len);
+		else
+			change_text(ts, buf, len);
+		return;
+	}
+	const char *v = ts->v == V_UNDECIDED ? "undecided" : verdict_name(ts->v);
+	if (!isnan(c->est))
+		snprintf(buf, len, "%+.0f%% [%+.0f, %+.0f] %s%s", c->est, c->lo, c->hi, v, eq);
+	else if (!isnan(ts->change))
+		snprintf(buf, len, "%+.0f%% %s", ts->change, v);
+	else
+		snprintf(buf, len, "%s", v);
+}
+
+static void print_narrow(FILE *f, const struct cmp_table *t)
+{
+	int letters = 0, two = t->nsides == 2;
+	for (size_t s = 0; s < t->nsides; s++)
+		letters |= width(t->sides[s].name) > (two ? 14 : 10);
+	if (letters) {
+		for (size_t s = 0; s < t->nsides && s < 26; s++) {
+			fprintf(f, "%s%c = ", s ? ", " : "", (int)('A' + s));
+			term_fputs(f, t->sides[s].name);
+		}
+		fputc('\n', f);
+	}
+	size_t per = two ? 3 : 1;
+	struct grid g = { .ncol = 3 + (t->nsides - 1) * per, .nrow = t->nrows + 1 };
+	g.c = xcalloc(g.ncol * g.nrow, sizeof *g.c);
+	g.right = xcalloc(g.ncol, 1);
+	g.right[2] = g.right[3] = g.right[4] = 1; /* two sides: the values and the change */
+	char h[200], buf[256], v[32];
+	grid_set(&g, 0, 0, "metric");
+	grid_set(&g, 0, 1, "unit");
+	for (size_t s = 0; s < t->nsides; s++) {
+		char nm[160];
+		snprintf(nm, sizeof nm, "%s", t->sides[s].name);
+		if (letters)
+			snprintf(nm, sizeof nm, "%c", (int)('A' + (s < 26 ? s : 25)));
+		snprintf(h, sizeof h, s ? two ? "%s" : "%s: change, verdict" : "%s (base)", nm);
+		grid_set(&g, 0, s ? 3 + (s - 1) * per : 2, h);
+	}
+	if (two) {
+		grid_set(&g, 0, 4, "change [95% CI]");
+		grid_set(&g, 0, 5, "verdict");
+	}
+	for (size_t i = 0; i < t->nrows; i++) {
+		const struct cmp_row *r = &t->rows[i];
+		grid_set(&g, i + 1, 0, cmp_row_name(r, buf, sizeof buf));
+		grid_set(&g, i + 1, 1, r->unit);
+		for (size_t s = 0; s < t->nsides; s++) {
+			const struct cmp_cell *c = &r->cell[s];
+			size_t k = s ? 3 + (s - 1) * per : 2;
+			if (!s || two) {
+				snprintf(buf, sizeof buf, "%s%s%s", c->present ?
+					 cmp_fmt_num(c->center, v, sizeof v) : "-",
+					 c->noise > NOISY_PCT ? " noisy" : "", *c->caveat ? " caveat" : "");
+				grid_set(&g, i + 1, k++, buf);
+			}
+			if (!s)
+				continue;
+			const struct cmp_test *ts = &r->test[s];
+			narrow_change(ts, !two, buf, sizeof buf);
+			grid_set(&g, i + 1, k++, buf);
+			if (two) {
+				snprintf(buf, sizeof buf, "%s%s", verdict_name(ts->v),
+					 ts->judged_eq ? " at equal clock" : "");
+				grid_set(&g, i + 1, k, buf);
+			}
+		}
+	}
+	grid_print(f, &g, 0);
+}
+
+/* The default text header: what the narrow table's columns are, in lines under 120 columns. */
+static void print_header_narrow(FILE *f, const struct cmp_table *t)
+{
+	fputs("baseline ", f);
+	term_fputs(f, t->sides[0].name);
+	fprintf(f, "; value: median of the rounds; change: ratio of geometric means, 95%% interval\n"
+		   "verdict: t test on logs, alpha %g, %s over %zu tests, min effect %g%%; same: "
+		   "within ±%g%%\n(--wide: spreads, rounds, change at equal clock, detectable change, "
+		   "noise; docs/compare.md)\n",
+		t->o.alpha, t->o.corr == CORR_HOLM ? "Holm" : t->o.corr == CORR_BH ? "BH" : "uncorrected",
+		t->ntests, t->o.min_effect, t->o.min_effect);
+	if (t->seq_looks)
+		fprintf(f, "sequential plumb ab session: %d of %d looks reached, alpha spent over them\n",
+			t->seq_looks_done, t->seq_looks);
+	fputc('\n', f);
+}
+
 static void print_header(FILE *f, const struct cmp_table *t, int markdown)
 {
 	const char *p = markdown ? "" : "";
@@ -435,13 +537,43 @@ static void print_json(FILE *f, const struct cmp_table *t)
 	fputc('\n', f);
 }
 
+/* The answer in markdown: each line a paragraph, escaped (a side's name is a run's text). */
+static void answer_markdown(FILE *f, const struct cmp_table *t)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	if (!m)
+		return;
+	cmp_answer(m, t);
+	fclose(m);
+	for (char *l = buf; *l;) {
+		size_t k = strcspn(l, "\n");
+		char c = l[k];
+		l[k] = 0;
+		md_fputs(f, l);
+		fputs("\n\n", f);
+		l += k + (c != 0);
+	}
+	free(buf);
+}
+
 void cmp_print(FILE *f, const struct cmp_table *t, enum cmp_format fmt)
 {
 	switch (fmt) {
 	case CF_TEXT:
 	case CF_MARKDOWN:
-		print_header(f, t, fmt == CF_MARKDOWN);
-		print_grid(f, t, fmt == CF_MARKDOWN);
+		if (fmt == CF_MARKDOWN)
+			answer_markdown(f, t);
+		else
+			cmp_answer(f, t);
+		if (fmt == CF_TEXT && !t->o.wide) {
+			print_header_narrow(f, t);
+			print_narrow(f, t);
+		} else {
+			print_header(f, t, fmt == CF_MARKDOWN);
+			print_grid(f, t, fmt == CF_MARKDOWN);
+		}
 		print_footer(f, t);
 		break;
 	case CF_CSV:

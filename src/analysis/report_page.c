@@ -25,7 +25,7 @@ static const char css[] =
 	"td,th{border:1px solid #d0d0d0;padding:3px 7px;text-align:left;vertical-align:top}\n"
 	"th{background:#eef1f4}td.num{text-align:right;white-space:nowrap;"
 	"font-variant-numeric:tabular-nums}\n"
-	"td.val{max-width:360px;overflow-wrap:anywhere}\n"
+	"td.val{max-width:360px;overflow-wrap:anywhere}td small{color:#555555}\n"
 	"tr.diff td{background:#fff4d6}td.worse{background:#f6cdc8;font-weight:bold}"
 	"td.better{background:#cdeed4;font-weight:bold}td.method{background:#e7e1f5}"
 	"td.same{background:#e4eef8}\n"
@@ -179,8 +179,8 @@ static void compare_row(FILE *f, const struct cmp_row *r, size_t n)
 		else if (isnan(c->spread))
 			fprintf(f, "%s (%zu)", cmp_fmt_num(c->center, num, sizeof num), c->nrounds);
 		else
-			fprintf(f, "%s &plusmn;%.1f%% (%zu)", cmp_fmt_num(c->center, num, sizeof num),
-				c->spread, c->nrounds);
+			fprintf(f, "%s<br><small>&plusmn;%.1f%% (%zu)</small>",
+				cmp_fmt_num(c->center, num, sizeof num), c->spread, c->nrounds);
 		fputs("</td>", f);
 		if (s == 0)
 			continue;
@@ -189,8 +189,8 @@ static void compare_row(FILE *f, const struct cmp_row *r, size_t n)
 		const struct cmp_change *jc = ts->judged_eq && !isnan(ts->eq.est) ? &ts->eq :
 					      !isnan(ts->raw.est) ? &ts->raw : NULL;
 		if (jc)
-			fprintf(f, "<td class=\"num\">%+.1f%% [%+.1f, %+.1f]%s</td>", jc->est, jc->lo,
-				jc->hi, jc == &ts->eq ? " at equal clock" : "");
+			fprintf(f, "<td class=\"num\">%+.1f%%<br><small>[%+.1f, %+.1f]%s</small></td>",
+				jc->est, jc->lo, jc->hi, jc == &ts->eq ? " at equal clock" : "");
 		else if (isnan(ts->change))
 			fputs("<td class=\"num\">-</td>", f);
 		else
@@ -198,9 +198,9 @@ static void compare_row(FILE *f, const struct cmp_row *r, size_t n)
 		fprintf(f, "<td class=\"v%s\">%s", verdict_class(ts->v), verdict_name(ts->v));
 		double p = ts->v == V_SAME ? ts->p_same_adj : ts->p_adj; /* the deciding test's */
 		if (!isnan(p))
-			fprintf(f, " (p=%.2g)", p);
+			fprintf(f, "<br><small>p=%.2g</small>", p);
 		if (ts->judged_eq)
-			fputs(" at equal clock", f);
+			fputs("<br><small>at equal clock</small>", f);
 		fputs("</td>", f);
 	}
 	fputs("</tr>\n", f);
@@ -363,6 +363,7 @@ static const struct {
 	{ "ctx-switch", "Context switch", "ctx" },
 	{ "series-", "Other series", "series" },
 	{ "bars-", "Summary metrics", "bars" },
+	{ "trend-", "Series across the versions", "trend" }, /* 3+ sides: report_trend.c */
 };
 #define NSECT (sizeof sect / sizeof *sect)
 

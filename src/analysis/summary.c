@@ -30,16 +30,28 @@
 typedef char cell[64];
 
 /* num(v, w): blank when missing or <= 0; K and M suffixes above 10^4 and 10^7; one decimal above
- * 10; exponent below 0.001; else w-2 decimals. The row's %W.Ws truncates afterwards. */
+ * 10; exponent below 0.001; else w-2 decimals. The row's %W.Ws truncates afterwards; a K or M
+ * figure is fitted first (lmbench cut 21234 to "21.K"): its decimal dropped, or the next
+ * suffix taken, so the cell reads as the number it is ("21K", "1.2M"). */
 static char *num(cell c, double v, int w)
 {
 	char t[64];
 	if (!(v > 0) || isinf(v)) {
 		snprintf(c, sizeof(cell), "%*s", w, "");
 	} else if (v >= 1e7 || v >= 1e4) {
-		int mega = v >= 1e7;
-		snprintf(t, sizeof t, "%.1f", mega ? v / 1e6 : v / 1e3);
-		snprintf(c, sizeof(cell), "%*.*s%c", w - 1, w - 1, t, mega ? 'M' : 'K');
+		static const char suffix[] = "KMGT";
+		int k = v >= 1e7;
+		double x = k ? v / 1e6 : v / 1e3;
+		snprintf(t, sizeof t, "%.1f", x);
+		while ((int)strlen(t) > w - 1) {
+			snprintf(t, sizeof t, "%.0f", x);
+			if ((int)strlen(t) <= w - 1 || !suffix[k + 1])
+				break;
+			x /= 1e3;
+			k++;
+			snprintf(t, sizeof t, "%.1f", x);
+		}
+		snprintf(c, sizeof(cell), "%*.*s%c", w - 1, w - 1, t, suffix[k]);
 	} else if (v >= 10) {
 		snprintf(t, sizeof t, "%.1f", v);
 		snprintf(c, sizeof(cell), "%*.*s", w, w, t);
@@ -345,67 +357,6 @@ static void print_row(FILE *f, const struct table *t, const struct row *w, int n
 	fputc('\n', f);
 }
 
-/* Under the tables, the cells whose samples spread too much to trust, and those with a caveat
- * (issue: say when a number cannot be trusted). Runs with one sample per metric and no caveats
- * (imported lmbench files) print nothing, so lmbench's own layout is untouched for them. */
-/* Whether cell k of a row reads a result an earlier cell of the row already read. */
-static int used_before(const struct row *r, int k)
-{
-	for (int j = 0; j < k; j++)
-		if (r->used[j] == r->used[k])
-			return 1;
-	return 0;
-}
-
-static void noisy_notes(FILE *f, const struct row *rows, size_t n)
-{
-	int any = 0;
-	/* copies: the text of a caveat plumb does not know is the word itself, in a buffer of the
-	 * loop below */
-	char seen[8][256];
-	int nseen = 0;
-	for (size_t i = 0; i < n; i++)
-		for (int k = 0; k < rows[i].nused; k++) {
-			const struct result *p = rows[i].used[k];
-			if (used_before(&rows[i], k))
-				continue;
-			double nz = result_noise_pct(p);
-			char cv[32];
-			const char *caveat = result_caveat(p, cv, sizeof cv);
-			if (!(nz > NOISY_PCT) && !caveat)
-				continue;
-			if (!any++)
-				fprintf(f, "\nNoisy cells (95%% confidence interval of the median wider than "
-					   "+-%.0f%%; rerun or use --repeat) and cells with a caveat:\n",
-					NOISY_PCT);
-			fprintf(f, "  %-9.9s %s: ", rows[i].host, rows[i].who);
-			term_fputs(f, p->metric);
-			fputs(*p->params ? " " : "", f);
-			term_fputs(f, p->params);
-			if (!isnan(p->x))
-				fprintf(f, " x=%g", p->x);
-			if (!isnan(nz))
-				fprintf(f, "  +-%.0f%% (%zu samples)", nz, p->nsamples);
-			if (caveat) {
-				fputs("  caveat: ", f);
-				term_fputs(f, caveat);
-			}
-			fputc('\n', f);
-			if (caveat && nseen < 8) {
-				int known = 0;
-				for (int j = 0; j < nseen; j++)
-					known |= !strcmp(seen[j], caveat_text(caveat));
-				if (!known)
-					snprintf(seen[nseen++], sizeof seen[0], "%s", caveat_text(caveat));
-			}
-		}
-	for (int j = 0; j < nseen; j++) {
-		fputs("  caveat: ", f);
-		term_fputs(f, seen[j]);
-		fputs(".\n", f);
-	}
-}
-
 /* A fact of a result: from its info (a run's step facts join each result), else the run's. The
  * blanks the info format replaced with '_' come back. */
 static int res_fact(const struct run *r, const struct result *p, const char *key, char *buf,
@@ -477,6 +428,13 @@ static void clock_notes(FILE *f, struct run *const *runs, const struct row *rows
 	}
 }
 
+static void cond_line(FILE *f, const char *line)
+{
+	fputs("Note: ", f);
+	term_fputs(f, line);
+	fputs(".\n", f);
+}
+
 void summary_print(FILE *f, struct run *const *runs, size_t n)
 {
 	struct row *rows = summary_reduce_all(runs, n);
@@ -485,6 +443,7 @@ void summary_print(FILE *f, struct run *const *runs, size_t n)
 	fprintf(f, "\n%17s%s\n%17s%s\n\t\t %s\n\n", "", "L M B E N C H  3 . 0   S U M M A R Y",
 		"", "------------------------------------", "(Alpha software, do not distribute)");
 	int named = rows_named(runs, rows, n);
+	summary_cond_lines(f, runs, rows, n, cond_line); /* emulated, contended: before the tables */
 	for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
 		if (!table_shown(&tables[t], rows, n))
 			continue;
@@ -501,7 +460,7 @@ void summary_print(FILE *f, struct run *const *runs, size_t n)
 void summary_notes(FILE *f, struct run *const *runs, const struct row *rows, size_t n)
 {
 	mem_notes(f, runs, rows, n);
-	noisy_notes(f, rows, n);
+	summary_noisy_notes(f, rows, n); /* summary_noisy.c */
 	clock_notes(f, runs, rows, n);
 }
 
@@ -617,7 +576,7 @@ void summary_cells(FILE *f, struct run *const *runs, size_t n)
 			const struct result *p = rows[i].used[k];
 			char cv[32];
 			const char *caveat = result_caveat(p, cv, sizeof cv);
-			if (used_before(&rows[i], k))
+			if (summary_used_before(&rows[i], k))
 				continue;
 			/* tab-separated: every text escaped (a tab in a name shows as \t) */
 			fprintf(f, "%zu\t", i);

@@ -16,7 +16,10 @@ void summary_print(FILE *f, struct run *const *runs, size_t n);
  * kernel, architecture, compiler and flags, memory, date, one row per run), then every table
  * with a row per run (a missing value is "-"), then the notes. Every text from a run escaped
  * for the format (core/escape.h). */
-enum summary_format { SUM_TEXT, SUM_MARKDOWN, SUM_HTML };
+enum summary_format { SUM_TEXT, SUM_MARKDOWN, SUM_HTML, SUM_MEDIAWIKI };
+/* Under the tables: every noisy or caveat cell when set, else their count and the worst few
+ * (summary --noisy sets it; summary_noisy.c). */
+extern int summary_noisy_all;
 int summary_format_parse(const char *s, enum summary_format *f); /* 0, or -1 when unknown */
 void summary_print_doc(FILE *f, struct run *const *runs, size_t n, enum summary_format fmt);
 /* The stored results the tables' cells come from, one line each, tab-separated:

@@ -5,7 +5,9 @@
  * lmbench's summary prints, as a real table (Host, Run, OS, then lmbench's columns; every run's
  * row, "-" where it has no value); then the notes summary prints under its tables, as text.
  * Every text from a run goes through the format's escaper (core/escape.h): a label cannot
- * split a row or open a tag.
+ * split a row or open a tag. --format mediawiki writes the same for a board's MediaWiki (a
+ * wikitable a table; markdown's pipes are not MediaWiki's): text made visible as for a
+ * terminal, then the characters wikitext gives a meaning inside a line written as entities.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -13,6 +15,8 @@
 #include "analysis/summary.h"
 #include "analysis/summary_row.h"
 #include "core/escape.h"
+#include "core/util.h"
+#include "results/run_cond.h"
 #include "results/run_ident.h"
 
 #define MAX_COLS 16
@@ -22,13 +26,33 @@ struct doc {
 	enum summary_format fmt;
 };
 
+/* MediaWiki: control bytes and bad UTF-8 made visible, then the characters of wikitext's
+ * markup (tables, links, templates, tags, bold, headings, lists) as numeric entities. */
+static void wiki_fputs(FILE *f, const char *s)
+{
+	char *v = esc_dup(term_fputs, s);
+	for (const char *p = v; *p; p++)
+		if (strchr("|!{}[]<>&'=~_", *p)) /* a cell never starts a line: -:;#* are plain */
+			fprintf(f, "&#%d;", *p);
+		else
+			fputc(*p, f);
+	free(v);
+}
+
 static void put_text(const struct doc *d, const char *s)
 {
-	(d->fmt == SUM_HTML ? xml_fputs : md_fputs)(d->f, s && *s ? s : "-");
+	(d->fmt == SUM_HTML ? xml_fputs : d->fmt == SUM_MEDIAWIKI ? wiki_fputs : md_fputs)(
+		d->f, s && *s ? s : "-");
 }
 
 static void heading(const struct doc *d, const char *title)
 {
+	if (d->fmt == SUM_MEDIAWIKI) {
+		fputs("\n== ", d->f);
+		wiki_fputs(d->f, title);
+		fputs(" ==\n", d->f);
+		return;
+	}
 	if (d->fmt == SUM_HTML) {
 		fputs("<h2>", d->f);
 		xml_fputs(d->f, title);
@@ -43,6 +67,15 @@ static void heading(const struct doc *d, const char *title)
 /* One table row; head: the heading row (and markdown's rule under it). */
 static void table_row(const struct doc *d, const char *const *cells, int n, int head)
 {
+	if (d->fmt == SUM_MEDIAWIKI) {
+		fputs("|-\n", d->f);
+		for (int i = 0; i < n; i++) {
+			fputs(i ? head ? " !! " : " || " : head ? "! " : "| ", d->f);
+			put_text(d, cells[i]);
+		}
+		fputc('\n', d->f);
+		return;
+	}
 	if (d->fmt == SUM_HTML) {
 		fputs("<tr>", d->f);
 		for (int i = 0; i < n; i++) {
@@ -70,12 +103,37 @@ static void table_begin(const struct doc *d)
 {
 	if (d->fmt == SUM_HTML)
 		fputs("<table>\n", d->f);
+	else if (d->fmt == SUM_MEDIAWIKI)
+		fputs("{| class=\"wikitable\"\n", d->f);
 }
 
 static void table_end(const struct doc *d)
 {
 	if (d->fmt == SUM_HTML)
 		fputs("</table>\n", d->f);
+	else if (d->fmt == SUM_MEDIAWIKI)
+		fputs("|}\n", d->f);
+}
+
+static void md_note(FILE *f, const char *line)
+{
+	fputs("**Note:** ", f);
+	md_fputs(f, line);
+	fputs(".\n\n", f);
+}
+
+static void wiki_note(FILE *f, const char *line)
+{
+	fputs("'''Note:''' ", f);
+	wiki_fputs(f, line);
+	fputs(".\n\n", f);
+}
+
+static void html_note(FILE *f, const char *line)
+{
+	fputs("<p><b>Note:</b> ", f);
+	xml_fputs(f, line);
+	fputs(".</p>\n", f);
 }
 
 /* The facts above the tables: what each row is. */
@@ -83,10 +141,12 @@ static void facts_table(const struct doc *d, struct run *const *runs, const stru
 			size_t n)
 {
 	static const char *const head[] = { "Run", "Host", "CPU", "MHz", "Kernel", "Arch",
-					    "Compiler and flags", "Memory", "Date" };
+					    "Compiler and flags", "Memory", "Date", "Conditions" };
 	heading(d, "Machines and builds");
+	summary_cond_lines(d->f, runs, rows, n, d->fmt == SUM_HTML ? html_note :
+				d->fmt == SUM_MEDIAWIKI ? wiki_note : md_note);
 	table_begin(d);
-	table_row(d, head, 9, 1);
+	table_row(d, head, 10, 1);
 	for (size_t i = 0; i < n; i++) {
 		const struct run *r = runs[i];
 		const char *os = kv_get(&r->facts, "os"), *kern = kv_get(&r->facts, "kernel");
@@ -108,9 +168,17 @@ static void facts_table(const struct doc *d, struct run *const *runs, const stru
 				 fl ? fl : "");
 		if (mem && strtod(mem, NULL) > 0)
 			snprintf(memory, sizeof memory, "%.1f GiB", strtod(mem, NULL) / 1073741824.0);
-		const char *cells[] = { rows[i].who, r->host, kv_get(&r->facts, "cpu_model"), mhz,
-					kernel, run_arch(r), build, memory, r->started };
-		table_row(d, cells, 9, 0);
+		/* emulated: no CPU of the named architecture was measured, and the clock is the
+		 * emulator's pace on the host; the cells say so rather than read as hardware */
+		char emu[160], cond[320];
+		const char *emulated = run_emulation(r, emu, sizeof emu);
+		if (emulated && *mhz)
+			snprintf(mhz + strlen(mhz), sizeof mhz - strlen(mhz), " (emulated)");
+		const char *cells[] = { rows[i].who, r->host,
+					emulated ? emulated : kv_get(&r->facts, "cpu_model"), mhz,
+					kernel, run_arch(r), build, memory, r->started,
+					run_conditions(r, cond, sizeof cond) };
+		table_row(d, cells, 10, 0);
 	}
 	table_end(d);
 }
@@ -162,6 +230,17 @@ static void notes(const struct doc *d, struct run *const *runs, const struct row
 			fputs("<pre>", d->f);
 			xml_fputs(d->f, p);
 			fputs("</pre>\n", d->f);
+		} else if (d->fmt == SUM_MEDIAWIKI) { /* a line at a time: wiki_fputs shows a LF */
+			fputs("<pre>", d->f);
+			for (const char *l = p; *l;) {
+				size_t k = strcspn(l, "\n");
+				char *line = xasprintf("%.*s", (int)k, l);
+				wiki_fputs(d->f, line);
+				free(line);
+				fputc('\n', d->f);
+				l += k + (l[k] == '\n');
+			}
+			fputs("</pre>\n", d->f);
 		} else {
 			for (const char *l = p; *l;) {
 				size_t k = strcspn(l, "\n");
@@ -181,6 +260,8 @@ int summary_format_parse(const char *s, enum summary_format *f)
 		*f = SUM_MARKDOWN;
 	else if (!strcmp(s, "html"))
 		*f = SUM_HTML;
+	else if (!strcmp(s, "mediawiki") || !strcmp(s, "wiki"))
+		*f = SUM_MEDIAWIKI;
 	else
 		return -1;
 	return 0;
@@ -198,6 +279,8 @@ void summary_print_doc(FILE *f, struct run *const *runs, size_t n, enum summary_
 		      "<title>lmbench summary</title>\n<style>table{border-collapse:collapse}"
 		      "td,th{border:1px solid #bbb;padding:2px 6px}td{text-align:right}</style>"
 		      "</head><body>\n<h1>lmbench summary</h1>\n", f);
+	else if (fmt == SUM_MEDIAWIKI)
+		fputs("= lmbench summary =\n", f);
 	else
 		fputs("# lmbench summary\n", f);
 	facts_table(&d, runs, rows, n);

@@ -6,6 +6,7 @@
 #ifndef PLUMB_SUMMARY_ROW_H
 #define PLUMB_SUMMARY_ROW_H
 
+#include <stdio.h>
 #include "results/run.h"
 
 /* Every figure a table cell can show. */
@@ -43,6 +44,14 @@ struct row *summary_reduce_all(struct run *const *runs, size_t n);
 int rows_named(struct run *const *runs, struct row *rows, size_t n);
 /* The notes under the tables (memory columns, noisy cells, CPU clock), as plain text. */
 void summary_notes(FILE *f, struct run *const *runs, const struct row *rows, size_t n);
+/* summary_noisy.c: the noisy and caveat cells under the tables (their count and the worst) */
+void summary_noisy_notes(FILE *f, const struct row *rows, size_t n);
+/* Whether cell k of a row reads a result an earlier cell of the row already read. */
+int summary_used_before(const struct row *r, int k);
+/* summary_cond.c: a line for each run measured emulated or contended, each given to put (the
+ * format's writer of one line) */
+void summary_cond_lines(FILE *f, struct run *const *runs, const struct row *rows, size_t n,
+			void (*put)(FILE *, const char *));
 size_t summary_ntables(void);
 const char *summary_table_title(size_t t);
 /* Table t's value columns by name, NULL-terminated. */

@@ -4,6 +4,7 @@
  * row per metric and version) and JSON. Every name from a run goes through core/escape.h.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include "analysis/trend.h"
@@ -52,6 +53,83 @@ static const struct trend_change *change_at(const struct trend_row *r, size_t s)
 		if (r->ch[i].at == s)
 			return &r->ch[i];
 	return NULL;
+}
+
+/* What moved at version s, in a few words: "v3: 2 worse +100.0 % (lat_syscall ...)"; 0 when
+ * nothing did. */
+static int version_moves(const struct trend_table *t, size_t s, char *buf, size_t len)
+{
+	size_t nw = 0, nb = 0, nn = 0;
+	double lo = NAN, hi = NAN;
+	char first[64] = "";
+	for (size_t i = 0; i < t->nrows; i++) {
+		const struct trend_change *c = change_at(&t->rows[i], s);
+		if (!c)
+			continue;
+		nw += c->worse > 0, nb += c->worse < 0, nn += !c->worse;
+		lo = isnan(lo) || c->est < lo ? c->est : lo;
+		hi = isnan(hi) || c->est > hi ? c->est : hi;
+		if (!*first)
+			term_str(t->rows[i].row->metric, first, sizeof first);
+	}
+	if (!nw && !nb && !nn)
+		return 0;
+	first[strcspn(first, ".")] = 0;
+	char name[NAME_CHANGE + 8], range[64], what[64] = "";
+	term_str(t->sides[s].name, name, NAME_CHANGE + 1);
+	if (fabs(hi - lo) < 0.05)
+		snprintf(range, sizeof range, "%+.1f %%", lo);
+	else
+		snprintf(range, sizeof range, "%+.1f to %+.1f %%", lo, hi);
+	size_t k = 0;
+	if (nw)
+		k += (size_t)snprintf(what + k, sizeof what - k, "%zu worse", nw);
+	if (nb && k < sizeof what)
+		k += (size_t)snprintf(what + k, sizeof what - k, "%s%zu better", k ? ", " : "", nb);
+	if (nn && k < sizeof what)
+		snprintf(what + k, sizeof what - k, "%s%zu moved", k ? ", " : "", nn);
+	snprintf(buf, len, "%s: %s %s (%s%s)", name, what, range, first,
+		 nw + nb + nn > 1 ? " ..." : "");
+	return 1;
+}
+
+/* The answer's first line, within 120 columns: at which versions the level moved, how and in
+ * what, or that nothing did. "Changed at v3: 2 worse +100.0 % (lat_syscall ...); nothing else
+ * changed (2 of 4 metrics steady)"; versions past the width are counted ("; 3 more versions"). */
+static void print_answer(FILE *f, const struct trend_table *t)
+{
+	size_t moved = 0, more = 0;
+	for (size_t i = 0; i < t->nrows; i++)
+		moved += t->rows[i].nch > 0;
+	if (!t->nchanges) {
+		fprintf(f, "No change found along the %zu versions (%zu metrics judged)\n", t->nsides,
+			t->ntested);
+		return;
+	}
+	char line[512] = "Changed at", piece[200], tail[96];
+	int said = 0;
+	for (size_t s = 1; s < t->nsides; s++) {
+		if (!version_moves(t, s, piece, sizeof piece))
+			continue;
+		if (said && strlen(line) + strlen(piece) + 2 > 120 - 20) {
+			more++;
+			continue;
+		}
+		snprintf(line + strlen(line), sizeof line - strlen(line), "%s %s", said++ ? ";" : "",
+			 piece);
+	}
+	if (more)
+		snprintf(line + strlen(line), sizeof line - strlen(line), "; %zu more version%s", more,
+			 more == 1 ? "" : "s");
+	if (moved < t->ntested)
+		snprintf(tail, sizeof tail, "; nothing else changed (%zu of %zu metrics steady)",
+			 t->ntested - moved, t->ntested);
+	else
+		snprintf(tail, sizeof tail, " (every metric judged moved)");
+	fprintf(f, "%s%s\n", line, strlen(line) + strlen(tail) <= 120 ? tail : "");
+	if (t->cmp->nwarnings)
+		fprintf(f, "(%zu warning%s on stderr: the versions may differ by more than their code)\n",
+			t->cmp->nwarnings, t->cmp->nwarnings == 1 ? "" : "s");
 }
 
 static void print_header(FILE *f, const struct trend_table *t, const char *bullet)
@@ -265,11 +343,32 @@ static void print_json(FILE *f, const struct trend_table *t)
 	fputc('\n', f);
 }
 
+/* The answer in markdown: a paragraph, escaped (versions are named by runs' text). */
+static void answer_markdown(FILE *f, const struct trend_table *t)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	if (!m)
+		return;
+	print_answer(m, t);
+	fclose(m);
+	for (char *l = buf; *l;) {
+		size_t k = strcspn(l, "\n");
+		char c = l[k];
+		l[k] = 0;
+		md_fputs(f, l);
+		fputs("\n\n", f);
+		l += k + (c != 0);
+	}
+	free(buf);
+}
+
 void trend_print(FILE *f, const struct trend_table *t, enum cmp_format fmt)
 {
 	switch (fmt) {
-	case CF_TEXT: print_text(f, t); break;
-	case CF_MARKDOWN: print_markdown(f, t); break;
+	case CF_TEXT: print_answer(f, t); print_text(f, t); break;
+	case CF_MARKDOWN: answer_markdown(f, t); print_markdown(f, t); break;
 	case CF_CSV: print_csv(f, t); break;
 	case CF_JSON: print_json(f, t); break;
 	}

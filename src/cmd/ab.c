@@ -28,6 +28,7 @@
 #include <unistd.h>
 #include "analysis/compare.h"
 #include "cmd/ab_rounds.h"
+#include "cmd/ab_setup.h"
 #include "cmd/ab_worker.h"
 #include "cmd/commands.h"
 #include "cmd/sides.h"
@@ -75,12 +76,14 @@ const struct opt ab_options[] = {
 		"text (default), markdown, csv or json"),
 	OPT_BOOL(0, "fail-on-regression", struct ab_cli, fail,
 		"exit 1 when a point of B is significantly worse (4: a side under emulation)"),
+	OPT_BOOL(0, "wide", struct ab_cli, ca.o.wide,
+		"text: every column (spreads, rounds, change at equal clock, detectable, noise)"),
 	OPT_INT(0, "start-timeout", struct ab_cli, start_timeout, "SECONDS", 1, 86400, "seconds",
 		"how long a side may take to print its plan before it is stopped (default 120)"),
 	OPT_CALLBACK(0, "time-limit", struct ab_cli, time_limit, "D", set_time_limit,
-		"after the first rounds, add rounds for the points still undecided while the "
-		"session "
-		"stays within D (90s, 3m, or seconds; default 180; 0: the first rounds only)"),
+		"the session's bound, the first rounds included (no step starts that would pass "
+		"it); after them, rounds for the points still undecided (90s, 3m, or seconds; "
+		"default 180; 0: the first rounds only, unbounded)"),
 	OPT_INT(0, "seed", struct ab_cli, seed, "N", 1, 2147483647, NULL,
 		"seed of the order of A and B within each pair "
 		"(default: drawn, stored as ab_seed)"),
@@ -114,6 +117,10 @@ struct session {
 	struct ab_point_map map;
 	char looks[64], summary[400];
 	char watchdog[600];  /* what the watchdog stopped, "" when nothing */
+	uint64_t t_start, deadline; /* ns; deadline 0: none (--time-limit 0) */
+	int cut;                    /* a round ended early: its next step would pass the deadline */
+	size_t ran;                 /* steps run in the last round */
+	int tty;                    /* stderr is a terminal: a progress line, rewritten */
 };
 
 /* The facts that make the two runs one sequential session (compare_judge.c replays it). */
@@ -181,14 +188,40 @@ static void note_hung(struct session *ss, const struct worker *w)
 		snprintf(ss->watchdog, sizeof ss->watchdog, "%s", w->hung);
 }
 
-/* One round on the two fresh workers: each active step on both sides back to back, the side
- * that goes first drawn for every pair. -1 when a side stopped. */
-static int session_round(struct session *ss, struct worker *w, struct step_ends *se)
+/* On a terminal, where the session is: rewritten in place, cleared at the end (i: -1). */
+static void show_progress(const struct session *ss, int r, long i)
 {
-	for (size_t i = 0; i < ss->nsteps; i++) {
+	if (!ss->tty)
+		return;
+	if (i < 0) {
+		fputs("\r\033[K", stderr);
+		return;
+	}
+	double t = (double)(now_ns() - ss->t_start) / 1e9;
+	char lim[48] = "";
+	if (ss->deadline)
+		snprintf(lim, sizeof lim, " of at most %.0f s", ss->o->time_limit);
+	fprintf(stderr, "\r\033[Kab: round %d, step %ld of %zu (%.40s), %.0f s%s", r + 1, i + 1,
+		ss->nsteps, ss->steps[i], t, lim);
+	fflush(stderr);
+}
+
+/* One round on the two fresh workers: each active step on both sides back to back, the side
+ * that goes first drawn for every pair; a step whose last time would pass the deadline ends
+ * the round (ss->cut), the steps left unrun on both sides alike. -1 when a side stopped. */
+static int session_round(struct session *ss, struct worker *w, struct step_ends *se, int r)
+{
+	for (size_t i = 0; i < ss->nsteps; i++)
 		se->n[0][i] = se->n[1][i] = -1;
+	for (size_t i = 0; i < ss->nsteps; i++) {
 		if (!ss->active[i])
 			continue;
+		if (ss->deadline && now_ns() + (uint64_t)(ss->cost[i] * 1e9) > ss->deadline) {
+			ss->cut = 1;
+			return 0;
+		}
+		ss->ran = i + 1;
+		show_progress(ss, r, (long)i);
 		int first = ab_coin(&ss->rng);
 		uint64_t t0 = now_ns();
 		if (run_on(&w[first], ss->steps[i], &se->n[first][i], step_watch(ss, &w[first], i)) ||
@@ -300,10 +333,32 @@ struct progress {
 	double t_workers;        /* seconds to start the two workers of a later round */
 };
 
+/* What the session will cover and how long it may take, before it starts: one line. */
+static void announce(const struct session *ss, int r1)
+{
+	char steps[160] = "";
+	size_t l = 0;
+	for (size_t i = 0; i < ss->nsteps && i < 3 && l < sizeof steps; i++)
+		l += (size_t)snprintf(steps + l, sizeof steps - l, "%s%s", i ? ", " : "", ss->steps[i]);
+	if (ss->nsteps > 3 && l < sizeof steps)
+		snprintf(steps + l, sizeof steps - l, ", ...");
+	if (ss->deadline)
+		warnx_("%zu steps (%s) on both sides, %d round%s of every step, then rounds of the "
+		       "undecided points; at most %.0f s (--time-limit): a step that would pass it "
+		       "is not started", ss->nsteps, steps, r1, r1 == 1 ? "" : "s",
+		       ss->o->time_limit);
+	else
+		warnx_("%zu steps (%s) on both sides, %d round%s of every step (--time-limit 0: "
+		       "no more rounds, no time bound)", ss->nsteps, steps, r1, r1 == 1 ? "" : "s");
+}
+
 /* The first workers started: their plans give the first rounds, the looks and the steps. */
 static void session_begin(struct session *ss, struct worker *w, struct progress *p)
 {
-	p->t_start = now_ns();
+	p->t_start = ss->t_start = now_ns();
+	if (ss->o->time_limit > 0)
+		ss->deadline = ss->t_start + (uint64_t)(ss->o->time_limit * 1e9);
+	ss->tty = isatty(2);
 	for (int s = 0; s < 2; s++)
 		side_start(ss, &w[s], s, ss->runargs, ss->nrun);
 	p->r1 = w[0].rounds > w[1].rounds ? w[0].rounds : w[1].rounds;
@@ -316,6 +371,7 @@ static void session_begin(struct session *ss, struct worker *w, struct progress 
 				      p->look[k]);
 	}
 	session_steps(ss, w);
+	announce(ss, p->r1);
 	p->pooled = 1;
 	for (int s = 0; s < 2; s++) {
 		p->se.n[s] = xcalloc(ss->nsteps + 1, sizeof(long));
@@ -392,13 +448,17 @@ static void session_end(struct session *ss, struct run **run, struct progress *p
 				kv_set(&run[s]->facts, "watchdog", ss->watchdog);
 		}
 	}
+	char cut[160] = "";
+	if (ss->cut && p->rounds <= p->r1) /* the first rounds did not fit: say how to fit them */
+		snprintf(cut, sizeof cut, " in round %d after %zu of %zu steps: raise --time-limit "
+			 "or choose families with --only", p->rounds, ss->ran, ss->nsteps);
 	snprintf(ss->summary, sizeof ss->summary,
 		 "sequential session: %d round(s) on fresh workers, looks at rounds %s, %d reached; "
-		 "%s%s (%.0f s; order seed %llu)", p->rounds, ss->looks, p->k,
+		 "%s%s%s (%.0f s; order seed %llu)", p->rounds, ss->looks, p->k,
 		 ss->watchdog[0] ? "a side stopped by the watchdog" :
 		 p->stopped ? "a side stopped" :
 		 p->why == 1 ? "every point decided" : p->why == 2 ? "stopped by --time-limit" :
-		 "the last look reached", ab_frozen_note(ss->nfrozen, fz, sizeof fz),
+		 "the last look reached", cut, ab_frozen_note(ss->nfrozen, fz, sizeof fz),
 		 (double)(now_ns() - p->t_start) / 1e9, (unsigned long long)ss->seed);
 	for (int s = 0; s < 2; s++) {
 		free(p->se.n[s]);
@@ -434,7 +494,8 @@ static int session_run(struct session *ss, struct worker *w, struct run **run)
 				break;
 			}
 		}
-		p.stopped = session_round(ss, w, &p.se) != 0;
+		p.stopped = session_round(ss, w, &p.se, r) != 0;
+		show_progress(ss, r, -1);
 		if (ab_stop)
 			break;
 		for (int s = 0; s < 2; s++)
@@ -442,6 +503,10 @@ static int session_run(struct session *ss, struct worker *w, struct run **run)
 		if (p.stopped || ab_stop)
 			break;
 		p.rounds = r + 1;
+		if (ss->cut) { /* the time limit, inside a round: what ran is kept */
+			p.why = 2;
+			break;
+		}
 		if (after_round(ss, run, &p))
 			break;
 	}
@@ -474,51 +539,6 @@ static char **parse_args(int argc, char **argv, struct ab_cli *o, int *nrun)
 	return runargs;
 }
 
-/* Side A's command line: --a, else this binary (into self). */
-static const char *side_a(const struct ab_cli *o, char *self, size_t size)
-{
-	if (o->a)
-		return o->a;
-	ssize_t n = readlink("/proc/self/exe", self, size - 1);
-	if (n <= 0)
-		die(EXIT_USAGE, "cannot find this binary (/proc/self/exe): give --a");
-	self[n] = 0;
-	return self;
-}
-
-/* The two labels: --label A,B split at its comma into lab (A) and the returned B. */
-static char *split_labels(const char *labels, char **lab)
-{
-	*lab = xstrdup(labels);
-	char *comma = strchr(*lab, ',');
-	if (!comma || comma == *lab || !comma[1] || strchr(comma + 1, ','))
-		die(EXIT_USAGE, "--label: '%s' is not two labels A,B", labels);
-	*comma = 0;
-	char why[128];
-	if (run_text_check("label A", *lab, why, sizeof why) ||
-	    run_text_check("label B", comma + 1, why, sizeof why))
-		die(EXIT_USAGE, "--label: %s", why);
-	return comma + 1;
-}
-
-/* The store is tried before the session: one that cannot be written is said at once, not
- * after minutes of measuring (and never replaced by another place). 1: a build without SQLite
- * (the session is compared, and said at the end to be kept nowhere). */
-static int store_missing(const struct ab_cli *o)
-{
-	if (o->no_store)
-		return 0;
-	char err[512];
-	struct store *st = store_open(o->ca.db, STORE_CREATE, err, sizeof err);
-	if (st) {
-		store_close(st);
-		return 0;
-	}
-	if (strstr(err, STORE_NO_SQLITE_MSG))
-		return 1;
-	die(EXIT_USAGE, "%s (--no-store runs the session without storing it)", err);
-}
-
 /* Stops to this process: a flag seen by every wait (no SA_RESTART), the sides then stopped. */
 static void catch_stops(void)
 {
@@ -526,26 +546,6 @@ static void catch_stops(void)
 	cleanup_announce_stops(); /* SIGQUIT: said by the cleanup handler */
 	catch_stop_signals(on_stop);
 	signal(SIGPIPE, SIG_IGN);
-}
-
-/* Both runs stored as one transaction. 1 stored, 0 not asked to, -1 failed (said). */
-static int store_session(const struct ab_cli *o, struct run **run, const char *sid)
-{
-	char err[512];
-	struct store *st = store_open(o->ca.db, STORE_CREATE, err, sizeof err);
-	int rc = 1;
-	if (!st || store_save_all(st, run, 2, err, sizeof err) != 0) {
-		/* err names the store; the comparison is still printed, then exit 3 */
-		warnx_("error: the session is not stored: %s", err);
-		rc = -1;
-	} else {
-		warnx_("stored as runs %ld (%s) and %ld (%s), session %s; plumb report %ld %ld",
-		       run[0]->id, run[0]->label, run[1]->id, run[1]->label, sid, run[0]->id,
-		       run[1]->id);
-	}
-	if (st)
-		store_close(st);
-	return rc;
 }
 
 /* The session's runs labelled (default labels name the session, so two sessions' A runs
@@ -590,8 +590,8 @@ int cmd_ab(int argc, char **argv)
 	int nrun;
 	char **runargs = parse_args(argc, argv, &o, &nrun);
 	char self[4096], *lab;
-	const char *pa = side_a(&o, self, sizeof self);
-	char *lab_b = split_labels(o.labels, &lab);
+	const char *pa = ab_side_a(o.a, self, sizeof self);
+	char *lab_b = ab_split_labels(o.labels, &lab);
 	struct session ss = { .pa = pa, .pb = o.b, .runargs = runargs, .nrun = nrun, .o = &o };
 	/* this binary is running, so side A by default can run: access() of its path would ask
 	 * more (every directory above it searchable by this user, which a user given the program
@@ -599,7 +599,7 @@ int cmd_ab(int argc, char **argv)
 	if (o.a)
 		check_prefix(pa, "--a");
 	check_prefix(o.b, "--b");
-	int no_sqlite = store_missing(&o);
+	int no_sqlite = ab_store_missing(o.no_store, o.ca.db);
 	char *dir = private_dir(NULL);
 	if (!dir)
 		die(EXIT_MEASURE, "cannot create a temporary directory: %s", strerror(errno));
@@ -626,7 +626,7 @@ int cmd_ab(int argc, char **argv)
 	label_runs(&o, &ss, w, run, stopped);
 	if (no_sqlite)
 		warnx_("warning: runs not stored: " STORE_NO_SQLITE_MSG);
-	int stored = no_sqlite || o.no_store ? 0 : store_session(&o, run, sid);
+	int stored = no_sqlite || o.no_store ? 0 : ab_store_session(o.ca.db, run, sid);
 	if (ab_stop) /* during the save: it is complete (one transaction), the rest is skipped */
 		ab_stopped(stored > 0 ? "the session was stored, not compared" : "nothing stored");
 	int worse = print_comparison(&o, lab, lab_b, run);

@@ -62,7 +62,7 @@ const struct opt bisect_options[] = {
 		"--baseline: a kernel that differs is what is bisected (default: exit 125)"),
 	OPT_INT(0, "sessions", struct bisect_cli, sessions, "N", 1, 20, "looks",
 		"at most N measurements before answering 125, undecided (default 3)"),
-	OPT_GROUP(struct bisect_cli, ca, compare_group),
+	OPT_GROUP(struct bisect_cli, ca, bisect_compare_group),
 	OPT_END,
 };
 

@@ -19,8 +19,10 @@ const struct command commands[] = {
 	  "rounds of 3 samples, 150 s; --repeat 1 for one round), --full (lmbench's full size\n"
 	  "lists, 14 min); a plan over its budget is fitted to it and says what it gave up. The\n"
 	  "memory series go to 4 x the effective last-level cache, at most 256 MiB (--mem goes\n"
-	  "further); PLUMB_LLC=300M plans for a machine with that cache. Measured on a 2-vCPU KVM\n"
-	  "guest, quiet (docs/suite.md): default 88 s, quick 19 s (planner: 103 s and 23 s)",
+	  "further); PLUMB_LLC=300M plans for a machine with that cache. On a terminal a run\n"
+	  "shows the time its plan has left on this machine. Measured on the project's 2-vCPU\n"
+	  "KVM guest (AMD EPYC, 32 MiB L3), quiet (docs/suite.md): default 113 s (planner 109 s,\n"
+	  "2026-12-02), quick 19 s (planner 23 s, 2026-12-01)",
 	  NULL, run_options },
 	{ "sysinfo", cmd_sysinfo, "[--json] [--measure]", "the system facts a run records",
 	  NULL, sysinfo_options },
@@ -28,7 +30,7 @@ const struct command commands[] = {
 	  "run the server end of every network benchmark for remote clients",
 	  NULL, serve_options },
 	{ "summary", cmd_summary, "[--db FILE|URI] [--cells] [--per-host [--pool-anyway]] [--tails]\n"
-	  "       [--format text|markdown|html] [--all | RUN|FILE ...]",
+	  "       [--noisy] [--format text|markdown|html|mediawiki] [--all | RUN|FILE ...]",
 	  "lmbench's summary tables for runs and results files (--per-host: one row per host)",
 	  NULL, summary_options },
 	{ "import", cmd_import, "[--db FILE] [--label TEXT] FILE...", "store plumb JSON and lmbench 3 results files",
@@ -120,6 +122,39 @@ const struct command commands[] = {
 	{ NULL, NULL, NULL, NULL, NULL, NULL },
 };
 
+/* The exit statuses a command can give, and only those. */
+static const char *exit_text(const char *name)
+{
+	static const struct {
+		const char *names, *text;
+	} t[] = {
+		{ " bisect-check ", "0 not worse, 1 worse, 125 undecided or not judged (loaded, "
+				    "foreign, hung),\n128 any failure (git aborts), 128 + N stopped by "
+				    "signal N. See docs/bisect.md." },
+		{ " run ", "0 ok, 2 bad arguments, 3 a measurement could not be made, 128 + N "
+			   "stopped by\nsignal N. See plumb(1)." },
+		{ " ab ", "0 ok, 1 a regression (--fail-on-regression), 2 bad arguments, 3 a side "
+			  "could not\nmeasure or was stopped by the watchdog, 4 a worse point beside "
+			  "an emulated side (no\nregression), 128 + N stopped by signal N. See "
+			  "plumb(1)." },
+		{ " compare trend ", "0 ok, 1 a regression (--fail-on-regression), 2 bad arguments "
+				     "or input,\n4 a worse point between other machines or beside "
+				     "other work (no regression).\nSee plumb(1)." },
+		{ " serve ", "0 ok, 2 bad arguments, 3 a service could not start, 128 + N stopped "
+			     "by\nsignal N. See plumb(1)." },
+		{ " push ", "0 ok, 2 bad arguments, input or a store that cannot be written, 128 + "
+			    "N\nstopped by signal N. See plumb(1)." },
+		{ " runs summary list ", "0 ok, 2 bad arguments or input, 3 the store or the "
+					 "registry cannot be read.\nSee plumb(1)." },
+	};
+	char key[64];
+	snprintf(key, sizeof key, " %s ", name);
+	for (size_t i = 0; i < sizeof t / sizeof *t; i++)
+		if (strstr(t[i].names, key))
+			return t[i].text;
+	return "0 ok, 2 bad arguments or input. See plumb(1).";
+}
+
 void command_help(const struct command *c)
 {
 	char *u = xasprintf("usage: plumb %s %s", c->name, c->usage);
@@ -132,15 +167,7 @@ void command_help(const struct command *c)
 	} else if (c->options) {
 		printf("\nOptions:\n%s\n", c->options);
 	}
-	if (!strcmp(c->name, "bisect-check")) /* git's codes, not plumb's: see its summary */
-		printf("\nExit status: 0 not worse, 1 worse, 125 undecided or not judged (loaded, "
-		       "foreign, hung),\n128 any failure (git aborts), 128 + N stopped by signal N. "
-		       "See docs/bisect.md.\n");
-	else
-		printf("\nExit status: 0 ok, 2 bad arguments or input, 3 (run and the tools) a "
-		       "measurement could\nnot be made, 1 (compare, when asked to fail on one) a "
-		       "regression, 4 a worse point between\nother machines or beside other work "
-		       "(no regression). See plumb(1).\n");
+	printf("\nExit status: %s\n", exit_text(c->name));
 }
 
 const struct command *command_find(const char *name)

@@ -52,6 +52,8 @@ const struct opt compare_options[] = {
 	OPT_BOOL(0, "fail-on-regression", struct compare_cli, fail,
 		"exit 1 when a point is significantly worse (4: the sides are other machines, or "
 		"a run was made beside other work)"),
+	OPT_BOOL(0, "wide", struct compare_cli, ca.o.wide,
+		"text: every column (spreads, rounds, change at equal clock, detectable, noise)"),
 	OPT_BOOL(0, "pool-anyway", struct compare_cli, pool_anyway,
 		"pool a side's runs even when their architecture, CPU, build or kernel differ"),
 	OPT_STRING('o', "output", struct compare_cli, out, "FILE",

@@ -17,6 +17,7 @@
 #include "core/json.h"
 #include "core/util.h"
 #include "results/io.h"
+#include "results/run_cond.h"
 #include "results/run_ident.h"
 #include "results/store.h"
 
@@ -66,7 +67,7 @@ static const char *fact_or_dash(const struct run *r, const char *key)
 }
 
 /* The cells of one run, each escaped for the terminal (malloc'd). */
-static void run_cells(const struct run *r, char *cell[C_N])
+static void run_cells(const struct run *r, char *cell[C_N], int wide)
 {
 	char buf[RUN_TEXT_MAX * 4], date[32] = "-";
 	if (r->started) {
@@ -76,12 +77,17 @@ static void run_cells(const struct run *r, char *cell[C_N])
 	}
 	snprintf(buf, sizeof buf, "%ld", r->id);
 	cell[C_ID] = xstrdup(buf);
+	/* the last column: what changes how the run's numbers read (results/run_cond.h) */
+	char state[400], cond[320];
+	snprintf(state, sizeof state, "%s%s%s", r->incomplete ? "incomplete" : "",
+		 r->incomplete && *run_conditions_short(r, cond, sizeof cond) ? "; " : "",
+		 (wide ? run_conditions : run_conditions_short)(r, cond, sizeof cond));
 	const char *text[C_N] = {
 		[C_DATE] = date, [C_HOST] = r->host ? r->host : "-",
 		[C_LABEL] = r->label ? r->label : "-", [C_PROFILE] = r->profile ? r->profile : "-",
 		[C_SCOPE] = run_scope(r), [C_ARCH] = run_arch(r) ? run_arch(r) : "-",
 		[C_VERSION] = fact_or_dash(r, "plumb_version"),
-		[C_STATE] = r->incomplete ? "incomplete" : "", [C_CPU] = fact_or_dash(r, "cpu_model"),
+		[C_STATE] = state, [C_CPU] = fact_or_dash(r, "cpu_model"),
 		[C_KERNEL] = fact_or_dash(r, "kernel"), [C_CC] = fact_or_dash(r, "build_cc"),
 		[C_CFLAGS] = fact_or_dash(r, "build_cflags"),
 	};
@@ -127,12 +133,18 @@ static void runs_table(struct run **list, int n, int wide)
 	int ncols = wide ? C_N : C_NARROW, width[C_N];
 	char *(*cell)[C_N] = xcalloc((size_t)n + 1, sizeof *cell);
 	for (int i = 0; i < n; i++)
-		run_cells(list[i], cell[i]);
+		run_cells(list[i], cell[i], wide);
 	for (int c = 0; c < ncols; c++) {
 		width[c] = wide || !cols[c].width ? text_width(cols[c].head) : cols[c].width;
 		for (int i = 0; i < n && (wide || !cols[c].width); i++)
 			if (text_width(cell[i][c]) > width[c])
 				width[c] = text_width(cell[i][c]);
+	}
+	if (!wide) { /* the state column last, cut to what is left of 120 columns */
+		int used = 0;
+		for (int c = 0; c < C_STATE; c++)
+			used += width[c] + (c == C_DATE || c == C_HOST || c == C_LABEL ? 2 : c ? 1 : 0);
+		width[C_STATE] = 120 - used - 1 > 8 ? 120 - used - 1 : 8;
 	}
 	for (int i = -1; i < n; i++) {
 		/* the state column last and only when set: no trailing blanks */
@@ -143,8 +155,8 @@ static void runs_table(struct run **list, int n, int wide)
 			if (c)
 				fputs(c == C_DATE || c == C_HOST || c == C_LABEL ? "  " : " ", stdout);
 			const char *t = i < 0 ? cols[c].head : cell[i][c];
-			if (c == last && cols[c].left) /* no trailing blanks */
-				fputs(t, stdout);
+			if (c == last && cols[c].left && (wide || text_width(t) <= width[c]))
+				fputs(t, stdout); /* no trailing blanks */
 			else
 				put_cell(t, width[c], cols[c].left, !wide);
 		}

@@ -218,6 +218,19 @@ const struct opt compare_group[] = {
 	OPT_END,
 };
 
+/* The same for bisect-check, whose --min-effect has no default: the regression hunted. */
+const struct opt bisect_compare_group[] = {
+	OPT_STRING(0, "db", struct compare_args, db, "PATH",
+		"the store RUN ids and labels refer to (an SQLite file or a postgresql:// URI)"),
+	OPT_CALLBACK(0, "alpha", struct compare_args, o.alpha, "A", set_alpha,
+		"significance level before correction (default 0.05)"),
+	OPT_CALLBACK(0, "min-effect", struct compare_args, o.min_effect, "P", set_min_effect,
+		"the smallest slowdown in percent that is the regression hunted (required)"),
+	OPT_CALLBACK(0, "correction", struct compare_args, o.corr, "C", set_correction,
+		"multiple-test correction: bh (default), holm or none"),
+	OPT_END,
+};
+
 void compare_bad_option(const char *cmd, const char *word, int missing)
 {
 	(void)missing; /* one wording for both, as compare always said */

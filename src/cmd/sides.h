@@ -43,6 +43,7 @@ struct compare_args {
 	struct cmp_opts o;
 };
 extern const struct opt compare_group[];
+extern const struct opt bisect_compare_group[]; /* --min-effect without a default */
 /* A command's bad option: "unknown or incomplete option 'WORD' (see plumb CMD --help)", exit 2. */
 void compare_bad_option(const char *cmd, const char *word, int missing) __attribute__((noreturn));
 

@@ -3,7 +3,7 @@
  * as rounds (results/run_merge.h): the multi-host table of a board wiki. Runs of one host that
  * differ in architecture, CPU model, build or kernel are not pooled unless --pool-anyway says
  * so (results/run_ident.h). RUN is a run id, a label, a selection (store.h: run_filter_parse)
- * or a results file (runs_resolve). --format markdown or html: a facts header above the tables
+ * or a results file (runs_resolve). --format markdown, html or mediawiki: a facts header above the tables
  * (analysis/summary.h). */
 #include <stddef.h>
 #include <stdio.h>
@@ -21,7 +21,7 @@
 
 struct summary_cli {
 	const char *db, *format;
-	int cells, per_host, pool_anyway, all, tails;
+	int cells, per_host, pool_anyway, all, tails, noisy;
 };
 
 const struct opt summary_options[] = {
@@ -36,17 +36,20 @@ const struct opt summary_options[] = {
 	OPT_BOOL(0, "pool-anyway", struct summary_cli, pool_anyway,
 		"with --per-host, pool a host's runs even when their architecture, CPU, build "
 		"or kernel differ"),
+	OPT_BOOL(0, "noisy", struct summary_cli, noisy,
+		"under the tables, every noisy or caveat cell (default: the count and the worst 5)"),
 	OPT_BOOL(0, "tails", struct summary_cli, tails,
 		"lat_tail's percentiles (p50 p90 p99 p99.9 max) per run and operation"),
 	OPT_STRING(0, "format", struct summary_cli, format, "F",
-		"text (lmbench's, the default), markdown or html: a facts header, then the tables"),
+		"text (lmbench's, the default), markdown, html or mediawiki: a facts header, then "
+		"the tables"),
 	OPT_END,
 };
 
 __attribute__((noreturn)) static void summary_bad(const char *cmd, const char *word, int missing)
 {
 	die(EXIT_USAGE, "unknown option '%s' (usage: plumb summary [--db FILE|URI] [--cells] "
-	    "[--per-host [--pool-anyway]] [--tails] [--format text|markdown|html] [--all | RUN|FILE ...])", word);
+	    "[--per-host [--pool-anyway]] [--tails] [--noisy] [--format text|markdown|html|mediawiki] [--all | RUN|FILE ...])", word);
 }
 
 /* The newest run of the store: what `plumb summary` alone shows (the run just made). */
@@ -112,7 +115,8 @@ int cmd_summary(int argc, char **argv)
 	char err[512];
 	enum summary_format fmt = SUM_TEXT;
 	if (a.format && summary_format_parse(a.format, &fmt))
-		die(EXIT_USAGE, "--format: '%s' is not text, markdown or html", a.format);
+		die(EXIT_USAGE, "--format: '%s' is not text, markdown, html or mediawiki", a.format);
+	summary_noisy_all = a.noisy;
 	if (a.cells && fmt != SUM_TEXT)
 		die(EXIT_USAGE, "--cells and --format: one at a time");
 	if (a.tails && (a.cells || fmt != SUM_TEXT))

@@ -253,5 +253,6 @@ int metric_stat_dir(const struct metric_def *d)
 {
 	if (!d || d->stat != BEST)
 		return 0;
-	return d->better == HIGHER ? 1 : -1;
+	/* a neutral BEST figure is par_ops' ratio of minimum times: its best case is its largest */
+	return d->better == LOWER ? -1 : 1;
 }

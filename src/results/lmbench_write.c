@@ -16,6 +16,7 @@
 #include "core/out.h"
 #include "core/escape.h"
 #include "core/util.h"
+#include "results/run_cond.h"
 #include "results/io.h"
 
 /* One line of the file: pre, the run's text s escaped (term_fputs: a LF in a label or a fact
@@ -190,6 +191,10 @@ static void headers(FILE *f, const struct run *r)
 		text_line(f, "[SYNC_MAX: ", cp ? cp : "1", "]");
 	if (!kv_get(&r->facts, "lmbench.HOSTNAME") && r->host)
 		text_line(f, "[HOSTNAME: ", r->host, "]");
+	/* not lmbench's: a header an emulated or contended run cannot be read without */
+	char cond[320];
+	if (*run_conditions(r, cond, sizeof cond))
+		text_line(f, "[CONDITIONS: ", cond, "]");
 	const char *date = kv_get(&r->facts, "lmbench.date");
 	if (date)
 		text_line(f, "[", date, "]");

@@ -34,6 +34,33 @@ if [ $rc -eq 130 ] && [ -z "$left" ] && grep -q 'nothing stored' "$T/int.err" &&
 then pass "ab: Ctrl-C stops both sides cleanly"
 else fail "ab: Ctrl-C stops both sides cleanly" "rc=$rc left=[$left] $(tail -n2 "$T/int.err")"; fi
 
+# every family (no --only) within a short --time-limit: the session says first what it covers
+# and its bound, starts no step whose last time would pass the limit, and ends within it plus
+# the one step pair under way and the workers' ends (30 s: a step of a quick run on a busy
+# 2-CPU machine, measured 22 s for a 20 s limit beside three other builds); its default table
+# fits 120 columns
+t0=$(date +%s)
+PLUMB_LLC=32M "$PLUMB" ab --quick --time-limit 15 --b "$PLUMB" --no-store >"$T/all.out" 2>"$T/all.err"
+rc=$?
+took=$(($(date +%s) - t0))
+w=$(LC_ALL=C sed 's/[\x80-\xbf]//g' "$T/all.out" | awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }')
+if [ $rc -eq 0 ] && [ "$took" -le 45 ] && grep -q '^ab: [0-9]* steps (mhz, .*at most 15 s (--time-limit)' "$T/all.err" &&
+	grep -Eq 'stopped by --time-limit|every point decided' "$T/all.err" && [ "$w" -le 120 ]
+then pass "ab: every family within --time-limit, announced, in 120 columns"
+else fail "ab: every family within --time-limit, announced, in 120 columns" "rc=$rc ${took}s ${w} columns: $(grep '^ab: ' "$T/all.err") $(tail -n 2 "$T/all.err")"; fi
+
+# progress: on a terminal a line rewritten step by step; never in a file
+if command -v script >/dev/null 2>&1; then
+	PLUMB_LLC=32M timeout 120 script -qc "'$PLUMB' ab --quick --only syscall --time-limit 5 --b '$PLUMB' --no-store" \
+		/dev/null >"$T/tty.out" 2>&1
+	if tr '\r' '\n' <"$T/tty.out" | grep -aq 'ab: round 1, step 1 of [0-9]* (lat_syscall null), [0-9]* s of at most 5 s' &&
+		! grep -q 'ab: round' "$T/all.err"
+	then pass "ab: progress on a terminal only"
+	else fail "ab: progress on a terminal only" "$(tr '\r' '\n' <"$T/tty.out" | grep -a 'ab:' | head -n 3)"; fi
+else
+	skip "ab: progress on a terminal only" "no script(1) to give plumb a terminal (util-linux)"
+fi
+
 STRICT="--alpha 0.001 --min-effect 10"
 # CPU 0: plumb's default placement is the highest CPU, where every other plumb on a shared
 # machine (other test suites) runs too; the verdicts need rounds that are not preempted by them
@@ -42,7 +69,7 @@ DB=$T/store.db
 
 # a sequential session (rounds added for undecided points within --time-limit, none on a busy
 # machine): this binary against itself passes --fail-on-regression
-"$PLUMB" ab $CPU --only syscall,lat_ops --repeat 5 --time-limit 20 --seed 7 --b "$PLUMB" --db "$DB" \
+"$PLUMB" ab --wide $CPU --only syscall,lat_ops --repeat 5 --time-limit 20 --seed 7 --b "$PLUMB" --db "$DB" \
 	$STRICT --fail-on-regression >"$T/aa.out" 2>"$T/aa.err"
 rc=$?
 if [ $rc -eq 0 ] && grep -q '^lat_syscall.null.steady ' "$T/aa.out" && grep -q 'paired rounds' "$T/aa.out" &&
@@ -54,7 +81,7 @@ else fail "ab: A/A passes --fail-on-regression" "rc=$rc $(grep -E 'worse|better'
 if "$PLUMB" runs --db "$DB" >/dev/null 2>&1; then
 	# the session's default labels (A#SESSION, B#SESSION) as its last line names them
 	labs=$(sed -n 's/.*stored as runs [0-9]* (\([^)]*\)) and [0-9]* (\([^)]*\)).*/\1 \2/p' "$T/aa.err")
-	"$PLUMB" compare --db "$DB" $STRICT $labs >"$T/later.out" 2>&1
+	"$PLUMB" compare --wide --db "$DB" $STRICT $labs >"$T/later.out" 2>&1
 	if grep '^lat_syscall.null.steady ' "$T/later.out" | grep -q 'paired rounds'
 	then pass "ab: compare A B afterwards is paired"
 	else fail "ab: compare A B afterwards is paired" "$(head -n8 "$T/later.out")"; fi
@@ -75,7 +102,7 @@ print(sum(1 for r in d['rows'] if r['shown'] for s in r['sides'][1:] if s['verdi
 	# an A/A row is reported same, at the default alpha, with the session's looks: within ±50 %
 	# (on a 2-vCPU machine with five builds at once the paired jitter of one step reached
 	# 20-50 %, and no row was within ±25 %)
-	"$PLUMB" compare --db "$DB" --min-effect 50 $labs >"$T/same.out" 2>&1
+	"$PLUMB" compare --wide --db "$DB" --min-effect 50 $labs >"$T/same.out" 2>&1
 	# rows whose 95 % interval lies within ±25 %: where none does, the machine is too busy for
 	# any row to be shown within ±50 % (said, not failed)
 	narrow=$(grep -Eo '^[a-z_]+\.[a-z0-9_.]+ .*paired' "$T/same.out" | grep -Eo '\[[-+][0-9.]+, [-+][0-9.]+\]' |
@@ -104,7 +131,7 @@ fi
 # rounds added after them). alpha 0.01 and a
 # 25 % minimum effect: strict enough that lat_ops, whose short loops swing by tens of percent when
 # other work preempts them, stays unflagged, loose enough for BH over 24 tests to pass the calls
-"$PLUMB" ab $CPU --only syscall,lat_ops --repeat 8 --time-limit 0 --b "$SLOW 4 $PLUMB" --no-store --alpha 0.01 \
+"$PLUMB" ab --wide $CPU --only syscall,lat_ops --repeat 8 --time-limit 0 --b "$SLOW 4 $PLUMB" --no-store --alpha 0.01 \
 	--min-effect 25 --fail-on-regression >"$T/slow.out" 2>"$T/slow.err"
 rc=$?
 bad="" busy=""

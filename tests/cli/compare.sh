@@ -56,7 +56,7 @@ gen_run "$T/a2.json" 2 1 performance
 # (5-12 %), so the shifted run is twice as slow
 gen_run "$T/b.json" 3 2 powersave
 
-"$PLUMB" compare "$T/a.json" "$T/a.json" >"$T/self.out" 2>"$T/self.err"
+"$PLUMB" compare --wide "$T/a.json" "$T/a.json" >"$T/self.out" 2>"$T/self.err"
 rc=$?
 if grep -q "not implemented" "$T/self.err"; then
 	for n in self shift fail-on-regression csv json markdown warning lmbench-notest "three sides" report plot; do
@@ -71,7 +71,7 @@ else
 	fail "compare: self" "rc=$rc $(head -c 300 "$T/self.out" "$T/self.err")"
 fi
 
-"$PLUMB" compare "$T/a.json" "$T/b.json" >"$T/shift.out" 2>"$T/shift.err"
+"$PLUMB" compare --wide "$T/a.json" "$T/b.json" >"$T/shift.out" 2>"$T/shift.err"
 rc=$?
 lat=$(grep '^lat_syscall.null' "$T/shift.out")
 bw=$(grep '^bw_mem.frd' "$T/shift.out")
@@ -147,7 +147,7 @@ then pass "compare: clock warning"; else fail "compare: clock warning" "$(cat "$
 # two sides of one plumb ab session (ab_session fact): rounds pair up, the noise is the pairs'
 gen_run "$T/p1.json" 1 1 performance "" s1
 gen_run "$T/p2.json" 1 1.1 performance "" s1
-"$PLUMB" compare "$T/p1.json" "$T/p2.json" >"$T/pair.out" 2>/dev/null
+"$PLUMB" compare --wide "$T/p1.json" "$T/p2.json" >"$T/pair.out" 2>/dev/null
 if grep '^lat_syscall.null' "$T/pair.out" | grep -q 'worse.*paired rounds'
 then pass "compare: paired"; else fail "compare: paired" "$(cat "$T/pair.out")"; fi
 
@@ -186,7 +186,7 @@ gen_aa() {
 }
 gen_aa "$T/aa0.json" 0
 gen_aa "$T/aa1.json" 1
-"$PLUMB" compare --fail-on-regression "$T/aa0.json" "$T/aa1.json" >"$T/aa.out" 2>"$T/aa.err"
+"$PLUMB" compare --wide --fail-on-regression "$T/aa0.json" "$T/aa1.json" >"$T/aa.out" 2>"$T/aa.err"
 rc=$?
 if [ $rc -eq 0 ] && grep '^lat_syscall.null' "$T/aa.out" | grep -q ' same (p=' &&
    grep '^lat_pipe.latency' "$T/aa.out" | grep -q ' same (p=' &&
@@ -205,8 +205,8 @@ else fail "compare: a/a same in csv, json, junit" "rc=$rcj $(cat "$T/aa.csv") $(
 # one stored run against another: the store's earlier runs of the host give the noise (4 needed)
 for i in 11 12 13 14 15 16; do gen_run "$T/h$i.json" $i 1 performance; done
 if "$PLUMB" import --db "$T/h.db" "$T"/h1?.json >/dev/null 2>&1; then
-	"$PLUMB" compare --db "$T/h.db" 1 2 >"$T/hist.out" 2>/dev/null
-	"$PLUMB" compare "$T/h11.json" "$T/h12.json" >"$T/nohist.out" 2>/dev/null
+	"$PLUMB" compare --wide --db "$T/h.db" 1 2 >"$T/hist.out" 2>/dev/null
+	"$PLUMB" compare --wide "$T/h11.json" "$T/h12.json" >"$T/nohist.out" 2>/dev/null
 	if grep '^lat_syscall.null' "$T/hist.out" | grep -q 'history 4 runs' &&
 	   grep '^lat_syscall.null' "$T/nohist.out" | grep -q 'default ±'
 	then pass "compare: history noise"; else fail "compare: history noise" "$(cat "$T/hist.out")"; fi
@@ -230,7 +230,7 @@ else
 fi
 
 # three sides at once: a, a2 (same) and b (shifted)
-"$PLUMB" compare "$T/a.json" "$T/a2.json" "$T/b.json" >"$T/three.out" 2>/dev/null
+"$PLUMB" compare --wide "$T/a.json" "$T/a2.json" "$T/b.json" >"$T/three.out" 2>/dev/null
 if grep '^lat_syscall.null' "$T/three.out" | grep -q 'no significant change.*worse'
 then pass "compare: three sides"; else fail "compare: three sides" "$(head -n6 "$T/three.out")"; fi
 

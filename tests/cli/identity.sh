@@ -57,6 +57,34 @@ for t in tables:
     rows = list(t.iter("tr"))
     assert len({len(list(r)) for r in rows}) == 1, "ragged table"
 ' "$T/sum.html"
+# MediaWiki (board wikis): wikitables whose rows have the header's cells, and nothing from a
+# run's text that wikitext would read as markup (a label with a pipe, a tag, a template, a link)
+sed "s/\"label\": \"same\"/\"label\": \"evil||}{{tpl}}[[x]]<b>'''bold'''\"/" "$T/x86.json" >"$T/evilw.json"
+"$PLUMB" summary --format mediawiki "$T/evilw.json" "$T/other.json" >"$T/sum.wiki" 2>"$T/wiki.err"
+check identity/summary-mediawiki-tables python3 -c '
+import sys
+text = open(sys.argv[1], encoding="utf-8", errors="strict").read()
+tables, cur = [], None
+for line in text.split("\n"):
+    if line.startswith("{|"):
+        cur = []
+    elif line.startswith("|}"):
+        tables.append(cur); cur = None
+    elif cur is not None and line.startswith("!"):
+        cur.append(("h", line[2:].split(" !! ")))
+    elif cur is not None and line.startswith("| "):
+        cur.append(("d", line[2:].split(" || ")))
+    elif cur is not None:
+        assert line == "|-", line
+assert len(tables) >= 2, len(tables)
+for t in tables:
+    assert t[0][0] == "h", t[0]
+    assert all(len(r[1]) == len(t[0][1]) for r in t[1:]), t
+body = text.replace("<pre>", "").replace("</pre>", "")
+for bad in ("{{", "[[", "<b>", "\x27\x27\x27bold"):
+    assert bad not in body, bad
+assert "evil&#124;&#124;&#125;&#123;&#123;tpl" in text
+' "$T/sum.wiki"
 expect_usage identity/summary-bad-format "$PLUMB" summary --format pdf "$T/other.json"
 
 # files alone (no store): the same refusal

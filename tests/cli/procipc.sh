@@ -144,6 +144,17 @@ dearer proc-shell-dearer-than-exec proc_exec proc_shell "lat_proc -N 3 exec" "la
 pr=$(vmin proc_procedure); fk=$(vmin proc_fork)
 if lt 0 "$pr" && lt "$(awk -v p="$pr" 'BEGIN { print p * 100 }')" "$fk"; then pass procipc/proc-call-far-cheaper-than-fork
 else fail procipc/proc-call-far-cheaper-than-fork "procedure=$pr fork=$fk"; fi
+# a helper the kernel cannot run (a foreign binary without binfmt_misc, as under qemu-user
+# started by hand; here a file that is no program) is one line saying so, not "no answer"
+mkdir -p "$T/noexec"
+cp "$REAL" "$HELLO" "$T/noexec/"
+printf '\177ELF not a program' >"$T/noexec/plumb-spawn"
+chmod +x "$T/noexec/plumb-spawn"
+"$T/noexec/plumb" lat_proc -N 1 fork >/dev/null 2>"$T/noexec.err"; rc=$?
+if [ $rc -eq 3 ] && [ "$(wc -l <"$T/noexec.err")" -eq 1 ] &&
+	grep -q 'plumb-spawn: cannot start it: Exec format error' "$T/noexec.err"
+then pass "procipc/proc-helper-cannot-start"
+else fail "procipc/proc-helper-cannot-start" "rc=$rc $(cat "$T/noexec.err")"; fi
 expect_usage procipc/proc-usage-none "$PLUMB" lat_proc
 expect_usage procipc/proc-usage-mode "$PLUMB" lat_proc spawn
 expect_usage procipc/proc-usage-extra "$PLUMB" lat_proc fork extra

@@ -41,6 +41,20 @@ PATH="$PATH:$T/fake" "$PLUMB" plot --png -d "$T/png" "$T/a.json" >/dev/null 2>"$
 }
 expect_usage "plot: --png without a converter" env PATH="$T/nothing" "$PLUMB" plot --png -d "$T/png2" "$T/a.json"
 
+# a series of four versions: the page holds a trend chart per metric (report_trend.c), listed
+# in the contents and drawn in their own section
+for i in 1 2 3 4; do gen_run "$T/v$i.json" vm "v$i-gcc-12.2.0-O$i-march-native-flto" "$([ $i -ge 3 ] && echo 2 || echo 1)" 4; done
+"$PLUMB" report -o "$T/series.html" "$T/v1.json" "$T/v2.json" "$T/v3.json" "$T/v4.json" \
+	>/dev/null 2>"$T/series.err"
+ntrend=$(grep -c '<div class="chart wide" id="trend-' "$T/series.html" 2>/dev/null)
+if grep -q '<h2 id="trend">' "$T/series.html" && grep -q 'href="#trend-lat_syscall-null"' \
+	"$T/series.html" && [ "${ntrend:-0}" -ge 4 ]; then
+	pass "report: a series of four versions has its trend charts"
+else
+	fail "report: a series of four versions has its trend charts" \
+		"$ntrend charts: $(head -c 200 "$T/series.err")"
+fi
+
 UNIT=${UNIT:-$BIN/unit-tests}
 if [ ! -x "$UNIT" ]; then
 	skip "report: html" "$UNIT not built (make bin/unit-tests)"
@@ -111,4 +125,35 @@ if head -c 5 "$T/r.pdf" 2>/dev/null | grep -q '%PDF' && [ "$pages" -ge 2 ]; then
 	pass "report: prints"
 else
 	fail "report: prints" "pdf pages=$pages: $(tail -n 2 "$T/chrome.log")"
+fi
+
+# the series page as Chromium lays it out at 1280 px: the trend charts drawn (a box of real
+# size inside the page) and every table, the four versions' verdicts included, within the page.
+# The page has no script; the test's copy adds one that writes what it measures into the DOM.
+measure='var w=document.documentElement.clientWidth,d=0,m=0,mt="";
+document.querySelectorAll("[id^=trend-] svg").forEach(function(s){var r=s.getBoundingClientRect();
+if(r.width>100&&r.height>50&&r.right<=w+1)d++});
+document.querySelectorAll("table").forEach(function(t){var r=t.getBoundingClientRect();
+if(r.width>0&&r.right>m){m=r.right;mt=(t.previousElementSibling||{}).id||""}});
+document.body.setAttribute("data-measured","trend="+d+" widest="+Math.ceil(m)+" page="+w+" at="+mt)'
+awk -v js="$measure" '/<\/body>/ { print "<script>" js "</script>" } { print }' "$T/series.html" \
+	>"$T/series-m.html"
+prof=$(mktemp -d "$T/chrome.XXXXXX")
+timeout 90 "$CHROME" --headless --no-sandbox --disable-gpu --disable-background-networking \
+	--disable-component-update --disable-sync --no-first-run --user-data-dir="$prof" \
+	--window-size=1280,2000 --dump-dom "file://$T/series-m.html" >"$T/series.dom" 2>"$T/chrome.log"
+rm -rf "$prof"
+got=$(grep -o 'data-measured="[^"]*"' "$T/series.dom" | head -n 1)
+drawn=$(echo "$got" | sed -n 's/.*trend=\([0-9]*\).*/\1/p')
+widest=$(echo "$got" | sed -n 's/.*widest=\([0-9]*\).*/\1/p')
+page=$(echo "$got" | sed -n 's/.*page=\([0-9]*\).*/\1/p')
+if [ "${drawn:-0}" -ge 4 ]; then
+	pass "report: chromium draws the series' trend charts"
+else
+	fail "report: chromium draws the series' trend charts" "measured: ${got:-nothing}"
+fi
+if [ -n "$widest" ] && [ -n "$page" ] && [ "$widest" -le "$page" ]; then
+	pass "report: four versions' tables fit the page"
+else
+	fail "report: four versions' tables fit the page" "measured: ${got:-nothing}"
 fi

@@ -84,7 +84,7 @@ if [ "$n" -eq 22 ]; then pass results/thread-two-runs; else fail results/thread-
 
 # ---- pooling counts a run once: a thread quoting the same run twice is one run on its side --------
 cat "$D/seed-a10-3.0.36-28.txt" "$D/seed-a10-3.0.36-28.txt" >"$T/twice.txt"
-"$PLUMB" compare "$T/twice.txt" "$D/seed-goflex-kirkwood.txt" >"$T/twice.cmp" 2>"$T/twice.err"
+"$PLUMB" compare --wide "$T/twice.txt" "$D/seed-goflex-kirkwood.txt" >"$T/twice.cmp" 2>"$T/twice.err"
 check results/pooling-same-run-twice-said grep -q 'holds the same run twice.*counted once' "$T/twice.err"
 check results/pooling-same-run-counted-once grep -q '^lat_syscall.null .* 0.3456 (1) ' "$T/twice.cmp"
 

@@ -29,6 +29,7 @@
 #include "bench/tool_run.h"
 #include "core/arch.h"
 #include "core/cleanup.h"
+#include "core/sysinfo.h"
 #include "core/util.h"
 
 /* Slow operations: a sample of at least 60 ms, so 11 samples and calibration take about 1 s
@@ -63,7 +64,7 @@ static void loop_procedure(uint64_t n, void *a)
 static void loop_spawn(uint64_t n, void *a)
 {
 	struct proc *p = a;
-	char cmd[48], ans[64];
+	char cmd[48], ans[400];
 	int len = snprintf(cmd, sizeof cmd, "%c %llu\n", p->mode, (unsigned long long)n);
 	if (write(p->to, cmd, (size_t)len) != len)
 		die(EXIT_MEASURE, "plumb-spawn: %s", strerror(errno));
@@ -90,6 +91,15 @@ static int spawn_setup(void *a)
 	int to[2], from[2];
 	if (pipe2(to, O_CLOEXEC) || pipe2(from, O_CLOEXEC))
 		die(EXIT_MEASURE, "pipe: %s", strerror(errno));
+	/* why the helper could not start, made before fork: the child only writes it. Under
+	 * qemu-user started by hand the kernel cannot run a binary of the emulated architecture
+	 * (ENOEXEC) unless binfmt_misc names the emulator. */
+	char why[320];
+	int emulated = sys_emulated(NULL, 0, NULL, 0);
+	snprintf(why, sizeof why, "%s\n", emulated ?
+		 " under user-mode emulation: the kernel runs a binary of the emulated architecture "
+		 "only when binfmt_misc names the emulator (Debian: apt-get install "
+		 "qemu-user-binfmt; README: on another architecture)" : "");
 	pid_t pid = plumb_fork();
 	if (pid < 0)
 		die(EXIT_MEASURE, "fork: %s", strerror(errno));
@@ -100,6 +110,10 @@ static int spawn_setup(void *a)
 			_exit(127);
 		char *argv[] = { p->spawn, p->hello, p->shell_cmd, NULL };
 		execve(p->spawn, argv, empty_env);
+		/* the answer loop_spawn reads: "cannot start it: Exec format error under ..." */
+		const char *err = strerror(errno);
+		if (write(1, "cannot start it: ", 17) == 17 && write(1, err, strlen(err)) >= 0)
+			(void)!write(1, why, strlen(why));
 		_exit(127);
 	}
 	close(to[0]);
