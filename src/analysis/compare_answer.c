@@ -23,6 +23,8 @@ static void range_text(const struct cmp_table *t, size_t s, enum verdict v, char
 	for (size_t i = 0; i < t->nrows; i++) {
 		const struct cmp_test *ts = &t->rows[i].test[s];
 		double c = judged(ts);
+		if (!cmp_row_shown(t, &t->rows[i]))
+			continue;
 		if (ts->v != v || isnan(c))
 			continue;
 		lo = isnan(lo) || c < lo ? c : lo;
@@ -42,7 +44,7 @@ static void tools_text(const struct cmp_table *t, size_t s, enum verdict v, char
 	char seen[6][48];
 	int count[6] = { 0 }, n = 0, more = 0;
 	for (size_t i = 0; i < t->nrows; i++) {
-		if (t->rows[i].test[s].v != v)
+		if (t->rows[i].test[s].v != v || !cmp_row_shown(t, &t->rows[i]))
 			continue;
 		const char *m = t->rows[i].metric;
 		char tool[48];
@@ -74,8 +76,11 @@ static void answer_side(FILE *f, const struct cmp_table *t, size_t s)
 {
 	size_t n[V_SAME + 1] = { 0 }, tested = 0;
 	double mde_hi = NAN;
+	/* the rows the table shows: a batch mean beside its steady figure where it changed */
 	for (size_t i = 0; i < t->nrows; i++) {
 		const struct cmp_test *ts = &t->rows[i].test[s];
+		if (!cmp_row_shown(t, &t->rows[i]))
+			continue;
 		n[ts->v]++;
 		if (ts->v == V_UNDECIDED && !isnan(ts->mde) && (isnan(mde_hi) || ts->mde > mde_hi))
 			mde_hi = ts->mde;

@@ -282,7 +282,8 @@ static void print_narrow(FILE *f, const struct cmp_table *t)
 		fputc('\n', f);
 	}
 	size_t per = two ? 3 : 1;
-	struct grid g = { .ncol = 3 + (t->nsides - 1) * per, .nrow = t->nrows + 1 };
+	struct grid g = { .ncol = 3 + (t->nsides - 1) * per,
+			  .nrow = t->nrows - cmp_rows_hidden(t) + 1 };
 	g.c = xcalloc(g.ncol * g.nrow, sizeof *g.c);
 	g.right = xcalloc(g.ncol, 1);
 	g.right[2] = g.right[3] = g.right[4] = 1; /* two sides: the values and the change */
@@ -301,10 +302,13 @@ static void print_narrow(FILE *f, const struct cmp_table *t)
 		grid_set(&g, 0, 4, "change [95% CI]");
 		grid_set(&g, 0, 5, "verdict");
 	}
-	for (size_t i = 0; i < t->nrows; i++) {
+	for (size_t i = 0, row = 0; i < t->nrows; i++) {
 		const struct cmp_row *r = &t->rows[i];
-		grid_set(&g, i + 1, 0, cmp_row_name(r, buf, sizeof buf));
-		grid_set(&g, i + 1, 1, r->unit);
+		if (!cmp_row_shown(t, r))
+			continue;
+		row++;
+		grid_set(&g, row, 0, cmp_row_name(r, buf, sizeof buf));
+		grid_set(&g, row, 1, r->unit);
 		for (size_t s = 0; s < t->nsides; s++) {
 			const struct cmp_cell *c = &r->cell[s];
 			size_t k = s ? 3 + (s - 1) * per : 2;
@@ -312,17 +316,17 @@ static void print_narrow(FILE *f, const struct cmp_table *t)
 				snprintf(buf, sizeof buf, "%s%s%s", c->present ?
 					 cmp_fmt_num(c->center, v, sizeof v) : "-",
 					 c->noise > NOISY_PCT ? " noisy" : "", *c->caveat ? " caveat" : "");
-				grid_set(&g, i + 1, k++, buf);
+				grid_set(&g, row, k++, buf);
 			}
 			if (!s)
 				continue;
 			const struct cmp_test *ts = &r->test[s];
 			narrow_change(ts, !two, buf, sizeof buf);
-			grid_set(&g, i + 1, k++, buf);
+			grid_set(&g, row, k++, buf);
 			if (two) {
 				snprintf(buf, sizeof buf, "%s%s", verdict_name(ts->v),
 					 ts->judged_eq ? " at equal clock" : "");
-				grid_set(&g, i + 1, k, buf);
+				grid_set(&g, row, k, buf);
 			}
 		}
 	}
