@@ -1,0 +1,83 @@
+#!/bin/sh
+# lane: parallel (times nothing: runs beside the timing scripts, tests/run.sh)
+# impossible.sh — values no machine gives are refused where they enter (issue 34 item 3): a
+# sample or a result of 0, 1e308, 1e-300, null (NaN) or a negative number in a JSON file is
+# refused at import in one line naming the metric and the value; the same values written into a
+# store behind plumb's back are named by `runs --check`, which fails; lmbench's "0.00" (below
+# its two printed decimals) is left out, never imported as a zero, and the run says so.
+. tests/lib.sh
+. tests/gen_run.sh
+export PLUMB_DB="$T/default.db" # never touch the user's store
+if ! command -v python3 >/dev/null 2>&1; then
+	skip impossible/all "no python3 to write the hostile files"
+	exit 0
+fi
+gen_run "$T/good.json" boardA base 1 4
+# WHAT VALUE WHERE: WHERE "sample" (the first sample) or "result" (the result's value)
+for c in zero:0:sample big:1e308:sample tiny:1e-300:sample null:None:sample neg:-0.3:sample \
+	rzero:0:result rnull:None:result; do
+	what=${c%%:*} rest=${c#*:} v=${rest%%:*} where=${rest#*:}
+	python3 - "$T/good.json" "$T/$what.json" "$v" "$where" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+v = None if sys.argv[3] == 'None' else float(sys.argv[3])
+r = d['results'][0]
+if sys.argv[4] == 'sample':
+    r['samples'][0]['value'] = v
+else:
+    r['value'] = v
+open(sys.argv[2], 'w').write(json.dumps(d))
+EOF
+	"$PLUMB" import --db "$T/i-$what.db" "$T/$what.json" >"$T/o" 2>"$T/e"
+	rc=$?
+	if [ $rc -ne 0 ] && [ "$(wc -l <"$T/e")" -eq 1 ] && grep -q 'lat_syscall.null: value' "$T/e" &&
+		[ ! -s "$T/o" ]; then
+		pass "impossible/import-refuses-$what"
+	else
+		fail "impossible/import-refuses-$what" "rc $rc: $(head -c 300 "$T/e")"
+	fi
+done
+# the rule's other side: a difference (lat_ctx.switch) may be zero or negative
+python3 - "$T/good.json" "$T/diff.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d['results'][0]
+r['metric'] = 'lat_ctx.switch'
+r['samples'][0]['value'] = -0.2
+r['samples'][1]['value'] = 0
+open(sys.argv[2], 'w').write(json.dumps(d))
+EOF
+check impossible/difference-may-be-negative "$PLUMB" import --db "$T/diff.db" "$T/diff.json"
+
+# the same values in a store: runs --check names them and fails; a reader skips the run
+"$PLUMB" import --db "$T/s.db" "$T/good.json" >/dev/null 2>&1
+for c in zero:0 big:1e308 tiny:1e-300 null:NULL neg:-0.3; do
+	what=${c%%:*} v=${c#*:}
+	cp "$T/s.db" "$T/s-$what.db"
+	python3 - "$T/s-$what.db" "$v" <<'EOF'
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+v = None if sys.argv[2] == 'NULL' else float(sys.argv[2])
+c.execute("UPDATE samples SET value = ? WHERE seq = (SELECT min(seq) FROM samples) AND "
+          "result_id = (SELECT min(id) FROM results)", (v,))
+c.commit()
+EOF
+	"$PLUMB" runs --db "$T/s-$what.db" --check >"$T/o" 2>&1
+	rc=$?
+	if [ $rc -ne 0 ] && grep -q 'run 1 .*lat_syscall.null: value' "$T/o"; then
+		pass "impossible/runs-check-names-$what"
+	else
+		fail "impossible/runs-check-names-$what" "rc $rc: $(head -c 300 "$T/o")"
+	fi
+done
+
+# lmbench prints "integer add: 0.00 nanoseconds": not a zero, a value below two decimals
+L=tests/data/lmbench/lmbench3-x86_64-partial-results.txt
+"$PLUMB" import --db "$T/l.db" "$L" >/dev/null 2>"$T/e"
+"$PLUMB" export --db "$T/l.db" 1 -o "$T/l.json" 2>>"$T/e"
+if ! grep -q '"metric": *"lat_ops.integer_add"' "$T/l.json" &&
+	grep -q '"lmbench.below_resolution": *"[^"]*lat_ops.integer_add' "$T/l.json"; then
+	pass impossible/lmbench-zero-left-out
+else
+	fail impossible/lmbench-zero-left-out "$(head -c 300 "$T/e")"
+fi
