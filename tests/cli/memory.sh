@@ -139,7 +139,13 @@ for i in 1 2 3; do
 	between "${n:-0}" 8 16384 && break
 done
 if between "${n:-0}" 8 16384; then pass memory/tlb; else fail memory/tlb "in 3 tries:$tries"; fi
-check memory/tlb-suite-args "$BIN/tlb" -L 64 -M 128M
+# lmbench's suite arguments; a wrong program is wrong every time: 3 tries in all, each reason kept
+tries=
+for i in 1 2 3; do
+	"$BIN/tlb" -L 64 -M 128M >"$T/tlbs" 2>&1 && { tries=ok; break; }
+	tries="$tries $(head -c 160 "$T/tlbs" | tr '\n' ' ');"
+done
+[ "$tries" = ok ] && pass memory/tlb-suite-args || fail memory/tlb-suite-args "tlb -L 64 -M 128M, 3 tries:$tries"
 "$BIN/par_mem" -M 1m 2>"$T/pm"
 ok=1
 grep -Evq '^([0-9]+\.[0-9]{6} [0-9]+\.[0-9]{2}|\[[^]]+: .*\])$' "$T/pm" && ok=0
