@@ -143,3 +143,18 @@ else
 	fail stores/password-never-printed "$leaks lines: $(grep -a -e 'cret9' -e 'Qz7s' -e 's3 cr' -e 'Pgenv' "$OUT" | head -n 2)"
 fi
 check stores/keyword-form-creates-no-file test -z "$(ls | grep -e 'password=' -e 'host=')"
+
+# a 0-byte file given as a store: every reader refuses it in one line and leaves it 0 bytes;
+# --check does not call it ok (issue 34 item 5)
+: >"$T/zero.db"
+for c in runs:runs check:"runs --check" summary:summary compare:"compare 1 2"; do
+	name=${c%%:*} c=${c#*:}
+	"$PLUMB" $c --db "$T/zero.db" >"$T/o" 2>"$T/e"
+	rc=$?
+	if [ $rc -ne 0 ] && [ ! -s "$T/zero.db" ] && [ "$(wc -l <"$T/e")" -eq 1 ] &&
+		grep -q 'not a plumb results store' "$T/e" && ! grep -q ': ok' "$T/o"; then
+		pass "stores/zero-byte-$name-untouched"
+	else
+		fail "stores/zero-byte-$name-untouched" "rc $rc, $(wc -c <"$T/zero.db") bytes: $(head -c 200 "$T/e")"
+	fi
+done
