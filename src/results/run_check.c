@@ -64,8 +64,8 @@ static const struct unit_range {
 	{ "MHz", 1, 1e6 },      { "MiB", 1e-6, 1e12 }, { "bytes", 1, 1e18 },
 	{ "pages", 1, 1e12 },   { "x", 1e-6, 1e6 },
 };
-/* a unit plumb does not know: only absurd magnitudes are refused */
-static const struct unit_range any_unit = { "", 1e-30, 1e30 };
+/* a metric and unit plumb does not know (another tool's file): only finiteness is judged */
+static const struct unit_range any_unit = { "", 0, INFINITY };
 
 static const struct unit_range *range_of(const char *unit)
 {
@@ -97,8 +97,12 @@ int value_check(const char *metric, const char *unit, double v, char *why, size_
 		return 0;
 	char name[96];
 	term_str(metric ? metric : "", name, sizeof name);
-	snprintf(why, len, "%s: value %.6g %s is %s (%g to %g %s)", name, v, *u->unit ? u->unit : "",
-		 bad, signed_ok ? -u->hi : u->lo, u->hi, *u->unit ? u->unit : "");
+	char range[96] = "";
+	if (*u->unit)
+		snprintf(range, sizeof range, " (%g to %g %s)", signed_ok ? -u->hi : u->lo, u->hi,
+			 u->unit);
+	snprintf(why, len, "%s: value %.6g%s%s is %s%s", name, v, *u->unit ? " " : "", u->unit, bad,
+		 range);
 	return -1;
 }
 
