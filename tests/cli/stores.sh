@@ -158,3 +158,27 @@ for c in runs:runs check:"runs --check" summary:summary compare:"compare 1 2"; d
 		fail "stores/zero-byte-$name-untouched" "rc $rc, $(wc -c <"$T/zero.db") bytes: $(head -c 200 "$T/e")"
 	fi
 done
+
+# push leaves out the kernel command line and local paths unless --with-private (issue 34)
+python3 - "$T/a.json" "$T/priv.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d['facts'] = dict(d.get('facts', {}), cmdline='root=UUID=1234 secret_token=abc',
+                  **{'opt.db': '/home/me/private/plumb.db', 'opt.output': '/home/me/o.json'})
+d['run']['uid'] = '%032x' % 4242
+open(sys.argv[2], 'w').write(json.dumps(d))
+PY
+"$PLUMB" push "$T/priv.json" --to "$T/shared.db" >/dev/null 2>"$T/e"
+"$PLUMB" export --db "$T/shared.db" 1 -o "$T/pushed.json" 2>>"$T/e"
+if [ -s "$T/pushed.json" ] && ! grep -q 'secret_token\|/home/me' "$T/pushed.json"; then
+	pass stores/push-leaves-out-private
+else
+	fail stores/push-leaves-out-private "$(head -c 300 "$T/e")"
+fi
+"$PLUMB" push "$T/priv.json" --to "$T/shared2.db" --with-private >/dev/null 2>"$T/e"
+"$PLUMB" export --db "$T/shared2.db" 1 -o "$T/pushed2.json" 2>>"$T/e"
+if grep -q 'secret_token' "$T/pushed2.json" && grep -q '/home/me/private' "$T/pushed2.json"; then
+	pass stores/push-with-private
+else
+	fail stores/push-with-private "$(head -c 300 "$T/e")"
+fi
