@@ -182,3 +182,25 @@ if grep -q 'secret_token' "$T/pushed2.json" && grep -q '/home/me/private' "$T/pu
 else
 	fail stores/push-with-private "$(head -c 300 "$T/e")"
 fi
+
+# -o on a full disk: the old file is kept whole and no temporary is left (every output is
+# written beside it and renamed; issue 34). A 64 KiB tmpfs, filled, in a private mount namespace.
+if [ "$(id -u)" -ne 0 ] || ! unshare -m true 2>/dev/null; then
+	skip stores/full-disk-keeps-old "needs root (unshare -m to mount a small tmpfs)"
+else
+	mkdir -p "$T/full"
+	for c in compare:"compare $T/a.json $T/b.json" trend:"trend $T/a.json $T/b.json" \
+		export:"export $T/a.json" report:"report $T/a.json $T/b.json"; do
+		name=${c%%:*} c=${c#*:}
+		unshare -m sh -c 'mount -t tmpfs -o size=64k tmpfs "$0" && echo old >"$0/out" &&
+			dd if=/dev/zero of="$0/fill" bs=4k 2>/dev/null; "$1" $2 -o "$0/out" 2>"$0.err";
+			echo "rc=$? $(cat "$0/out") $(ls "$0" | tr "\n" " ")| $(head -c 200 "$0.err")"' \
+			"$T/full" "$PLUMB" "$c" >"$T/full.res" 2>&1
+		if grep -q '^rc=[1-9][0-9]* old fill out | .*out: cannot write' "$T/full.res" &&
+			[ "$(wc -l <"$T/full.res")" -eq 1 ]; then
+			pass "stores/full-disk-keeps-old-$name"
+		else
+			fail "stores/full-disk-keeps-old-$name" "$(head -c 300 "$T/full.res")"
+		fi
+	done
+fi
