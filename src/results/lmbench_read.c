@@ -440,11 +440,22 @@ static void header_line(struct lmp *P, const char *line, size_t len)
 	free(iso);
 }
 
+/* Whether cur is a block this file held already (the same content uid): a file of one block
+ * pasted many times is one run, and costs the memory of one (issue 34: 15x the file). */
+static int repeated_block(struct lmp *P)
+{
+	run_set_content_uid(P->cur);
+	for (size_t i = 0; i < P->nruns; i++)
+		if (P->runs[i]->uid && !strcmp(P->runs[i]->uid, P->cur->uid))
+			return 1;
+	return 0;
+}
+
 static void end_block(struct lmp *P)
 {
 	if (!P->cur)
 		return;
-	if (P->block_results)
+	if (P->block_results && !repeated_block(P))
 		run_array_push(&P->runs, &P->nruns, P->cur);
 	else
 		run_free(P->cur);

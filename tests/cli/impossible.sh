@@ -96,3 +96,22 @@ done
 if [ $short -eq 0 ]; then skip impossible/out-of-memory-said "no limit down to 30 MB made the import fail"
 elif [ -z "$bad" ]; then pass impossible/out-of-memory-said
 else fail impossible/out-of-memory-said "$bad"; fi
+
+# an lmbench file of one block pasted 1000 times: one run, read in at most 3x the file's size
+# of memory (it took 15x), and a second import says so in one line, not one a block
+L=tests/data/lmbench/seed-a10-3.0.36-28.txt
+i=0; while [ $i -lt 1000 ]; do cat "$L"; i=$((i + 1)); done >"$T/rep.txt"
+size=$(wc -c <"$T/rep.txt")
+if [ -x /usr/bin/time ]; then
+	/usr/bin/time -f '%M' -o "$T/rss" "$PLUMB" import --db "$T/rep.db" "$T/rep.txt" >"$T/o1" 2>&1
+	rss=$(($(tail -n 1 "$T/rss") * 1024))
+	if [ "$rss" -le $((3 * size)) ]; then pass impossible/lmbench-repeats-memory
+	else fail impossible/lmbench-repeats-memory "$rss bytes resident for a $size-byte file"; fi
+else
+	skip impossible/lmbench-repeats-memory "no /usr/bin/time to read the peak memory"
+	"$PLUMB" import --db "$T/rep.db" "$T/rep.txt" >"$T/o1" 2>&1
+fi
+"$PLUMB" import --db "$T/rep.db" "$T/rep.txt" >"$T/o2" 2>&1
+if [ "$(wc -l <"$T/o1")" -eq 1 ] && [ "$(wc -l <"$T/o2")" -eq 1 ] && grep -q 'already in the store' "$T/o2"
+then pass impossible/lmbench-repeats-one-line
+else fail impossible/lmbench-repeats-one-line "$(head -c 200 "$T/o1") / $(head -c 200 "$T/o2")"; fi
