@@ -115,3 +115,23 @@ fi
 if [ "$(wc -l <"$T/o1")" -eq 1 ] && [ "$(wc -l <"$T/o2")" -eq 1 ] && grep -q 'already in the store' "$T/o2"
 then pass impossible/lmbench-repeats-one-line
 else fail impossible/lmbench-repeats-one-line "$(head -c 200 "$T/o1") / $(head -c 200 "$T/o2")"; fi
+
+# values at the ends of the plausible range (1e-6 us and 9e9 us): every format prints a number
+# with no more digits than it holds (a change of +2e12 % as "+2.23e+12%", never 13 digits), no inf
+sed 's/"value": 0\.30[0-9]*/"value": 1e-6/g; s/"value": 0\.40[0-9]*/"value": 9e9/g' \
+	"$T/good.json" >"$T/ends.json"
+for fmt in text markdown csv json; do
+	"$PLUMB" compare --format $fmt "$T/good.json" "$T/ends.json" >"$T/cmp.$fmt" 2>"$T/e"
+	# 7 significant digits or more (a nonzero digit 7 places after another) is more than a
+	# ratio of measurements holds (JSON: its change fields; its other statistics are exact)
+	sel=cat; [ $fmt = json ] && sel="grep change"
+	if [ -s "$T/cmp.$fmt" ] && ! $sel "$T/cmp.$fmt" | grep -Eq '[1-9][0-9.]{6,}[1-9]|inf|nan'; then
+		pass "impossible/compare-$fmt-digits"
+	else
+		fail "impossible/compare-$fmt-digits" "$($sel "$T/cmp.$fmt" | grep -Eo '.{20}([1-9][0-9.]{6,}[1-9]|inf|nan).{5}' | head -2) $(head -c 100 "$T/e")"
+	fi
+done
+"$PLUMB" trend "$T/good.json" "$T/ends.json" "$T/ends.json" >"$T/ends.trend" 2>"$T/e"
+if [ -s "$T/ends.trend" ] && ! grep -Eq '[1-9][0-9.]{6,}[1-9]|inf' "$T/ends.trend"
+then pass impossible/trend-digits
+else fail impossible/trend-digits "$(grep -Eo '.{20}([1-9][0-9.]{6,}[1-9]|inf).{5}' "$T/ends.trend" | head -2) $(head -c 200 "$T/e")"; fi
