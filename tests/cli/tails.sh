@@ -71,15 +71,19 @@ if "$PLUMB" lat_tail -o null -N 3 -k 200 --stall-every 50 --json | grep -Eq '"st
 then pass tails/stall-in-params; else fail tails/stall-in-params "stall_every not in the params"; fi
 
 # ---- the null call's median against lat_syscall null (its own loop, a batch mean) -------------
-n=0
+# Other work only adds time, and lat_syscall's batch mean takes all of it in (0.49 us beside a
+# 0.10 us median under make test's load): each side's least disturbed figure over the tries
+n=0 tmin= smin=
 while :; do
 	n=$((n + 1))
 	"$PLUMB" lat_tail -o null -N 3 -k 2000 >"$T/null" 2>&1
 	t=$(value null p50 "$T/null")
 	s=$("$PLUMB" lat_syscall -N 3 null 2>&1 | awk '/^Simple syscall:/ { print $3 }')
-	if awk -v t="$t" -v s="$s" 'BEGIN { exit !(t > 0 && s > 0 && t < 4 * s && s < 4 * t) }'
+	tmin=$(awk -v a="$tmin" -v b="$t" 'BEGIN { print (a == "" || (b > 0 && b < a)) ? b : a }')
+	smin=$(awk -v a="$smin" -v b="$s" 'BEGIN { print (a == "" || (b > 0 && b < a)) ? b : a }')
+	if awk -v t="$tmin" -v s="$smin" 'BEGIN { exit !(t > 0 && s > 0 && t < 4 * s && s < 4 * t) }'
 	then pass tails/null-vs-lat_syscall; break; fi
-	[ $n -lt 3 ] || { fail tails/null-vs-lat_syscall "lat_tail p50 $t us, lat_syscall null $s us, in 3 tries"; break; }
+	[ $n -lt 3 ] || { fail tails/null-vs-lat_syscall "least of 3 tries: lat_tail p50 $tmin us, lat_syscall null $smin us"; break; }
 done
 
 # ---- a stop mid-run: exit 128 + the signal, the pipe's child gone --------------------------------
