@@ -26,6 +26,8 @@ const char *cmp_fmt_num(double v, char *buf, size_t len)
 	double a = fabs(v);
 	if (isnan(v))
 		snprintf(buf, len, "-");
+	else if (a >= 1e7)
+		snprintf(buf, len, "%.4g", v); /* 4 digits, as below: 9e9 is "9e+09", not 10 digits */
 	else if (a >= 1000)
 		snprintf(buf, len, "%.0f", v);
 	else if (a >= 100)
@@ -66,21 +68,24 @@ static void cell_text(const struct cmp_cell *c, char *buf, size_t len)
 
 static void interval_text(const struct cmp_change *c, char *buf, size_t len)
 {
+	char e[PCT_LEN], l[PCT_LEN], h[PCT_LEN];
 	if (isnan(c->est))
 		snprintf(buf, len, "-");
 	else
-		snprintf(buf, len, "%+.1f%% [%+.1f, %+.1f]", c->est, c->lo, c->hi);
+		snprintf(buf, len, "%s%% [%s, %s]", pct_str(c->est, e), pct_str(c->lo, l),
+			 pct_str(c->hi, h));
 }
 
 /* The raw change with its interval; a bare change when it was not estimated (no test). */
 static void change_text(const struct cmp_test *t, char *buf, size_t len)
 {
+	char e[PCT_LEN];
 	if (!isnan(t->raw.est))
 		interval_text(&t->raw, buf, len);
 	else if (isnan(t->change))
 		snprintf(buf, len, "-");
 	else
-		snprintf(buf, len, "%+.1f%%", t->change);
+		snprintf(buf, len, "%s%%", pct_str(t->change, e));
 }
 
 /* The verdict word, then the corrected p of the test that decided it (of the equivalence test
@@ -454,6 +459,15 @@ static void print_csv(FILE *f, const struct cmp_table *t)
 	}
 }
 
+/* A computed percentage in JSON: 6 significant digits, as the CSV prints it (a ratio of two
+ * measurements holds no more; +2225570095249.5713 is +2.22557e12). */
+static void json_pct(struct json *j, const char *key, double v)
+{
+	char buf[32];
+	snprintf(buf, sizeof buf, "%.6g", v);
+	json_num(j, key, isfinite(v) ? strtod(buf, NULL) : v);
+}
+
 static void print_json(FILE *f, const struct cmp_table *t)
 {
 	struct json j;
@@ -510,15 +524,15 @@ static void print_json(FILE *f, const struct cmp_table *t)
 			json_str(&j, "caveat", *c->caveat ? c->caveat : NULL);
 			if (s > 0) {
 				const struct cmp_test *ts = &r->test[s];
-				json_num(&j, "change_pct", ts->change);
-				json_num(&j, "change_lo_pct", ts->lo);
-				json_num(&j, "change_hi_pct", ts->hi);
-				json_num(&j, "raw_change_pct", ts->raw.est);
-				json_num(&j, "raw_change_lo_pct", ts->raw.lo);
-				json_num(&j, "raw_change_hi_pct", ts->raw.hi);
-				json_num(&j, "equal_clock_change_pct", ts->eq.est);
-				json_num(&j, "equal_clock_lo_pct", ts->eq.lo);
-				json_num(&j, "equal_clock_hi_pct", ts->eq.hi);
+				json_pct(&j, "change_pct", ts->change);
+				json_pct(&j, "change_lo_pct", ts->lo);
+				json_pct(&j, "change_hi_pct", ts->hi);
+				json_pct(&j, "raw_change_pct", ts->raw.est);
+				json_pct(&j, "raw_change_lo_pct", ts->raw.lo);
+				json_pct(&j, "raw_change_hi_pct", ts->raw.hi);
+				json_pct(&j, "equal_clock_change_pct", ts->eq.est);
+				json_pct(&j, "equal_clock_lo_pct", ts->eq.lo);
+				json_pct(&j, "equal_clock_hi_pct", ts->eq.hi);
 				json_bool(&j, "judged_at_equal_clock", ts->judged_eq);
 				json_num(&j, "detectable_pct", ts->v == V_UNDECIDED ? ts->mde : NAN);
 				json_str(&j, "noise", noise_src_name(ts->noise));

@@ -13,6 +13,7 @@
 #include <string.h>
 #include "analysis/compare_junit.h"
 #include "core/escape.h"
+#include "core/util.h"
 
 static size_t count(const struct cmp_table *t, size_t side, enum verdict v)
 {
@@ -48,10 +49,13 @@ static void testcase(FILE *f, const struct cmp_table *t, const struct cmp_row *r
 	const struct cmp_test *x = &r->test[side];
 	value_text(&r->cell[0], r->unit, base, sizeof base);
 	value_text(&r->cell[side], r->unit, now, sizeof now);
+	char pc[PCT_LEN], pl[PCT_LEN], ph[PCT_LEN];
 	int n = isnan(x->change) ? snprintf(msg, sizeof msg, "%s", verdict_name(x->v))
-		: isnan(x->lo) ? snprintf(msg, sizeof msg, "%s: %+.1f %%", verdict_name(x->v), x->change)
-			       : snprintf(msg, sizeof msg, "%s: %+.1f %% [%+.1f, %+.1f]", verdict_name(x->v),
-					  x->change, x->lo, x->hi);
+		: isnan(x->lo) ? snprintf(msg, sizeof msg, "%s: %s %%", verdict_name(x->v),
+					  pct_str(x->change, pc))
+			       : snprintf(msg, sizeof msg, "%s: %s %% [%s, %s]", verdict_name(x->v),
+					  pct_str(x->change, pc), pct_str(x->lo, pl),
+					  pct_str(x->hi, ph));
 	if (n > 0 && (size_t)n < sizeof msg && !isnan(x->p_adj))
 		snprintf(msg + n, sizeof msg - (size_t)n, " (p=%.2g)", x->p_adj);
 	fputs("    <testcase classname=\"plumb.", f);

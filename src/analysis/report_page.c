@@ -188,13 +188,15 @@ static void compare_row(FILE *f, const struct cmp_row *r, size_t n)
 		/* the change the verdict judged: at equal clock it is not the raw one, and says so */
 		const struct cmp_change *jc = ts->judged_eq && !isnan(ts->eq.est) ? &ts->eq :
 					      !isnan(ts->raw.est) ? &ts->raw : NULL;
+		char pe[PCT_LEN], pl[PCT_LEN], ph[PCT_LEN];
 		if (jc)
-			fprintf(f, "<td class=\"num\">%+.1f%%<br><small>[%+.1f, %+.1f]%s</small></td>",
-				jc->est, jc->lo, jc->hi, jc == &ts->eq ? " at equal clock" : "");
+			fprintf(f, "<td class=\"num\">%s%%<br><small>[%s, %s]%s</small></td>",
+				pct_str(jc->est, pe), pct_str(jc->lo, pl), pct_str(jc->hi, ph),
+				jc == &ts->eq ? " at equal clock" : "");
 		else if (isnan(ts->change))
 			fputs("<td class=\"num\">-</td>", f);
 		else
-			fprintf(f, "<td class=\"num\">%+.1f%%</td>", ts->change);
+			fprintf(f, "<td class=\"num\">%s%%</td>", pct_str(ts->change, pe));
 		fprintf(f, "<td class=\"v%s\">%s", verdict_class(ts->v), verdict_name(ts->v));
 		double p = ts->v == V_SAME ? ts->p_same_adj : ts->p_adj; /* the deciding test's */
 		if (!isnan(p))

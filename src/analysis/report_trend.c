@@ -101,7 +101,9 @@ static char *render(const struct trend_table *t, const struct trend_row *r, int 
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
 			   "stroke-width=\"1.5\" stroke-dasharray=\"5,3\"/>\n", x, PAD_T, x, PAD_T + ph, col);
 		char lab[64];
-		snprintf(lab, sizeof lab, "%+.1f %% [%+.1f, %+.1f]", ch->est, ch->lo, ch->hi);
+		char pe[PCT_LEN], pl[PCT_LEN], ph[PCT_LEN];
+		snprintf(lab, sizeof lab, "%s %% [%s, %s]", pct_str(ch->est, pe), pct_str(ch->lo, pl),
+			 pct_str(ch->hi, ph));
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"%s\" "
 			   "font-size=\"11\">%s</text>\n", x, PAD_T - 4, col, lab);
 	}

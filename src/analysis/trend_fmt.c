@@ -10,6 +10,7 @@
 #include "analysis/trend.h"
 #include "core/escape.h"
 #include "core/json.h"
+#include "core/util.h"
 
 #define NAME_COL 28 /* a version's name in text tables, cut with "..." beyond it */
 #define NAME_CHANGE 22 /* the same in a change's line, which names two versions */
@@ -31,8 +32,9 @@ const char *trend_change_text(const struct trend_table *t, const struct trend_ro
 	term_str(row_name(r, nb, sizeof nb), m, sizeof m);
 	term_str(t->sides[c->from].name, a, NAME_CHANGE + 1);
 	term_str(t->sides[c->at].name, b, NAME_CHANGE + 1);
-	snprintf(buf, len, "%s: %+.1f %% [%+.1f, %+.1f] between %s and %s", m, c->est, c->lo, c->hi,
-		 a, b);
+	char pe[PCT_LEN], pl[PCT_LEN], ph[PCT_LEN];
+	snprintf(buf, len, "%s: %s %% [%s, %s] between %s and %s", m, pct_str(c->est, pe),
+		 pct_str(c->lo, pl), pct_str(c->hi, ph), a, b);
 	return buf;
 }
 
@@ -185,9 +187,10 @@ static void print_text(FILE *f, const struct trend_table *t)
 			/* no padding at the end of a line without a change */
 			fprintf(f, "  %-*s %4zu %10s  %-*s", NAME_COL, name, lv->nruns,
 				lv->present ? cmp_fmt_num(lv->value, n1, sizeof n1) : "-", c ? 23 : 0, iv);
+			char pe[PCT_LEN], pl[PCT_LEN], ph[PCT_LEN];
 			if (c)
-				fprintf(f, " %+.1f %% [%+.1f, %+.1f] %s", c->est, c->lo, c->hi,
-					direction(c));
+				fprintf(f, " %s %% [%s, %s] %s", pct_str(c->est, pe),
+					pct_str(c->lo, pl), pct_str(c->hi, ph), direction(c));
 			fputs("\n", f);
 		}
 	}
@@ -219,9 +222,10 @@ static void print_markdown(FILE *f, const struct trend_table *t)
 					cmp_fmt_num(lv->hi, n3, sizeof n3));
 			fputs(" | ", f);
 			const struct trend_change *c = change_at(r, s);
+			char pe[PCT_LEN], pl[PCT_LEN], ph[PCT_LEN];
 			if (c)
-				fprintf(f, "**%+.1f %%** [%+.1f, %+.1f] %s", c->est, c->lo, c->hi,
-					direction(c));
+				fprintf(f, "**%s %%** [%s, %s] %s", pct_str(c->est, pe),
+					pct_str(c->lo, pl), pct_str(c->hi, ph), direction(c));
 			fputs(" |\n", f);
 		}
 	}

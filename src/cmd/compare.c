@@ -14,6 +14,7 @@
 #include "analysis/compare_junit.h"
 #include "cmd/commands.h"
 #include "cmd/sides.h"
+#include "core/outfile.h"
 #include "core/util.h"
 #include "results/run_ident.h"
 
@@ -82,15 +83,14 @@ int cmd_compare(int argc, char **argv)
 	struct cmp_table *t = cmp_build(sides, ns, &o);
 	for (size_t i = 0; i < t->nwarnings; i++)
 		warnx_("warning: %s", t->warnings[i]);
-	FILE *f = stdout;
-	if (out && !(f = fopen(out, "w")))
-		die(EXIT_USAGE, "%s: cannot write: %m", out);
+	struct outfile of;
+	FILE *f = out ? outfile_open_or_die(&of, out) : stdout;
 	if (junit)
 		cmp_print_junit(f, t);
 	else
 		cmp_print(f, t, fmt);
-	if (f != stdout && fclose(f) != 0)
-		die(EXIT_USAGE, "%s: write failed: %m", out);
+	if (out)
+		outfile_commit_or_die(&of);
 	int st = fail && cmp_regressions(t) > 0 ? 1 : 0;
 	char why[1400];
 	if (st && sides_not_judged(sides, ns, why, sizeof why)) {

@@ -59,20 +59,31 @@ int cmd_import(int argc, char **argv)
 		die(EXIT_USAGE, "%s", err);
 	if (store_save_all(s, runs, n, err, sizeof err))
 		die(EXIT_USAGE, "%s", err);
-	for (size_t k = 0; k < n; k++) {
+	for (size_t k = 0; k < n;) {
 		const struct run *r = runs[k];
 		const char *src = r->source ? r->source : "";
 		const char *colon = strchr(src, ':');
 		char from[PATH_MAX * 4], host[RUN_TEXT_MAX * 4], label[RUN_TEXT_MAX * 4];
 		term_str(colon ? colon + 1 : src, from, sizeof from);
-		if (r->dup)
+		/* runs of one file the store holds already: one line for them all, not one a block */
+		size_t same = 0;
+		while (k + same < n && runs[k + same]->dup &&
+		       !strcmp(runs[k + same]->source ? runs[k + same]->source : "", src))
+			same++;
+		if (same > 1)
+			printf("%zu runs already in the store (runs %ld to %ld), nothing added (from %s)\n",
+			       same, runs[k]->id, runs[k + same - 1]->id, from);
+		else if (r->dup)
 			printf("run %ld: already in the store, nothing added (from %s)\n", r->id, from);
 		else
 			printf("run %ld: %s, %s, %zu results (from %s)\n", r->id,
 			       term_str(r->host ? r->host : "?", host, sizeof host),
 			       term_str(r->label ? r->label : r->profile ? r->profile : "-", label,
 					sizeof label), r->results.n, from);
-		run_free(runs[k]);
+		size_t step = same > 1 ? same : 1;
+		for (size_t i = 0; i < step; i++)
+			run_free(runs[k + i]);
+		k += step;
 	}
 	free(runs);
 	store_close(s);

@@ -20,10 +20,11 @@
 #include "core/util.h"
 #include "results/store.h"
 
-#define USAGE "usage: plumb push RUN... --to URI|FILE [--db FILE]"
+#define USAGE "usage: plumb push RUN... --to URI|FILE [--db FILE] [--with-private]"
 
 struct push_cli {
 	const char *to, *db;
+	int with_private;
 };
 
 const struct opt push_options[] = {
@@ -31,6 +32,8 @@ const struct opt push_options[] = {
 		"the store to copy to (a postgresql:// URI, or an SQLite file)"),
 	OPT_STRING(0, "db", struct push_cli, db, "FILE",
 		"the local store RUN ids, labels and selections refer to"),
+	OPT_BOOL(0, "with-private", struct push_cli, with_private,
+		"also push the kernel command line and this machine's paths (left out by default)"),
 	OPT_END,
 };
 
@@ -39,6 +42,41 @@ __attribute__((noreturn)) static void push_bad(const char *cmd, const char *word
 	if (missing)
 		die(EXIT_USAGE, "%s needs a value (%s)", word, USAGE);
 	die(EXIT_USAGE, "unknown option '%s' (%s)", word, USAGE);
+}
+
+/* Facts that tell a shared store about this machine rather than the measurement: the kernel
+ * command line (root=UUID, addresses, tokens) and local paths (the store, the output file, the
+ * file-system directory). Left out of what is pushed unless --with-private; the uid the run
+ * already has keeps the push idempotent. */
+static int private_fact(const char *key)
+{
+	static const char *const keys[] = { "cmdline", "opt.db", "opt.output", "opt.fsdir" };
+	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+		if (!strcmp(key, keys[i]))
+			return 1;
+	return 0;
+}
+
+static void strip_private(struct run *r)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < r->facts.n; i++) {
+		if (private_fact(r->facts.v[i].key)) {
+			free(r->facts.v[i].key);
+			free(r->facts.v[i].val);
+		} else {
+			r->facts.v[k++] = r->facts.v[i];
+		}
+	}
+	r->facts.n = k;
+	/* an imported file's source names its path here: only its file name goes */
+	const char *colon = r->source ? strchr(r->source, ':') : NULL;
+	const char *slash = colon ? strrchr(colon, '/') : NULL;
+	if (slash) {
+		char *n = xasprintf("%.*s%s", (int)(colon + 1 - r->source), r->source, slash + 1);
+		free(r->source);
+		r->source = n;
+	}
 }
 
 int cmd_push(int argc, char **argv)
@@ -64,8 +102,11 @@ int cmd_push(int argc, char **argv)
 			die(EXIT_USAGE, "%s", err);
 	/* the ids each run had where it came from, for the report */
 	long *from = xcalloc(n ? n : 1, sizeof *from);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		from[i] = runs[i]->id;
+		if (!a.with_private)
+			strip_private(runs[i]);
+	}
 	struct store *s = store_open(to, STORE_CREATE, err, sizeof err);
 	if (!s)
 		die(EXIT_USAGE, "%s", err);

@@ -16,31 +16,8 @@
 #include "cmd/plot_png.h"
 #include "cmd/sides.h"
 #include "core/cleanup.h"
+#include "core/outfile.h"
 #include "core/util.h"
-
-/* Open path's temporary sibling for writing. */
-static FILE *open_tmp(const char *path, char **tmp)
-{
-	*tmp = xasprintf("%s.tmp%ld", path, (long)getpid());
-	FILE *f = fopen(*tmp, "w");
-	if (!f)
-		die(EXIT_USAGE, "%s: cannot write: %s", path, strerror(errno));
-	path_register(*tmp, 0); /* removed if we are interrupted */
-	return f;
-}
-
-static void close_tmp(FILE *f, const char *path, char *tmp)
-{
-	int bad = ferror(f);
-	if (fclose(f) != 0 || bad || rename(tmp, path) != 0) {
-		path_forget(tmp);
-		int e = errno;
-		unlink(tmp);
-		die(EXIT_USAGE, "%s: write failed: %s", path, strerror(e));
-	}
-	path_forget(tmp);
-	free(tmp);
-}
 
 /* png: also NN-NAME.png beside each .svg, drawn by the converter found (plot_png.c). */
 static void write_svgs(const char *dir, const struct side *sides, size_t n, int png)
@@ -54,11 +31,12 @@ static void write_svgs(const char *dir, const struct side *sides, size_t n, int 
 	struct report_chart *c;
 	size_t nc = report_charts(sides, n, 1, &c), npng = 0;
 	for (size_t i = 0; i < nc; i++) {
-		char *path = xasprintf("%s/%02zu-%s.svg", dir, i + 1, c[i].slug), *tmp;
-		FILE *f = open_tmp(path, &tmp);
+		char *path = xasprintf("%s/%02zu-%s.svg", dir, i + 1, c[i].slug);
+		struct outfile of;
+		FILE *f = outfile_open_or_die(&of, path);
 		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
 		fputs(c[i].svg, f);
-		close_tmp(f, path, tmp);
+		outfile_commit_or_die(&of);
 		if (png) {
 			char *pp = xasprintf("%s/%02zu-%s.png", dir, i + 1, c[i].slug);
 			if (png_write(conv, path, pp) == 0)
@@ -133,11 +111,12 @@ static int report_main(int argc, char **argv, int plot)
 	struct side *sides = sides_load(argv + first, (size_t)(argc - first), db, 1, &ns);
 	sides_check_pooling(sides, ns, a.pool_anyway);
 	if (out) {
-		char *tmp;
-		FILE *f = strcmp(out, "-") == 0 ? stdout : open_tmp(out, &tmp);
+		struct outfile of;
+		int to_stdout = strcmp(out, "-") == 0;
+		FILE *f = to_stdout ? stdout : outfile_open_or_die(&of, out);
 		report_html(f, sides, ns, &o);
-		if (f != stdout)
-			close_tmp(f, out, tmp);
+		if (!to_stdout)
+			outfile_commit_or_die(&of);
 	}
 	if (dir)
 		write_svgs(dir, sides, ns, a.png);

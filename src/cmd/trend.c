@@ -13,6 +13,7 @@
 #include "cmd/commands.h"
 #include "cmd/sides.h"
 #include "core/escape.h"
+#include "core/outfile.h"
 #include "core/util.h"
 #include "results/store.h"
 
@@ -173,12 +174,11 @@ int cmd_trend(int argc, char **argv)
 	struct trend_table *t = trend_build(sides, ns, &a.ca.o);
 	for (size_t i = 0; i < t->cmp->nwarnings; i++)
 		warnx_("warning: %s", t->cmp->warnings[i]);
-	FILE *f = stdout;
-	if (a.out && !(f = fopen(a.out, "w")))
-		die(EXIT_USAGE, "%s: cannot write: %m", a.out);
+	struct outfile of;
+	FILE *f = a.out ? outfile_open_or_die(&of, a.out) : stdout;
 	trend_print(f, t, a.fmt);
-	if (f != stdout && fclose(f) != 0)
-		die(EXIT_USAGE, "%s: write failed: %m", a.out);
+	if (a.out)
+		outfile_commit_or_die(&of);
 	int worse = 0;
 	for (size_t i = 0; i < t->nrows; i++)
 		for (size_t k = 0; k < t->rows[i].nch; k++)

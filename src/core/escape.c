@@ -96,13 +96,22 @@ const char *term_str(const char *s, char *buf, size_t len)
 	return buf;
 }
 
+/* A cell a spreadsheet would run as a formula: = + - @ (OWASP's CSV injection list), or a tab
+ * or CR before one. */
+static int formula_start(const char *s)
+{
+	return s && *s && strchr("=+-@\t\r", *s);
+}
+
 void csv_fputs(FILE *f, const char *s)
 {
 	char *e = esc_dup(term_fputs, s);
-	if (!strpbrk(e, ",\"")) {
+	int formula = formula_start(s);
+	if (!formula && !strpbrk(e, ",\"")) {
 		fputs(e, f);
 	} else {
-		fputc('"', f);
+		/* quoted, and a formula's first character behind a ' so it is text */
+		fputs(formula ? "\"'" : "\"", f);
 		for (const char *p = e; *p; p++) {
 			if (*p == '"')
 				fputc('"', f);
@@ -113,10 +122,29 @@ void csv_fputs(FILE *f, const char *s)
 	free(e);
 }
 
+static int word_char(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || c >= 0x80;
+}
+
+/* Whether the ASCII character c at p (after prev) would act in markdown: emphasis (* _ ~),
+ * code (`), a link or image ([ ] then (url)), an escape (\\). An underscore inside a word
+ * (lat_mem_rd) cannot open emphasis in CommonMark and is kept as it is. */
+static int md_acts(unsigned char prev, const unsigned char *p)
+{
+	if (*p == '_')
+		return !(word_char(prev) && word_char(p[1]));
+	return *p && strchr("*~`[]\\", *p) != NULL;
+}
+
 void md_fputs(FILE *f, const char *s)
 {
 	char rep[REP_MAX];
+	unsigned char prev = 0;
 	for (const unsigned char *p = bytes(s); *p;) {
+		if (md_acts(prev, p))
+			fputc('\\', f);
+		prev = *p;
 		p += visible(p, rep, 0);
 		fputs(!strcmp(rep, "|") ? "\\|" : !strcmp(rep, "<") ? "&lt;" : rep, f);
 	}

@@ -21,10 +21,12 @@ void term_fputs(FILE *f, const char *s);
  * "..." — for fixed-width columns and messages that name a value of any length. Returns buf. */
 const char *term_str(const char *s, char *buf, size_t len);
 /* One CSV field (RFC 4180): controls shown as term_fputs shows them, then quoted when it holds
- * a comma or a quote (quotes doubled). */
+ * a comma or a quote (quotes doubled); a field a spreadsheet would run as a formula (starting
+ * with = + - @ tab or CR) is quoted with a ' before it, so it stays text. */
 void csv_fputs(FILE *f, const char *s);
 /* One cell of a markdown table: as term_fputs, and '|' written "\|" so it cannot split the
- * row, '<' as "&lt;" so it cannot open HTML. */
+ * row, '<' as "&lt;" so it cannot open HTML, * ~ ` [ ] \ and a word-boundary _ behind a
+ * backslash so a label cannot make emphasis, code or a link ([x](javascript:...)). */
 void md_fputs(FILE *f, const char *s);
 /* XML, HTML and SVG text or attribute values: & < > " ' as entities, controls shown as
  * term_fputs shows them but tab and LF kept (whitespace to XML, never a forged element). */

@@ -1,5 +1,6 @@
 /* util.c — allocation, one-line errors and the strict number parsers behind every option. */
 #include <ctype.h>
+#include <math.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -231,4 +232,15 @@ void sort_with(void *base, size_t n, size_t size,
 	char *tmp = xmalloc(n * size);
 	sort_range(base, n, size, tmp, cmp, ctx);
 	free(tmp);
+}
+
+const char *pct_str(double p, char buf[PCT_LEN])
+{
+	if (!isfinite(p))
+		snprintf(buf, PCT_LEN, "n/a");
+	else if (fabs(p) < 1e4)
+		snprintf(buf, PCT_LEN, "%+.1f", p);
+	else
+		snprintf(buf, PCT_LEN, "%+.3g", p);
+	return buf;
 }

@@ -37,6 +37,10 @@ long long parse_int(const char *s, long long min, long long max, const char *wha
 uint64_t parse_size(const char *s, uint64_t min, uint64_t max, const char *what);
 /* The same, without exiting: 0 on success, -1 on malformed input or out of range. */
 int try_parse_size(const char *s, uint64_t *out);
+/* A percentage for a table, sign and no '%': "+12.3"; from 10,000 on in 3 significant digits
+ * ("+1.23e+06": never more digits than a measured value holds); "n/a" when not finite. */
+#define PCT_LEN 24
+const char *pct_str(double p, char buf[PCT_LEN]);
 
 /* Text as every writer emits it: labels and imported text are stored as given (any bytes), and
  * writers print them through core/escape.h. utf8_seq() is the length of the well-formed UTF-8

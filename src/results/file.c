@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "core/outfile.h"
 #include "core/util.h"
 #include "results/formats.h"
 #include "results/io.h"
@@ -172,31 +173,14 @@ int run_write(const struct run *r, FILE *f, enum run_format fmt)
 int run_save_file(const struct run *r, const char *path, enum run_format fmt, char *err,
 		  size_t errlen)
 {
-	char *tmp = xasprintf("%s.tmp.XXXXXX", path);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
-		free(tmp);
+	struct outfile of;
+	if (outfile_open(&of, path, err, errlen))
+		return -1;
+	if (run_write(r, of.f, fmt) != 0) {
+		int e = errno;
+		outfile_abandon(&of);
+		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(e ? e : EIO));
 		return -1;
 	}
-	fchmod(fd, 0644); /* mkstemp makes 0600; a results file is meant to be shared */
-	FILE *f = fdopen(fd, "w");
-	int rc = f ? run_write(r, f, fmt) : -1;
-	if (f && fflush(f) != 0)
-		rc = -1;
-	if (f && rc == 0 && fsync(fileno(f)) != 0)
-		rc = -1;
-	int saved = errno;
-	if (f ? fclose(f) != 0 : close(fd) != 0)
-		rc = -1;
-	if (rc == 0 && rename(tmp, path) != 0) {
-		saved = errno;
-		rc = -1;
-	}
-	if (rc != 0) {
-		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(saved ? saved : EIO));
-		unlink(tmp);
-	}
-	free(tmp);
-	return rc;
+	return outfile_commit(&of, err, errlen);
 }

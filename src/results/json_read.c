@@ -47,14 +47,18 @@ struct jparser {
 	char *text;      /* decoded strings, one arena */
 	size_t ntext, textcap;
 	const char *err;
+	int oom; /* a block could not be allocated: the machine, not the file */
 };
 
 static struct jnode *new_node(struct jparser *p, enum jtype t)
 {
 	if (!p->nodes || p->nodes->n == JBLOCK_NODES) {
 		struct jblock *b = malloc(sizeof *b);
-		if (!b)
+		if (!b) {
+			p->oom = 1;
+			p->err = "out of memory";
 			return NULL;
+		}
 		b->prev = p->nodes;
 		b->n = 0;
 		p->nodes = b;
@@ -527,7 +531,7 @@ struct run *json_parse_run(const char *buf, size_t len, const char *name, char *
 	p.textcap = 2 * len + 16;
 	p.text = malloc(p.textcap);
 	if (!p.text) {
-		snprintf(err, errlen, "%s: too large to read", name);
+		snprintf(err, errlen, "%s: out of memory reading it (%zu bytes)", name, len);
 		return NULL;
 	}
 	struct jnode *doc = NULL;
@@ -538,8 +542,12 @@ struct run *json_parse_run(const char *buf, size_t len, const char *name, char *
 			rc = fail(&p, "garbage after the document");
 	}
 	struct run *r = NULL;
-	if (rc) {
-		snprintf(err, errlen, "%s: bad JSON at byte %zu: %s", name, p.pos, p.err);
+	if (rc && p.oom) {
+		snprintf(err, errlen, "%s: out of memory reading it (at byte %zu of %zu)", name, p.pos,
+			 len);
+	} else if (rc) {
+		snprintf(err, errlen, "%s: bad JSON at byte %zu: %s", name, p.pos,
+			 p.err ? p.err : "not valid here");
 	} else {
 		char why[200];
 		r = doc_to_run(doc, why, sizeof why);

@@ -27,6 +27,7 @@
 #include "core/point_index.h"
 #include "core/util.h"
 #include "results/formats.h"
+#include "results/run.h"
 
 #define LINE_MAX_ 4096
 
@@ -95,6 +96,17 @@ static void add_value(struct lmp *P, const char *metric, const char *params, dou
 {
 	if (!(v >= 0) || !isfinite(v) || !P->cur)
 		return;
+	char why[256];
+	if (v == 0 && value_check(metric, NULL, v, why, sizeof why)) {
+		/* lmbench prints "0.00 nanoseconds" for what is below its two decimals: no value was
+		 * kept, so none is made up; the run's facts say what was left out */
+		const char *was = kv_get(&P->cur->facts, "lmbench.below_resolution");
+		char *n = xasprintf("%s%s%s", was ? was : "", was ? " " : "", metric);
+		if (strlen(n) <= 4096)
+			kv_set(&P->cur->facts, "lmbench.below_resolution", n);
+		free(n);
+		return;
+	}
 	struct result *r = NULL;
 	/* A repeated line (two runs pasted together) becomes another sample of the same point;
 	 * found by hash, a scan made a file of many blocks quadratic. */
@@ -428,11 +440,22 @@ static void header_line(struct lmp *P, const char *line, size_t len)
 	free(iso);
 }
 
+/* Whether cur is a block this file held already (the same content uid): a file of one block
+ * pasted many times is one run, and costs the memory of one (issue 34: 15x the file). */
+static int repeated_block(struct lmp *P)
+{
+	run_set_content_uid(P->cur);
+	for (size_t i = 0; i < P->nruns; i++)
+		if (P->runs[i]->uid && !strcmp(P->runs[i]->uid, P->cur->uid))
+			return 1;
+	return 0;
+}
+
 static void end_block(struct lmp *P)
 {
 	if (!P->cur)
 		return;
-	if (P->block_results)
+	if (P->block_results && !repeated_block(P))
 		run_array_push(&P->runs, &P->nruns, P->cur);
 	else
 		run_free(P->cur);

@@ -63,10 +63,14 @@ struct result *run_find(const struct run *r, const char *metric, const char *par
 #define RUN_FACT_MAX 65536
 #define RUN_TIME_MAX 64
 /* The one test of a run every reader and store writer applies (results/run_check.c): every
- * text within its limit, every number one a measurement can give (finite values, not negative
- * unless the metric is a difference, counts and times not negative, rounds >= 1). 0, or -1 with
+ * text within its limit, every number one a measurement can give (value_check: finite, neither
+ * zero nor negative unless the metric is a difference, within its unit's plausible range; counts
+ * and times not negative, rounds >= 1). 0, or -1 with
  * why set to one line saying what is wrong (the run is not named: see run_what). */
 int run_check(const struct run *r, char *why, size_t len);
+/* One value of metric (unit: the file's, when plumb does not know the metric): 0, or -1 with why
+ * naming the metric, the value and what is wrong with it (run_check.c's rules). */
+int value_check(const char *metric, const char *unit, double v, char *why, size_t len);
 /* A label or host given on a command line: 0, or -1 with why ("the label is longer ..."). */
 int run_text_check(const char *what, const char *s, char *why, size_t len);
 /* How messages name a run: "run 12 (uid 0123...)", "run 0123..." (a file's), "a run". */

@@ -5,8 +5,9 @@
  *
  * Two kinds of limits. Lengths: a label or a host is a name, not a document; a fact or a
  * result's parameters are a line, not megabytes — a run breaking one is refused, never imported
- * or printed whole. Physics: counts and times of a measurement cannot be negative, a value is a
- * finite number or missing (NaN), rounds number at least one.
+ * or printed whole. Physics: counts and times of a measurement cannot be negative; a value is a
+ * finite number, neither zero nor negative unless the metric is a difference (may_be_negative),
+ * within the range its unit allows (unit_ranges); rounds number at least one.
  */
 #include <math.h>
 #include <stdint.h>
@@ -40,6 +41,14 @@ static int may_be_negative(const char *metric)
 	return 0;
 }
 
+/* Metrics whose zero is a measurement: lat_loaded's level 0 is an idle chase beside no
+ * loader, delivering 0 MB/s (bench/mem/lat_loaded.c). Every other time, rate or size of a run
+ * is above zero: a zero is a broken clock or a count that never moved. */
+static int may_be_zero(const char *metric)
+{
+	return metric && !strcmp(metric, "lat_loaded.bandwidth");
+}
+
 static int too_long(const char *what, const char *s, size_t max, char *why, size_t len)
 {
 	size_t n = s ? strnlen(s, max + 1) : 0;
@@ -54,10 +63,58 @@ int run_text_check(const char *what, const char *s, char *why, size_t len)
 	return too_long(what, s, RUN_TEXT_MAX, why, len) ? -1 : 0;
 }
 
-/* value: finite, or NaN (missing); and not negative unless the metric may be. */
-static int bad_value(double v, int neg_ok)
+/* The values a unit can hold, generous: a figure outside is no machine's, fast or slow, but a
+ * broken clock, a corrupted file or a hand-made row (1e-300 us, 1e308 us). Every bound is
+ * many orders of magnitude past anything measured (a ps to hours; a byte/s to a PB/s). */
+static const struct unit_range {
+	const char *unit;
+	double lo, hi;
+} unit_ranges[] = {
+	{ "ns", 1e-3, 1e13 },   { "us", 1e-6, 1e10 },  { "ms", 1e-9, 1e7 },
+	{ "MB/s", 1e-6, 1e9 },  { "KB/s", 1e-3, 1e12 }, { "/s", 1e-6, 1e12 },
+	{ "MHz", 1, 1e6 },      { "MiB", 1e-6, 1e12 }, { "bytes", 1, 1e18 },
+	{ "pages", 1, 1e12 },   { "x", 1e-6, 1e6 },
+};
+/* a metric and unit plumb does not know (another tool's file): only finiteness is judged */
+static const struct unit_range any_unit = { "", 0, INFINITY };
+
+static const struct unit_range *range_of(const char *unit)
 {
-	return isinf(v) || (!neg_ok && v < 0);
+	for (size_t i = 0; unit && i < sizeof unit_ranges / sizeof *unit_ranges; i++)
+		if (!strcmp(unit, unit_ranges[i].unit))
+			return &unit_ranges[i];
+	return &any_unit;
+}
+
+int value_check(const char *metric, const char *unit, double v, char *why, size_t len)
+{
+	const struct metric_def *d = metric_find(metric);
+	if (d)
+		unit = d->unit; /* the unit plumb declares, not the one a file claims */
+	int signed_ok = may_be_negative(metric);
+	const struct unit_range *u = range_of(unit);
+	const char *bad = NULL;
+	if (isnan(v))
+		bad = "no value (NaN or NULL)";
+	else if (isinf(v))
+		bad = "not a finite number";
+	else if (v < 0 && !signed_ok)
+		bad = "negative, which this metric cannot be";
+	else if (v == 0 && !signed_ok && !may_be_zero(metric))
+		bad = "zero, which this metric cannot be";
+	else if (fabs(v) > u->hi || (v != 0 && !signed_ok && fabs(v) < u->lo))
+		bad = "outside the plausible range";
+	if (!bad)
+		return 0;
+	char name[96];
+	term_str(metric ? metric : "", name, sizeof name);
+	char range[96] = "";
+	if (*u->unit)
+		snprintf(range, sizeof range, " (%g to %g %s)", signed_ok ? -u->hi : u->lo, u->hi,
+			 u->unit);
+	snprintf(why, len, "%s: value %.6g%s%s is %s%s", name, v, *u->unit ? " " : "", u->unit, bad,
+		 range);
+	return -1;
 }
 
 static int check_result(const struct result *p, char *why, size_t len)
@@ -74,22 +131,26 @@ static int check_result(const struct result *p, char *why, size_t len)
 	    too_long("the info of a result", p->info, RUN_FACT_MAX, why, len) ||
 	    too_long("a unit", p->unit, RUN_TEXT_MAX, why, len))
 		return -1;
-	int neg_ok = may_be_negative(p->metric);
-	if (isinf(p->x) || bad_value(p->value, neg_ok) || p->version < 0 ||
-	    p->version > RUN_VERSION_MAX) {
-		snprintf(why, len, "%s: x %g, value %g or method version %d cannot be", name, p->x,
-			 p->value, p->version);
+	if (isinf(p->x) || p->version < 0 || p->version > RUN_VERSION_MAX) {
+		snprintf(why, len, "%s: x %g or method version %d cannot be", name, p->x, p->version);
 		return -1;
 	}
+	if (value_check(p->metric, p->unit, p->value, why, len))
+		return -1;
 	for (size_t k = 0; k < p->nsamples; k++) {
 		const struct sample *s = &p->samples[k];
 		/* a sample's count of operations is 0 only when nothing timed it (lmbench's files
 		 * give the value alone): then it has no elapsed time either */
 		int counted = s->iters >= 1 && s->iters <= INT64_MAX;
 		int timed = !isnan(s->elapsed_ns);
-		if (bad_value(s->value, neg_ok) || (timed && !counted) ||
-		    (!timed && s->iters > INT64_MAX) || isinf(s->elapsed_ns) || s->elapsed_ns < 0 ||
-		    s->round < 0 || s->round > RUN_ROUNDS_MAX) {
+		if (value_check(p->metric, p->unit, s->value, why, len)) {
+			char one[200];
+			snprintf(one, sizeof one, "%s", why);
+			snprintf(why, len, "sample %zu: %s", k + 1, one);
+			return -1;
+		}
+		if ((timed && !counted) || (!timed && s->iters > INT64_MAX) || isinf(s->elapsed_ns) ||
+		    s->elapsed_ns < 0 || s->round < 0 || s->round > RUN_ROUNDS_MAX) {
 			snprintf(why, len, "%s: sample %zu (value %g, %llu iterations, %g ns, round %d) "
 				 "cannot be", name, k + 1, s->value, (unsigned long long)s->iters,
 				 s->elapsed_ns, s->round);

@@ -99,6 +99,12 @@ static int migrate(struct store *s, int mode, char *err, size_t errlen)
 	}
 	if (ver == cur)
 		return 0;
+	if (ver == 0 && mode == STORE_READ && s->ops->dialect == DIALECT_SQLITE) {
+		/* an empty file or another program's database: a reader never makes it a store */
+		snprintf(err, errlen, "%s: not a plumb results store (an empty file or another "
+			 "database); left as it is", s->name);
+		return -1;
+	}
 	if (mode == STORE_READ && s->ops->dialect == DIALECT_SQLITE)
 		return 1; /* opened read-only: store_open opens it again to write */
 	if (ver == 0 && mode != STORE_CREATE && s->ops->dialect == DIALECT_PG) {
@@ -178,7 +184,7 @@ struct store *store_open(const char *path, int mode, char *err, size_t errlen)
 					     : store_sqlite_open(path, mode, err, errlen);
 	int rc = s ? migrate(s, mode, err, errlen) : 0;
 	if (rc == 1) {
-		/* a reader found an older schema (or an empty file): upgrading it is a write */
+		/* a reader found an older schema: upgrading it is a write (an empty file is refused) */
 		store_close(s);
 		s = store_sqlite_open(path, STORE_WRITE, err, errlen);
 		if (!s) {

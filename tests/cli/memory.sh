@@ -16,8 +16,16 @@ MAIN_MB=$((MAIN / 1048576))
 HALF_L1=$(( ${L1:-32768} / 2 ))
 
 # the default size when sysfs reports no caches: 4 x a knee measured with a quick chase
-PLUMB_MEM_NO_SYSFS=1 PLUMB_MEM_KNEE= "$PLUMB" stream -N 2 >"$T/sf" 2>&1
-check memory/default-size-measured-fallback grep -Eq '^\[Array size: .*4 x measured latency knee [0-9]+ MiB \(sysfs has no caches' "$T/sf"
+# (under load the quick chase can miss the knee once: 3 tries in all, each one's line kept)
+tries=
+for i in 1 2 3; do
+	PLUMB_MEM_NO_SYSFS=1 PLUMB_MEM_KNEE= "$PLUMB" stream -N 2 >"$T/sf" 2>&1
+	grep -Eq '^\[Array size: .*4 x measured latency knee [0-9]+ MiB \(sysfs has no caches' "$T/sf" &&
+		{ tries=ok; break; }
+	tries="$tries $(grep -m 1 'Array size' "$T/sf" | head -c 160);"
+done
+[ "$tries" = ok ] && pass memory/default-size-measured-fallback ||
+	fail memory/default-size-measured-fallback "3 tries:$tries"
 # A tool that needs the knee (no cache size known, or one too large to believe) measures it,
 # a few seconds each time; plumb run measures it once and hands it to its steps in
 # PLUMB_MEM_KNEE. The tests below do the same with the knee just measured.
@@ -139,7 +147,13 @@ for i in 1 2 3; do
 	between "${n:-0}" 8 16384 && break
 done
 if between "${n:-0}" 8 16384; then pass memory/tlb; else fail memory/tlb "in 3 tries:$tries"; fi
-check memory/tlb-suite-args "$BIN/tlb" -L 64 -M 128M
+# lmbench's suite arguments; a wrong program is wrong every time: 3 tries in all, each reason kept
+tries=
+for i in 1 2 3; do
+	"$BIN/tlb" -L 64 -M 128M >"$T/tlbs" 2>&1 && { tries=ok; break; }
+	tries="$tries $(head -c 160 "$T/tlbs" | tr '\n' ' ');"
+done
+[ "$tries" = ok ] && pass memory/tlb-suite-args || fail memory/tlb-suite-args "tlb -L 64 -M 128M, 3 tries:$tries"
 "$BIN/par_mem" -M 1m 2>"$T/pm"
 ok=1
 grep -Evq '^([0-9]+\.[0-9]{6} [0-9]+\.[0-9]{2}|\[[^]]+: .*\])$' "$T/pm" && ok=0

@@ -286,3 +286,13 @@ expect_usage net/usage-serve-port "$PLUMB" serve --port 0
 expect_usage net/usage-serve-opt "$PLUMB" serve --bogus
 expect_usage net/usage-serve-idle "$PLUMB" serve --idle x
 expect_usage net/usage-serve-operand "$PLUMB" serve extra
+
+# serve --idle 1 lasts a second (monotonic ms clock; whole seconds of time() ended it after
+# 0.3 s): at least 0.9 s, and it does end (under 60 s: any load)
+t0=$(date +%s%N)
+timeout 60 "$PLUMB" serve --idle 1 --port $BASE >"$T/idle" 2>&1
+rc=$?
+t1=$(date +%s%N)
+ms=$(( (t1 - t0) / 1000000 ))
+if [ $rc -eq 0 ] && [ $ms -ge 900 ]; then pass net/serve-idle-lasts-a-second
+else fail net/serve-idle-lasts-a-second "exit $rc after $ms ms: $(head -c 200 "$T/idle")"; fi

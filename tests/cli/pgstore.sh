@@ -35,7 +35,9 @@ p() { "$PLUMB" "$@" 2>&1 | tee -a "$OUT"; } # plumb, its output kept
 "$PLUMB" run --quick --only syscall --label nightly --db "$L" >/dev/null 2>&1
 check pgstore/local-run-stored test "$("$PLUMB" runs --db "$L" | grep -c nightly)" -eq 1
 "$PLUMB" import --db "$L" "$D/seed-a10-3.0.36-28.txt" "$D/seed-goflex-kirkwood.txt" >/dev/null
-p push 1 2 3 --db "$L" --to "$U" >"$T/push1"
+# --with-private: everything, the kernel command line and local paths too (stores.sh checks
+# that a push without it leaves them out)
+p push 1 2 3 --db "$L" --to "$U" --with-private >"$T/push1"
 check pgstore/push-adds-three grep -q '^3 pushed, 0 already there' "$T/push1"
 p push nightly 2 "$D/seed-goflex-kirkwood.txt" --db "$L" --to "$U" >"$T/push2"
 check pgstore/push-twice-stores-once grep -q '^0 pushed, 3 already there' "$T/push2"
@@ -79,6 +81,19 @@ all=$(pg_sql "SELECT count(*) FROM samples s JOIN results r ON r.id = s.result_i
 if [ -n "$pts" ] && [ "$pts" -gt 0 ] && [ "$pts" = "$ord" ] && [ "$nsm" = "$all" ]
 then pass pgstore/points-view
 else fail pgstore/points-view "rows $pts ordered $ord samples $nsm of $all"; fi
+# a round's median on PostgreSQL is percentile_cont (schema 5, O(n log n)): odd and even counts
+# (round 0: 1 2 10, median 2; round 1: 6 4, median 5), and a store of schema 4 is migrated
+awk 'BEGIN { printf "{\"schema\": \"plumb/1\", \"kind\": \"run\", \"run\": {\"uid\": \"%032x\", \"label\": \"medians\", \"host\": \"m\", \"profile\": \"default\", \"source\": \"plumb\", \"started\": \"2026-11-01T10:00:00Z\", \"ended\": \"2026-11-01T10:01:00Z\", \"incomplete\": false, \"rounds\": 2, \"options\": {}}, \"system\": {\"hostname\": \"m\"}, \"results\": [{\"metric\": \"lat_syscall.null\", \"params\": {}, \"x\": \"null\", \"value\": 3, \"unit\": \"us\", \"method_version\": 1, \"samples\": [", 77
+	n = split("1:0 2:0 10:0 6:1 4:1", v, " ")
+	for (i = 1; i <= n; i++) { split(v[i], a, ":"); printf "%s{\"value\": %s, \"iters\": 10, \"elapsed_ns\": %d, \"round\": %s}", (i > 1) ? "," : "", a[1], a[1] * 10, a[2] }
+	printf "]}]}\n" }' >"$T/medians.json"
+pg_sql "UPDATE plumb_meta SET value = '4' WHERE name = 'schema_version'" >/dev/null
+"$PLUMB" import --db "$U" "$T/medians.json" >/dev/null 2>>"$OUT"
+med=$(pg_sql "SELECT round || '=' || value FROM points WHERE label = 'medians' ORDER BY round" | tr '\n' ' ')
+def=$(pg_sql "SELECT pg_get_viewdef('points')" | grep -c percentile_cont)
+ver=$(pg_sql "SELECT value FROM plumb_meta WHERE name = 'schema_version'")
+if [ "$med" = "0=2 1=5 " ] && [ "$def" -ge 1 ] && [ "$ver" -ge 5 ]; then pass pgstore/points-median-sorted
+else fail pgstore/points-median-sorted "medians '$med', percentile_cont $def, schema $ver"; fi
 # selections: runs --host/--label/--since and a compare side host=H,label=L
 p runs --db "$U" --host DS02 >"$T/sel1"
 check pgstore/runs-host test "$(grep -c '^ *[0-9]' "$T/sel1")" -eq 1

@@ -41,6 +41,22 @@ TEST(escape_media)
 	char *m = esc_dup(md_fputs, evil);
 	CHECK(!has_raw_control(m, 0) && !strstr(m, "b|") && strstr(m, "b\\|") && !strchr(m, '<'));
 	free(m);
+	/* a spreadsheet formula stays text; markdown emphasis, code and links do not act */
+	c = esc_dup(csv_fputs, "=HYPERLINK(\"http://x\",\"y\")");
+	CHECK(!strcmp(c, "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\""));
+	free(c);
+	for (const char *f = "=+-@"; *f; f++) {
+		char in[8] = { *f, '1', 0 };
+		c = esc_dup(csv_fputs, in);
+		CHECK(c[0] == '"' && c[1] == '\'' && c[2] == *f);
+		free(c);
+	}
+	c = esc_dup(csv_fputs, "board-7");
+	CHECK(!strcmp(c, "board-7"));
+	free(c);
+	m = esc_dup(md_fputs, "**x** [y](javascript:alert(1)) `z` _w_ lat_mem_rd");
+	CHECK(!strcmp(m, "\\*\\*x\\*\\* \\[y\\](javascript:alert(1)) \\`z\\` \\_w\\_ lat_mem_rd"));
+	free(m);
 	char *x = esc_dup(xml_fputs, evil);
 	CHECK(!has_raw_control(x, 1) && !strchr(x, '<') && !strchr(x, '"') && strstr(x, "&amp;"));
 	free(x);
@@ -93,4 +109,15 @@ TEST(run_check_limits_and_physics)
 	s->value = INFINITY;
 	CHECK(run_check(r, why, sizeof why) < 0);
 	run_free(r);
+	/* impossible values (issue 34): zero, absurd magnitudes, NaN; a difference may be 0 */
+	CHECK(value_check("lat_syscall.null", NULL, 0.3, why, sizeof why) == 0);
+	CHECK(value_check("lat_syscall.null", NULL, 0, why, sizeof why) < 0 && strstr(why, "zero"));
+	CHECK(value_check("lat_syscall.null", NULL, 1e308, why, sizeof why) < 0 &&
+	      strstr(why, "1e+308"));
+	CHECK(value_check("lat_syscall.null", NULL, 1e-300, why, sizeof why) < 0);
+	CHECK(value_check("lat_syscall.null", NULL, NAN, why, sizeof why) < 0);
+	CHECK(value_check("bw_mem.rd", NULL, 1e12, why, sizeof why) < 0); /* 1 EB/s */
+	CHECK(value_check("lat_ctx.switch", NULL, 0, why, sizeof why) == 0);
+	CHECK(value_check("lat_ctx.switch", NULL, -1e308, why, sizeof why) < 0);
+	CHECK(value_check("someone.else", "furlongs", 42, why, sizeof why) == 0);
 }

@@ -81,7 +81,7 @@ static void dispatch(struct svc_req *rq, SVCXPRT *x)
 		c = 123;
 		svc_sendreply(x, x_char, (caddr_t)&c);
 		if (rpc_activity)
-			*rpc_activity = (long)time(NULL);
+			*rpc_activity = net_now_ms();
 		return;
 	case 2:
 		svc_sendreply(x, x_void, NULL);

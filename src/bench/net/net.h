@@ -23,8 +23,16 @@
 #include <stdint.h>
 #include <sys/socket.h>
 #include <sys/types.h>
+#include "core/clock.h"
 #include "core/out.h"
 #include "core/opts.h"
+
+/* Milliseconds on the monotonic clock: the server's activity and idle times (not time():
+ * whole seconds cut --idle short, and the wall clock jumps). */
+static inline long net_now_ms(void)
+{
+	return (long)(now_ns() / 1000000u);
+}
 
 enum net_svc {
 	NS_TCP,        /* lat_tcp echo */
@@ -93,7 +101,7 @@ struct net_server {
 	int conn_timeout_s;
 	struct timing_ctx *helper_of; /* pin as helper 1 of this measurement (mode b); NULL: not */
 	int verbose;        /* log connections to stderr (plumb serve -v) */
-	volatile long *activity; /* shared by its processes: time() of the last request (net_serve) */
+	volatile long *activity; /* shared by its processes: net_now_ms() of the last request */
 };
 void net_server_init(struct net_server *s);
 /* Run until stopped or idle; returns the exit status (0). Closes the sockets. */

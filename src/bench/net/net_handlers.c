@@ -26,7 +26,7 @@
 static void touch(const struct net_server *s)
 {
 	if (s->activity)
-		*s->activity = (long)time(NULL);
+		*s->activity = net_now_ms();
 }
 
 /* The request parsers, apart from the sockets so they can be fuzzed (fuzz/fuzz_serve.c).

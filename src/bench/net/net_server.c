@@ -148,7 +148,7 @@ struct master {
 	struct pending pend[MAX_PENDING];
 	int npend, pend_cap;
 	int nhandlers, stop;
-	long last;                   /* time of the last accept or child exit (for --idle) */
+	long last;                   /* net_now_ms() of the last accept or child exit (--idle) */
 	struct pollfd pf[NS_COUNT + MAX_HELD + MAX_PENDING];
 	int pf_svc[NS_COUNT], pf_pend[MAX_PENDING];
 	int nl, nh, nw;              /* pf: listeners before nl, held before nh, then nw waiting */
@@ -225,9 +225,9 @@ static void check_held(struct master *m, int r)
 			m->stop = 1;
 		held_drop(m, k);
 	}
-	long now = (long)time(NULL);
+	long now = net_now_ms();
 	for (int k = m->nheld - 1; k >= 0; k--)
-		if (now - m->held_since[k] > m->s->conn_timeout_s)
+		if (now - m->held_since[k] > m->s->conn_timeout_s * 1000L)
 			held_drop(m, k);
 }
 
@@ -276,7 +276,7 @@ static void accept_burst(struct master *m, int svc)
 			c = accept4(s->fd[svc], NULL, NULL, SOCK_CLOEXEC);
 		if (c < 0)
 			break;
-		m->last = (long)time(NULL);
+		m->last = net_now_ms();
 		if (svc == NS_CONNECT || svc == NS_UNIX) {
 			hold_connection(m, c);
 			continue;
@@ -357,21 +357,22 @@ static void reap_children(struct master *m)
 			m->nhandlers--;
 		if (WIFEXITED(st) && WEXITSTATUS(st) == STOP_STATUS && m->s->allow_stop)
 			m->stop = 1;
-		m->last = (long)time(NULL);
+		m->last = net_now_ms();
 	}
 }
 
-/* --idle: with no connection open, stop once nothing was served for idle_s seconds. */
+/* --idle: with no connection open, stop once nothing was served for idle_s seconds, on the
+ * monotonic clock in ms (time()'s whole seconds made --idle 1 end after 0.3 s). */
 static void check_idle(struct master *m)
 {
 	struct net_server *s = m->s;
 	if (s->idle_s <= 0 || m->nhandlers != 0 || m->nheld != 0 || m->npend != 0)
 		return;
 	long a = s->activity ? *s->activity : 0;
-	long now = (long)time(NULL);
+	long now = net_now_ms();
 	if (a > m->last)
 		m->last = a;
-	if (now - m->last >= s->idle_s) {
+	if (now - m->last >= s->idle_s * 1000L) {
 		log_(s, "idle for %s%d seconds: exiting", "", s->idle_s);
 		m->stop = 1;
 	}
@@ -385,10 +386,10 @@ int net_serve(struct net_server *s)
 	if (s->activity == MAP_FAILED)
 		s->activity = NULL;
 	else
-		*s->activity = (long)time(NULL);
+		*s->activity = net_now_ms();
 	struct master *m = xcalloc(1, sizeof *m);   /* too big for a small stack */
 	m->s = s;
-	m->last = (long)time(NULL);
+	m->last = net_now_ms();
 	start_services(m);
 	m->pend_cap = pending_capacity();
 	while (!m->stop) {

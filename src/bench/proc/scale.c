@@ -278,6 +278,12 @@ static struct sample one_interval(struct tool_ctx *tc, struct board *b, int k, d
 	sleep_until(now_ns() + (uint64_t)fmax(interval_ns / 4, 2e6));
 	uint64_t t0 = now_ns(), c0 = total(b, k);
 	sleep_until(t0 + (uint64_t)interval_ns);
+	/* a count that did not move is no rate of 0 but no measurement: on a loaded machine the
+	 * copies may not have finished a batch in the interval; wait for one (up to 50 intervals),
+	 * the elapsed time growing with it (issue 34: "0 ops/s" with 1 copy under load) */
+	uint64_t give_up = t0 + (uint64_t)(50 * interval_ns);
+	while (total(b, k) == c0 && now_ns() < give_up)
+		sleep_until(now_ns() + 1000000);
 	uint64_t t1 = now_ns(), c1 = total(b, k);
 	return (struct sample){ .value = (double)(c1 - c0) * 1e9 / (double)(t1 - t0),
 				.iters = c1 - c0, .elapsed_ns = (double)(t1 - t0),
