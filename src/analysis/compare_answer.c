@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "analysis/compare.h"
+#include "core/util.h"
 #include "core/escape.h"
 
 /* The change a verdict judged: at equal clock when it was judged so. */
@@ -30,12 +31,13 @@ static void range_text(const struct cmp_table *t, size_t s, enum verdict v, char
 		lo = isnan(lo) || c < lo ? c : lo;
 		hi = isnan(hi) || c > hi ? c : hi;
 	}
+	char pl[PCT_LEN], ph[PCT_LEN];
 	if (isnan(lo))
 		snprintf(buf, len, "?");
 	else if (fabs(hi - lo) < 0.05)
-		snprintf(buf, len, "%+.1f %%", lo);
+		snprintf(buf, len, "%s %%", pct_str(lo, pl));
 	else
-		snprintf(buf, len, "%+.1f to %+.1f %%", lo, hi);
+		snprintf(buf, len, "%s to %s %%", pct_str(lo, pl), pct_str(hi, ph));
 }
 
 /* The rows' tools ("lat_syscall x4, bw_pipe"): the part of a metric before its dot. */

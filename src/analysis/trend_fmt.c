@@ -77,12 +77,12 @@ static int version_moves(const struct trend_table *t, size_t s, char *buf, size_
 	if (!nw && !nb && !nn)
 		return 0;
 	first[strcspn(first, ".")] = 0;
-	char name[NAME_CHANGE + 8], range[64], what[64] = "";
+	char name[NAME_CHANGE + 8], range[64], what[64] = "", pl[PCT_LEN], ph[PCT_LEN];
 	term_str(t->sides[s].name, name, NAME_CHANGE + 1);
 	if (fabs(hi - lo) < 0.05)
-		snprintf(range, sizeof range, "%+.1f %%", lo);
+		snprintf(range, sizeof range, "%s %%", pct_str(lo, pl));
 	else
-		snprintf(range, sizeof range, "%+.1f to %+.1f %%", lo, hi);
+		snprintf(range, sizeof range, "%s to %s %%", pct_str(lo, pl), pct_str(hi, ph));
 	size_t k = 0;
 	if (nw)
 		k += (size_t)snprintf(what + k, sizeof what - k, "%zu worse", nw);
