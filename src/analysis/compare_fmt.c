@@ -565,14 +565,7 @@ static void answer_markdown(FILE *f, const struct cmp_table *t)
 		return;
 	cmp_answer(m, t);
 	fclose(m);
-	for (char *l = buf; *l;) {
-		size_t k = strcspn(l, "\n");
-		char c = l[k];
-		l[k] = 0;
-		md_fputs(f, l);
-		fputs("\n\n", f);
-		l += k + (c != 0);
-	}
+	md_paragraphs(f, buf);
 	free(buf);
 }
 

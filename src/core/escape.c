@@ -218,3 +218,17 @@ char *esc_dup(void (*put)(FILE *, const char *), const char *s)
 	}
 	return buf;
 }
+
+void md_paragraphs(FILE *f, const char *text)
+{
+	char *buf = xstrdup(text);
+	for (char *l = buf; *l;) {
+		size_t k = strcspn(l, "\n");
+		char c = l[k];
+		l[k] = 0;
+		md_fputs(f, l);
+		fputs("\n\n", f);
+		l += k + (c != 0);
+	}
+	free(buf);
+}

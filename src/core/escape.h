@@ -28,6 +28,8 @@ void csv_fputs(FILE *f, const char *s);
  * row, '<' as "&lt;" so it cannot open HTML, * ~ ` [ ] \ and a word-boundary _ behind a
  * backslash so a label cannot make emphasis, code or a link ([x](javascript:...)). */
 void md_fputs(FILE *f, const char *s);
+/* text, line by line, each line an escaped markdown paragraph (md_fputs, then a blank line). */
+void md_paragraphs(FILE *f, const char *text);
 /* XML, HTML and SVG text or attribute values: & < > " ' as entities, controls shown as
  * term_fputs shows them but tab and LF kept (whitespace to XML, never a forged element). */
 void xml_fputs(FILE *f, const char *s);
