@@ -5,15 +5,23 @@
  * operation where it was; a slower operation moves both.
  */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cmd/ab_rounds.h"
 #include "core/clock.h"
 #include "core/timing.h"
 #include "test.h"
 
-#define OP_NS 1000      /* one operation spins this long */
 #define STALL_EVERY 50  /* every 50th operation ... */
-#define STALL_NS 50000  /* ... spins 50 us more: +1000 ns an operation on average, +100 % */
+/* One operation spins OP_NS, a stall STALL_NS more: +OP_NS an operation on average, +100 %.
+ * Under user-mode emulation (tests/cross.sh sets PLUMB_TEST_EMULATED) a clock read costs
+ * microseconds, so the operation is ten times longer there to stay long against it. */
+static double emu(void)
+{
+	return getenv("PLUMB_TEST_EMULATED") ? 10 : 1;
+}
+#define OP_NS ((uint64_t)(1000 * emu()))
+#define STALL_NS ((uint64_t)(50000 * emu()))
 
 struct spin {
 	uint64_t op_ns, stall_every, count;
