@@ -66,13 +66,16 @@ static void loop_spawn(uint64_t n, void *a)
 	struct proc *p = a;
 	char cmd[48], ans[400];
 	int len = snprintf(cmd, sizeof cmd, "%c %llu\n", p->mode, (unsigned long long)n);
-	if (write(p->to, cmd, (size_t)len) != len)
-		die(EXIT_MEASURE, "plumb-spawn: %s", strerror(errno));
+	/* a helper that could not start has said why and gone: the write fails (EPIPE), and its
+	 * answer is still there to read */
+	int wrote = write(p->to, cmd, (size_t)len) == len, werr = errno;
 	size_t got = 0;
 	while (got + 1 < sizeof ans) {
 		ssize_t r = read(p->from, ans + got, 1);
 		if (r < 0 && errno == EINTR)
 			continue;
+		if (r <= 0 && !wrote)
+			die(EXIT_MEASURE, "plumb-spawn: %s", strerror(werr));
 		if (r <= 0)
 			die(EXIT_MEASURE, "plumb-spawn exited without an answer");
 		if (ans[got++] == '\n')
