@@ -24,8 +24,10 @@ if command -v taskset >/dev/null 2>&1; then
 	CPU=$(allowed_cpus | tail -n 1); PIN="taskset -c $CPU"
 	$PIN true 2>/dev/null || { CPU=none; PIN=; }
 fi
-# the smallest sample value of a JSON document (the samples follow the result's value)
-jmin() { sed -n 's/^ *"value": \([-0-9.e+]*\),\{0,1\}$/\1/p' "$1" | tail -n +2 | sort -g | head -n1; }
+# the smallest sample value of the first result of a JSON document (the batch mean: its steady
+# twin, which follows it, is the median operation, another figure)
+jmin() { python3 -c 'import json, sys
+print(min(s["value"] for s in json.load(open(sys.argv[1]))["results"][0]["samples"]))' "$1"; }
 if [ ! -x "$REF" ]; then
 	fail honesty/refloop-built "bin/refloop missing (make test builds it)"
 else
