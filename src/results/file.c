@@ -84,6 +84,15 @@ struct run *run_parse(const char *buf, size_t len, const char *name, char *err, 
 	return r;
 }
 
+struct run *run_parse_step(const char *buf, size_t len, char *err, size_t errlen)
+{
+	if (!buf || len == 0 || !is_json(buf, len)) {
+		snprintf(err, errlen, "step: not a JSON document");
+		return NULL;
+	}
+	return json_parse_run(buf, len, "step", err, errlen);
+}
+
 /* The whole file into a malloc'd buffer. NULL with err set. */
 static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
 {

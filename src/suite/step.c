@@ -64,40 +64,73 @@ static char *facts_string(const struct run *d)
 	return s;
 }
 
-int proto_merge(const char *buf, size_t len, int round, struct run *r, size_t *nresults)
+/* Whether sample k of q may enter the run (results/run.h: value_check); a result's first refusal
+ * is counted in the step's outcome (the first one's why kept), so the run says what it left out. */
+static int sample_ok(const struct result *q, size_t k, struct step_outcome *out, int *said)
+{
+	char why[300];
+	double v = q->samples[k].value;
+	if (value_check(q->metric, q->unit, v, why, sizeof why) == 0)
+		return 1;
+	if (out && !*said) {
+		if (!out->refused)
+			out->refused = xstrdup(why);
+		out->nrefused++;
+	}
+	*said = 1;
+	return 0;
+}
+
+static void merge_result(struct run *r, const struct result *q, const char *h, int round,
+			 struct step_outcome *out)
+{
+	int said = 0;
+	size_t good = 0;
+	for (size_t k = 0; k < q->nsamples; k++)
+		good += sample_ok(q, k, out, &said);
+	if (good == 0)
+		return; /* nothing of it measured what a machine can give */
+	struct result *e = NULL;
+	for (size_t k = 0; k < r->results.n && !e; k++)
+		if (point_same(&r->results.v[k], q->metric, q->params, q->x))
+			e = &r->results.v[k];
+	if (!e) {
+		/* a new point; its value is the tool's until samples of more rounds join it */
+		e = result_list_add(&r->results, q->metric, q->params, q->x);
+		e->value = q->value;
+		e->unit = q->unit ? xstrdup(q->unit) : NULL;
+		e->version = q->version;
+		if (h && (!q->info || !strstr(q->info, h)))
+			e->info = q->info ? xasprintf("%s %s", q->info, h) : xstrdup(h);
+		else
+			e->info = q->info ? xstrdup(q->info) : NULL;
+	}
+	size_t before = e->nsamples;
+	said = 1; /* said above */
+	for (size_t k = 0; k < q->nsamples; k++) {
+		if (!sample_ok(q, k, NULL, &said))
+			continue;
+		struct sample sm = q->samples[k];
+		sm.round = round;
+		result_add_sample(e, sm);
+	}
+	if (before || good != q->nsamples)
+		result_update_value(e, metric_stat_dir(metric_find(e->metric)));
+}
+
+int proto_merge(const char *buf, size_t len, int round, struct run *r, size_t *nresults,
+		struct step_outcome *out)
 {
 	char err[256];
 	*nresults = 0;
 	if (len == 0)
 		return -1;
-	struct run *d = run_parse(buf, len, "step", err, sizeof err);
+	struct run *d = run_parse_step(buf, len, err, sizeof err);
 	if (!d)
 		return -1;
 	char *h = facts_string(d);
 	for (size_t i = 0; i < d->results.n; i++) {
-		struct result *q = &d->results.v[i];
-		struct result *e = NULL;
-		for (size_t k = 0; k < r->results.n && !e; k++)
-			if (point_same(&r->results.v[k], q->metric, q->params, q->x))
-				e = &r->results.v[k];
-		if (!e) {
-			/* a new point; its value is the tool's until samples of more rounds join it */
-			e = result_list_add(&r->results, q->metric, q->params, q->x);
-			e->value = q->value;
-			e->unit = q->unit ? xstrdup(q->unit) : NULL;
-			e->version = q->version;
-			if (h && (!q->info || !strstr(q->info, h)))
-				e->info = q->info ? xasprintf("%s %s", q->info, h) : xstrdup(h);
-			else
-				e->info = q->info ? xstrdup(q->info) : NULL;
-		}
-		for (size_t k = 0; k < q->nsamples; k++) {
-			struct sample sm = q->samples[k];
-			sm.round = round;
-			result_add_sample(e, sm);
-		}
-		if (e->nsamples && e->nsamples != q->nsamples)
-			result_update_value(e, metric_stat_dir(metric_find(e->metric)));
+		merge_result(r, &d->results.v[i], h, round, out);
 		(*nresults)++;
 	}
 	free(h);
@@ -377,7 +410,8 @@ int step_exec(const struct tool *t, int argc, char **argv, const struct step_env
 		kill(-pid, SIGKILL);
 	}
 	/* the child's JSON document, complete or not at all (a killed child sends none) */
-	out->complete = proto_merge(w.rb.buf, w.rb.n, env->round, r, &out->nresults) == 0;
+	out->complete = proto_merge(w.rb.buf, w.rb.n, env->round, r, &out->nresults,
+					     out) == 0;
 	free(w.rb.buf);
 	free(w.eb.buf);
 	out->seconds = (double)(now_ns() - t0) / 1e9;
@@ -390,5 +424,6 @@ void step_outcome_free(struct step_outcome *o)
 {
 	for (int i = 0; i < o->nlines; i++)
 		free(o->lines[i]);
+	free(o->refused);
 	memset(o, 0, sizeof *o);
 }

@@ -30,6 +30,8 @@ struct step_outcome {
 	int nlines;            /* captured output lines (at most STEP_MAX_LINES kept) */
 	int lines_dropped;
 	char *lines[STEP_MAX_LINES];
+	int nrefused;          /* results with values no machine gives (value_check), left out */
+	char *refused;         /* the first one's why */
 };
 
 struct step_env {
@@ -56,8 +58,10 @@ void step_set_child_sigactions(const struct sigaction *act, const int *sigs, int
 
 /* The protocol, exposed for the unit tests: write the tool's document; merge a document read
  * back into r, its samples tagged with round (results already in r gain them). 0, or -1 when
- * buf is not a complete plumb JSON document; *nresults: results it held. */
+ * buf is not a complete plumb JSON document; *nresults: results it held. A value no machine
+ * gives (results/run.h: value_check) is left out, and counted in out (NULL: not counted). */
 void proto_write(FILE *f, const struct tool_ctx *c);
-int proto_merge(const char *buf, size_t len, int round, struct run *r, size_t *nresults);
+int proto_merge(const char *buf, size_t len, int round, struct run *r, size_t *nresults,
+		struct step_outcome *out);
 
 #endif

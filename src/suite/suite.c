@@ -283,6 +283,14 @@ static int run_one(struct suite *S, int round, size_t i)
 	snprintf(tm, sizeof tm, "%s=%.2f", s->label, oc.seconds);
 	sb_add(&S->times, "; ", tm);
 	int stopped = oc.stopped;
+	if (oc.nrefused) {
+		char w[600];
+		snprintf(w, sizeof w, "%s: left out %d result%s of impossible values: %s%s", s->label,
+			 oc.nrefused, oc.nrefused == 1 ? "" : "s", oc.refused,
+			 oc.nrefused > 1 ? ", ..." : "");
+		run_warn("%s", w);
+		sb_add(&S->warnings, " | ", w);
+	}
 	if (stopped) {
 		/* interrupted: not the step's fault, nothing to report */
 	} else if (rc == 0) {

@@ -43,13 +43,45 @@ static void feed(struct run *run, const struct tool_ctx *c, int round)
 	/* it is the documented JSON a tool prints with --json */
 	CHECK(strstr(buf, "\"schema\": \"plumb/") || strstr(buf, "\"schema\":\"plumb/"));
 	size_t n = 0;
-	CHECK(proto_merge(buf, len, round, run, &n) == 0);
+	CHECK(proto_merge(buf, len, round, run, &n, NULL) == 0);
 	CHECK(n == 2);
 	/* cut short (a child killed while writing): nothing merged */
 	struct run *other = run_new();
-	CHECK(proto_merge(buf, len / 2, round, other, &n) != 0 && other->results.n == 0);
+	CHECK(proto_merge(buf, len / 2, round, other, &n, NULL) != 0 && other->results.n == 0);
 	run_free(other);
 	free(buf);
+}
+
+/* A step's value no machine gives (a zero time, a non-finite one) is left out where it enters
+ * the run, and counted with its why: the run says so in a line of its own. */
+TEST(suite_protocol_leaves_out_impossible_values)
+{
+	struct tool_ctx c;
+	fill(&c);
+	c.results.v[0].samples[1].value = 0;     /* one zero sample of three */
+	c.results.v[1].samples[0].value = 1e308; /* the only sample: the result goes */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	proto_write(f, &c);
+	fclose(f);
+	struct run *run = run_new();
+	struct step_outcome oc;
+	memset(&oc, 0, sizeof oc);
+	size_t n = 0;
+	CHECK(proto_merge(buf, len, 0, run, &n, &oc) == 0);
+	CHECK(run->results.n == 1);
+	CHECK(run->results.v[0].nsamples == 2);
+	CHECK_NEAR(run->results.v[0].value, 0.25, 1e-9); /* the median of 0.2 and 0.3 */
+	CHECK(oc.nrefused == 2);
+	CHECK(oc.refused && strstr(oc.refused, "lat_syscall.null: value 0"));
+	char why[256];
+	CHECK(run_check(run, why, sizeof why) == 0);
+	step_outcome_free(&oc);
+	run_free(run);
+	free(buf);
+	result_list_free(&c.results);
+	free(c.header_info);
 }
 
 TEST(suite_protocol_roundtrip_and_rounds)
