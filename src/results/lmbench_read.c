@@ -27,6 +27,7 @@
 #include "core/point_index.h"
 #include "core/util.h"
 #include "results/formats.h"
+#include "results/run_cond.h"
 #include "results/run.h"
 
 #define LINE_MAX_ 4096
@@ -411,6 +412,8 @@ static void header_line(struct lmp *P, const char *line, size_t len)
 		} else {
 			kv_set(&r->facts, key, val);
 		}
+		if (!strcmp(key, "lmbench.CONDITIONS"))
+			run_conditions_back(r, val);
 		if (!strcmp(key, "lmbench.HOSTNAME") && *val) {
 			free(r->host);
 			r->host = xstrdup(val);

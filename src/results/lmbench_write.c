@@ -163,8 +163,8 @@ static void headers(FILE *f, const struct run *r)
 		const char *k = r->facts.v[i].key;
 		if (strncmp(k, "lmbench.", 8) || !strcmp(k, "lmbench.format") ||
 		    !strcmp(k, "lmbench.date") || !strcmp(k, "lmbench.end_date") ||
-		    !strcmp(k, "lmbench.uptime"))
-			continue;
+		    !strcmp(k, "lmbench.uptime") || !strcmp(k, "lmbench.CONDITIONS"))
+			continue; /* CONDITIONS: written below from the facts it was read back into */
 		fputc('[', f);
 		term_fputs(f, k + 8);
 		text_line(f, ": ", r->facts.v[i].val, "]");

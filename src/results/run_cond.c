@@ -58,3 +58,41 @@ const char *run_conditions_short(const struct run *r, char *buf, size_t len)
 		 c ? "contended" : "", c ? pct : "");
 	return buf;
 }
+
+/* "emulated (E on H)" or "emulated (E)": the emulation facts back. */
+static void emulation_back(struct run *r, const char *s)
+{
+	const char *p = strstr(s, "emulated (");
+	if (!p)
+		return;
+	p += strlen("emulated (");
+	const char *end = strchr(p, ')');
+	if (!end || end == p)
+		return;
+	char how[128];
+	snprintf(how, sizeof how, "%.*s", (int)(end - p), p);
+	char *on = strstr(how, " on ");
+	if (on) {
+		*on = 0;
+		kv_set(&r->facts, "emulation_host_arch", on + 4);
+	}
+	kv_set(&r->facts, "emulated", how);
+}
+
+void run_conditions_back(struct run *r, const char *words)
+{
+	if (!words)
+		return;
+	emulation_back(r, words);
+	const char *c = strstr(words, "contended");
+	if (!c)
+		return;
+	kv_set(&r->facts, "contended_steps", "(named in the file's conditions only)");
+	double pct;
+	if (sscanf(c, "contended (others up to %lf%% of the CPUs)", &pct) == 1 && pct >= 0 &&
+	    pct <= 100) {
+		char buf[32];
+		snprintf(buf, sizeof buf, "%.0f", pct);
+		kv_set(&r->facts, "contention_max_pct", buf);
+	}
+}

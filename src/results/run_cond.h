@@ -24,5 +24,8 @@ const char *run_conditions(const struct run *r, char *buf, size_t len);
 /* The same in two words for a column: "emulated", "contended 45%", "emulated, contended",
  * "" when neither. */
 const char *run_conditions_short(const struct run *r, char *buf, size_t len);
+/* The facts back from run_conditions' words (an lmbench export's "[CONDITIONS: ...]" header read
+ * in again), so a re-imported run says them where it is shown; words it does not know are left. */
+void run_conditions_back(struct run *r, const char *words);
 
 #endif

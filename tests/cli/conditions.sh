@@ -29,6 +29,13 @@ else fail "conditions: text and html summaries say emulated above the tables" "$
 "$PLUMB" export --format lmbench "$T/emu.json" >"$T/emu.lmb" 2>&1
 check "conditions: lmbench export's header says emulated" \
 	grep -q '^\[CONDITIONS: emulated (qemu-user on x86_64)\]$' "$T/emu.lmb"
+# read in again, the header gives the conditions back: shown as the JSON run's, written once
+"$PLUMB" summary --format markdown "$T/emu.lmb" >"$T/emu2.md" 2>&1
+"$PLUMB" export --format lmbench "$T/emu.lmb" >"$T/emu2.lmb" 2>&1
+if grep -q 'was emulated (qemu-user on x86_64): its numbers time an emulator' "$T/emu2.md" &&
+	[ "$(grep -c '^\[CONDITIONS: ' "$T/emu2.lmb")" -eq 1 ] && cmp -s "$T/emu.lmb" "$T/emu2.lmb"
+then pass "conditions: a re-imported lmbench export is still emulated"
+else fail "conditions: a re-imported lmbench export is still emulated" "$(head -n 6 "$T/emu2.md"; grep CONDITIONS "$T/emu2.lmb")"; fi
 
 if "$PLUMB" import --db "$T/s.db" "$T/emu.json" >/dev/null 2>&1; then
 	"$PLUMB" runs --db "$T/s.db" >"$T/runs.txt" 2>&1
