@@ -61,24 +61,39 @@ if [ "$ncpu" -lt 2 ]; then
 	skip scale/busy-cpu-slower-point "one CPU may be used here: no second copy"
 else
 	# Efficiency above 1 means 2 copies did more than twice one. The law: 2 copies on CPUs A
-	# and B do no more than one copy alone on A plus one alone on B. Where A and B are alike
-	# that is efficiency <= 1; where A is busier (another program pinned there: seen on CI's
-	# guest, 1.0 M/s on one CPU and 4.1 M/s on the other) the tool's efficiency, whose 1-copy
-	# point runs on A, may be above 1 by that much. So: efficiency <= 1.3 x 2 a / (a + b),
-	# a and b the 1-copy throughputs measured on A and B in the same try, up to 3 tries.
+	# and B do no more than one copy alone on A plus one alone on B. The tool's efficiency
+	# divides by its own 1-copy point, run on A alone and at another moment: where other work
+	# comes and goes (a shared guest) that point may fall in a busy second and the ratio pass
+	# 2 by chance. So the law is checked on throughputs: the 2-copy point's operations a second
+	# at most 1.3 x (a + b), a and b the best of a copy alone on A and on B measured just
+	# before and just after it, up to 3 tries. A machine whose other work swung the alone
+	# figures more than 2x within every try cannot show it, and the test says so.
 	a=$(allowed_cpus | sed -n 1p); b=$(allowed_cpus | sed -n 2p)
-	n=0; seen=""
+	alone() { "$PLUMB" scale -o null -n 1 -N 5 --cpu "$1" 2>&1 | field /dev/stdin '^Scale null process copies 1:' 6; }
+	best() { awk -v x="$1" -v y="$2" 'BEGIN { print (x + 0 > y + 0) ? x : y }'; }
+	n=0; seen=""; swung=0
 	while :; do
 		n=$((n + 1))
-		ta=$("$PLUMB" scale -o null -n 1 -N 5 --cpu "$a" 2>&1 | field /dev/stdin '^Scale null process copies 1:' 6)
-		tb=$("$PLUMB" scale -o null -n 1 -N 5 --cpu "$b" 2>&1 | field /dev/stdin '^Scale null process copies 1:' 6)
+		ta1=$(alone "$a"); tb1=$(alone "$b")
 		"$PLUMB" scale -o null -n 2 -N 5 --cpu "$a,$b" >"$T/e" 2>&1
-		e=$(field "$T/e" '^Scale efficiency null process copies 2:' 7)
-		seen="$seen efficiency $e, alone on $a $ta/s, on $b $tb/s;"
-		if isnum "$e" && isnum "$ta" && isnum "$tb" &&
-		   awk -v e="$e" -v a="$ta" -v b="$tb" 'BEGIN { exit !(a + b > 0 && e <= 1.3 * 2 * a / (a + b)) }'
-		then pass scale/efficiency-at-most-one; break; fi
-		[ $n -lt 3 ] || { fail scale/efficiency-at-most-one "null at 2 copies on CPUs $a,$b:$seen"; break; }
+		t2=$(field "$T/e" '^Scale null process copies 2:' 6)
+		ta2=$(alone "$a"); tb2=$(alone "$b")
+		seen="$seen 2 copies $t2/s, alone on $a $ta1 $ta2/s, on $b $tb1 $tb2/s;"
+		if isnum "$t2" && isnum "$ta1" && isnum "$ta2" && isnum "$tb1" && isnum "$tb2"; then
+			ta=$(best "$ta1" "$ta2"); tb=$(best "$tb1" "$tb2")
+			if awk -v t="$t2" -v a="$ta" -v b="$tb" 'BEGIN { exit !(a + b > 0 && t <= 1.3 * (a + b)) }'
+			then pass scale/efficiency-at-most-one; break; fi
+			awk -v p="$ta1" -v q="$ta2" -v r="$tb1" -v s="$tb2" \
+				'BEGIN { exit !(p > 2 * q || q > 2 * p || r > 2 * s || s > 2 * r) }' &&
+				swung=$((swung + 1))
+		fi
+		[ $n -lt 3 ] && continue
+		if [ $swung -eq 3 ]; then
+			skip scale/efficiency-at-most-one "other work on the machine swung a lone copy's throughput more than 2x within each try:$seen"
+		else
+			fail scale/efficiency-at-most-one "null at 2 copies on CPUs $a,$b:$seen"
+		fi
+		break
 	done
 	# Known truth: a CPU kept busy by two spinning processes leaves the copy placed there a
 	# third of it, so the 2-copy point's efficiency drops (to about 0.67 where it was 1). The
