@@ -224,11 +224,21 @@ static int session_round(struct session *ss, struct worker *w, struct step_ends 
 		show_progress(ss, r, (long)i);
 		int first = ab_coin(&ss->rng);
 		uint64_t t0 = now_ns();
-		if (run_on(&w[first], ss->steps[i], &se->n[first][i], step_watch(ss, &w[first], i)) ||
-		    run_on(&w[!first], ss->steps[i], &se->n[!first][i],
-			   step_watch(ss, &w[!first], i)) || ab_stop) {
+		double b1 = step_watch(ss, &w[first], i), b2 = step_watch(ss, &w[!first], i);
+		int who = run_on(&w[first], ss->steps[i], &se->n[first][i], b1) ? first
+			  : run_on(&w[!first], ss->steps[i], &se->n[!first][i], b2) ? !first : -1;
+		if (who >= 0 || ab_stop) {
 			note_hung(ss, &w[first]);
 			note_hung(ss, &w[!first]);
+			/* a side alive but slow, stopped at the session's own limit: the time limit
+			 * ended the session inside a step, what ran before it is kept */
+			if (!ab_stop && w[who].salvaged && (who == first ? b1 : b2) >= ss->o->time_limit &&
+			    ss->o->time_limit > 0) {
+				se->n[0][i] = se->n[1][i] = -1;
+				ss->ran = i; /* the steps before it */
+				ss->cut = 1;
+				return 0;
+			}
 			return -1;
 		}
 		ss->cost[i] = (double)(now_ns() - t0) / 1e9;
@@ -455,7 +465,7 @@ static void session_end(struct session *ss, struct run **run, struct progress *p
 	snprintf(ss->summary, sizeof ss->summary,
 		 "sequential session: %d round(s) on fresh workers, looks at rounds %s, %d reached; "
 		 "%s%s%s (%.0f s; order seed %llu)", p->rounds, ss->looks, p->k,
-		 ss->watchdog[0] ? "a side stopped by the watchdog" :
+		 ss->watchdog[0] && !ss->cut ? "a side stopped by the watchdog" :
 		 p->stopped ? "a side stopped" :
 		 p->why == 1 ? "every point decided" : p->why == 2 ? "stopped by --time-limit" :
 		 "the last look reached", cut, ab_frozen_note(ss->nfrozen, fz, sizeof fz),

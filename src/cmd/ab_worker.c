@@ -190,6 +190,33 @@ static void watchdog_stop(struct worker *w, const char *label, double bound_s, u
 	warnx_("%s", w->hung);
 }
 
+#define SALVAGE_MS 3000 /* a side asked to stop mid-step: its step's child ends within 0.5 s */
+
+/* The watchdog at a step a side is still running (alive, only slow): asked to stop as plumb run
+ * stops on SIGTERM, it ends the step and writes the run of the steps before it ("stop", then
+ * "saved"), which w->salvaged keeps for finish_worker. A side that does not say so within
+ * SALVAGE_MS (stopped with SIGSTOP, hung) is killed by watchdog_stop. */
+static void watchdog_step(struct worker *w, const char *label, double bound_s, uint64_t t0)
+{
+	kill(-w->pid, SIGTERM);
+	uint64_t end = now_ns() + SALVAGE_MS * 1000000ull;
+	char *l;
+	while ((l = read_line(w, end)) && strcmp(l, "saved") && strcmp(l, "failed"))
+		;
+	if (!l || strcmp(l, "saved")) {
+		watchdog_stop(w, label, bound_s, t0);
+		return;
+	}
+	child_wait_bounded(w->pid, SIDE_GRACE_MS);
+	kill(-w->pid, SIGKILL); /* anything its wrapper left behind */
+	w->pid = 0;
+	w->salvaged = 1;
+	w->hung = xasprintf("side %s did not finish step '%s' within %.0f s (%.1f s waited), past "
+			    "its watchdog bound: stopped there, the steps before it kept", w->name,
+			    label, bound_s, (double)(now_ns() - t0) / 1e9);
+	warnx_("%s", w->hung);
+}
+
 /* The side's plan: "rounds N", "step LABEL"..., "ready"; dies saying why when it does not come
  * within start_timeout seconds or the side ends first. */
 static void read_plan(struct worker *w, const char *prefix, int start_timeout)
@@ -273,7 +300,7 @@ int run_on(struct worker *w, const char *label, long *nres, double bound_s)
 			uint64_t t0 = now_ns();
 			char *l = read_line(w, bound_s > 0 ? t0 + (uint64_t)(bound_s * 1e9) : 0);
 			if (!l && !ab_stop && bound_s > 0 && now_ns() > t0 + (uint64_t)(bound_s * 1e9))
-				watchdog_stop(w, label, bound_s, t0);
+				watchdog_step(w, label, bound_s, t0);
 			if (!l || strncmp(l, "done", 4) != 0 || (l[4] && l[4] != ' '))
 				return -1;
 			if (l[4] == ' ')
@@ -283,12 +310,23 @@ int run_on(struct worker *w, const char *label, long *nres, double bound_s)
 	return 0;
 }
 
+/* The run side w wrote, read and its file removed; NULL (said) when it does not read. */
+static struct run *read_side_run(struct worker *w)
+{
+	char err[512];
+	struct run *r = run_read_file(w->path, err, sizeof err);
+	if (!r)
+		warnx_("side %s: %s", w->name, err);
+	unlink(w->path);
+	return r;
+}
+
 struct run *finish_worker(struct worker *w, double bound_s)
 {
-	if (w->pid <= 0) { /* stopped by the watchdog: nothing to read */
+	if (w->pid <= 0) { /* stopped by the watchdog: its run when it wrote one, else nothing */
 		fclose(w->to);
 		close(w->from);
-		return NULL;
+		return w->salvaged ? read_side_run(w) : NULL;
 	}
 	fprintf(w->to, "end\n");
 	fflush(w->to);
@@ -308,14 +346,7 @@ struct run *finish_worker(struct worker *w, double bound_s)
 	close(w->from);
 	child_wait_bounded(w->pid, 10 * SIDE_GRACE_MS); /* it exits right after "saved" */
 	w->pid = 0;
-	if (!saved)
-		return NULL;
-	char err[512];
-	struct run *r = run_read_file(w->path, err, sizeof err);
-	if (!r)
-		warnx_("side %s: %s", w->name, err);
-	unlink(w->path);
-	return r;
+	return saved ? read_side_run(w) : NULL;
 }
 
 void free_worker(struct worker *w)

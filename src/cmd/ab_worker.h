@@ -24,6 +24,8 @@ struct worker {
 	double *bound;      /* per step: the side's own watchdog bound, s (0: not said) */
 	size_t nsteps;
 	char *hung;         /* what the watchdog stopped it at, NULL while it answers */
+	int salvaged;       /* stopped by the watchdog mid-step, it wrote the run of the steps
+			     * before (path): finish_worker returns it */
 	int rounds;
 	int quiet;          /* a later round's worker: its stderr (the start-up warnings the first
 			     * round's workers said already) goes to a file in the private directory */

@@ -134,9 +134,9 @@ static const char *exit_text(const char *name)
 		{ " run ", "0 ok, 2 bad arguments, 3 a measurement could not be made, 128 + N "
 			   "stopped by\nsignal N. See plumb(1)." },
 		{ " ab ", "0 ok, 1 a regression (--fail-on-regression), 2 bad arguments, 3 a side "
-			  "could not\nmeasure or was stopped by the watchdog, 4 a worse point beside "
-			  "an emulated side (no\nregression), 128 + N stopped by signal N. See "
-			  "plumb(1)." },
+			  "could not\nmeasure or was stopped by the watchdog before --time-limit, 4 a "
+			  "worse point beside an\nemulated side (no regression), 128 + N stopped by "
+			  "signal N. See plumb(1)." },
 		{ " compare trend ", "0 ok, 1 a regression (--fail-on-regression), 2 bad arguments "
 				     "or input,\n4 a worse point between other machines or beside "
 				     "other work (no regression).\nSee plumb(1)." },

@@ -56,3 +56,18 @@ elif "$PLUMB" export 2 --db "$T/ab.db" --format json 2>/dev/null |
 	grep -q '"watchdog": "side B did not answer'
 then pass "watchdog: the stored runs name the stop"
 else fail "watchdog: the stored runs name the stop" "$("$PLUMB" runs --db "$T/ab.db" 2>&1 | tail -n 2)"; fi
+
+# a side alive but slow (samples of 1.5 s: a step of several outgrows a 3 s limit) is stopped at
+# --time-limit inside its step: it writes the steps before, the session ends as the time limit
+# ends it (exit 0, not 3: nothing hung), in one line naming the step, within the limit plus the
+# side's 3 s to stop and a loaded machine's slack
+t0=$(date +%s)
+ENOUGH=1500000 "$PLUMB" ab --b "$PLUMB" --only syscall --time-limit 3 --no-store \
+	>"$T/slow.out" 2>"$T/slow.err"
+rc=$?
+t=$(($(date +%s) - t0))
+if [ $rc -eq 0 ] && [ $t -le 30 ] &&
+   grep -q "did not finish step .* past its watchdog bound: stopped there, the steps before it kept" "$T/slow.err" &&
+   grep -q "stopped by --time-limit in round 1 after" "$T/slow.err" && grep -q ' worse, ' "$T/slow.out"
+then pass "watchdog: a slow side stopped at --time-limit ends the session as the limit does (${t} s)"
+else fail "watchdog: a slow side stopped at --time-limit ends the session as the limit does" "rc=$rc ${t} s $(grep -v hypervisor "$T/slow.err" | tail -n 3)"; fi
