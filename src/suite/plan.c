@@ -517,6 +517,8 @@ static void asked(struct plan *p, const struct plan_cfg *c)
 	add(p, c, F_MEM, HW, STEP_ASKED, 10.0, "lat_loaded", NULL);
 	/* plumb's own: 9 operations x 11 blocks of 5000 single ones, about 4 s here */
 	add(p, c, F_SIG, OS, STEP_ASKED, 5.0, "lat_tail", NULL);
+	/* plumb's own: lat_pipe's round trip through epoll_wait(), as cheap as lat_pipe's */
+	add(p, c, F_IPC, OS, STEP_ASKED | STEP_COPIES | STEP_OS_ROUNDS, 0.3, "lat_epoll", NULL);
 }
 
 void plan_build(struct plan *p, const struct plan_cfg *c)
