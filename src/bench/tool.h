@@ -1,11 +1,20 @@
 /*
  * tool.h — how a benchmark describes itself (after stress-ng's stressors and BusyBox's
  * applets): src/bench/FAMILY/ holds a family's tools, a file per tool, and each file ends with
- * a constant descriptor listing its tools and the metrics they record. The family id is the
- * folder's name. The Makefile makes the symlinks from the TOOL(" lines and the registry
- * (build/registry_gen.c, by mk/registry.sh) from the `const struct tool_file toolfile_` lines;
- * the dispatcher (main.c), `plumb list`, the suite and the metric registry (core/metrics.h)
- * read it. Nobody keeps another list of tool names, families or metrics.
+ * a constant descriptor listing its tools and the metrics they record. The Makefile makes the
+ * symlinks from the TOOL(" lines and the registry (build/registry_gen.c, by mk/registry.sh)
+ * from the `const struct tool_file toolfile_` lines; the dispatcher (main.c), `plumb list`, the
+ * suite and the metric registry (core/metrics.h) read it. Nobody keeps another list of tool
+ * names, families, aliases or metrics.
+ *
+ * Two names select a tool's steps in `plumb run --only/--skip` (docs/architecture.md, "Names
+ * that classify a tool"):
+ *   family  the folder its file is in (sys, ipc, mem, ...): where its code lives, and every
+ *           tool of the folder;
+ *   alias   the first field of its file's descriptor (syscall, memory, tails, ...): a narrower
+ *           name for that file's tools, the one that also asks for a STEP_ASKED step.
+ * A tool file's subset (hardware, os) is what --subset cuts by. The plan's budget groups
+ * (suite/plan.h) and the metrics' noise groups (core/metrics.h) are no names of tools.
  */
 #ifndef PLUMB_TOOL_H
 #define PLUMB_TOOL_H
@@ -39,15 +48,15 @@ enum subset { SUBSET_HW = 1, SUBSET_OS = 2 };
 
 /* A tool file's descriptor, its last line, after its tools[] and metrics[] tables:
  *   const struct tool_file toolfile_NAME = { "ALIAS", SUBSET, "what", tools, ORDER, { metrics, MORDER } };
- * on one line (mk/registry.sh reads it). ALIAS is the family id these tools had before the
- * folders ("memory" is bw_mem, "caches" tlb par_mem line cache): --only and --skip still take
- * it, selecting exactly those tools. ORDER places the file's tools in the registry, and so in
+ * on one line (mk/registry.sh reads it). ALIAS is the file's alias ("memory" is bw_mem,
+ * "caches" tlb par_mem line cache, several files may share one): --only and --skip take it,
+ * selecting exactly those tools. ORDER places the file's tools in the registry, and so in
  * `plumb list` and `plumb --help` (ascending, unique). metrics[] declares every metric the
  * file's tools record (core/metrics.h: id, unit, lmbench line, method, noise); a tool that
  * records a metric its file does not declare stops with an internal error. MORDER places those
  * metrics in the metric registry (docs/metrics.md's order). */
 struct tool_file {
-	const char *alias;
+	const char *alias;         /* --only/--skip ALIAS: this file's tools (and its kin's) */
 	enum subset subset;
 	const char *desc;
 	const struct tool *tools;  /* ends with a zeroed entry */
@@ -55,9 +64,9 @@ struct tool_file {
 	struct metric_set metrics;
 };
 
-/* The registry, generated: every descriptor in ORDER with its family id (its folder). */
+/* The registry, generated: every descriptor in ORDER with its family (its folder). */
 struct registered {
-	const char *family;        /* "sys", "ipc", "mem", ... (plumb run --only ID) */
+	const char *family;        /* "sys", "ipc", "mem", ... (plumb run --only FAMILY) */
 	const struct tool_file *file;
 };
 extern const struct registered registry[]; /* ends with a zeroed entry */
@@ -65,13 +74,12 @@ extern const struct registered registry[]; /* ends with a zeroed entry */
 /* The tool called name, or NULL; *where (if given) gets its registry entry. */
 const struct tool *tool_find(const char *name, const struct registered **where);
 
-/* Family ids (the folders) in registry order, each once: the i-th, NULL past the last. */
-const char *family_id(int i);
-/* Aliases (narrower names for some of a family's tools) in registry order, each once: the
- * i-th, or NULL. */
-const char *family_alias(int i);
-/* Whether id (a family id or an alias) selects the tools of registry entry r. */
-int family_selects(const char *id, const struct registered *r);
+/* Families (the folders) in registry order, each once: the i-th, NULL past the last. */
+const char *family_at(int i);
+/* Aliases in registry order, each once: the i-th, or NULL. */
+const char *alias_at(int i);
+/* Whether name (a family or an alias) selects the tools of registry entry r. */
+int registered_selects(const struct registered *r, const char *name);
 /* run --help's lines naming the families and the aliases with their tools. */
 void families_help(FILE *f);
 /* "hardware" or "os". */

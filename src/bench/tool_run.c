@@ -1,5 +1,4 @@
 /* tool_run.c — a tool's context, set up once, and the mode operand (see tool_run.h). */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +17,6 @@ void tool_ctx_init(struct tool_ctx *c, const struct tool *t, int argc, char **ar
 	c->argv = argv + 1;
 	timing_ctx_init(&c->timing);
 	prog_name = t->name;
-	optind = 0; /* full getopt reset (glibc) */
 }
 
 void tool_ctx_free(struct tool_ctx *c)
@@ -33,18 +31,17 @@ static const char *mode_name(const void *modes, size_t size, size_t i)
 	return *(const char *const *)((const char *)modes + i * size);
 }
 
-size_t tool_mode(struct tool_ctx *c, int argc, char **argv, const void *modes, size_t n,
-		 size_t size)
+size_t tool_mode(struct tool_ctx *c, struct operands args, const void *modes, size_t n, size_t size)
 {
 	char names[256];
 	size_t len = 0;
 	for (size_t i = 0; i < n && len < sizeof names; i++)
 		len += (size_t)snprintf(names + len, sizeof names - len, "%s%s",
 					i == 0 ? "" : i + 1 < n ? ", " : " or ", mode_name(modes, size, i));
-	if (optind >= argc)
+	if (args.n == 0)
 		usage_error(c, "missing mode (%s)", names);
 	for (size_t i = 0; i < n; i++)
-		if (strcmp(argv[optind], mode_name(modes, size, i)) == 0)
+		if (strcmp(args.v[0], mode_name(modes, size, i)) == 0)
 			return i;
-	usage_error(c, "unknown mode '%s' (%s)", argv[optind], names);
+	usage_error(c, "unknown mode '%s' (%s)", args.v[0], names);
 }

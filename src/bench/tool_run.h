@@ -9,18 +9,19 @@
 
 /* Make c the context of tool t run with argv (argv[0] its name): its options table, its
  * arguments recorded, lines on stdout (stderr for an lmbench name whose lmbench printed
- * there), no timing choices yet (timing.h), and the parser reset for its options. */
+ * there), no timing choices yet (timing.h). */
 void tool_ctx_init(struct tool_ctx *c, const struct tool *t, int argc, char **argv,
 		   int via_symlink);
 /* Free what running the tool left in c. */
 void tool_ctx_free(struct tool_ctx *c);
 
-/* The mode operand argv[optind] of a tool that takes one (lat_syscall null, lat_proc fork):
- * the index of the row of modes that names it, modes being n rows of size bytes, each starting
- * with its name (a const char *). Missing or unknown: a usage error listing the names. */
-size_t tool_mode(struct tool_ctx *c, int argc, char **argv, const void *modes, size_t n,
+/* The mode, the first of a tool's operands (options_parse()'s args) when it takes one
+ * (lat_syscall null, lat_proc fork): the index of the row of modes that names it, modes being
+ * n rows of size bytes, each starting with its name (a const char *). Missing or unknown: a
+ * usage error listing the names. */
+size_t tool_mode(struct tool_ctx *c, struct operands args, const void *modes, size_t n,
 		 size_t size);
-#define TOOL_MODE(c, argc, argv, modes) \
-	tool_mode(c, argc, argv, modes, sizeof(modes) / sizeof((modes)[0]), sizeof((modes)[0]))
+#define TOOL_MODE(c, args, modes) \
+	tool_mode(c, args, modes, sizeof(modes) / sizeof((modes)[0]), sizeof((modes)[0]))
 
 #endif

@@ -1,5 +1,5 @@
 /* list.c — `plumb list [--names|--json|--metrics]`: every benchmark with its family, its alias
- * (the family id before src/bench had folders) and one line of what it measures; --names the
+ * (bench/tool.h) and one line of what it measures; --names the
  * bare names (for scripts), --json the tools and the metric registry (id, unit, better
  * direction, statistic, method version) as one plumb/2 document; --metrics docs/metrics.md,
  * every metric's method, from the registry. */
@@ -121,7 +121,7 @@ int cmd_list(int argc, char **argv)
 				       subset_name(r->file->subset), t->summary);
 		}
 	if (!names)
-		printf("\nFAMILY is the folder the tool's source is in (src/bench/FAMILY/); ALIAS the "
-		       "family id it had\nbefore, which `plumb run --only/--skip` still take.\n");
+		printf("\nFAMILY is the folder the tool's source is in (src/bench/FAMILY/); ALIAS a narrower "
+		       "name for its\nfile's tools. `plumb run --only/--skip` take both.\n");
 	return 0;
 }

@@ -249,7 +249,7 @@ static void check_unique(const struct flat_opt *f, int n)
 		}
 }
 
-int options_parse(struct tool_ctx *c, int argc, char **argv, void *dst)
+struct operands options_parse(struct tool_ctx *c, int argc, char **argv, void *dst)
 {
 	const struct tool_options *t = c->opts;
 	char optstring[3 * MAX_OPTS + 16] = ":"; /* ':' first: a missing value is told apart */
@@ -262,6 +262,7 @@ int options_parse(struct tool_ctx *c, int argc, char **argv, void *dst)
 	n = flatten(t ? t->opts : NULL, dst, f, n);
 	check_unique(f, n);
 	build_getopt(f, n, optstring, lo, 0, 256);
+	optind = 0; /* full reset (glibc): each tool's parse starts afresh */
 	opterr = 0;
 	int ch;
 	char what[32];
@@ -289,7 +290,7 @@ int options_parse(struct tool_ctx *c, int argc, char **argv, void *dst)
 		cpu_policy_init(&c->timing.place, sv.cpu);
 	c->json = sv.json;
 	c->fsdir = sv.fsdir;
-	return optind;
+	return (struct operands){ .n = argc - optind, .v = argv + optind };
 }
 
 int command_parse(const struct command_options *t, int argc, char **argv, void *dst)

@@ -104,11 +104,18 @@ struct tool_options {
 	struct timing_defaults timing;   /* this tool's own sampling defaults */
 };
 
+/* A tool's operands: the words of its command line that are not options, in their order
+ * (options may follow operands, GNU style; "--" ends the options). v points into the argv
+ * options_parse() was given, v[n] is its end (NULL for a program's argv). */
+struct operands {
+	int n;
+	char **v;
+};
 /* Parse argv against the shared options and the tool's own table, c->opts (set by whoever runs
  * the tool from its descriptor's; NULL: only the shared ones); values go into dst. Exits 2 with
- * one line on a bad option or value, 0 after --help. Returns the index of the first operand
- * (options may follow operands, GNU style). */
-int options_parse(struct tool_ctx *c, int argc, char **argv, void *dst);
+ * one line on a bad option or value, 0 after --help. Returns the operands: a tool reads them
+ * there, never getopt's optind. */
+struct operands options_parse(struct tool_ctx *c, int argc, char **argv, void *dst);
 /* A tool's usage line: "usage: NAME" and the shared options, then the tool's own synopsis. */
 void options_usage(FILE *f, const char *tool, const char *synopsis);
 /* The options part of a tool's --help: "Options:" for t's own (when it has any), then

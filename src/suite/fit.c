@@ -36,9 +36,10 @@ double parse_duration(const char *s)
 }
 
 struct tool_cost {
-	const char *name, *group;
+	const char *name;
+	enum budget_group bg;
 	double cost;
-	int keep;            /* the run's facts, or its group's cheapest tool */
+	int keep;            /* the run's facts, or its budget group's cheapest tool */
 };
 
 /* The tools of the steps kept, with their cost per round. */
@@ -56,18 +57,18 @@ static int tool_costs(const struct plan *p, int (*sel)(const struct step *, void
 		if (k == n) {
 			if (n == max)
 				continue;
-			t[n++] = (struct tool_cost){ s->argv[0], s->group, 0, 0 };
+			t[n++] = (struct tool_cost){ s->argv[0], s->budget_group, 0, 0 };
 		}
 		t[k].cost += s->est_s;
 		if (s->flags & STEP_ALWAYS)
 			t[k].keep = 1;
 	}
-	/* each step group keeps its cheapest tool: a budget shortens the suite, it does not
+	/* each budget group keeps its cheapest tool: a budget shortens the suite, it does not
 	 * empty a group of it */
 	for (int k = 0; k < n; k++) {
 		int cheapest = 1;
 		for (int j = 0; j < n; j++)
-			if (j != k && !strcmp(t[j].group, t[k].group) &&
+			if (j != k && t[j].bg == t[k].bg &&
 			    (t[j].cost < t[k].cost || (t[j].cost == t[k].cost && j < k)))
 				cheapest = 0;
 		if (cheapest)

@@ -5,8 +5,8 @@
  * the budget, gives up in this order: sizes (every series thinned to the points lmbench's
  * summary reads; the memory series' top halved down to 64 MiB when that alone is enough), then
  * rounds (down to one), then the memory series' top, then whole tools (the most expensive
- * first, never the last tool of a family nor the run's facts). What it gave up is returned so that the run
- * records it: never a silently shortened run.
+ * first, never the last tool of a budget group (plan.h) nor the run's facts). What it gave up
+ * is returned so that the run records it: never a silently shortened run.
  */
 #ifndef PLUMB_RUN_FIT_H
 #define PLUMB_RUN_FIT_H
@@ -22,7 +22,8 @@ struct plan_fit {
 	char dropped[1024];   /* out: tools left out, comma-separated ("" = none) */
 	int ndropped;
 	double est;           /* out: estimated seconds of the plan kept */
-	double min_est;       /* out: the smallest plan (thinned, one round, a tool per family) */
+	double min_est;       /* out: the smallest plan (thinned, one round, a tool per budget
+			       * group) */
 	int fits;             /* out: est <= budget */
 };
 

@@ -1,6 +1,6 @@
 /*
  * plan.c — the suite's steps per profile (see plan.h). One function per part of
- * lmbench's run order; each step carries its group (F_* below), flags, and an
+ * lmbench's run order; each step carries its budget group (BG_*, plan.h), flags, and an
  * estimated cost in seconds (refined at run time by what steps really take) for the progress
  * line's time-left estimate. The estimates are for 11 samples per point, from a merged build on
  * this 2-core machine (lat_mem_rd -t about 0.05 s per point at 3 samples, lat_fs about 5 s per
@@ -126,7 +126,7 @@ static void arg(struct args *a, const char *fmt, ...)
 	a->v[a->n++] = xstrdup(buf);
 }
 
-static void push(struct plan *p, const struct plan_cfg *c, const char *group, enum subset sub,
+static void push(struct plan *p, const struct plan_cfg *c, enum budget_group bg, enum subset sub,
 		 unsigned flags, double est, struct args *a)
 {
 	if (p->n == p->cap) {
@@ -135,7 +135,7 @@ static void push(struct plan *p, const struct plan_cfg *c, const char *group, en
 	}
 	struct step *s = &p->v[p->n++];
 	memset(s, 0, sizeof *s);
-	s->group = group;
+	s->budget_group = bg;
 	s->subset = sub;
 	s->flags = flags;
 	/* the figures were for 11 samples on an early build; the steps take half that now
@@ -167,7 +167,7 @@ static void push(struct plan *p, const struct plan_cfg *c, const char *group, en
 }
 
 /* One step from a NULL-terminated list of words. */
-static void add(struct plan *p, const struct plan_cfg *c, const char *fam, enum subset sub,
+static void add(struct plan *p, const struct plan_cfg *c, enum budget_group bg, enum subset sub,
 		unsigned flags, double est, const char *tool, ...)
 {
 	struct args a = { .n = 0 };
@@ -178,7 +178,7 @@ static void add(struct plan *p, const struct plan_cfg *c, const char *fam, enum 
 	while ((w = va_arg(ap, const char *)))
 		arg(&a, "%s", w);
 	va_end(ap);
-	push(p, c, fam, sub, flags, est, &a);
+	push(p, c, bg, sub, flags, est, &a);
 }
 
 /* Size lists. full: lmbench's ALL (512 .. 2m, then powers of two up to top) or HALF (the same
@@ -208,22 +208,17 @@ static double memrd_points(uint64_t top)
 	return 4 + 8 * log2((double)top / 4096.0);
 }
 
-/* The plan's step groups (struct step.group), not the folders' family ids. */
-static const char *F_FACTS = "facts", *F_SYSCALL = "syscall", *F_SELECT = "select",
-		  *F_SIG = "signal", *F_PROC = "process", *F_OPS = "ops", *F_IPC = "ipc",
-		  *F_CTX = "ctx", *F_NET = "net", *F_FILE = "file", *F_DISK = "disk",
-		  *F_MEM = "memory", *F_STREAM = "stream";
 #define OS SUBSET_OS
 #define HW SUBSET_HW
 
 static void facts(struct plan *p, const struct plan_cfg *c)
 {
-	add(p, c, F_FACTS, HW | OS, STEP_ALWAYS, 0.6, "mhz", NULL);
+	add(p, c, BG_FACTS, HW | OS, STEP_ALWAYS, 0.6, "mhz", NULL);
 	if (c->profile != PROF_QUICK) {
 		char mb[32];
 		snprintf(mb, sizeof mb, "%llu", (unsigned long long)(c->mem_bytes / MIB));
-		add(p, c, F_FACTS, HW | OS, STEP_ALWAYS, 2.6, "memsize", mb, NULL);
-		add(p, c, F_MEM, HW, 0, 1.0, "line", NULL);
+		add(p, c, BG_FACTS, HW | OS, STEP_ALWAYS, 2.6, "memsize", mb, NULL);
+		add(p, c, BG_MEMORY, HW, 0, 1.0, "line", NULL);
 	}
 }
 
@@ -231,38 +226,38 @@ static void os_basic(struct plan *p, const struct plan_cfg *c)
 {
 	static const char *sc[] = { "null", "read", "write", "stat", "fstat", "open" };
 	for (size_t i = 0; i < sizeof sc / sizeof sc[0]; i++)
-		add(p, c, F_SYSCALL, OS, STEP_COPIES | STEP_OS_ROUNDS, 0.2, "lat_syscall", sc[i], NULL);
+		add(p, c, BG_SYSCALL, OS, STEP_COPIES | STEP_OS_ROUNDS, 0.2, "lat_syscall", sc[i], NULL);
 
 	static const char *nq[] = { "100" }, *nd[] = { "10", "100", "250", "500" };
 	const char **ns = THIN(c) ? nq : nd;
 	int nn = THIN(c) ? 1 : 4;
 	for (int kind = 0; kind < 2; kind++)
 		for (int i = 0; i < nn; i++)
-			add(p, c, F_SELECT, OS, STEP_COPIES, kind ? 0.4 : 0.25, "lat_select", "-n", ns[i],
+			add(p, c, BG_SELECT, OS, STEP_COPIES, kind ? 0.4 : 0.25, "lat_select", "-n", ns[i],
 			    kind ? "tcp" : "file", NULL);
 
-	add(p, c, F_SIG, OS, STEP_COPIES | STEP_OS_ROUNDS, 0.2, "lat_sig", "install", NULL);
-	add(p, c, F_SIG, OS, STEP_COPIES | STEP_OS_ROUNDS, 0.3, "lat_sig", "catch", NULL);
-	add(p, c, F_SIG, OS, STEP_COPIES | STEP_OS_ROUNDS, 0.4, "lat_sig", "prot", NULL);
+	add(p, c, BG_SIGNAL, OS, STEP_COPIES | STEP_OS_ROUNDS, 0.2, "lat_sig", "install", NULL);
+	add(p, c, BG_SIGNAL, OS, STEP_COPIES | STEP_OS_ROUNDS, 0.3, "lat_sig", "catch", NULL);
+	add(p, c, BG_SIGNAL, OS, STEP_COPIES | STEP_OS_ROUNDS, 0.4, "lat_sig", "prot", NULL);
 
-	add(p, c, F_IPC, OS, STEP_COPIES | STEP_OS_ROUNDS, 0.3, "lat_pipe", NULL);
-	add(p, c, F_IPC, OS, STEP_COPIES | STEP_OS_ROUNDS, 0.3, "lat_unix", NULL);
+	add(p, c, BG_IPC, OS, STEP_COPIES | STEP_OS_ROUNDS, 0.3, "lat_pipe", NULL);
+	add(p, c, BG_IPC, OS, STEP_COPIES | STEP_OS_ROUNDS, 0.3, "lat_unix", NULL);
 	if (c->profile != PROF_QUICK) {
 		/* Not in lmbench's suite, but SPEC's IPC family: cheap. */
-		add(p, c, F_IPC, OS, STEP_COPIES | STEP_OS_ROUNDS, 0.3, "lat_fifo", NULL);
-		add(p, c, F_IPC, OS, STEP_COPIES | STEP_OS_ROUNDS, 0.3, "lat_fcntl", NULL);
-		add(p, c, F_IPC, OS, STEP_COPIES | STEP_OS_ROUNDS, 0.3, "lat_sem", NULL);
-		add(p, c, F_IPC, OS, STEP_COPIES, 0.4, "lat_unix_connect", NULL);
+		add(p, c, BG_IPC, OS, STEP_COPIES | STEP_OS_ROUNDS, 0.3, "lat_fifo", NULL);
+		add(p, c, BG_IPC, OS, STEP_COPIES | STEP_OS_ROUNDS, 0.3, "lat_fcntl", NULL);
+		add(p, c, BG_IPC, OS, STEP_COPIES | STEP_OS_ROUNDS, 0.3, "lat_sem", NULL);
+		add(p, c, BG_IPC, OS, STEP_COPIES, 0.4, "lat_unix_connect", NULL);
 	}
 
 	if (c->profile != PROF_QUICK)
-		add(p, c, F_PROC, OS, STEP_COPIES, 0.2, "lat_proc", "procedure", NULL);
-	add(p, c, F_PROC, OS, STEP_COPIES, 1.5, "lat_proc", "fork", NULL);
-	add(p, c, F_PROC, OS, STEP_COPIES, 1.5, "lat_proc", "exec", NULL);
-	add(p, c, F_PROC, OS, STEP_COPIES, 2.0, "lat_proc", "shell", NULL);
+		add(p, c, BG_PROCESS, OS, STEP_COPIES, 0.2, "lat_proc", "procedure", NULL);
+	add(p, c, BG_PROCESS, OS, STEP_COPIES, 1.5, "lat_proc", "fork", NULL);
+	add(p, c, BG_PROCESS, OS, STEP_COPIES, 1.5, "lat_proc", "exec", NULL);
+	add(p, c, BG_PROCESS, OS, STEP_COPIES, 2.0, "lat_proc", "shell", NULL);
 
-	add(p, c, F_OPS, HW, 0, 0.6, "lat_ops", NULL);
-	add(p, c, F_OPS, HW, 0, 3.4, "par_ops", NULL);
+	add(p, c, BG_OPS, HW, 0, 0.6, "lat_ops", NULL);
+	add(p, c, BG_OPS, HW, 0, 3.4, "par_ops", NULL);
 }
 
 static void files(struct plan *p, const struct plan_cfg *c)
@@ -277,11 +272,11 @@ static void files(struct plan *p, const struct plan_cfg *c)
 	arg(&a, "move=%s", fsz);
 	arg(&a, "fsync=1");
 	arg(&a, "print=3");
-	push(p, c, F_FILE, OS, STEP_WRITES_FILE, 1.2 + (double)c->file_bytes / 1e8, &a);
+	push(p, c, BG_FILE, OS, STEP_WRITES_FILE, 1.2 + (double)c->file_bytes / 1e8, &a);
 
 	/* No FILE: lat_pagefault then makes its own file in --fsdir and evicts its pages before each
 	 * pass, so it measures real (major) faults; given $FILE it could only measure minor ones. */
-	add(p, c, F_FILE, OS, STEP_COPIES, 4.0, "lat_pagefault", NULL);
+	add(p, c, BG_FILE, OS, STEP_COPIES, 4.0, "lat_pagefault", NULL);
 
 	/* "mappings: lat_mmap at sizes from 512k (lmbench's smaller ones exit silently). */
 	uint64_t sz[40];
@@ -291,37 +286,37 @@ static void files(struct plan *p, const struct plan_cfg *c)
 			continue;
 		char s[32];
 		plan_size_str(sz[i], s, sizeof s);
-		add(p, c, F_FILE, OS, STEP_COPIES | STEP_FILE, 0.3, "lat_mmap", s, c->file, NULL);
+		add(p, c, BG_FILE, OS, STEP_COPIES | STEP_FILE, 0.3, "lat_mmap", s, c->file, NULL);
 	}
 
 	if (THIN(c)) {
-		add(p, c, F_FILE, OS, 0, 7.0, "lat_fs", "-s", "0", c->fsdir, NULL);
-		add(p, c, F_FILE, OS, 0, 7.0, "lat_fs", "-s", "10240", c->fsdir, NULL);
+		add(p, c, BG_FILE, OS, 0, 7.0, "lat_fs", "-s", "0", c->fsdir, NULL);
+		add(p, c, BG_FILE, OS, 0, 7.0, "lat_fs", "-s", "10240", c->fsdir, NULL);
 	} else {
-		add(p, c, F_FILE, OS, 0, 14.0, "lat_fs", c->fsdir, NULL);
+		add(p, c, BG_FILE, OS, 0, 14.0, "lat_fs", c->fsdir, NULL);
 	}
 	if (c->disk)
-		add(p, c, F_DISK, HW, 0, 20.0, "disk", c->disk, NULL);
+		add(p, c, BG_DISK, HW, 0, 20.0, "disk", c->disk, NULL);
 }
 
 static void net_set(struct plan *p, const struct plan_cfg *c, const char *host, unsigned fl)
 {
 	fl |= STEP_COPIES;
-	add(p, c, F_NET, OS, fl, 0.5, "lat_udp", host, NULL);
-	add(p, c, F_NET, OS, fl, 0.5, "lat_tcp", host, NULL);
-	add(p, c, F_NET, OS, fl, 0.6, "lat_rpc", "-p", "udp", host, NULL);
-	add(p, c, F_NET, OS, fl, 0.6, "lat_rpc", "-p", "tcp", host, NULL);
-	add(p, c, F_NET, OS, fl & ~STEP_COPIES, 0.6, "lat_connect", host, NULL);
+	add(p, c, BG_NET, OS, fl, 0.5, "lat_udp", host, NULL);
+	add(p, c, BG_NET, OS, fl, 0.5, "lat_tcp", host, NULL);
+	add(p, c, BG_NET, OS, fl, 0.6, "lat_rpc", "-p", "udp", host, NULL);
+	add(p, c, BG_NET, OS, fl, 0.6, "lat_rpc", "-p", "tcp", host, NULL);
+	add(p, c, BG_NET, OS, fl & ~STEP_COPIES, 0.6, "lat_connect", host, NULL);
 	static const char *mq[] = { "10m" }, *md[] = { "1", "64", "1024", "10m" },
 			  *mf[] = { "1", "64", "128", "256", "512", "1024", "1437", "10m" };
 	const char **m = THIN(c) ? mq : c->profile == PROF_FULL ? mf : md;
 	int nm = THIN(c) ? 1 : c->profile == PROF_FULL ? 8 : 4;
 	for (int i = 0; i < nm; i++)
-		add(p, c, F_NET, OS, fl, strcmp(m[i], "1") == 0 ? 4.6 : 3.6, "bw_tcp", "-m", m[i], host,
+		add(p, c, BG_NET, OS, fl, strcmp(m[i], "1") == 0 ? 4.6 : 3.6, "bw_tcp", "-m", m[i], host,
 		    NULL);
 	if (c->profile == PROF_FULL)
-		add(p, c, F_NET, OS, fl, 0.7, "bw_udp", host, NULL);
-	add(p, c, F_NET, OS, fl & ~STEP_COPIES, 1.0, "lat_http", host, NULL);
+		add(p, c, BG_NET, OS, fl, 0.7, "bw_udp", host, NULL);
+	add(p, c, BG_NET, OS, fl & ~STEP_COPIES, 1.0, "lat_http", host, NULL);
 }
 
 static void net(struct plan *p, const struct plan_cfg *c)
@@ -336,8 +331,8 @@ static void net(struct plan *p, const struct plan_cfg *c)
 
 static void ipc_bw_files(struct plan *p, const struct plan_cfg *c)
 {
-	add(p, c, F_IPC, OS, STEP_COPIES, 0.5, "bw_unix", NULL);
-	add(p, c, F_IPC, OS, STEP_COPIES, 0.5, "bw_pipe", NULL);
+	add(p, c, BG_IPC, OS, STEP_COPIES, 0.5, "bw_unix", NULL);
+	add(p, c, BG_IPC, OS, STEP_COPIES, 0.5, "bw_pipe", NULL);
 
 	uint64_t sz[40];
 	int n = sizes(c, c->file_bytes, 0, sz, 40);
@@ -348,7 +343,7 @@ static void ipc_bw_files(struct plan *p, const struct plan_cfg *c)
 			for (int i = THIN(c) ? n - 1 : 0; i < n; i++) {
 				char s[32];
 				plan_size_str(sz[i], s, sizeof s);
-				add(p, c, F_FILE, OS, STEP_COPIES | STEP_FILE | STEP_COLD,
+				add(p, c, BG_FILE, OS, STEP_COPIES | STEP_FILE | STEP_COLD,
 				    0.25 + (double)sz[i] / 2e9 * 11, tool[t], s, mode[t][m], c->file, NULL);
 			}
 }
@@ -371,7 +366,7 @@ static void mem_bw(struct plan *p, const struct plan_cfg *c)
 			char s[32];
 			plan_size_str(sz[i], s, sizeof s);
 			double est = 0.3 + (double)sz[i] / 1e9 * (ser[k].half ? 14.0 : 7.0);
-			add(p, c, F_MEM, HW | OS, STEP_COPIES, est, "bw_mem", s, ser[k].mode, ser[k].extra,
+			add(p, c, BG_MEMORY, HW | OS, STEP_COPIES, est, "bw_mem", s, ser[k].mode, ser[k].extra,
 			    NULL);
 		}
 	}
@@ -396,7 +391,7 @@ static void ctx(struct plan *p, const struct plan_cfg *c)
 		int upto = THIN(c) && i == 0 ? 1 : nn;
 		for (int k = 0; k < upto; k++)
 			arg(&a, "%s", ns[k]);
-		push(p, c, F_CTX, OS, STEP_COPIES, 0.3 + 0.2 * upto, &a);
+		push(p, c, BG_CTX, OS, STEP_COPIES, 0.3 + 0.2 * upto, &a);
 	}
 }
 
@@ -430,17 +425,17 @@ static void mem_lat(struct plan *p, const struct plan_cfg *c)
 	/* the effective last level (a guest's reported host L3 is not what its caches hold) */
 	double llc = (double)mem_llc_believed(), warmed = llc > 0 && 2 * llc < M ? 2 * llc : M;
 	/* tlb's -M counts pages in plumb (lmbench's suite passed bytes): its default is used. */
-	add(p, c, F_MEM, HW, 0, 2.0, "tlb", "-L", line, NULL);
+	add(p, c, BG_MEMORY, HW, 0, 2.0, "tlb", "-L", line, NULL);
 	/* par_mem: 17 measurements of 0.5 ms samples per size (16 lines .. M, doubling), the
 	 * permutation once, each size's lines linked (bench/mem/par_mem.c) */
 	double npm = log2d(lines / 16) + 1;
-	add(p, c, F_MEM, HW, STEP_EST_FINAL,
+	add(p, c, BG_MEMORY, HW, STEP_EST_FINAL,
 	    0.1 + M / 2e9 + lines * 20e-9 + npm * lines * 1.5e-9 + npm * 17 * pt_s(c, 0.7),
 	    "par_mem", "-L", line, "-M", mm, NULL);
 	/* cache: two sweeps of 4 points per doubling from 512 bytes (1 ms samples), each growing
 	 * a chain through M; then parallelism at each level (9 measurements) */
 	if (c->profile != PROF_QUICK)
-		add(p, c, F_MEM, HW, STEP_EST_FINAL,
+		add(p, c, BG_MEMORY, HW, STEP_EST_FINAL,
 		    0.1 + M / 2e9 + 2 * lines * 150e-9 + 2 * 4 * log2d(M / 512) * pt_s(c, 1.0) +
 			    2 * 8 * warmed / 10e9 + 4 * 9 * pt_s(c, 1.0),
 		    "cache", NULL);
@@ -462,7 +457,7 @@ static void mem_lat(struct plan *p, const struct plan_cfg *c)
 			arg(&a, "-M"); /* lmbench's -M: the three arrays' total */
 			arg(&a, "%lluM", 3 * (unsigned long long)(c->mem_bytes / MIB));
 		}
-		push(p, c, F_STREAM, HW, STEP_COPIES | STEP_EST_FINAL,
+		push(p, c, BG_STREAM, HW, STEP_COPIES | STEP_EST_FINAL,
 		     0.2 + 3 * arr / 2e9 + 4 * pt_s(c, 1000) * 2.5 * arr / 10e9, &a);
 	}
 
@@ -478,7 +473,7 @@ static void mem_lat(struct plan *p, const struct plan_cfg *c)
 	for (int i = 0; i < nst; i++)
 		arg(&a, "%s", st[i]);
 	/* 2 ms samples per point, and a warm-up walk of up to 2 x LLC lines at ~1 ns a load */
-	push(p, c, F_MEM, HW, STEP_COPIES | STEP_EST_FINAL,
+	push(p, c, BG_MEMORY, HW, STEP_COPIES | STEP_EST_FINAL,
 	     0.1 + M / 2e9 + nst * pts * (pt_s(c, 2.0) + 0.0005), &a);
 	/* "Random load latency": points, the chain grown once through M (a 16-byte slot each),
 	 * the block-random chase at the top (shuffle, link, walk), sweeps to warm each size */
@@ -486,7 +481,7 @@ static void mem_lat(struct plan *p, const struct plan_cfg *c)
 	 * 24 sizes near the top of it) */
 	double in_llc = llc > 0 && llc < M ? llc : M;
 	double walk = in_llc / 16 < 1048576 ? in_llc / 16 : 1048576;
-	add(p, c, F_MEM, HW, STEP_COPIES | STEP_EST_FINAL,
+	add(p, c, BG_MEMORY, HW, STEP_COPIES | STEP_EST_FINAL,
 	    0.1 + M / 2e9 + pts * pt_s(c, 2.0) + M / 16 * 40e-9 + 24 * walk * 40e-9 +
 		    (M >= 8 * MIB ? lines * 100e-9 : 0) + 16 * warmed / 10e9,
 	    "lat_mem_rd", "-t", mbn, "16", NULL);
@@ -499,24 +494,26 @@ static void asked(struct plan *p, const struct plan_cfg *c)
 {
 	static const char *sleeps[] = { "usleep", "nanosleep", "select", "pselect", "itimer" };
 	for (size_t i = 0; i < sizeof sleeps / sizeof sleeps[0]; i++)
-		add(p, c, F_SIG, OS, STEP_ASKED, 1.0, "lat_usleep", "-u", sleeps[i], "100", NULL);
-	add(p, c, F_OPS, HW, STEP_ASKED, 0.5, "lat_rand", NULL);
-	add(p, c, F_PROC, OS, STEP_ASKED, 1.5, "lat_cmd", "true", NULL);
+		add(p, c, BG_SIGNAL, OS, STEP_ASKED, 1.0, "lat_usleep", "-u", sleeps[i], "100", NULL);
+	add(p, c, BG_OPS, HW, STEP_ASKED, 0.5, "lat_rand", NULL);
+	add(p, c, BG_PROCESS, OS, STEP_ASKED, 1.5, "lat_cmd", "true", NULL);
 	static const char *jobs[] = { "1", "2", "4" };
 	for (size_t i = 0; i < sizeof jobs / sizeof jobs[0]; i++)
-		add(p, c, F_PROC, OS, STEP_ASKED, 2.0, "lat_pmake", jobs[i], "1000", "10000", NULL);
-	add(p, c, F_MEM, HW, STEP_ASKED, 3.0, "lat_dram_page", NULL);
+		add(p, c, BG_PROCESS, OS, STEP_ASKED, 2.0, "lat_pmake", jobs[i], "1000", "10000", NULL);
+	add(p, c, BG_MEMORY, HW, STEP_ASKED, 3.0, "lat_dram_page", NULL);
 	/* plumb's own: every ordered pair of CPUs, about 30 ms a pair */
 	int cpus[256], n = cpu_online(cpus, 256);
-	add(p, c, F_OPS, HW, STEP_ASKED, 0.2 + 0.03 * n * (n - 1), "lat_c2c", NULL);
+	add(p, c, BG_OPS, HW, STEP_ASKED, 0.2 + 0.03 * n * (n - 1), "lat_c2c", NULL);
 	/* plumb's own: 5 operations at 1..n copies, about 0.2 s a point (5 samples of 20 ms,
 	 * a warm-up interval, starting the copies) and rd's buffers written once a point */
-	add(p, c, F_PROC, OS, STEP_ASKED, 0.3 + 1.0 * n, "scale", NULL);
+	add(p, c, BG_PROCESS, OS, STEP_ASKED, 0.3 + 1.0 * n, "scale", NULL);
 	/* 9 levels of samples of 20 ms, a calibration each, and the chain: a round of the default
 	 * profile took 2 s on the 2-vCPU guest, the tool alone (7 samples) 2.2 s */
-	add(p, c, F_MEM, HW, STEP_ASKED, 10.0, "lat_loaded", NULL);
+	add(p, c, BG_MEMORY, HW, STEP_ASKED, 10.0, "lat_loaded", NULL);
 	/* plumb's own: 9 operations x 11 blocks of 5000 single ones, about 4 s here */
-	add(p, c, F_SIG, OS, STEP_ASKED, 5.0, "lat_tail", NULL);
+	add(p, c, BG_SIGNAL, OS, STEP_ASKED, 5.0, "lat_tail", NULL);
+	/* plumb's own: lat_pipe's round trip through epoll_wait(), as cheap as lat_pipe's */
+	add(p, c, BG_IPC, OS, STEP_ASKED | STEP_COPIES | STEP_OS_ROUNDS, 0.3, "lat_epoll", NULL);
 }
 
 void plan_build(struct plan *p, const struct plan_cfg *c)

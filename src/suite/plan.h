@@ -28,10 +28,16 @@ enum step_flag {
 			       * of the run, the others in 1 of each os_factor (plan_cfg) */
 };
 
+/* A budget group: steps that a time budget may thin but never empties (plan_fit() keeps the
+ * cheapest tool of each). A number, not a name: nobody selects steps by it (--only and --skip
+ * take families, aliases, tools and steps: bench/tool.h, select.c). */
+enum budget_group {
+	BG_FACTS, BG_SYSCALL, BG_SELECT, BG_SIGNAL, BG_PROCESS, BG_OPS, BG_IPC, BG_CTX, BG_NET,
+	BG_FILE, BG_DISK, BG_MEMORY, BG_STREAM,
+};
+
 struct step {
-	const char *group;    /* the plan's group of steps ("syscall", "process", "memory", ...):
-			       * a time budget keeps one tool of each, and --only matches it
-			       * when the tool is not built in */
+	enum budget_group budget_group;
 	enum subset subset;   /* likewise */
 	unsigned flags;
 	double est_s;         /* estimated seconds with the profile's sample count */

@@ -1,8 +1,7 @@
 /*
  * select.c — which steps `plumb run` runs: the plan for the profile fitted to the time budget
- * (fit.h), kept or dropped by --only, --skip (family ids and their aliases, tool.h, or tools and
- * single steps) and
- * --subset; and the plan as --dry-run prints it.
+ * (fit.h), kept or dropped by --only, --skip (families and aliases, bench/tool.h, or tools
+ * and single steps) and --subset; and the plan as --dry-run prints it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,8 +10,8 @@
 #include "core/util.h"
 #include "suite/suite.h"
 
-/* The family of step s's tool (its folder), or for a tool not built in the plan's group of the
- * step; *t gets the tool (NULL when not built in), *subset its subset. */
+/* The family of step s's tool (its folder), NULL for a tool not built in; *t gets the tool
+ * (NULL when not built in), *subset its subset (the plan's for a tool not built in). */
 static const char *step_family(const struct step *s, const struct tool **t, int *subset)
 {
 	const struct registered *r = NULL;
@@ -26,7 +25,7 @@ static const char *step_family(const struct step *s, const struct tool **t, int 
 	}
 	if (subset)
 		*subset = (int)s->subset;
-	return s->group;
+	return NULL;
 }
 
 static void names_add(struct names *n, const char *s)
@@ -56,14 +55,14 @@ static int step_named(const struct step *s, const char *name)
 	return name[n] == 0 || (name[n] == '.' && s->argc > 1 && !strcmp(name + n + 1, s->argv[1]));
 }
 
-/* Whether an id of n (a family or an alias: tool.h, a tool or a step) selects step s; a step
- * whose tool is not built in is selected by the plan's group of the step. */
+/* Whether a name of n (a family or an alias: tool.h, a tool or a step) selects step s; a step
+ * whose tool is not built in has no family or alias: only its tool or step names it. */
 static int names_select(const struct names *n, const struct step *s)
 {
 	const struct registered *r = NULL;
 	const struct tool *t = tool_find(s->argv[0], &r);
 	for (int i = 0; i < n->n; i++)
-		if ((t ? family_selects(n->v[i], r) : strcmp(n->v[i], s->group) == 0) ||
+		if ((t && registered_selects(r, n->v[i])) ||
 		    step_named(s, n->v[i]))
 			return 1;
 	return 0;
@@ -81,8 +80,8 @@ static int names_ask(const struct names *n, const struct step *s)
 	return 0;
 }
 
-/* Parse a comma list of family ids (or tools and steps of the plan); an unknown id is a usage
- * error listing the valid families. */
+/* Parse a comma list of families and aliases (or tools and steps of the plan); an unknown name
+ * is a usage error listing the valid families and aliases. */
 static void parse_families(const char *opt, char *list, const struct names *valid,
 			   const struct plan *all, struct names *out)
 {
@@ -147,16 +146,15 @@ void select_steps(struct suite *S)
 		.os_factor = S->ab_worker ? 1 : o->os_factor,
 	};
 
-	/* Family ids: the registry's families and aliases, and the plan's for tools not built in. */
+	/* The names --only and --skip take: the registry's families and aliases (tools and steps
+	 * are checked against the plan). */
 	struct plan all;
 	plan_build(&all, &pc);
 	struct names valid = { .n = 0 };
-	for (int f = 0; family_id(f); f++)
-		names_add(&valid, family_id(f));
-	for (int f = 0; family_alias(f); f++)
-		names_add(&valid, family_alias(f));
-	for (size_t i = 0; i < all.n; i++)
-		names_add(&valid, step_family(&all.v[i], NULL, NULL));
+	for (int f = 0; family_at(f); f++)
+		names_add(&valid, family_at(f));
+	for (int f = 0; alias_at(f); f++)
+		names_add(&valid, alias_at(f));
 	if (o->only)
 		parse_families("--only", o->only, &valid, &all, &S->only);
 	if (o->skip)
@@ -168,7 +166,7 @@ void select_steps(struct suite *S)
 	plan_fit(&S->plan, &pc, step_costs, S, &S->fit);
 	if (!S->fit.fits && o->time_limit > 0)
 		die(EXIT_USAGE, "--time-limit %.0f s is below the smallest plan, about %.0f s here "
-		    "(series thinned, one round, one tool per family)", o->time_limit,
+		    "(series thinned, one round, one tool per budget group)", o->time_limit,
 		    S->fit.min_est);
 	S->o.repeat = S->fit.rounds;
 	S->mem = pc.mem_bytes;
@@ -224,7 +222,7 @@ void print_plan(const struct suite *S)
 	for (size_t i = 0; i < S->nsel; i++) {
 		const struct sel *x = &S->sel[i];
 		int more = k > 1 && (x->s->flags & STEP_OS_ROUNDS);
-		printf("%-8s %6.1f  %s%s%s\n", x->family, x->s->est_s, x->s->label, more ? "  *" : "",
+		printf("%-8s %6.1f  %s%s%s\n", x->family ? x->family : "-", x->s->est_s, x->s->label, more ? "  *" : "",
 		       x->t ? "" : "   (not built in: skipped)");
 		all += x->s->est_s;
 		marked |= more;

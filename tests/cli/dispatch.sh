@@ -19,6 +19,10 @@ done
 calls=$(grep -rl 'getopt_long *(' src | grep -v '^src/core/opts\.c$')
 if [ -z "$calls" ] && grep -q 'getopt_long *(' src/core/opts.c; then pass dispatch/getopt-in-one-file
 else fail dispatch/getopt-in-one-file "getopt_long called in: $calls"; fi
+# A tool reads its operands from what options_parse() returns, never getopt's optind.
+readers=$(grep -rlw 'optind' src/bench || true)
+if [ -z "$readers" ]; then pass dispatch/operands-from-the-parser
+else fail dispatch/operands-from-the-parser "optind read in: $readers"; fi
 # Every --help is printed from an options table: each entry of an "Options" section is one
 # option ("  -x, --name ARG  what", its text continued on lines indented further), and each option a tool lists is one its parser accepts
 # (given with a value when it takes one, then --help: never "unknown option" or "needs a value").

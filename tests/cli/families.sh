@@ -96,6 +96,19 @@ for dir in src/bench/*/; do
 	if [ -z "$hit" ]; then pass "families/skip-$fam"; else fail "families/skip-$fam" "kept:$hit"; fi
 done
 
+# A tool in no profile (STEP_ASKED) runs when its alias names it; its family alone does not
+# (the family's lists above leave it out).
+while read -r id want; do
+	got=$(plan_tools --only "$id" | sed 's/ $//')
+	if [ "$got" = "$want" ]; then pass "families/asked-alias-$id"
+	else fail "families/asked-alias-$id" "got '$got', want '$want'"; fi
+done <<'LISTS'
+epoll lat_epoll
+tails lat_tail
+c2c lat_c2c
+dram lat_dram_page
+LISTS
+
 # No family is named as a --subset value; every tool is in a folder.
 if [ -e src/bench/os ] || [ -e src/bench/hardware ]; then fail families/no-subset-names "src/bench/os or hardware"
 else pass families/no-subset-names; fi

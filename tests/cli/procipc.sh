@@ -1,4 +1,5 @@
-# procipc.sh — lat_select, lat_sig, lat_proc, lat_pipe, lat_unix, lat_fifo, lat_fcntl, lat_sem:
+# procipc.sh — lat_select, lat_sig, lat_proc, lat_pipe, lat_unix, lat_fifo, lat_fcntl, lat_sem,
+# lat_epoll:
 # output lines, physical plausibility, bad arguments, and that nothing (children, temp files,
 # semaphores) outlives a tool, also when it is killed.
 . tests/lib.sh
@@ -244,9 +245,39 @@ expect_usage procipc/unix-usage-m0 "$PLUMB" lat_unix -m 0
 expect_usage procipc/unix-usage-mabc "$PLUMB" lat_unix -m abc
 expect_usage procipc/unix-usage-mhuge "$PLUMB" lat_unix -m 1g
 
+# ---- lat_epoll ----------------------------------------------------------------------------------
+run epoll lat_epoll -N 5
+line epoll "^epoll latency: $NUM microseconds$"
+# Each side blocks in epoll_wait() once a round trip (level-triggered, one byte in flight): the
+# helper's count of wake-ups, reported at teardown, equals the round trips made, and those are
+# at least the timed ones (iterations x samples). A loop that polled, or read without waiting,
+# would count otherwise (the tool itself exits 3 on a mismatch).
+trips=$(sed -n 's/^ *"round_trips": \([0-9]*\),\{0,1\}$/\1/p' "$T/epoll.json" | head -n 1)
+wakes=$(sed -n 's/^ *"helper_wakeups": \([0-9]*\),\{0,1\}$/\1/p' "$T/epoll.json" | head -n 1)
+iters=$(sed -n 's/^ *"iters": \([0-9]*\),\{0,1\}$/\1/p' "$T/epoll.json" | head -n 1)
+if isnum "$trips" && isnum "$iters" && [ "$trips" = "$wakes" ] && [ "$trips" -ge $((iters * 5)) ]
+then pass procipc/epoll-one-wakeup-per-round-trip
+else fail procipc/epoll-one-wakeup-per-round-trip "round trips $trips, helper wake-ups $wakes, iterations $iters x 5 samples"; fi
+# A round trip is six system calls at least (write, epoll_wait and read on each side), each
+# costing no less than a null one: the least disturbed sample is above 4 null calls' least
+# (noise only adds time; measured again up to 3 times in all).
+n=1
+"$PLUMB" lat_syscall -N 5 null --json >"$T/null5.json" 2>/dev/null
+while ! lt "$(awk -v m="$(vmin null5)" 'BEGIN { print 4 * m }')" "$(vmin epoll)" && [ $n -lt 3 ]; do
+	n=$((n + 1))
+	"$PLUMB" lat_syscall -N 5 null --json >"$T/null5.json" 2>/dev/null
+	"$PLUMB" lat_epoll -N 5 --json >"$T/epoll.json" 2>/dev/null
+done
+if between "$(v epoll)" 0.5 1000 && lt "$(awk -v m="$(vmin null5)" 'BEGIN { print 4 * m }')" "$(vmin epoll)"
+then pass procipc/epoll-above-4-syscalls
+else fail procipc/epoll-above-4-syscalls "epoll=$(v epoll) (least $(vmin epoll)) null least=$(vmin null5) in $n tries"; fi
+sym epoll "^epoll latency: $NUM microseconds$" lat_epoll -N 3
+check procipc/epoll-parallel "$PLUMB" lat_epoll -N 3 -P 2
+expect_usage procipc/lat_epoll-usage-extra "$PLUMB" lat_epoll extra
+
 # ---- killed mid-run: the echo child goes too; the semaphore set too ------------------------------
 ncpu=$(allowed_cpus | wc -l)
-for t in lat_pipe lat_sem; do
+for t in lat_pipe lat_sem lat_epoll; do
 	# long enough (1000 samples of 20 ms) to be killed mid-run even on a busy machine, where
 	# the children may take seconds to show
 	t0=$(date +%s)

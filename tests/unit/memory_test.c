@@ -319,15 +319,15 @@ TEST(mem_pages_and_options)
 	struct longopt_test o = { 0 };
 	struct tool_ctx c = { .tool = "stream", .opts = &t };
 	optind = 0;
-	int first = mem_options_parse(&c, 10, &av, &o);
+	struct operands ops = mem_options_parse(&c, 10, &av, &o);
 	CHECK(o.version == 2 && o.table == 1);
 	CHECK_STR(o.threads, "all");
 	CHECK_STR(o.pages, "thp");
 	CHECK(mem_pages_opt(&c, o.pages) == PAGES_THP);
 	CHECK(mem_pages_opt(&c, NULL) == PAGES_4K);
-	CHECK(first == 8); /* the operands, after the options (getopt moved them) */
-	CHECK_STR(av[8], "op");
-	CHECK_STR(av[9], "--table"); /* after "--": an operand */
+	CHECK(ops.n == 2 && ops.v == av + 8); /* the operands, after the options (getopt moved them) */
+	CHECK_STR(ops.v[0], "op");
+	CHECK_STR(ops.v[1], "--table"); /* after "--": an operand */
 	CHECK_STR(args[3], "op"); /* the original vector is left as given (the JSON records it) */
 	CHECK_STR(args[4], "--threads");
 }

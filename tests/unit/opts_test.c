@@ -230,6 +230,25 @@ TEST(opt_shared_good_values)
 	optind = 0;
 }
 
+/* The operands come back in their order, the options around them parsed (GNU style), and
+ * everything after "--" is an operand. */
+TEST(opt_operands_returned)
+{
+	char *argv[] = { "kinds", "first", "-n", "9", "second", "--", "-n", NULL };
+	struct kinds k = { 0 };
+	struct tool_ctx c = { .tool = "kinds", .opts = &kinds_tool };
+	struct operands a = options_parse(&c, count_words(argv), argv, &k);
+	CHECK(k.number == 9);
+	CHECK(a.n == 3);
+	CHECK_STR(a.v[0], "first");
+	CHECK_STR(a.v[1], "second");
+	CHECK_STR(a.v[2], "-n");
+	CHECK(a.v[3] == NULL);
+	char *none[] = { "kinds", "-n", "4", NULL };
+	a = options_parse(&c, count_words(none), none, &k);
+	CHECK(a.n == 0 && a.v[0] == NULL && k.number == 4);
+}
+
 /* argv parsed in a child (stdout to /dev/null, stderr kept): its exit status, *err its stderr. */
 static int parse_in_child(int tool, char **argv, char *err, size_t n)
 {

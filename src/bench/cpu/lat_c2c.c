@@ -161,8 +161,8 @@ struct c2c_opts {
 static int lat_c2c(struct tool_ctx *c, int argc, char **argv)
 {
 	struct c2c_opts o = { NULL };
-	options_parse(c, argc, argv, &o);
-	if (optind < argc)
+	struct operands args = options_parse(c, argc, argv, &o);
+	if (args.n > 0)
 		usage_error(c, "lat_c2c takes no operands (-c LIST chooses the CPUs)");
 	int allowed[C2C_MAX_CPUS], nallowed = cpu_online(allowed, C2C_MAX_CPUS);
 	int cpus[C2C_MAX_CPUS], n = nallowed;

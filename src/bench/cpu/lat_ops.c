@@ -174,9 +174,9 @@ static int lat_bogo(struct tool_ctx *c, struct bogo *b, int dbl)
 
 static int lat_ops(struct tool_ctx *c, int argc, char **argv)
 {
-	options_parse(c, argc, argv, NULL);
-	if (optind < argc)
-		usage_error(c, "unexpected operand '%s' (lat_ops takes none)", argv[optind]);
+	struct operands args = options_parse(c, argc, argv, NULL);
+	if (args.n > 0)
+		usage_error(c, "unexpected operand '%s' (lat_ops takes none)", args.v[0]);
 	struct ops_args a;
 	ops_args_init(&a);
 	double add_ns[2] = { NAN, NAN };

@@ -30,8 +30,8 @@ static void loop_lrand48(uint64_t n, void *a)
 
 static int lat_rand(struct tool_ctx *c, int argc, char **argv)
 {
-	options_parse(c, argc, argv, NULL);
-	if (optind < argc)
+	struct operands args = options_parse(c, argc, argv, NULL);
+	if (args.n > 0)
 		usage_error(c, "lat_rand takes no operands");
 	static const struct {
 		const char *metric;

@@ -211,10 +211,10 @@ static const struct tool_options mhz_options = { .opts = (const struct opt[]){
 static int mhz_tool(struct tool_ctx *c, int argc, char **argv)
 {
 	struct mhz_opts o = { 0 };
-	options_parse(c, argc, argv, &o);
+	struct operands args = options_parse(c, argc, argv, &o);
 	int only_clock = o.only_clock;
-	if (optind < argc)
-		usage_error(c, "unexpected operand '%s' (mhz takes only -c)", argv[optind]);
+	if (args.n > 0)
+		usage_error(c, "unexpected operand '%s' (mhz takes only -c)", args.v[0]);
 	struct mhz_estimate e;
 	if (mhz_estimate(&c->timing, &e) != 0) {
 		out_printf(c, "-1 System too busy\n");

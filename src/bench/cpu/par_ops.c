@@ -150,9 +150,9 @@ static const struct tool_options par_ops_options = {
 
 static int par_ops_main(struct tool_ctx *c, int argc, char **argv)
 {
-	options_parse(c, argc, argv, NULL);
-	if (optind < argc)
-		usage_error(c, "unexpected operand '%s' (par_ops takes none)", argv[optind]);
+	struct operands args = options_parse(c, argc, argv, NULL);
+	if (args.n > 0)
+		usage_error(c, "unexpected operand '%s' (par_ops takes none)", args.v[0]);
 	struct ops_args a;
 	ops_args_init(&a);
 	int rc = 0;

@@ -197,14 +197,14 @@ static const struct tool_options ctx_options = { .opts = (const struct opt[]){
 static int lat_ctx(struct tool_ctx *c, int argc, char **argv)
 {
 	struct ctx_opts o = { 0 };
-	options_parse(c, argc, argv, &o);
+	struct operands args = options_parse(c, argc, argv, &o);
 	long long kb = o.kb;
-	if (optind >= argc)
+	if (args.n == 0)
 		usage_error(c, "missing process count(s), e.g. lat_ctx -s 0 2 4 8 16");
-	int nn = argc - optind, maxn = 0;
+	int nn = args.n, maxn = 0;
 	int *ns = xcalloc((size_t)nn, sizeof *ns);
 	for (int i = 0; i < nn; i++) {
-		ns[i] = (int)parse_int(argv[optind + i], 2, CTX_MAXPROCS, "process count");
+		ns[i] = (int)parse_int(args.v[i], 2, CTX_MAXPROCS, "process count");
 		if (ns[i] > maxn)
 			maxn = ns[i];
 	}

@@ -125,15 +125,15 @@ static uint64_t reference_sum(const char *file, uint64_t size)
 /* Common front of bw_file_rd and bw_mmap_rd: "size mode [file]". */
 int bw_rd_run(struct tool_ctx *c, int argc, char **argv, const struct rd_modes *md)
 {
-	options_parse(c, argc, argv, NULL);
+	struct operands args = options_parse(c, argc, argv, NULL);
 	const char *m1 = md->only;
-	if (argc - optind < 2)
+	if (args.n < 2)
 		usage_error(c, "usage: size %s|open2close [file]", m1);
-	if (argc - optind > 3)
+	if (args.n > 3)
 		usage_error(c, "too many operands");
 	struct rd r = { .fd = -1 };
-	r.size = parse_size(argv[optind], 512, (uint64_t)SIZE_MAX / 2, "size (at least 512 bytes)");
-	const char *mode = argv[optind + 1];
+	r.size = parse_size(args.v[0], 512, (uint64_t)SIZE_MAX / 2, "size (at least 512 bytes)");
+	const char *mode = args.v[1];
 	int o2c;
 	if (!strcmp(mode, m1))
 		o2c = 0;
@@ -142,8 +142,8 @@ int bw_rd_run(struct tool_ctx *c, int argc, char **argv, const struct rd_modes *
 	else
 		usage_error(c, "unknown mode '%s' (%s or open2close)", mode, m1);
 	char *own = NULL;
-	if (argc - optind == 3) {
-		r.file = argv[optind + 2];
+	if (args.n == 3) {
+		r.file = args.v[2];
 		uint64_t fsz = fs_user_file_size(c, r.file);
 		if (fsz < r.size)
 			die(EXIT_USAGE, "%s: %llu bytes, shorter than size %llu", r.file,

@@ -168,10 +168,10 @@ static int dk_zones(struct tool_ctx *c, struct dk *d, uint64_t size, const char 
 
 static int disk(struct tool_ctx *c, int argc, char **argv)
 {
-	options_parse(c, argc, argv, NULL);
-	if (argc - optind != 1)
+	struct operands args = options_parse(c, argc, argv, NULL);
+	if (args.n != 1)
 		usage_error(c, "need exactly one DEVICE or FILE to read");
-	struct dk d = { .dev = argv[optind] };
+	struct dk d = { .dev = args.v[0] };
 	uint64_t size = dk_open(c, &d);
 	char params[600];
 	snprintf(params, sizeof params, "dev=%s", d.dev);

@@ -141,15 +141,15 @@ static const struct tool_options fs_options = { .opts = (const struct opt[]){
 static int lat_fs(struct tool_ctx *c, int argc, char **argv)
 {
 	struct fs_opts o = { .size = UINT64_MAX };
-	options_parse(c, argc, argv, &o);
+	struct operands args = options_parse(c, argc, argv, &o);
 	long long one_size = o.size == UINT64_MAX ? -1 : (long long)o.size, nfiles = o.nfiles;
-	if (argc - optind > 1)
+	if (args.n > 1)
 		usage_error(c, "too many operands (one directory at most)");
-	if (optind < argc) {
+	if (args.n > 0) {
 		struct stat st;
-		if (stat(argv[optind], &st) != 0 || !S_ISDIR(st.st_mode))
-			die(EXIT_USAGE, "%s: not a directory", argv[optind]);
-		c->fsdir = argv[optind];
+		if (stat(args.v[0], &st) != 0 || !S_ISDIR(st.st_mode))
+			die(EXIT_USAGE, "%s: not a directory", args.v[0]);
+		c->fsdir = args.v[0];
 	}
 	struct fsb f = { 0 };
 	f.base = fs_private_dir(c);

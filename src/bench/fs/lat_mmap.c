@@ -76,17 +76,17 @@ static const struct tool_options mmap_options = { .opts = (const struct opt[]){
 static int lat_mmap(struct tool_ctx *c, int argc, char **argv)
 {
 	struct mmap_opts o = { 0 };
-	options_parse(c, argc, argv, &o);
+	struct operands args = options_parse(c, argc, argv, &o);
 	int rnd = o.rnd;
-	if (argc - optind < 1)
+	if (args.n < 1)
 		usage_error(c, "missing size");
-	if (argc - optind > 2)
+	if (args.n > 2)
 		usage_error(c, "too many operands");
 	struct mm m = { .fd = -1 };
-	m.size = (size_t)parse_size(argv[optind], 320 * 1024, (uint64_t)SIZE_MAX / 2, "size (at least 320k)");
+	m.size = (size_t)parse_size(args.v[0], 320 * 1024, (uint64_t)SIZE_MAX / 2, "size (at least 320k)");
 	char *own = NULL;
-	if (argc - optind == 2) {
-		m.file = argv[optind + 1];
+	if (args.n == 2) {
+		m.file = args.v[1];
 		if (fs_user_file_size(c, m.file) < m.size)
 			die(EXIT_USAGE, "%s: shorter than size %zu", m.file, m.size);
 	} else {

@@ -202,13 +202,13 @@ static void pf_record(struct tool_ctx *c, const struct pf *p, struct measurement
 
 static int lat_pagefault(struct tool_ctx *c, int argc, char **argv)
 {
-	options_parse(c, argc, argv, NULL);
-	if (argc - optind > 1)
+	struct operands args = options_parse(c, argc, argv, NULL);
+	if (args.n > 1)
 		usage_error(c, "too many operands");
 	struct pf p = { .fd = -1 };
 	p.pg = (size_t)sysconf(_SC_PAGESIZE);
 	uint64_t size;
-	char *own = pf_file(c, &p, argc - optind == 1 ? argv[optind] : NULL, &size);
+	char *own = pf_file(c, &p, args.n == 1 ? args.v[0] : NULL, &size);
 	pf_pages(&p, size);
 	const char *fstype = pf_check_evict(c, &p, own);
 

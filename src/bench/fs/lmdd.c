@@ -299,11 +299,11 @@ static void dd_record(struct tool_ctx *c, const struct dd *d, struct measurement
 
 static int lmdd(struct tool_ctx *c, int argc, char **argv)
 {
-	options_parse(c, argc, argv, NULL);
+	struct operands args = options_parse(c, argc, argv, NULL);
 	struct dd d = { .ifd = -1, .ofd = -1, .bs = 8192 };
 	struct dd_print pr = { .label = "" };
-	for (int i = optind; i < argc; i++)
-		dd_key(c, &d, &pr, argv[i]);
+	for (int i = 0; i < args.n; i++)
+		dd_key(c, &d, &pr, args.v[i]);
 	if (pr.move)
 		d.count = (pr.move + d.bs - 1) / d.bs;
 	if (!d.in && !d.count)

@@ -79,10 +79,10 @@ int ipc_run(struct tool_ctx *c, struct ipc *s, struct bench_op *op, const char *
 	return measure_latency(c, op, metric, params, NAN, ops) ? 0 : EXIT_MEASURE;
 }
 
-void ipc_no_operands(struct tool_ctx *c, int argc, char **argv)
+void ipc_no_operands(struct tool_ctx *c, struct operands args)
 {
-	if (optind < argc)
-		usage_error(c, "unexpected operand '%s'", argv[optind]);
+	if (args.n > 0)
+		usage_error(c, "unexpected operand '%s'", args.v[0]);
 }
 
 char ipc_one_byte[1];

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include "core/opts.h"
 #include "core/out.h"
 #include "core/timing.h"
 
@@ -40,7 +41,7 @@ pid_t ipc_fork_helper(struct ipc *s);
 int ipc_run(struct tool_ctx *c, struct ipc *s, struct bench_op *op, const char *metric,
 	    const char *params, double ops);
 /* Usage error on any operand. */
-void ipc_no_operands(struct tool_ctx *c, int argc, char **argv);
+void ipc_no_operands(struct tool_ctx *c, struct operands args);
 /* A private directory under --fsdir (exit 3 when it cannot be made). */
 char *ipc_tool_dir(struct tool_ctx *c);
 /* The one byte lat_pipe and lat_fifo send. */

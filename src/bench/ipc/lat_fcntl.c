@@ -104,8 +104,7 @@ static void teardown_fcntl(void *a)
 
 static int lat_fcntl(struct tool_ctx *c, int argc, char **argv)
 {
-	options_parse(c, argc, argv, NULL);
-	ipc_no_operands(c, argc, argv);
+	ipc_no_operands(c, options_parse(c, argc, argv, NULL));
 	char *dir = ipc_tool_dir(c);
 	struct ipc s = { .dir = dir };
 	struct bench_op op = { .setup = setup_fcntl, .loop = loop_fcntl, .teardown = teardown_fcntl };

@@ -82,8 +82,7 @@ out:
 
 static int lat_fifo(struct tool_ctx *c, int argc, char **argv)
 {
-	options_parse(c, argc, argv, NULL);
-	ipc_no_operands(c, argc, argv);
+	ipc_no_operands(c, options_parse(c, argc, argv, NULL));
 	char *dir = ipc_tool_dir(c);
 	struct ipc s = { .dir = dir, .msize = 1, .buf = ipc_one_byte };
 	struct bench_op op = { .setup = setup_fifo, .loop = ipc_loop_echo, .teardown = ipc_teardown_echo };

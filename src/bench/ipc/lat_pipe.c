@@ -42,8 +42,7 @@ static int setup_pipe(void *a)
 
 static int lat_pipe(struct tool_ctx *c, int argc, char **argv)
 {
-	options_parse(c, argc, argv, NULL);
-	ipc_no_operands(c, argc, argv);
+	ipc_no_operands(c, options_parse(c, argc, argv, NULL));
 	struct ipc s = { .msize = 1, .buf = ipc_one_byte };
 	struct bench_op op = { .setup = setup_pipe, .loop = ipc_loop_echo, .teardown = ipc_teardown_echo };
 	return ipc_run(c, &s, &op, "lat_pipe.latency", "", 1);

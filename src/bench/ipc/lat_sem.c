@@ -129,8 +129,7 @@ static void teardown_sem(void *a)
 
 static int lat_sem(struct tool_ctx *c, int argc, char **argv)
 {
-	options_parse(c, argc, argv, NULL);
-	ipc_no_operands(c, argc, argv);
+	ipc_no_operands(c, options_parse(c, argc, argv, NULL));
 	int copies = c->timing.opts.parallel > 1 ? c->timing.opts.parallel : 1;
 	sem_guard(1); /* before the set exists, so no signal can find it unguarded */
 	int id = semget(IPC_PRIVATE, 2 * copies, IPC_CREAT | IPC_EXCL | 0600);

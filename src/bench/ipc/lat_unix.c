@@ -47,9 +47,9 @@ static const struct tool_options unix_options = { .opts = (const struct opt[]){
 static int lat_unix(struct tool_ctx *c, int argc, char **argv)
 {
 	struct unix_opts o = { .msize = 1 };
-	options_parse(c, argc, argv, &o);
+	struct operands args = options_parse(c, argc, argv, &o);
 	size_t msize = (size_t)o.msize;
-	ipc_no_operands(c, argc, argv);
+	ipc_no_operands(c, args);
 	struct ipc s = { .msize = msize, .buf = xcalloc(1, msize) };
 	struct bench_op op = { .setup = setup_unix, .loop = ipc_loop_echo, .teardown = ipc_teardown_echo };
 	char params[32] = "";

@@ -161,14 +161,14 @@ static const struct tool_options bw_mem_options = {
 static int bw_mem(struct tool_ctx *c, int argc, char **argv)
 {
 	struct bw_mem_opts o = { 0 };
-	mem_options_parse(c, argc, &argv, &o);
+	struct operands args = mem_options_parse(c, argc, &argv, &o);
 	struct bw w = { .pages = mem_pages_opt(c, o.pages) };
-	if (argc - optind < 2)
+	if (args.n < 2)
 		usage_error(c, "needs SIZE and MODE (rd wr rdwr cp frd fwr fcp bzero bcopy)");
-	if (argc - optind > 3)
+	if (args.n > 3)
 		usage_error(c, "too many operands");
-	uint64_t size = parse_size(argv[optind], 512, 1ull << 40, "size");
-	const char *mode = argv[optind + 1];
+	uint64_t size = parse_size(args.v[0], 512, 1ull << 40, "size");
+	const char *mode = args.v[1];
 	size_t m;
 	for (m = 0; m < NMODES; m++)
 		if (strcmp(bw_modes[m].name, mode) == 0)
@@ -176,9 +176,9 @@ static int bw_mem(struct tool_ctx *c, int argc, char **argv)
 	if (m == NMODES)
 		usage_error(c, "unknown mode '%s' (rd wr rdwr cp frd fwr fcp bzero bcopy)", mode);
 	w.mode = (enum bw_mode)m;
-	if (argc - optind == 3) {
-		if (strcmp(argv[optind + 2], "conflict") != 0)
-			usage_error(c, "third operand must be 'conflict', not '%s'", argv[optind + 2]);
+	if (args.n == 3) {
+		if (strcmp(args.v[2], "conflict") != 0)
+			usage_error(c, "third operand must be 'conflict', not '%s'", args.v[2]);
 		w.conflict = 1;
 	}
 	/* the block loops cover whole 512-byte blocks; libc calls the exact size */

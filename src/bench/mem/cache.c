@@ -206,9 +206,9 @@ static void report_memory_level(struct cache_run *r)
 static int cache_tool(struct tool_ctx *c, int argc, char **argv)
 {
 	struct cache_opts o = { .line = chase_sysfs_line() ? (int)chase_sysfs_line() : 64 };
-	mem_options_parse(c, argc, &argv, &o);
-	if (optind < argc)
-		usage_error(c, "unexpected operand '%s'", argv[optind]);
+	struct operands args = mem_options_parse(c, argc, &argv, &o);
+	if (args.n > 0)
+		usage_error(c, "unexpected operand '%s'", args.v[0]);
 	struct cache_run r = { .c = c, .line = (size_t)o.line };
 	r.max = chase_buffer(c, r.line, o.max, o.pages, &r.b);
 	r.seed = mem_seed();

@@ -77,8 +77,8 @@ static void dram_order(size_t *off, const size_t *pages, size_t npages, size_t p
 static int lat_dram_page(struct tool_ctx *c, int argc, char **argv)
 {
 	struct dram_opts o = { .group = 16, .max = DRAM_DEFAULT_BYTES };
-	options_parse(c, argc, argv, &o);
-	if (optind < argc)
+	struct operands args = options_parse(c, argc, argv, &o);
+	if (args.n > 0)
 		usage_error(c, "lat_dram_page takes no operands");
 	size_t page = (size_t)getpagesize();
 	size_t line = o.line ? (size_t)o.line : chase_sysfs_line() ? chase_sysfs_line() : 64;

@@ -330,8 +330,8 @@ static int run_level(struct tool_ctx *c, struct loaded *x, int level, const char
 static int lat_loaded(struct tool_ctx *c, int argc, char **argv)
 {
 	struct loaded_opts o = { 0 };
-	mem_options_parse(c, argc, &argv, &o);
-	if (optind < argc)
+	struct operands args = mem_options_parse(c, argc, &argv, &o);
+	if (args.n > 0)
 		usage_error(c, "lat_loaded takes no operands (-s SIZE sets the chase's size)");
 	enum mem_pages pages = mem_pages_opt(c, o.pages);
 	uint64_t delays[LD_MAX_LEVELS];

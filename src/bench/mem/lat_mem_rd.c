@@ -106,34 +106,35 @@ static const struct tool_options lat_mem_options = {
 
 /* The largest size in bytes: --mem, else the SIZE_MiB operand (consumed), else the default
  * (its reason in `how`, for the [Largest size] fact). */
-static size_t lat_max_bytes(struct tool_ctx *c, uint64_t mem, int argc, char **argv, char *how,
+static size_t lat_max_bytes(struct tool_ctx *c, uint64_t mem, struct operands *args, char *how,
 			    size_t howlen)
 {
 	if (mem) /* --mem SIZE (bytes, k/m/g): the largest size; every operand is then a stride */
 		return (size_t)mem;
-	if (optind >= argc)
+	if (args->n == 0)
 		return mem_default_bytes(1, 1, how, howlen);
 	char *end;
-	double mib = strtod(argv[optind], &end);
-	if (end == argv[optind] || *end || !(mib > 0))
-		usage_error(c, "size '%s' is not a positive number of MiB", argv[optind]);
+	double mib = strtod(args->v[0], &end);
+	if (end == args->v[0] || *end || !(mib > 0))
+		usage_error(c, "size '%s' is not a positive number of MiB", args->v[0]);
 	if (mib > 1e7) /* 10 TiB: beyond any machine, and beyond size_t's exact range */
-		usage_error(c, "size %s MiB is too large (at most 10000000 MiB)", argv[optind]);
+		usage_error(c, "size %s MiB is too large (at most 10000000 MiB)", args->v[0]);
 	size_t maxb = (size_t)(mib * 1048576.0);
 	if (maxb < 512)
-		usage_error(c, "size '%s' MiB is below 512 bytes", argv[optind]);
-	optind++;
+		usage_error(c, "size '%s' MiB is below 512 bytes", args->v[0]);
+	args->v++;
+	args->n--;
 	return maxb;
 }
 
 /* The strides: every remaining operand, or lmbench's 512 / sizeof(void *) when none is given.
  * Sets *n to their count. */
-static size_t *lat_strides(struct tool_ctx *c, int argc, char **argv, int *n)
+static size_t *lat_strides(struct tool_ctx *c, struct operands args, int *n)
 {
-	int nstrides = argc - optind;
+	int nstrides = args.n;
 	size_t *strides = xcalloc((size_t)(nstrides ? nstrides : 1), sizeof *strides);
 	for (int i = 0; i < nstrides; i++) {
-		long long s = parse_int(argv[optind + i], (long long)sizeof(void *), 1 << 30, "stride");
+		long long s = parse_int(args.v[i], (long long)sizeof(void *), 1 << 30, "stride");
 		if (s % (long long)sizeof(void *))
 			usage_error(c, "stride %lld is not a multiple of %zu bytes", s, sizeof(void *));
 		strides[i] = (size_t)s;
@@ -218,12 +219,12 @@ static int lat_series(struct tool_ctx *c, struct mem_buf *b, size_t maxb, size_t
 static int lat_mem_rd(struct tool_ctx *c, int argc, char **argv)
 {
 	struct lat_mem_opts o = { 0 };
-	mem_options_parse(c, argc, &argv, &o);
+	struct operands args = mem_options_parse(c, argc, &argv, &o);
 	enum mem_pages pages = mem_pages_opt(c, o.pages);
 	char how[160] = "";
-	size_t maxb = lat_max_bytes(c, o.mem, argc, argv, how, sizeof how);
-	int explicit_strides = argc - optind > 0, nstrides;
-	size_t *strides = lat_strides(c, argc, argv, &nstrides);
+	size_t maxb = lat_max_bytes(c, o.mem, &args, how, sizeof how);
+	int explicit_strides = args.n > 0, nstrides;
+	size_t *strides = lat_strides(c, args, &nstrides);
 	mem_check_fits(c, (uint64_t)maxb * (uint64_t)c->timing.opts.parallel);
 
 	struct mem_buf b;

@@ -106,10 +106,10 @@ static const struct tool_options line_options = {
 static int line_tool(struct tool_ctx *c, int argc, char **argv)
 {
 	struct cache_opts opt = { 0 };
-	mem_options_parse(c, argc, &argv, &opt);
+	struct operands args = mem_options_parse(c, argc, &argv, &opt);
 	int verbose = opt.verbose;
-	if (optind < argc)
-		usage_error(c, "unexpected operand '%s'", argv[optind]);
+	if (args.n > 0)
+		usage_error(c, "unexpected operand '%s'", args.v[0]);
 	double costs[16];
 	int n = 0;
 	size_t line = line_detect(c, costs, &n);

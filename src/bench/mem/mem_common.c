@@ -417,7 +417,7 @@ enum mem_pages mem_pages_opt(struct tool_ctx *c, const char *value)
 	return (enum mem_pages)p;
 }
 
-int mem_options_parse(struct tool_ctx *c, int argc, char ***argvp, void *dst)
+struct operands mem_options_parse(struct tool_ctx *c, int argc, char ***argvp, void *dst)
 {
 	static int registered;
 	if (!registered) {

@@ -88,8 +88,8 @@ uint64_t mem_default_bytes(unsigned divisor, unsigned llcs, char *how, size_t ho
 	OPT_STRING(0, "pages", type, field, "4k|thp|huge", MEM_PAGES_HELP)
 enum mem_pages mem_pages_opt(struct tool_ctx *c, const char *value);
 /* options_parse() on a copy of argv (freed at exit): getopt permutes what it parses, and the
- * JSON document records the command line as it was given. */
-int mem_options_parse(struct tool_ctx *c, int argc, char ***argv, void *dst);
+ * JSON document records the command line as it was given. The operands point into the copy. */
+struct operands mem_options_parse(struct tool_ctx *c, int argc, char ***argv, void *dst);
 
 /* STREAM's validation (stream.c): how many of x[0..n) differ from want by more than McCalpin's
  * relative 1e-13; *first = index of the first wrong one. */

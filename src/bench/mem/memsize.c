@@ -122,19 +122,19 @@ static void probe_child(uint64_t max_mib, int fd)
 }
 
 /* The size asked for, in MiB: the operand (lmbench's suffixes multiply it), 1024 without one. */
-static uint64_t requested_mib(struct tool_ctx *c, int argc, char **argv)
+static uint64_t requested_mib(struct tool_ctx *c, struct operands args)
 {
 	uint64_t req = 1024;
-	if (optind < argc) {
+	if (args.n > 0) {
 		uint64_t v;
-		if (try_parse_size(argv[optind], &v) < 0)
+		if (try_parse_size(args.v[0], &v) < 0)
 			usage_error(c, "'%s' is not a number of MiB (suffixes k, m, g multiply it)",
-				    argv[optind]);
+				    args.v[0]);
 		if (v > (UINT64_MAX >> 21))
-			usage_error(c, "%s MiB is too large", argv[optind]);
+			usage_error(c, "%s MiB is too large", args.v[0]);
 		if (v > 0)
 			req = v;
-		if (argc > optind + 1)
+		if (args.n > 1)
 			usage_error(c, "too many operands");
 	}
 	return req;
@@ -188,8 +188,8 @@ static const char *stop_reason(const char *limit, int st, uint64_t got, uint64_t
 
 static int memsize_tool(struct tool_ctx *c, int argc, char **argv)
 {
-	options_parse(c, argc, argv, NULL);
-	uint64_t req = requested_mib(c, argc, argv);
+	struct operands args = options_parse(c, argc, argv, NULL);
+	uint64_t req = requested_mib(c, args);
 	uint64_t avail = sys_mem_available();
 	uint64_t cap = (avail - avail / 16) / MIB;
 	const char *limit = "requested";

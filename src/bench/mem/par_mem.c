@@ -149,11 +149,11 @@ static const struct tool_options par_mem_options = {
 static int par_mem(struct tool_ctx *c, int argc, char **argv)
 {
 	struct cache_opts o = { .line = chase_sysfs_line() ? (int)chase_sysfs_line() : 64 };
-	mem_options_parse(c, argc, &argv, &o);
+	struct operands args = mem_options_parse(c, argc, &argv, &o);
 	size_t line = (size_t)o.line;
 	uint64_t max = o.max;
-	if (optind < argc)
-		usage_error(c, "unexpected operand '%s'", argv[optind]);
+	if (args.n > 0)
+		usage_error(c, "unexpected operand '%s'", args.v[0]);
 	struct mem_buf b;
 	max = chase_buffer(c, line, max, o.pages, &b);
 	uint64_t seed = mem_seed();

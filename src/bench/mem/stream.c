@@ -496,9 +496,9 @@ static void record_kernels(struct tool_ctx *c, const struct st *s, const enum sk
 static int stream(struct tool_ctx *c, int argc, char **argv)
 {
 	struct stream_opts o = { .version = 1 };
-	mem_options_parse(c, argc, &argv, &o);
-	if (optind < argc)
-		usage_error(c, "unexpected operand '%s'", argv[optind]);
+	struct operands args = mem_options_parse(c, argc, &argv, &o);
+	if (args.n > 0)
+		usage_error(c, "unexpected operand '%s'", args.v[0]);
 	enum mem_pages pages = mem_pages_opt(c, o.pages);
 	int cpus[1024], ncpu = cpu_online(cpus, 1024), nthreads = 1;
 	if (o.threads)

@@ -71,11 +71,11 @@ static const struct tool_options tlb_options = {
 static int tlb_tool(struct tool_ctx *c, int argc, char **argv)
 {
 	struct cache_opts o = { .line = 64 };
-	mem_options_parse(c, argc, &argv, &o);
+	struct operands args = mem_options_parse(c, argc, &argv, &o);
 	int cost = o.cost;
 	size_t line = (size_t)o.line, maxpages = o.max ? (size_t)(o.max / (uint64_t)sysconf(_SC_PAGESIZE)) : 16384;
-	if (optind < argc)
-		usage_error(c, "unexpected operand '%s'", argv[optind]);
+	if (args.n > 0)
+		usage_error(c, "unexpected operand '%s'", args.v[0]);
 	if (!chase_pow2(line))
 		usage_error(c, "-L %zu is not a power of two", line);
 	struct tlb_bufs t = { .line = line, .psz = (size_t)sysconf(_SC_PAGESIZE) };

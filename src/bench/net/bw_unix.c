@@ -90,13 +90,14 @@ static const struct tool_options bwl_options = { .opts = (const struct opt[]){
 static int bw_local(struct tool_ctx *c, int argc, char **argv, int is_pipe)
 {
 	struct bwl_opts o = { .xfer = DEF_MSG, .bytes = 10u << 20 };
-	options_parse(c, argc, argv, &o);
+	struct operands args = options_parse(c, argc, argv, &o);
 	struct bwl b = { .is_pipe = is_pipe, .xfer = (size_t)o.xfer, .bytes = o.bytes,
 			 .timing = &c->timing };
 	/* lmbench's bw_unix also took the byte count as an operand. */
-	if (!is_pipe && optind < argc)
-		b.bytes = parse_size(argv[optind++], 1, 1ull << 30, "BYTES");
-	if (optind < argc)
+	int used = 0;
+	if (!is_pipe && args.n > 0)
+		b.bytes = parse_size(args.v[used++], 1, 1ull << 30, "BYTES");
+	if (args.n > used)
 		usage_error(c, "too many operands");
 	struct bench_op op = { .setup = bwl_setup, .loop = bwl_loop, .teardown = bwl_teardown,
 			       .arg = &b, .helpers = 1 };

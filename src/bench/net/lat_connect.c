@@ -104,11 +104,11 @@ static int lat_connect(struct tool_ctx *c, int argc, char **argv)
 static int lat_unix_connect(struct tool_ctx *c, int argc, char **argv)
 {
 	struct netopts o = { 0 };
-	options_parse(c, argc, argv, &o);
+	struct operands args = options_parse(c, argc, argv, &o);
 	if (o.start || o.stop)
 		usage_error(c, "-%c: plumb always runs its own server on a private socket "
 			    "(lmbench's used the fixed path /tmp/af_unix)", o.start ? 's' : 'S');
-	if (optind < argc)
+	if (args.n > 0)
 		usage_error(c, "no operands expected");
 	struct conl k = { .nc = { .svc = NS_UNIX } };
 	return run_connect(c, &k, "lat_unix_connect.latency", "");

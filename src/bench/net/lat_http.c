@@ -200,12 +200,12 @@ static const struct tool_options http_options = { .opts = (const struct opt[]){
 static int lat_http(struct tool_ctx *c, int argc, char **argv)
 {
 	struct http_opts o = { 0 };
-	options_parse(c, argc, argv, &o);
+	struct operands args = options_parse(c, argc, argv, &o);
 	int start = o.start, stop = o.stop, base = o.base;
-	if (argc - optind > 2)
+	if (args.n > 2)
 		usage_error(c, "too many operands (HOST [PORT])");
-	const char *host = optind < argc ? argv[optind] : NULL;
-	int port = optind + 1 < argc ? net_parse_port(c, argv[optind + 1], "PORT") : 0;
+	const char *host = args.n > 0 ? args.v[0] : NULL;
+	int port = args.n > 1 ? net_parse_port(c, args.v[1], "PORT") : 0;
 	if (start && stop)
 		usage_error(c, "-s and -S exclude each other");
 	if (start) {

@@ -224,12 +224,12 @@ static int rpc_stop_server(const char *host, int port)
 static int lat_rpc(struct tool_ctx *c, int argc, char **argv)
 {
 	struct rpc_opts o = { .proto = -1 };
-	options_parse(c, argc, argv, &o);
+	struct operands args = options_parse(c, argc, argv, &o);
 	int start = o.start, stop = o.stop, base = o.base;
 	int want_tcp = o.proto != 1, want_udp = o.proto != 0;
-	if (argc - optind > 1)
+	if (args.n > 1)
 		usage_error(c, "too many operands (one HOST at most)");
-	const char *host = optind < argc ? argv[optind] : NULL;
+	const char *host = args.n > 0 ? args.v[0] : NULL;
 	if (start && stop)
 		usage_error(c, "-s and -S exclude each other");
 	if (start && host)
@@ -269,7 +269,7 @@ static int lat_rpc(struct tool_ctx *c, int argc, char **argv)
 {
 	/* --help and bad options behave as in a full build; measuring is what cannot be done. */
 	struct rpc_opts o = { .proto = -1 };
-	options_parse(c, argc, argv, &o);
+	struct operands args = options_parse(c, argc, argv, &o);
 	fprintf(stderr, "%s: plumb was built without libtirpc (install libtirpc-dev and rebuild)\n", c->tool);
 	return EXIT_MEASURE;
 }

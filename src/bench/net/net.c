@@ -262,7 +262,7 @@ void net_parse_opts(struct tool_ctx *c, int argc, char **argv, struct netopts *o
 		    uint64_t def_msize, uint64_t def_move)
 {
 	memset(o, 0, sizeof *o);
-	options_parse(c, argc, argv, o);
+	struct operands args = options_parse(c, argc, argv, o);
 	if (o->port_arg)
 		o->port = net_parse_port(c, o->port_arg, "-p");
 	o->msize_given = o->msize != 0;
@@ -271,9 +271,9 @@ void net_parse_opts(struct tool_ctx *c, int argc, char **argv, struct netopts *o
 		o->msize = def_msize;
 	if (!o->move_given)
 		o->move = def_move;
-	if (argc - optind > 1)
+	if (args.n > 1)
 		usage_error(c, "too many operands (one HOST at most)");
-	o->host = optind < argc ? argv[optind] : NULL;
+	o->host = args.n > 0 ? args.v[0] : NULL;
 	if (o->start && o->stop)
 		usage_error(c, "-s and -S exclude each other");
 	if (o->start && o->host)

@@ -68,10 +68,10 @@ static int cmd_setup(void *a)
 
 static int lat_cmd(struct tool_ctx *c, int argc, char **argv)
 {
-	options_parse(c, argc, argv, NULL);
-	if (optind >= argc)
+	struct operands args = options_parse(c, argc, argv, NULL);
+	if (args.n == 0)
 		usage_error(c, "missing the command to run");
-	struct cmd k = { .argv = argv + optind };
+	struct cmd k = { .argv = args.v };
 	struct bench_op op = { .loop = loop_cmd, .setup = cmd_setup, .arg = &k,
 			       .min_sample_ns = CMD_MIN_SAMPLE_NS };
 	struct measurement m;
@@ -80,9 +80,9 @@ static int lat_cmd(struct tool_ctx *c, int argc, char **argv)
 	struct result *r = record_latency(c, "lat_cmd.latency", "", NAN, &m, 1);
 	/* the command as info, blanks made '_' (info is "key=value ..."), at most 200 bytes */
 	char line[256] = "";
-	for (int i = optind; i < argc && strlen(line) < 200; i++)
-		snprintf(line + strlen(line), sizeof line - strlen(line), "%s%s", i > optind ? "_" : "",
-			 argv[i]);
+	for (int i = 0; i < args.n && strlen(line) < 200; i++)
+		snprintf(line + strlen(line), sizeof line - strlen(line), "%s%s", i > 0 ? "_" : "",
+			 args.v[i]);
 	for (char *q = line; *q; q++)
 		if (*q == ' ' || *q == '\t' || *q == '\n')
 			*q = '_';

@@ -75,18 +75,18 @@ static void loop_round(uint64_t n, void *a)
 
 static int lat_pmake(struct tool_ctx *c, int argc, char **argv)
 {
-	options_parse(c, argc, argv, NULL);
-	if (argc - optind < 2)
+	struct operands args = options_parse(c, argc, argv, NULL);
+	if (args.n < 2)
 		usage_error(c, "missing operands: JOBS USECS [USECS...]");
 	struct pmake p = { 0 };
-	p.jobs = (int)parse_int(argv[optind], 1, MAX_JOBS, "JOBS (processes per round)");
+	p.jobs = (int)parse_int(args.v[0], 1, MAX_JOBS, "JOBS (processes per round)");
 	p.cell = &p.cell;
 	if (sched_getaffinity(0, sizeof p.cpus, &p.cpus) != 0)
 		die(EXIT_MEASURE, "sched_getaffinity: %s", strerror(errno));
 	p.pids = xmalloc((size_t)p.jobs * sizeof *p.pids);
 	out_printf(c, "\"pmake jobs=%d\n", p.jobs);
-	for (int i = optind + 1; i < argc; i++) {
-		uint64_t usecs = parse_size(argv[i], 1, 100000000, "USECS (each job's work)");
+	for (int i = 1; i < args.n; i++) {
+		uint64_t usecs = parse_size(args.v[i], 1, 100000000, "USECS (each job's work)");
 		struct bench_op wop = { .loop = work, .arg = &p };
 		struct measurement wm;
 		if (measure(&c->timing, &wop, &wm) != 0)

@@ -203,9 +203,9 @@ static const struct {
 
 static int lat_proc(struct tool_ctx *c, int argc, char **argv)
 {
-	options_parse(c, argc, argv, NULL);
-	size_t i = TOOL_MODE(c, argc, argv, modes);
-	if (argc > optind + 1)
+	struct operands args = options_parse(c, argc, argv, NULL);
+	size_t i = TOOL_MODE(c, args, modes);
+	if (args.n > 1)
 		usage_error(c, "too many operands");
 
 	struct proc p = { .to = -1, .from = -1 };

@@ -453,8 +453,8 @@ static int scale_op(struct tool_ctx *c, const struct scale_opts *o, int op, int 
 static int scale(struct tool_ctx *c, int argc, char **argv)
 {
 	struct scale_opts o = { 0 };
-	options_parse(c, argc, argv, &o);
-	if (optind < argc)
+	struct operands args = options_parse(c, argc, argv, &o);
+	if (args.n > 0)
 		usage_error(c, "scale takes no operands (-o OP chooses the operation)");
 	int cpus[SCALE_MAX], ncpu = cpu_online(cpus, SCALE_MAX);
 	int max = o.max > 0 ? o.max : ncpu;

@@ -105,15 +105,15 @@ static const struct tool_options select_options = { .opts = (const struct opt[])
 static int lat_select(struct tool_ctx *c, int argc, char **argv)
 {
 	struct select_opts o = { .n = 200 };
-	options_parse(c, argc, argv, &o);
+	struct operands args = options_parse(c, argc, argv, &o);
 	unsigned n = (unsigned)o.n;
-	if (optind >= argc)
+	if (args.n == 0)
 		usage_error(c, "missing mode (file or tcp)");
-	const char *mode = argv[optind];
+	const char *mode = args.v[0];
 	int tcp = strcmp(mode, "tcp") == 0;
 	if (!tcp && strcmp(mode, "file") != 0)
 		usage_error(c, "unknown mode '%s' (file or tcp)", mode);
-	if (argc > optind + 1)
+	if (args.n > 1)
 		usage_error(c, "too many operands");
 
 	want_fds(n);

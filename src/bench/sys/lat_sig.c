@@ -238,13 +238,13 @@ static void measure_rounds(struct tool_ctx *c, struct bench_op *ops, int k,
 
 static int lat_sig(struct tool_ctx *c, int argc, char **argv)
 {
-	options_parse(c, argc, argv, NULL);
+	struct operands args = options_parse(c, argc, argv, NULL);
 	static const char *const modes[] = { "install", "catch", "prot" };
-	const char *mode = modes[TOOL_MODE(c, argc, argv, modes)];
-	if (argc > optind + 2)
+	const char *mode = modes[TOOL_MODE(c, args, modes)];
+	if (args.n > 2)
 		usage_error(c, "too many operands");
 	struct sig s = { .fd = -1 };
-	const char *file = argc > optind + 1 ? argv[optind + 1] : NULL;
+	const char *file = args.n > 1 ? args.v[1] : NULL;
 	if (file) {
 		/* lmbench's operand: must exist; prot maps its first page. */
 		struct stat st;

@@ -108,10 +108,10 @@ static char *own_file(struct tool_ctx *c)
 
 static int lat_syscall(struct tool_ctx *c, int argc, char **argv)
 {
-	options_parse(c, argc, argv, NULL);
-	size_t i = TOOL_MODE(c, argc, argv, modes);
-	struct sc s = { .file = argc > optind + 1 ? argv[optind + 1] : NULL, .fd = -1 };
-	if (argc > optind + 2)
+	struct operands args = options_parse(c, argc, argv, NULL);
+	size_t i = TOOL_MODE(c, args, modes);
+	struct sc s = { .file = args.n > 1 ? args.v[1] : NULL, .fd = -1 };
+	if (args.n > 2)
 		usage_error(c, "too many operands");
 	char *owned = NULL;
 	if (modes[i].needs_file) {

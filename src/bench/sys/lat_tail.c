@@ -401,8 +401,8 @@ static int measure_op(struct tool_ctx *c, struct tail *x)
 static int lat_tail(struct tool_ctx *c, int argc, char **argv)
 {
 	struct tail_opts o = { NOPS, TAIL_BLOCK, 0 };
-	options_parse(c, argc, argv, &o);
-	if (optind < argc)
+	struct operands args = options_parse(c, argc, argv, &o);
+	if (args.n > 0)
 		usage_error(c, "lat_tail takes no operands (-o OP chooses the operation)");
 	c->timing.opts.parallel = 1;
 	long ps = sysconf(_SC_PAGESIZE);

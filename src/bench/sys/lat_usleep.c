@@ -174,11 +174,11 @@ static double rank(const double *v, size_t n, double q)
 static int lat_usleep(struct tool_ctx *c, int argc, char **argv)
 {
 	struct usleep_opts o = { 0, M_USLEEP };
-	options_parse(c, argc, argv, &o);
-	if (optind != argc - 1)
-		usage_error(c, optind >= argc ? "missing USECS (microseconds to sleep)"
+	struct operands args = options_parse(c, argc, argv, &o);
+	if (args.n != 1)
+		usage_error(c, args.n == 0 ? "missing USECS (microseconds to sleep)"
 					      : "too many operands (one USECS)");
-	uint64_t usecs = parse_size(argv[optind], 1, 10000000, "USECS (microseconds to sleep)");
+	uint64_t usecs = parse_size(args.v[0], 1, 10000000, "USECS (microseconds to sleep)");
 	int rt = o.realtime && go_realtime();
 
 	struct sleep_run r = { .s = { .usecs = usecs }, .sleep = sleeps[o.method] };
