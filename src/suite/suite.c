@@ -63,19 +63,6 @@ static void install_stop_handlers(void)
 
 /* ---- small helpers ---------------------------------------------------------------------------- */
 
-void sb_add(struct sbuf *b, const char *sep, const char *s)
-{
-	size_t need = b->n + strlen(sep) + strlen(s) + 1;
-	if (need > 65536)
-		return; /* facts stay readable; the count says how many there were */
-	if (need > b->cap) {
-		b->cap = need * 2;
-		b->s = xrealloc(b->s, b->cap);
-	}
-	b->n += (size_t)sprintf(b->s + b->n, "%s%s", b->items ? sep : "", s);
-	b->items++;
-}
-
 static char *iso_now(char *buf, size_t len, int compact)
 {
 	time_t t = time(NULL);

@@ -79,7 +79,7 @@ struct suite {
 	int kept, save_failed;
 };
 
-/* suite.c */
+/* sbuf.c */
 void sb_add(struct sbuf *b, const char *sep, const char *s);
 
 /* select.c: the plan for the profile fitted to the budget and filtered by --only, --skip and
