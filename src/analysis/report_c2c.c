@@ -224,27 +224,25 @@ static void matrix_free(struct matrix *m)
 	free(m->p);
 }
 
-size_t report_c2c_charts(const struct side *sides, size_t n, int standalone,
-			 struct report_chart **out)
+/* The chart kind "c2c" (report_kinds.c): a heatmap per side that holds lat_c2c results. */
+void report_c2c_charts(struct charts *out, const struct chart_in *in)
 {
-	struct report_chart *c = xcalloc(n + 1, sizeof *c);
-	size_t k = 0;
+	size_t n = in->n;
 	for (size_t s = 0; s < n; s++) {
 		struct matrix m;
-		if (!gather(&sides[s], &m)) {
+		if (!gather(&in->sides[s], &m)) {
 			matrix_free(&m);
 			continue;
 		}
-		char *name = report_side_name(&sides[s]);
-		c[k].slug = n > 1 ? xasprintf("c2c-heatmap-%zu", s + 1) : xstrdup("c2c-heatmap");
-		c[k].title = xasprintf("Core to core round trip (lat_c2c), %s", name);
-		c[k].svg = render(name, &m, standalone);
-		c[k++].wide = 1;
+		char *name = report_side_name(&in->sides[s]);
+		char *slug = n > 1 ? xasprintf("c2c-heatmap-%zu", s + 1) : xstrdup("c2c-heatmap");
+		char *title = xasprintf("Core to core round trip (lat_c2c), %s", name);
+		chart_add(out, slug, title, render(name, &m, in->standalone), 1);
+		free(slug);
+		free(title);
 		free(name);
 		matrix_free(&m);
 	}
-	*out = c;
-	return k;
 }
 
 int report_c2c_bars_too(const struct side *sides, size_t n)
