@@ -212,3 +212,13 @@ int cpu_pin_thread(int cpu)
 	CPU_SET(cpu, &set);
 	return pthread_setaffinity_np(pthread_self(), sizeof set, &set);
 }
+
+int cpu_pin_thread_warn(int cpu)
+{
+	int e = cpu_pin_thread(cpu);
+	if (e != 0) {
+		warnx_("CPU %d: %s", cpu, strerror(e));
+		return -1;
+	}
+	return 0;
+}

@@ -73,15 +73,12 @@ static void loop_roundtrip(uint64_t n, void *arg)
 static int start_pair(void *arg)
 {
 	struct c2c *x = arg;
-	int e = cpu_pin_thread(x->from);
-	if (e != 0) {
-		warnx_("CPU %d: %s", x->from, strerror(e));
+	if (cpu_pin_thread_warn(x->from) != 0)
 		return -1;
-	}
 	atomic_store(&x->line, 0);
 	atomic_store(&x->stop, 0);
 	atomic_store(&x->ready, 0);
-	e = pthread_create(&x->partner, NULL, partner, x);
+	int e = pthread_create(&x->partner, NULL, partner, x);
 	if (e != 0) {
 		warnx_("pthread_create: %s", strerror(e));
 		return -1;

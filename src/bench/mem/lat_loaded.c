@@ -146,17 +146,14 @@ static void stop_loaders(struct loaded *x, int n)
 static int level_setup(void *arg)
 {
 	struct loaded *x = arg;
-	int e = cpu_pin_thread(x->chase_cpu);
-	if (e != 0) {
-		warnx_("CPU %d: %s", x->chase_cpu, strerror(e));
+	if (cpu_pin_thread_warn(x->chase_cpu) != 0)
 		return -1;
-	}
 	atomic_store(&x->stop, 0);
 	x->nspan = 0;
 	for (int i = 0; i < x->nrun; i++) {
 		struct loader *l = &x->ld[i];
 		atomic_store(&l->ready, 0);
-		e = pthread_create(&l->th, NULL, loader_main, l);
+		int e = pthread_create(&l->th, NULL, loader_main, l);
 		if (e != 0) {
 			stop_loaders(x, i);
 			warnx_("pthread_create: %s", strerror(e));
