@@ -51,5 +51,10 @@ int cpu_online(int *cpus, int max);
 const char *cpu_kind(int cpu);
 /* Parse a CPU list such as "0,2-4" into out (at most max); returns the count or -1. */
 int cpu_parse_list(const char *s, int *out, int max);
+/* A CPU list the user gave (lat_c2c's and lat_loaded's -c) into cpus (at most max): each one of
+ * allowed[0..na), none twice. The count, or -1 with why in one line ("CPU 9 is not online or
+ * not allowed here"). */
+int cpu_list_allowed(const char *list, int *cpus, int max, const int *allowed, int na,
+		     char *why, size_t len);
 
 #endif

@@ -164,21 +164,10 @@ static int lat_c2c(struct tool_ctx *c, int argc, char **argv)
 	int allowed[C2C_MAX_CPUS], nallowed = cpu_online(allowed, C2C_MAX_CPUS);
 	int cpus[C2C_MAX_CPUS], n = nallowed;
 	memcpy(cpus, allowed, sizeof cpus);
-	if (o.cpus) {
-		n = cpu_parse_list(o.cpus, cpus, C2C_MAX_CPUS);
-		if (n < 0)
-			usage_error(c, "-c: not a CPU list: %s", o.cpus);
-		for (int i = 0; i < n; i++) {
-			int ok = 0;
-			for (int j = 0; j < nallowed; j++)
-				ok |= cpus[i] == allowed[j];
-			if (!ok)
-				usage_error(c, "-c: CPU %d is not online or not allowed here", cpus[i]);
-			for (int j = 0; j < i; j++)
-				if (cpus[j] == cpus[i])
-					usage_error(c, "-c: CPU %d named twice", cpus[i]);
-		}
-	}
+	char why[512];
+	if (o.cpus && (n = cpu_list_allowed(o.cpus, cpus, C2C_MAX_CPUS, allowed, nallowed, why,
+					    sizeof why)) < 0)
+		usage_error(c, "-c: %s", why);
 	if (n < 2)
 		die(EXIT_MEASURE, "needs two CPUs: %s", o.cpus ? "-c names fewer"
 							   : "this process may use only one");

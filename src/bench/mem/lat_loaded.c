@@ -228,19 +228,10 @@ static int pick_cpus(struct tool_ctx *c, const char *list, int *cpus)
 			cpus[i + 1] = allowed[i];
 		return na;
 	}
-	int n = cpu_parse_list(list, cpus, LD_MAX_CPUS);
+	char why[512];
+	int n = cpu_list_allowed(list, cpus, LD_MAX_CPUS, allowed, na, why, sizeof why);
 	if (n < 0)
-		usage_error(c, "-c: not a CPU list: %s", list);
-	for (int i = 0; i < n; i++) {
-		int ok = 0;
-		for (int j = 0; j < na; j++)
-			ok |= cpus[i] == allowed[j];
-		if (!ok)
-			usage_error(c, "-c: CPU %d is not online or not allowed here", cpus[i]);
-		for (int j = 0; j < i; j++)
-			if (cpus[j] == cpus[i])
-				usage_error(c, "-c: CPU %d named twice", cpus[i]);
-	}
+		usage_error(c, "-c: %s", why);
 	return n;
 }
 
