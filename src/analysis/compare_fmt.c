@@ -468,6 +468,31 @@ static void json_pct(struct json *j, const char *key, double v)
 	json_num(j, key, isfinite(v) ? strtod(buf, NULL) : v);
 }
 
+/* The test of a side against the first, in compare's JSON document. */
+static void json_test(struct json *j, const struct cmp_test *ts)
+{
+	json_pct(j, "change_pct", ts->change);
+	json_pct(j, "change_lo_pct", ts->lo);
+	json_pct(j, "change_hi_pct", ts->hi);
+	json_pct(j, "raw_change_pct", ts->raw.est);
+	json_pct(j, "raw_change_lo_pct", ts->raw.lo);
+	json_pct(j, "raw_change_hi_pct", ts->raw.hi);
+	json_pct(j, "equal_clock_change_pct", ts->eq.est);
+	json_pct(j, "equal_clock_lo_pct", ts->eq.lo);
+	json_pct(j, "equal_clock_hi_pct", ts->eq.hi);
+	json_bool(j, "judged_at_equal_clock", ts->judged_eq);
+	json_num(j, "detectable_pct", ts->v == V_UNDECIDED ? ts->mde : NAN);
+	json_str(j, "noise", noise_src_name(ts->noise));
+	json_num(j, "noise_pct", ts->noise_pct);
+	if (ts->noise == NS_HISTORY)
+		json_int(j, "noise_history_runs", ts->hist_runs);
+	json_num(j, "p", ts->p);
+	json_num(j, "p_adjusted", ts->p_adj);
+	json_num(j, "p_same", ts->p_same);
+	json_num(j, "p_same_adjusted", ts->p_same_adj);
+	json_str(j, "verdict", verdict_name(ts->v));
+}
+
 static void print_json(FILE *f, const struct cmp_table *t)
 {
 	struct json j;
@@ -522,29 +547,8 @@ static void print_json(FILE *f, const struct cmp_table *t)
 			json_num(&j, "sample_noise_pct", c->noise);
 			json_bool(&j, "noisy", c->noise > NOISY_PCT);
 			json_str(&j, "caveat", *c->caveat ? c->caveat : NULL);
-			if (s > 0) {
-				const struct cmp_test *ts = &r->test[s];
-				json_pct(&j, "change_pct", ts->change);
-				json_pct(&j, "change_lo_pct", ts->lo);
-				json_pct(&j, "change_hi_pct", ts->hi);
-				json_pct(&j, "raw_change_pct", ts->raw.est);
-				json_pct(&j, "raw_change_lo_pct", ts->raw.lo);
-				json_pct(&j, "raw_change_hi_pct", ts->raw.hi);
-				json_pct(&j, "equal_clock_change_pct", ts->eq.est);
-				json_pct(&j, "equal_clock_lo_pct", ts->eq.lo);
-				json_pct(&j, "equal_clock_hi_pct", ts->eq.hi);
-				json_bool(&j, "judged_at_equal_clock", ts->judged_eq);
-				json_num(&j, "detectable_pct", ts->v == V_UNDECIDED ? ts->mde : NAN);
-				json_str(&j, "noise", noise_src_name(ts->noise));
-				json_num(&j, "noise_pct", ts->noise_pct);
-				if (ts->noise == NS_HISTORY)
-					json_int(&j, "noise_history_runs", ts->hist_runs);
-				json_num(&j, "p", r->test[s].p);
-				json_num(&j, "p_adjusted", r->test[s].p_adj);
-				json_num(&j, "p_same", r->test[s].p_same);
-				json_num(&j, "p_same_adjusted", r->test[s].p_same_adj);
-				json_str(&j, "verdict", verdict_name(r->test[s].v));
-			}
+			if (s > 0)
+				json_test(&j, &r->test[s]);
 			json_obj_end(&j);
 		}
 		json_arr_end(&j);

@@ -1,41 +1,18 @@
 /*
- * report.c — the report's charts from runs: one line per side and series (metric + params; the
- * abscissa is never part of a series), values = median of the rounds, as compare computes them;
- * cache sizes marked on the memory charts; bar charts of the summary metrics, split so that no
- * chart holds more than SVG_TEXT_MAX texts. The HTML page around them: report_page.c.
+ * report.c — the report's series and bar charts from runs (the chart kinds "series" and "bars",
+ * report_kinds.c): one line per side and series (metric + params; the abscissa is never part of
+ * a series), values = median of the rounds, as compare computes them; cache sizes marked on the
+ * memory charts; bar charts of the summary metrics, split so that no chart holds more than
+ * SVG_TEXT_MAX texts. The HTML page around them: report_page.c.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "analysis/report.h"
 #include "analysis/report_c2c.h"
-#include "analysis/report_loaded.h"
-#include "analysis/report_tails.h"
-#include "analysis/report_trend.h"
+#include "analysis/report_util.h"
 #include "analysis/svg.h"
 #include "core/stats.h"
 #include "core/util.h"
-
-struct charts {
-	struct report_chart *v;
-	size_t n, cap;
-};
-
-static void chart_add(struct charts *c, const char *slug, const char *title, char *svg, int wide)
-{
-	if (c->n == c->cap) {
-		c->cap = c->cap ? 2 * c->cap : 16;
-		c->v = xrealloc(c->v, c->cap * sizeof *c->v);
-	}
-	/* a slug names a file (plot) and an HTML id, and may hold a metric name from a run: only
-	 * letters, digits, '_' and '-' are kept, so it can name nothing but itself */
-	char *id = xstrdup(slug);
-	for (char *p = id; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-		      *p == '_'))
-			*p = '-';
-	c->v[c->n++] = (struct report_chart){ id, xstrdup(title), svg, wide };
-}
 
 /* ---- series ------------------------------------------------------------------------------ */
 
@@ -61,61 +38,6 @@ static void strs_free(struct strs *s)
 	free(s->v);
 	s->v = NULL;
 	s->n = 0;
-}
-
-/* ---- names a reader can tell apart -------------------------------------------------------- */
-
-/* The compiler in a word and its version: "gcc 12.2.0", "clang 16.0.6",
- * "aarch64-linux-gnu-gcc 12.2.0", from `CC --version`'s first line. */
-static void short_cc(const char *cc, char *buf, size_t len)
-{
-	const char *ver = strstr(cc, "version ");
-	if (strstr(cc, "clang")) {
-		snprintf(buf, len, "clang %.*s", ver ? (int)strcspn(ver + 8, " ") : 0, ver ? ver + 8 : "");
-		return;
-	}
-	const char *last = strrchr(cc, ' ');
-	size_t first = strcspn(cc, " ");
-	const char *name = first == 2 && !strncmp(cc, "cc", 2) ? "gcc" : NULL;
-	if (last && last[1] >= '0' && last[1] <= '9')
-		snprintf(buf, len, "%.*s %s", name ? 3 : (int)first, name ? name : cc, last + 1);
-	else
-		snprintf(buf, len, "%.*s", (int)(first < 40 ? first : 40), cc);
-}
-
-/* The flags that change the code: -O*, -march/-mcpu/-mtune, -static, -flto. */
-static void short_flags(const char *fl, char *buf, size_t len)
-{
-	size_t at = 0;
-	buf[0] = 0;
-	while (*fl) {
-		fl += strspn(fl, " ");
-		size_t n = strcspn(fl, " ");
-		if (n && n < 40 && (!strncmp(fl, "-O", 2) || !strncmp(fl, "-march", 6) ||
-				    !strncmp(fl, "-mcpu", 5) || !strncmp(fl, "-mtune", 6) ||
-				    !strncmp(fl, "-static", 7) || !strncmp(fl, "-flto", 5)) &&
-		    at + n + 2 < len)
-			at += (size_t)snprintf(buf + at, len - at, "%s%.*s", at ? " " : "", (int)n, fl);
-		fl += n;
-	}
-}
-
-char *report_side_name(const struct side *s)
-{
-	const struct run *r = s->nruns ? s->runs[0] : NULL;
-	if (!r)
-		return xstrdup(s->name);
-	const char *cc = kv_get(&r->facts, "build_cc"), *fl = kv_get(&r->facts, "build_cflags");
-	char build[128] = "", c[64] = "", f[64] = "";
-	if (cc)
-		short_cc(cc, c, sizeof c);
-	if (fl)
-		short_flags(fl, f, sizeof f);
-	snprintf(build, sizeof build, "%s%s%s", c, *c && *f ? " " : "", f);
-	/* an id alone says nothing: the label joins it when it is not already the name */
-	int add_label = r->label && *r->label && strcmp(r->label, s->name) != 0;
-	return xasprintf("%s%s%s%s%s%s", s->name, add_label ? " " : "", add_label ? r->label : "",
-			 *build ? " (" : "", build, *build ? ")" : "");
 }
 
 /* A working-set size as a reader says it (32M, 48K, 1.5G); x in the metric's own unit: decimal
@@ -353,10 +275,12 @@ static char *render_line(struct svg_chart *c)
 	return buf;
 }
 
-static void series_chart(struct charts *out, const struct side *sides, size_t n,
-			 const char *metric, const char *slug, const char *title,
-			 const char *xlabel, enum x_kind xk, int markers)
+static void series_chart(struct charts *out, const struct chart_in *in, const char *metric,
+			 const char *slug, const char *title, const char *xlabel, enum x_kind xk,
+			 int markers)
 {
+	const struct side *sides = in->sides;
+	size_t n = in->n;
 	if (!is_curve(sides, n, metric))
 		return; /* its points are among the bars */
 	struct svg_series *s;
@@ -368,7 +292,7 @@ static void series_chart(struct charts *out, const struct side *sides, size_t n,
 	/* "x" is a ratio's unit, not the axis's name */
 	snprintf(ylabel, sizeof ylabel, "%s", !d ? "" : strcmp(d->unit, "x") ? d->unit : "ratio");
 	struct svg_chart c = { .title = title, .xlabel = xlabel, .ylabel = ylabel, .xk = xk,
-			       .s = s, .ns = ns };
+			       .s = s, .ns = ns, .standalone = in->standalone };
 	c.logy = d && d->better == LOWER && wants_logy(s, ns);
 	if (markers && xk == X_LOG2_MB)
 		c.nm = cache_markers(sides, n, &c.m);
@@ -388,8 +312,11 @@ static int cmp_order(const void *a, const void *b)
 	return (x->order > y->order) - (x->order < y->order);
 }
 
-static void bar_charts(struct charts *out, const struct side *sides, size_t n)
+/* The chart kind "bars" (report_kinds.c). */
+void report_bar_charts(struct charts *out, const struct chart_in *in)
 {
+	const struct side *sides = in->sides;
+	size_t n = in->n;
 	struct cmp_opts o;
 	cmp_opts_default(&o);
 	struct cmp_table *t = cmp_build(sides, n, &o);
@@ -447,7 +374,7 @@ static void bar_charts(struct charts *out, const struct side *sides, size_t n)
 		char *buf = NULL;
 		size_t len = 0;
 		FILE *m = open_memstream(&buf, &len);
-		svg_bar_chart(m, title, names, n, g, j - i, 1000);
+		svg_bar_chart(m, title, names, n, g, j - i, 1000, in->standalone);
 		fclose(m);
 		chart_add(out, slug, title, buf, 1);
 		for (size_t k = 0; k < j - i; k++) {
@@ -484,14 +411,15 @@ static int covered(const char *m)
 	       strcmp(m, "lat_ctx.switch") == 0;
 }
 
-size_t report_charts(const struct side *sides, size_t n, int standalone,
-		     struct report_chart **out)
+/* The chart kind "series" (report_kinds.c): the memory charts, context switches, then every
+ * other series the runs hold. */
+void report_series_charts(struct charts *c, const struct chart_in *in)
 {
-	struct charts c = { 0 };
-	svg_set_standalone(standalone);
-	series_chart(&c, sides, n, "lat_mem_rd.seq", "mem-latency-seq",
+	const struct side *sides = in->sides;
+	size_t n = in->n;
+	series_chart(c, in, "lat_mem_rd.seq", "mem-latency-seq",
 		     "Memory load latency, sequential chain (lat_mem_rd)", "working set", X_LOG2_MB, 1);
-	series_chart(&c, sides, n, "lat_mem_rd.rand", "mem-latency-rand",
+	series_chart(c, in, "lat_mem_rd.rand", "mem-latency-rand",
 		     "Memory load latency, random chain (lat_mem_rd -t)", "working set", X_LOG2_MB, 1);
 	for (int i = 0; metric_at(i); i++) {
 		const struct metric_def *d = metric_at(i);
@@ -500,9 +428,9 @@ size_t report_charts(const struct side *sides, size_t n, int standalone,
 		char slug[64], title[160];
 		snprintf(slug, sizeof slug, "bw-mem-%s", d->id + 7);
 		snprintf(title, sizeof title, "Memory bandwidth, bw_mem %s: %s", d->id + 7, d->desc);
-		series_chart(&c, sides, n, d->id, slug, title, "working set", X_LOG2_MB, 1);
+		series_chart(c, in, d->id, slug, title, "working set", X_LOG2_MB, 1);
 	}
-	series_chart(&c, sides, n, "lat_ctx.switch", "ctx-switch",
+	series_chart(c, in, "lat_ctx.switch", "ctx-switch",
 		     "Context switch time by process count (lat_ctx), a line per size (KB)",
 		     "processes", X_LINEAR, 0);
 	/* every other series the runs hold, registry metrics first, then unknown ones */
@@ -526,40 +454,8 @@ size_t report_charts(const struct side *sides, size_t n, int standalone,
 			if (*p == '.' || *p == '_')
 				*p = '-';
 		snprintf(title, sizeof title, "%s%s%s", other.v[i], d ? ": " : "", d ? d->desc : "");
-		series_chart(&c, sides, n, other.v[i], slug, title, mb ? "size" : x_name(other.v[i]),
+		series_chart(c, in, other.v[i], slug, title, mb ? "size" : x_name(other.v[i]),
 			     mb ? X_LOG2_MB : X_LINEAR, 0);
 	}
 	strs_free(&other);
-	struct report_chart *hc;
-	size_t nh = report_c2c_charts(sides, n, standalone, &hc);
-	nh = report_tails_append(nh, sides, n, standalone, &hc); /* lat_tail: report_tails.c */
-	for (size_t i = 0; i < nh; i++) {
-		chart_add(&c, hc[i].slug, hc[i].title, hc[i].svg, hc[i].wide);
-		hc[i].svg = NULL;
-	}
-	report_charts_free(hc, nh);
-	report_loaded_chart(sides, n, &c.v, &c.n, &c.cap); /* latency against bandwidth */
-	bar_charts(&c, sides, n);
-	if (n >= 3) { /* a series: each metric across the sides, changes marked (report_trend.c) */
-		struct report_chart *tc;
-		size_t nt = report_trend_charts(sides, n, standalone, &tc);
-		for (size_t i = 0; i < nt; i++) {
-			chart_add(&c, tc[i].slug, tc[i].title, tc[i].svg, tc[i].wide);
-			tc[i].svg = NULL;
-		}
-		report_charts_free(tc, nt);
-	}
-	svg_set_standalone(0);
-	*out = c.v;
-	return c.n;
-}
-
-void report_charts_free(struct report_chart *c, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(c[i].slug);
-		free(c[i].title);
-		free(c[i].svg);
-	}
-	free(c);
 }

@@ -11,21 +11,12 @@
 
 #include <stdio.h>
 #include "analysis/compare.h"
+#include "analysis/report_util.h"
 
-struct report_chart {
-	char *slug;   /* file name stem: "mem-latency-rand" */
-	char *title;
-	char *svg;    /* the SVG text */
-	int wide;     /* spans the page width */
-};
-
-/* Every chart for these sides, in page order; standalone adds the SVG namespace for files. */
+/* Every chart for these sides, in page order (report_kinds.c: each chart kind's function in
+ * turn); standalone adds the SVG namespace for files. Free with report_charts_free. */
 size_t report_charts(const struct side *sides, size_t n, int standalone,
 		     struct report_chart **out);
-void report_charts_free(struct report_chart *c, size_t n);
-/* A side as legends and headers name it: its name, the label when that is not the name, and
- * the build in short ("3 v2 (gcc 12.2.0 -O2)"). Free it. */
-char *report_side_name(const struct side *s);
 /* The whole page. o: the compare options for the compare section (n >= 2). */
 void report_html(FILE *f, const struct side *sides, size_t n, const struct cmp_opts *o);
 

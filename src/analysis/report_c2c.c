@@ -123,41 +123,79 @@ static char letter(const char *t)
 	       : !strcmp(t, "package") ? 'P' : !strcmp(t, "other-package") ? 'X' : 0;
 }
 
-static char *render(const char *side_name, struct matrix *m, int standalone)
+/* A heatmap's layout and values: val[a * n + b] the median from CPU index a to b (NAN: none),
+ * topo[] what the pair shares. */
+struct heat {
+	int n, cell, left, top, annotate;
+	double vmin, vmax, *val;
+	const char **topo;
+};
+
+/* The cells, each with its round trip as a tooltip and, when they are large, its value. */
+static void heat_cells(FILE *f, const struct matrix *m, const struct heat *h)
 {
-	int n = m->ncpu;
-	qsort(m->cpu, (size_t)n, sizeof m->cpu[0], cmp_int);
-	double *val = xmalloc((size_t)n * (size_t)n * sizeof *val);
-	const char **topo = xcalloc((size_t)n * (size_t)n, sizeof *topo);
-	double vmin = INFINITY, vmax = -INFINITY;
-	for (int i = 0; i < n * n; i++)
-		val[i] = NAN;
-	int letters = 0;
-	for (size_t i = 0; i < m->np; i++) {
-		struct pair *p = &m->p[i];
-		int a = cpu_index(m, p->from, 0), b = cpu_index(m, p->to, 0);
-		double v = median(p->v, p->n);
-		val[a * n + b] = v;
-		topo[a * n + b] = p->topo;
-		letters |= letter(p->topo) != 0;
-		vmin = fmin(vmin, v);
-		vmax = fmax(vmax, v);
+	int n = h->n, cell = h->cell, left = h->left, top = h->top;
+	char col[16], txt[160];
+	for (int a = 0; a < n; a++)
+		for (int b = 0; b < n; b++) {
+			double v = h->val[a * n + b];
+			double t = h->vmax > h->vmin ? (v - h->vmin) / (h->vmax - h->vmin) : 0;
+			if (a == b || !isfinite(v))
+				snprintf(col, sizeof col, "#d9d9d9");
+			else
+				shade(t, col, sizeof col);
+			fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" "
+				   "stroke=\"#ffffff\" stroke-width=\"%s\">", left + b * cell, top + a * cell,
+				cell, cell, col, cell >= 14 ? "1" : "0");
+			if (a != b && isfinite(v)) {
+				snprintf(txt, sizeof txt, "CPU %d to CPU %d and back: %.1f ns, %s", m->cpu[a],
+					 m->cpu[b], v, topology_words(h->topo[a * n + b]));
+				fputs("<title>", f);
+				xml_fputs(f, txt);
+				fputs("</title>", f);
+			}
+			fputs("</rect>\n", f);
+			if (!h->annotate || a == b || !isfinite(v))
+				continue;
+			char l = letter(h->topo[a * n + b]);
+			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"11\" "
+				   "fill=\"%s\">%.0f%s%c</text>\n", left + (b + 0.5) * cell,
+				top + (a + 0.5) * cell + 4, t > 0.55 ? "#ffffff" : "#000000", v, l ? " " : "",
+				l ? l : ' ');
+		}
+}
+
+/* The scale beside the grid: fastest to slowest pair. */
+static void heat_scale(FILE *f, const struct heat *h)
+{
+	char col[16];
+	int grid = h->cell * h->n, sx = h->left + grid + 20, sh = grid < 120 ? 120 : grid;
+	for (int i = 0; i < 20; i++) {
+		shade(i / 19.0, col, sizeof col);
+		fprintf(f, "<rect x=\"%d\" y=\"%.1f\" width=\"16\" height=\"%.1f\" fill=\"%s\"/>\n", sx,
+			h->top + i * sh / 20.0, sh / 20.0 + 0.5, col);
 	}
-	int cell = n <= 8 ? 48 : n <= 16 ? 28 : n <= 64 ? 8 : 4;
-	int annotate = n <= 8, label_every = n <= 32 ? 1 : n / 16;
-	int left = 60, top = 70, grid = cell * n, w = left + grid + 110, h = top + grid + 60;
+	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\">%.1f ns</text>\n", sx + 20, h->top + 10,
+		h->vmin);
+	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\">%.1f ns</text>\n", sx + 20, h->top + sh,
+		h->vmax);
+}
+
+/* The frame, the titles and the CPU numbers along both edges. */
+static void heat_frame(FILE *f, const char *side_name, const struct matrix *m,
+		       const struct heat *h, int letters, int standalone)
+{
+	int n = h->n, cell = h->cell, left = h->left, top = h->top, grid = cell * n;
+	int label_every = n <= 32 ? 1 : n / 16, w = left + grid + 110, hh = top + grid + 60;
 	if (w < 520)
 		w = 520;
-	char *buf = NULL, col[16], txt[160];
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
 	fprintf(f, "<svg%s viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" "
 		   "font-size=\"12\" role=\"img\">\n", standalone ? " xmlns=\"http://www.w3.org/2000/svg\"" : "",
-		w, h, w, h);
+		w, hh, w, hh);
 	fputs("<title>Core to core round trip (lat_c2c), ", f);
 	xml_fputs(f, side_name);
 	fputs("</title>\n", f);
-	fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", w, h);
+	fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", w, hh);
 	fputs("<text x=\"10\" y=\"20\" font-size=\"15\" font-weight=\"bold\">Core to core round trip, ", f);
 	char sn[48];
 	term_str(side_name, sn, 40);
@@ -175,45 +213,40 @@ static char *render(const char *side_name, struct matrix *m, int standalone)
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"%d\">%d</text>\n",
 			left + (i + 0.5) * cell, top - 4, fs, m->cpu[i]);
 	}
-	for (int a = 0; a < n; a++)
-		for (int b = 0; b < n; b++) {
-			double v = val[a * n + b], t = vmax > vmin ? (v - vmin) / (vmax - vmin) : 0;
-			if (a == b || !isfinite(v))
-				snprintf(col, sizeof col, "#d9d9d9");
-			else
-				shade(t, col, sizeof col);
-			fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" "
-				   "stroke=\"#ffffff\" stroke-width=\"%s\">", left + b * cell, top + a * cell,
-				cell, cell, col, cell >= 14 ? "1" : "0");
-			if (a != b && isfinite(v)) {
-				snprintf(txt, sizeof txt, "CPU %d to CPU %d and back: %.1f ns, %s", m->cpu[a],
-					 m->cpu[b], v, topology_words(topo[a * n + b]));
-				fputs("<title>", f);
-				xml_fputs(f, txt);
-				fputs("</title>", f);
-			}
-			fputs("</rect>\n", f);
-			if (!annotate || a == b || !isfinite(v))
-				continue;
-			char l = letter(topo[a * n + b]);
-			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"11\" "
-				   "fill=\"%s\">%.0f%s%c</text>\n", left + (b + 0.5) * cell,
-				top + (a + 0.5) * cell + 4, t > 0.55 ? "#ffffff" : "#000000", v, l ? " " : "",
-				l ? l : ' ');
-		}
-	/* the scale: fastest to slowest pair */
-	int sx = left + grid + 20, sh = grid < 120 ? 120 : grid;
-	for (int i = 0; i < 20; i++) {
-		shade(i / 19.0, col, sizeof col);
-		fprintf(f, "<rect x=\"%d\" y=\"%.1f\" width=\"16\" height=\"%.1f\" fill=\"%s\"/>\n", sx,
-			top + i * sh / 20.0, sh / 20.0 + 0.5, col);
+}
+
+static char *render(const char *side_name, struct matrix *m, int standalone)
+{
+	int n = m->ncpu;
+	qsort(m->cpu, (size_t)n, sizeof m->cpu[0], cmp_int);
+	struct heat h = { .n = n, .left = 60, .top = 70, .vmin = INFINITY, .vmax = -INFINITY,
+			  .val = xmalloc((size_t)n * (size_t)n * sizeof *h.val),
+			  .topo = xcalloc((size_t)n * (size_t)n, sizeof *h.topo) };
+	for (int i = 0; i < n * n; i++)
+		h.val[i] = NAN;
+	int letters = 0;
+	for (size_t i = 0; i < m->np; i++) {
+		struct pair *p = &m->p[i];
+		int a = cpu_index(m, p->from, 0), b = cpu_index(m, p->to, 0);
+		double v = median(p->v, p->n);
+		h.val[a * n + b] = v;
+		h.topo[a * n + b] = p->topo;
+		letters |= letter(p->topo) != 0;
+		h.vmin = fmin(h.vmin, v);
+		h.vmax = fmax(h.vmax, v);
 	}
-	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\">%.1f ns</text>\n", sx + 20, top + 10, vmin);
-	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\">%.1f ns</text>\n", sx + 20, top + sh, vmax);
+	h.cell = n <= 8 ? 48 : n <= 16 ? 28 : n <= 64 ? 8 : 4;
+	h.annotate = n <= 8;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	heat_frame(f, side_name, m, &h, letters, standalone);
+	heat_cells(f, m, &h);
+	heat_scale(f, &h);
 	fputs("</svg>\n", f);
 	fclose(f);
-	free(val);
-	free(topo);
+	free(h.val);
+	free(h.topo);
 	return buf;
 }
 
@@ -224,27 +257,25 @@ static void matrix_free(struct matrix *m)
 	free(m->p);
 }
 
-size_t report_c2c_charts(const struct side *sides, size_t n, int standalone,
-			 struct report_chart **out)
+/* The chart kind "c2c" (report_kinds.c): a heatmap per side that holds lat_c2c results. */
+void report_c2c_charts(struct charts *out, const struct chart_in *in)
 {
-	struct report_chart *c = xcalloc(n + 1, sizeof *c);
-	size_t k = 0;
+	size_t n = in->n;
 	for (size_t s = 0; s < n; s++) {
 		struct matrix m;
-		if (!gather(&sides[s], &m)) {
+		if (!gather(&in->sides[s], &m)) {
 			matrix_free(&m);
 			continue;
 		}
-		char *name = report_side_name(&sides[s]);
-		c[k].slug = n > 1 ? xasprintf("c2c-heatmap-%zu", s + 1) : xstrdup("c2c-heatmap");
-		c[k].title = xasprintf("Core to core round trip (lat_c2c), %s", name);
-		c[k].svg = render(name, &m, standalone);
-		c[k++].wide = 1;
+		char *name = report_side_name(&in->sides[s]);
+		char *slug = n > 1 ? xasprintf("c2c-heatmap-%zu", s + 1) : xstrdup("c2c-heatmap");
+		char *title = xasprintf("Core to core round trip (lat_c2c), %s", name);
+		chart_add(out, slug, title, render(name, &m, in->standalone), 1);
+		free(slug);
+		free(title);
 		free(name);
 		matrix_free(&m);
 	}
-	*out = c;
-	return k;
 }
 
 int report_c2c_bars_too(const struct side *sides, size_t n)

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/compare.h"
-#include "analysis/report_loaded.h"
+#include "analysis/report_util.h"
 #include "analysis/svg.h"
 #include "core/stats.h"
 #include "core/util.h"
@@ -85,19 +85,21 @@ static void side_series(const struct side *s, int si, struct svg_series **out, s
 	free(params);
 }
 
-void report_loaded_chart(const struct side *sides, size_t n, struct report_chart **v, size_t *nv,
-			 size_t *cap)
+/* The chart kind "loaded" (report_kinds.c): one chart when some side holds lat_loaded at two
+ * levels or more. */
+void report_loaded_charts(struct charts *out, const struct chart_in *in)
 {
 	struct svg_series *s = NULL;
 	size_t ns = 0;
-	for (size_t i = 0; i < n; i++)
-		side_series(&sides[i], (int)i, &s, &ns);
+	for (size_t i = 0; i < in->n; i++)
+		side_series(&in->sides[i], (int)i, &s, &ns);
 	if (!ns)
 		return;
 	const char *title = "Loaded latency: memory latency against the bandwidth other CPUs "
 			    "delivered (lat_loaded)";
 	struct svg_chart c = { .title = title, .xlabel = "delivered bandwidth, MB/s",
-			       .ylabel = "ns", .xk = X_LINEAR, .s = s, .ns = ns };
+			       .ylabel = "ns", .xk = X_LINEAR, .s = s, .ns = ns,
+			       .standalone = in->standalone };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
@@ -105,11 +107,7 @@ void report_loaded_chart(const struct side *sides, size_t n, struct report_chart
 		die(EXIT_MEASURE, "out of memory");
 	svg_line_chart(m, &c);
 	fclose(m);
-	if (*nv == *cap) {
-		*cap = *cap ? 2 * *cap : 16;
-		*v = xrealloc(*v, *cap * sizeof **v);
-	}
-	(*v)[(*nv)++] = (struct report_chart){ xstrdup("loaded-latency"), xstrdup(title), buf, 0 };
+	chart_add(out, "loaded-latency", title, buf, 0);
 	for (size_t i = 0; i < ns; i++) {
 		free(s[i].name);
 		free(s[i].x);

@@ -75,6 +75,26 @@ static char *humanize(const char *key, const char *v)
 	return xstrdup(v);
 }
 
+/* A side's value of a row of the facts table (its first run's), malloc'd, or NULL. */
+static char *fact_value(const struct side *side, const char *key)
+{
+	const struct run *r = side->runs[0];
+	if (strcmp(key, "runs") == 0)
+		return xasprintf("%zu", side->nruns);
+	if (strcmp(key, "id") == 0)
+		return r->id ? xasprintf("%ld", r->id) : NULL;
+	if (strcmp(key, "rounds") == 0)
+		return xasprintf("%d", r->rounds);
+	static const char *const text_keys[] = { "label", "host", "profile", "source", "started",
+						  "ended" };
+	const char *text[] = { r->label, r->host, r->profile, r->source, r->started, r->ended };
+	for (size_t i = 0; i < sizeof text / sizeof text[0]; i++)
+		if (strcmp(key, text_keys[i]) == 0)
+			return text[i] ? xstrdup(text[i]) : NULL;
+	const char *x = kv_get(&r->facts, key);
+	return x ? humanize(key, x) : NULL;
+}
+
 static void facts_section(FILE *f, const struct side *sides, size_t n)
 {
 	fputs("<h2 id=\"facts\">Runs and system facts</h2>\n<p class=\"note\">Rows shaded yellow "
@@ -101,30 +121,7 @@ static void facts_section(FILE *f, const struct side *sides, size_t n)
 		char **v = xcalloc(n, sizeof *v);
 		int differ = 0, any = 0;
 		for (size_t s = 0; s < n; s++) {
-			const struct run *r = sides[s].runs[0];
-			const char *key = keys.v[k].key;
-			if (strcmp(key, "runs") == 0)
-				v[s] = xasprintf("%zu", sides[s].nruns);
-			else if (strcmp(key, "id") == 0)
-				v[s] = r->id ? xasprintf("%ld", r->id) : NULL;
-			else if (strcmp(key, "label") == 0)
-				v[s] = r->label ? xstrdup(r->label) : NULL;
-			else if (strcmp(key, "host") == 0)
-				v[s] = r->host ? xstrdup(r->host) : NULL;
-			else if (strcmp(key, "profile") == 0)
-				v[s] = r->profile ? xstrdup(r->profile) : NULL;
-			else if (strcmp(key, "source") == 0)
-				v[s] = r->source ? xstrdup(r->source) : NULL;
-			else if (strcmp(key, "started") == 0)
-				v[s] = r->started ? xstrdup(r->started) : NULL;
-			else if (strcmp(key, "ended") == 0)
-				v[s] = r->ended ? xstrdup(r->ended) : NULL;
-			else if (strcmp(key, "rounds") == 0)
-				v[s] = xasprintf("%d", r->rounds);
-			else {
-				const char *x = kv_get(&r->facts, key);
-				v[s] = x ? humanize(key, x) : NULL;
-			}
+			v[s] = fact_value(&sides[s], keys.v[k].key);
 			any |= v[s] != NULL;
 			if (s > 0 && ((v[s] == NULL) != (v[0] == NULL) ||
 				      (v[s] && v[0] && strcmp(v[s], v[0]) != 0)))

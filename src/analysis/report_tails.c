@@ -69,8 +69,10 @@ static double side_median(const struct side *s, const char *metric, const char *
 	return med;
 }
 
-static char *render(const struct side *sides, size_t n, const char *params, const char *title)
+static char *render(const struct chart_in *in, const char *params, const char *title)
 {
+	const struct side *sides = in->sides;
+	size_t n = in->n;
 	struct svg_series *ser = xcalloc(n, sizeof *ser);
 	size_t ns = 0;
 	for (size_t s = 0; s < n; s++) {
@@ -101,7 +103,8 @@ static char *render(const struct side *sides, size_t n, const char *params, cons
 		die(1, "out of memory");
 	struct svg_chart c = { .title = title,
 			       .xlabel = "percentile in nines: 0.3 p50, 1 p90, 2 p99, 3 p99.9, 4 max of a block",
-			       .ylabel = "us", .xk = X_LINEAR, .logy = 1, .s = ser, .ns = ns };
+			       .ylabel = "us", .xk = X_LINEAR, .logy = 1, .s = ser, .ns = ns,
+			       .standalone = in->standalone };
 	svg_line_chart(f, &c);
 	fclose(f);
 	for (size_t s = 0; s < ns; s++) {
@@ -113,30 +116,21 @@ static char *render(const struct side *sides, size_t n, const char *params, cons
 	return buf;
 }
 
-size_t report_tails_append(size_t have, const struct side *sides, size_t n, int standalone,
-			   struct report_chart **io)
+/* The chart kind "tails" (report_kinds.c): a percentile chart per lat_tail operation. */
+void report_tails_charts(struct charts *out, const struct chart_in *in)
 {
-	(void)standalone; /* svg_line_chart follows svg_set_standalone(), already set */
 	const char **ops;
-	size_t k = ops_seen(sides, n, &ops);
-	if (!k) {
-		free(ops);
-		return have;
-	}
-	*io = xrealloc(*io, (have + k) * sizeof **io);
+	size_t k = ops_seen(in->sides, in->n, &ops);
 	for (size_t i = 0; i < k; i++) {
-		struct report_chart *c = &(*io)[have + i];
 		char slug[96];
 		snprintf(slug, sizeof slug, "tails-%s", ops[i]);
 		for (char *p = slug; *p; p++)
 			if (*p == ' ' || *p == '=' || *p == '.' || *p == '_')
 				*p = '-';
-		c->slug = xstrdup(slug);
-		c->title = xasprintf("Tail latency (lat_tail) %s: percentiles of single operations",
-				     ops[i]);
-		c->svg = render(sides, n, ops[i], c->title);
-		c->wide = 0;
+		char *title = xasprintf("Tail latency (lat_tail) %s: percentiles of single operations",
+					ops[i]);
+		chart_add(out, slug, title, render(in, ops[i], title), 0);
+		free(title);
 	}
 	free(ops);
-	return have + k;
 }

@@ -4,11 +4,9 @@
 #ifndef PLUMB_REPORT_TAILS_H
 #define PLUMB_REPORT_TAILS_H
 
-#include "analysis/report.h"
+#include "analysis/report_util.h"
 
-/* Append to *io (have charts, from report_c2c_charts: a malloc'd array) a percentile chart
- * per lat_tail operation the sides hold; returns the new count. */
-size_t report_tails_append(size_t have, const struct side *sides, size_t n, int standalone,
-			   struct report_chart **io);
+/* The chart kind "tails": a percentile chart per lat_tail operation the sides hold. */
+chart_fn report_tails_charts;
 
 #endif

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "analysis/report_trend.h"
+#include "analysis/report_util.h"
 #include "analysis/svg.h"
 #include "analysis/trend.h"
 #include "core/escape.h"
@@ -138,29 +138,28 @@ static char *render(const struct trend_table *t, const struct trend_row *r, int 
 	return buf;
 }
 
-size_t report_trend_charts(const struct side *sides, size_t n, int standalone,
-			   struct report_chart **out)
+/* The chart kind "trend" (report_kinds.c): for a series of 3 sides or more, a chart per metric
+ * present on 2 sides at least. */
+void report_trend_charts(struct charts *out, const struct chart_in *in)
 {
+	if (in->n < 3)
+		return;
 	struct cmp_opts o;
 	cmp_opts_default(&o);
-	struct trend_table *t = trend_build(sides, n, &o);
-	struct report_chart *c = xcalloc(t->nrows + 1, sizeof *c);
-	size_t k = 0;
+	struct trend_table *t = trend_build(in->sides, in->n, &o);
 	for (size_t i = 0; i < t->nrows; i++) {
 		const struct trend_row *r = &t->rows[i];
 		size_t present = 0;
-		for (size_t s = 0; s < n; s++)
+		for (size_t s = 0; s < in->n; s++)
 			present += r->lv[s].present;
 		if (present < 2)
 			continue;
 		char nb[512];
 		cmp_row_name(r->row, nb, sizeof nb);
-		c[k].slug = xasprintf("trend-%s", nb);
-		c[k].title = xasprintf("%s across versions", nb);
-		c[k].svg = render(t, r, standalone);
-		c[k++].wide = 1;
+		char *slug = xasprintf("trend-%s", nb), *title = xasprintf("%s across versions", nb);
+		chart_add(out, slug, title, render(t, r, in->standalone), 1);
+		free(slug);
+		free(title);
 	}
 	trend_free(t);
-	*out = c;
-	return k;
 }

@@ -16,8 +16,6 @@ static const char *const palette[] = {
 };
 static const char *const dashes[] = { "", "6,3", "2,3", "8,3,2,3" };
 
-static int standalone;
-void svg_set_standalone(int on) { standalone = on; }
 
 const char *svg_color(int i) { return palette[i % (int)(sizeof palette / sizeof *palette)]; }
 
@@ -59,7 +57,7 @@ static int title_extra(const char *title, int w)
 }
 
 /* The frame and the title; returns the title's extra height beyond one line (px). */
-static int open_svg(FILE *f, int w, int h, const char *title)
+static int open_svg(FILE *f, int w, int h, const char *title, int standalone)
 {
 	size_t brk[SVG_TITLE_LINES], len = strlen(title ? title : ""), at = 0;
 	int lines = title_lines(title, w, brk);
@@ -295,7 +293,7 @@ void svg_line_chart(FILE *f, const struct svg_chart *c)
 	a.py1 = 36 + title_extra(c->title, w);
 	a.py0 = a.py1 + plot_h;
 	data_range(c, &a);
-	open_svg(f, w, h, c->title);
+	open_svg(f, w, h, c->title, c->standalone);
 	draw_axes(f, &a, c);
 	for (size_t i = 0; i < c->nm; i++) {
 		double x = c->m[i].x;
@@ -422,7 +420,7 @@ static void bar_group(FILE *f, const struct bar_layout *L, const struct svg_bar_
  * end, and below it, in a band of its own, a thin whisker with caps from min to max — so the
  * printed value can never sit at the whisker's end and be read as the maximum. */
 void svg_bar_chart(FILE *f, const char *title, char *const *side_names, size_t nsides,
-		   const struct svg_bar_group *g, size_t ng, int width)
+		   const struct svg_bar_group *g, size_t ng, int width, int standalone)
 {
 	struct bar_layout L = { .w = width ? width : 1000, .bar_h = 12, .label_w = 300,
 				.right = 130 };
@@ -441,7 +439,7 @@ void svg_bar_chart(FILE *f, const char *title, char *const *side_names, size_t n
 	}
 	int top = 36 + title_extra(title, L.w);
 	int legend_h = rows * 18 + 22, h0 = top + legend_h + (int)ng * L.group_h + 10;
-	open_svg(f, L.w, h0 - title_extra(title, L.w), title);
+	open_svg(f, L.w, h0 - title_extra(title, L.w), title, standalone);
 	bar_legend(f, &L, side_names, nsides, top);
 	for (size_t i = 0; i < ng; i++)
 		bar_group(f, &L, &g[i], i, nsides, top + legend_h + (double)i * L.group_h);

@@ -36,6 +36,8 @@ struct svg_chart {
 	struct svg_marker *m;
 	size_t nm;
 	int width;       /* 0: 600 */
+	int standalone;  /* a file of its own: declares the SVG namespace (SVG inline in HTML does
+			  * not, and the report carries no URL-looking text at all) */
 };
 
 /* A line chart has at most SVG_TEXT_MAX text elements: the title, axis labels, ticks (at most
@@ -54,12 +56,9 @@ struct svg_bar_group {
 	double *v, *lo, *hi; /* one per side; NAN = missing */
 };
 
+/* standalone: as struct svg_chart's */
 void svg_bar_chart(FILE *f, const char *title, char *const *side_names, size_t nsides,
-		   const struct svg_bar_group *g, size_t ng, int width);
-
-/* Standalone files need the SVG namespace declaration; SVG inline in HTML does not, and the
- * report carries no URL-looking text at all. Default 0 (inline). */
-void svg_set_standalone(int on);
+		   const struct svg_bar_group *g, size_t ng, int width, int standalone);
 
 /* Colour of palette index i (colour-blind-safe palette, cycles). */
 const char *svg_color(int i);

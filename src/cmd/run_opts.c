@@ -161,6 +161,42 @@ __attribute__((noreturn)) static void run_bad(const char *cmd, const char *word,
 	die(EXIT_USAGE, "unknown option %s (try 'plumb run --help')", word);
 }
 
+/* What goes to stdout (--format), and -o's file: its format, and a directory it can be
+ * written in, checked before the run. */
+static void output_opts(struct run_opts *o, const char *format)
+{
+	o->fmt = OUT_TEXT;
+	if (format) {
+		if (!strcmp(format, "json"))
+			o->fmt = OUT_JSON;
+		else if (!strcmp(format, "lmbench"))
+			o->fmt = OUT_LMBENCH;
+		else if (!strcmp(format, "text"))
+			o->fmt = OUT_TEXT;
+		else
+			die(EXIT_USAGE, "--format: '%s' is not text, json or lmbench", format);
+	}
+	if (o->output) {
+		const char *e = ext(o->output);
+		if (o->fmt == OUT_JSON || (o->fmt == OUT_TEXT && !strcmp(e, ".json")))
+			o->file_fmt = FMT_JSON;
+		else if (o->fmt == OUT_LMBENCH || (o->fmt == OUT_TEXT && !strcmp(e, ".txt")))
+			o->file_fmt = FMT_LMBENCH;
+		else
+			die(EXIT_USAGE, "-o %s: say --format json or lmbench (or name it .json or .txt)",
+			    o->output);
+		o->fmt = OUT_TEXT; /* the file gets the run; stdout the summary */
+		/* Fail now, not after the run: the directory must be writable. */
+		char *dir = xstrdup(o->output), *sl = strrchr(dir, '/');
+		if (sl)
+			*(sl == dir ? sl + 1 : sl) = 0;
+		if (access(sl ? dir : ".", W_OK) != 0)
+			die(EXIT_USAGE, "-o %s: cannot write in %s: %s", o->output, sl ? dir : ".",
+			    strerror(errno));
+		free(dir);
+	}
+}
+
 void run_opts_parse(int argc, char **argv, struct run_opts *o, struct run *run)
 {
 	struct run_cli a = { .o = *o, .run = run };
@@ -196,37 +232,7 @@ void run_opts_parse(int argc, char **argv, struct run_opts *o, struct run *run)
 		o->os_factor = o->profile == PROF_DEFAULT && !repeat_given ? DEFAULT_OS_FACTOR : 1;
 	}
 
-	/* What goes to stdout, and the file's format. */
-	o->fmt = OUT_TEXT;
-	if (format) {
-		if (!strcmp(format, "json"))
-			o->fmt = OUT_JSON;
-		else if (!strcmp(format, "lmbench"))
-			o->fmt = OUT_LMBENCH;
-		else if (!strcmp(format, "text"))
-			o->fmt = OUT_TEXT;
-		else
-			die(EXIT_USAGE, "--format: '%s' is not text, json or lmbench", format);
-	}
-	if (o->output) {
-		const char *e = ext(o->output);
-		if (o->fmt == OUT_JSON || (o->fmt == OUT_TEXT && !strcmp(e, ".json")))
-			o->file_fmt = FMT_JSON;
-		else if (o->fmt == OUT_LMBENCH || (o->fmt == OUT_TEXT && !strcmp(e, ".txt")))
-			o->file_fmt = FMT_LMBENCH;
-		else
-			die(EXIT_USAGE, "-o %s: say --format json or lmbench (or name it .json or .txt)",
-			    o->output);
-		o->fmt = OUT_TEXT; /* the file gets the run; stdout the summary */
-		/* Fail now, not after the run: the directory must be writable. */
-		char *dir = xstrdup(o->output), *sl = strrchr(dir, '/');
-		if (sl)
-			*(sl == dir ? sl + 1 : sl) = 0;
-		if (access(sl ? dir : ".", W_OK) != 0)
-			die(EXIT_USAGE, "-o %s: cannot write in %s: %s", o->output, sl ? dir : ".",
-			    strerror(errno));
-		free(dir);
-	}
+	output_opts(o, format);
 	if (o->fsdir) {
 		struct stat st;
 		if (stat(o->fsdir, &st) != 0 || !S_ISDIR(st.st_mode) || access(o->fsdir, W_OK) != 0)

@@ -212,3 +212,38 @@ int cpu_pin_thread(int cpu)
 	CPU_SET(cpu, &set);
 	return pthread_setaffinity_np(pthread_self(), sizeof set, &set);
 }
+
+int cpu_list_allowed(const char *list, int *cpus, int max, const int *allowed, int na,
+		     char *why, size_t len)
+{
+	int n = cpu_parse_list(list, cpus, max);
+	if (n < 0) {
+		snprintf(why, len, "not a CPU list: %s", list);
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		int ok = 0;
+		for (int j = 0; j < na; j++)
+			ok |= cpus[i] == allowed[j];
+		if (!ok) {
+			snprintf(why, len, "CPU %d is not online or not allowed here", cpus[i]);
+			return -1;
+		}
+		for (int j = 0; j < i; j++)
+			if (cpus[j] == cpus[i]) {
+				snprintf(why, len, "CPU %d named twice", cpus[i]);
+				return -1;
+			}
+	}
+	return n;
+}
+
+int cpu_pin_thread_warn(int cpu)
+{
+	int e = cpu_pin_thread(cpu);
+	if (e != 0) {
+		warnx_("CPU %d: %s", cpu, strerror(e));
+		return -1;
+	}
+	return 0;
+}

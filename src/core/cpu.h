@@ -41,6 +41,9 @@ const char *cpu_policy_desc(struct placement *p);
 /* Pin the calling thread (not the process) to one CPU; 0 or an errno value. For tools whose
  * threads each need their own CPU (lat_c2c, lat_loaded). */
 int cpu_pin_thread(int cpu);
+/* The same, for a measurement's setup: 0, or -1 with one line saying why ("CPU 3: Invalid
+ * argument"), the prologue of lat_c2c's and lat_loaded's timed threads. */
+int cpu_pin_thread_warn(int cpu);
 /* Online CPUs in ascending order; returns the count. */
 int cpu_online(int *cpus, int max);
 /* Short description of a CPU's kind ("capacity=1024", "part=0xd08"), "" when unknown: on
@@ -48,5 +51,10 @@ int cpu_online(int *cpus, int max);
 const char *cpu_kind(int cpu);
 /* Parse a CPU list such as "0,2-4" into out (at most max); returns the count or -1. */
 int cpu_parse_list(const char *s, int *out, int max);
+/* A CPU list the user gave (lat_c2c's and lat_loaded's -c) into cpus (at most max): each one of
+ * allowed[0..na), none twice. The count, or -1 with why in one line ("CPU 9 is not online or
+ * not allowed here"). */
+int cpu_list_allowed(const char *list, int *cpus, int max, const int *allowed, int na,
+		     char *why, size_t len);
 
 #endif

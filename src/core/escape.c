@@ -7,6 +7,23 @@
 
 #define REP_MAX 16
 
+size_t utf8_seq(const unsigned char *p)
+{
+	unsigned c = p[0];
+	if (c < 0x80)
+		return 1;
+	size_t n = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+	if (!n)
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0; /* also stops at the terminating NUL */
+	if ((c == 0xe0 && p[1] < 0xa0) || (c == 0xed && p[1] > 0x9f) || /* overlong, surrogate */
+	    (c == 0xf0 && p[1] < 0x90) || (c == 0xf4 && p[1] > 0x8f))    /* overlong, > U+10FFFF */
+		return 0;
+	return n;
+}
+
 /* The code point of the well-formed n-byte UTF-8 sequence at p. */
 static unsigned decode(const unsigned char *p, size_t n)
 {
@@ -202,26 +219,31 @@ void utf8_fputs(FILE *f, const char *s)
 	}
 }
 
+/* util.c's errors print through term_str(), so this file sits below it and says its own
+ * one line when memory runs out. */
+static void *need(void *p)
+{
+	if (!p) {
+		fputs("plumb: out of memory\n", stderr);
+		exit(EXIT_MEASURE);
+	}
+	return p;
+}
+
 char *esc_dup(void (*put)(FILE *, const char *), const char *s)
 {
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-	if (!m) {
-		fputs("plumb: out of memory\n", stderr);
-		exit(EXIT_MEASURE);
-	}
+	FILE *m = need(open_memstream(&buf, &len));
 	put(m, s);
-	if (fclose(m) != 0 || !buf) {
-		fputs("plumb: out of memory\n", stderr);
-		exit(EXIT_MEASURE);
-	}
-	return buf;
+	if (fclose(m) != 0)
+		buf = NULL;
+	return need(buf);
 }
 
 void md_paragraphs(FILE *f, const char *text)
 {
-	char *buf = xstrdup(text);
+	char *buf = need(strdup(text));
 	for (char *l = buf; *l;) {
 		size_t k = strcspn(l, "\n");
 		char c = l[k];

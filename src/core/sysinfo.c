@@ -1,7 +1,8 @@
 /* sysinfo.c — read the machine's facts from uname, /proc and /sys (the caches: caches.c; the
  * kernel's command line, mitigations, audit and clock source: kernel_facts.c). Missing files
  * are normal (containers, old kernels, boards): a fact that cannot be read is left out, never
- * guessed. */
+ * guessed. What the fact readers share (a file's first line, a fact added) is in
+ * sysfile.c, below them all. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,19 +14,6 @@
 #include "core/sysinfo.h"
 #include "core/util.h"
 #include "buildinfo.h"
-
-char *read_line_file(const char *path, char *buf, int len)
-{
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	char *r = fgets(buf, len, f);
-	fclose(f);
-	if (!r)
-		return NULL;
-	buf[strcspn(buf, "\n")] = 0;
-	return buf;
-}
 
 static uint64_t meminfo(const char *key)
 {
@@ -167,15 +155,6 @@ static void cpu_model(char *buf, int len)
 		}
 	}
 	fclose(f);
-}
-
-int fact_add(struct fact *f, int n, int max, const char *k, const char *v)
-{
-	if (n >= max || !v || !*v)
-		return n;
-	snprintf(f[n].key, sizeof f[n].key, "%s", k);
-	snprintf(f[n].val, sizeof f[n].val, "%s", v);
-	return n + 1;
 }
 
 int sysinfo_facts(struct fact *f, int max)

@@ -145,23 +145,6 @@ uint64_t parse_size(const char *s, uint64_t min, uint64_t max, const char *what)
 	return v;
 }
 
-size_t utf8_seq(const unsigned char *p)
-{
-	unsigned c = p[0];
-	if (c < 0x80)
-		return 1;
-	size_t n = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
-	if (!n)
-		return 0;
-	for (size_t i = 1; i < n; i++)
-		if ((p[i] & 0xc0) != 0x80)
-			return 0; /* also stops at the terminating NUL */
-	if ((c == 0xe0 && p[1] < 0xa0) || (c == 0xed && p[1] > 0x9f) || /* overlong, surrogate */
-	    (c == 0xf0 && p[1] < 0x90) || (c == 0xf4 && p[1] > 0x8f))    /* overlong, > U+10FFFF */
-		return 0;
-	return n;
-}
-
 int read_in_full(int fd, void *buf, size_t n)
 {
 	char *p = buf;

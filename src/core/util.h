@@ -45,7 +45,8 @@ const char *pct_str(double p, char buf[PCT_LEN]);
 /* Text as every writer emits it: labels and imported text are stored as given (any bytes), and
  * writers print them through core/escape.h. utf8_seq() is the length of the well-formed UTF-8
  * sequence at p (1..4; no overlongs, surrogates or code points above U+10FFFF), or 0 when the
- * byte at p starts none. */
+ * byte at p starts none (defined in escape.c, below util.c: util.c's errors print through
+ * escape.c). */
 #define UTF8_REPLACEMENT "\xef\xbf\xbd"
 size_t utf8_seq(const unsigned char *p);
 

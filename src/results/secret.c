@@ -1,4 +1,5 @@
-/* secret.c — masking database passwords in what plumb prints and keeps (secret.h). */
+/* secret.c — masking database passwords in what plumb prints and keeps (secret.h), and whether a
+ * store's name is a URI: below store.c and its backends, it calls none of them. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +41,11 @@ static int user_part(const char *uri, const char **start, const char **end)
 	*start = a;
 	*end = at;
 	return 1;
+}
+
+int store_is_uri(const char *s)
+{
+	return s && (!strncmp(s, "postgresql://", 13) || !strncmp(s, "postgres://", 11));
 }
 
 char *uri_password(const char *uri)

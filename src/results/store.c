@@ -27,11 +27,6 @@
 #include "results/store.h"
 #include "results/store_db.h"
 
-int store_is_uri(const char *s)
-{
-	return s && (!strncmp(s, "postgresql://", 13) || !strncmp(s, "postgres://", 11));
-}
-
 int store_available(void)
 {
 	return store_sqlite_built() || store_pg_built();

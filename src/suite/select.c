@@ -108,13 +108,13 @@ static void parse_families(const char *opt, char *list, const struct names *vali
 /* Whether the run keeps step s: --only, --skip, --subset. */
 static int step_kept(const struct step *s, void *arg)
 {
-	const struct suite *S = arg;
-	const struct run_opts *o = &S->o;
+	const struct suite_plan *P = arg;
+	const struct run_opts *o = &P->o;
 	int sub;
 	step_family(s, NULL, &sub);
-	if ((o->only && !names_select(&S->only, s)) || (o->skip && names_select(&S->skipf, s)))
+	if ((o->only && !names_select(&P->only, s)) || (o->skip && names_select(&P->skipf, s)))
 		return 0;
-	if ((s->flags & STEP_ASKED) && !(o->only && names_ask(&S->only, s)))
+	if ((s->flags & STEP_ASKED) && !(o->only && names_ask(&P->only, s)))
 		return 0;
 	if (o->subset && !(sub & o->subset) && !(s->flags & STEP_ALWAYS))
 		return 0;
@@ -129,21 +129,21 @@ static int step_costs(const struct step *s, void *arg)
 
 /* The plan for the profile, fitted to the budget (fit.h), filtered by --only, --skip and
  * --subset; steps whose tool is not built in are counted (and kept for --dry-run). */
-void select_steps(struct suite *S)
+void select_steps(struct suite_plan *P)
 {
-	const struct run_opts *o = &S->o;
+	const struct run_opts *o = &P->o;
 	struct plan_cfg pc = {
-		.profile = o->profile, .mem_bytes = S->mem, .mem_given = o->mem != 0,
-		.file_bytes = S->file_bytes, .line = S->line,
-		.file = S->file ? S->file : "$FSDIR/XXX", .fsdir = S->fsrun ? S->fsrun : "$FSDIR",
+		.profile = o->profile, .mem_bytes = P->mem, .mem_given = o->mem != 0,
+		.file_bytes = P->file_bytes, .line = P->line,
+		.file = P->file ? P->file : "$FSDIR/XXX", .fsdir = P->fsrun ? P->fsrun : "$FSDIR",
 		.remote = o->remote, .disk = o->disk, .copies = o->copies,
 		/* the estimates are for 11 samples; measured here: 3 samples a round take about a
 		 * third of the time (default: 34 s a round against 66 s estimated with 0.3 + 0.7 r/11),
 		 * 7 adaptive about two thirds, 11 adaptive to 51 the full time */
-		.sample_scale = 0.1 + 0.9 * (double)S->reps / TIMING_DEFAULT_REPS,
-		.reps = S->reps,
+		.sample_scale = 0.1 + 0.9 * (double)P->reps / TIMING_DEFAULT_REPS,
+		.reps = P->reps,
 		/* plumb ab's side: its parent decides the rounds of every step */
-		.os_factor = S->ab_worker ? 1 : o->os_factor,
+		.os_factor = P->ab_worker ? 1 : o->os_factor,
 	};
 
 	/* The names --only and --skip take: the registry's families and aliases (tools and steps
@@ -156,56 +156,56 @@ void select_steps(struct suite *S)
 	for (int f = 0; alias_at(f); f++)
 		names_add(&valid, alias_at(f));
 	if (o->only)
-		parse_families("--only", o->only, &valid, &all, &S->only);
+		parse_families("--only", o->only, &valid, &all, &P->only);
 	if (o->skip)
-		parse_families("--skip", o->skip, &valid, &all, &S->skipf);
+		parse_families("--skip", o->skip, &valid, &all, &P->skipf);
 	plan_free(&all);
 
-	S->fit.budget = o->time_limit > 0 ? o->time_limit : plan_budget(o->profile);
-	S->fit.rounds_asked = o->repeat;
-	plan_fit(&S->plan, &pc, step_costs, S, &S->fit);
-	if (!S->fit.fits && o->time_limit > 0)
+	P->fit.budget = o->time_limit > 0 ? o->time_limit : plan_budget(o->profile);
+	P->fit.rounds_asked = o->repeat;
+	plan_fit(&P->plan, &pc, step_costs, P, &P->fit);
+	if (!P->fit.fits && o->time_limit > 0)
 		die(EXIT_USAGE, "--time-limit %.0f s is below the smallest plan, about %.0f s here "
 		    "(series thinned, one round, one tool per budget group)", o->time_limit,
-		    S->fit.min_est);
-	S->o.repeat = S->fit.rounds;
-	S->mem = pc.mem_bytes;
+		    P->fit.min_est);
+	P->o.repeat = P->fit.rounds;
+	P->mem = pc.mem_bytes;
 
-	S->sel = xcalloc(S->plan.n + 1, sizeof *S->sel);
-	S->last_file = (size_t)-1;
-	for (size_t i = 0; i < S->plan.n; i++) {
-		const struct step *s = &S->plan.v[i];
-		if (s->dropped || !step_kept(s, S))
+	P->sel = xcalloc(P->plan.n + 1, sizeof *P->sel);
+	P->last_file = (size_t)-1;
+	for (size_t i = 0; i < P->plan.n; i++) {
+		const struct step *s = &P->plan.v[i];
+		if (s->dropped || !step_kept(s, P))
 			continue;
 		const struct tool *t;
 		const char *fam = step_family(s, &t, NULL);
 		if (!t) {
-			names_add(&S->absent, s->argv[0]);
-			S->nabsent++;
+			names_add(&P->absent, s->argv[0]);
+			P->nabsent++;
 			if (!o->dry_run)
 				continue;
 		}
 		/* The last step that uses $FILE: the file goes after it, as lmbench deletes it. */
 		if (t && (s->flags & (STEP_FILE | STEP_WRITES_FILE)))
-			S->last_file = S->nsel;
-		S->sel[S->nsel++] = (struct sel){ s, t, fam };
+			P->last_file = P->nsel;
+		P->sel[P->nsel++] = (struct sel){ s, t, fam };
 		if (t)
-			S->est_total += s->est_s;
+			P->est_total += s->est_s;
 	}
-	for (int i = 0; i < S->absent.n; i++)
-		sb_add(&S->skipped, ", ", S->absent.v[i]);
+	for (int i = 0; i < P->absent.n; i++)
+		sb_add(&P->skipped, ", ", P->absent.v[i]);
 }
 
 /* What the budget cost the plan, in words ("" when nothing). */
-void fit_desc(const struct suite *S, char *buf, size_t len)
+void fit_desc(const struct suite_plan *P, char *buf, size_t len)
 {
-	const struct plan_fit *f = &S->fit;
+	const struct plan_fit *f = &P->fit;
 	buf[0] = 0;
 	if (f->thinned)
 		snprintf(buf, len, "series thinned to the summary's sizes");
-	if (f->mem_asked > S->mem)
+	if (f->mem_asked > P->mem)
 		snprintf(buf + strlen(buf), len - strlen(buf), "%smemory series to %llu MiB, not %llu",
-			 buf[0] ? "; " : "", (unsigned long long)(S->mem / MIB),
+			 buf[0] ? "; " : "", (unsigned long long)(P->mem / MIB),
 			 (unsigned long long)(f->mem_asked / MIB));
 	if (f->rounds < f->rounds_asked)
 		snprintf(buf + strlen(buf), len - strlen(buf), "%s%d of %d rounds", buf[0] ? "; " : "",
@@ -215,12 +215,12 @@ void fit_desc(const struct suite *S, char *buf, size_t len)
 			 buf[0] ? "; " : "", f->dropped);
 }
 
-void print_plan(const struct suite *S)
+void print_plan(const struct suite_plan *P)
 {
 	double all = 0;
-	int k = S->plan.os_factor > 1 ? S->plan.os_factor : 1, marked = 0;
-	for (size_t i = 0; i < S->nsel; i++) {
-		const struct sel *x = &S->sel[i];
+	int k = P->plan.os_factor > 1 ? P->plan.os_factor : 1, marked = 0;
+	for (size_t i = 0; i < P->nsel; i++) {
+		const struct sel *x = &P->sel[i];
 		int more = k > 1 && (x->s->flags & STEP_OS_ROUNDS);
 		printf("%-8s %6.1f  %s%s%s\n", x->family ? x->family : "-", x->s->est_s, x->s->label, more ? "  *" : "",
 		       x->t ? "" : "   (not built in: skipped)");
@@ -229,15 +229,15 @@ void print_plan(const struct suite *S)
 	}
 	char more[96] = "";
 	if (marked)
-		snprintf(more, sizeof more, " (the steps marked * in %d)", S->o.repeat * k);
+		snprintf(more, sizeof more, " (the steps marked * in %d)", P->o.repeat * k);
 	char fd[1200];
-	fit_desc(S, fd, sizeof fd);
+	fit_desc(P, fd, sizeof fd);
 	printf("%zu steps, profile %s, memory series to %llu MiB (%s), file %llu MiB\n"
 	       "estimated %.0f s for %d round(s)%s with the tools built in (%.0f s a round listed), "
 	       "budget %.0f s%s%s%s\n",
-	       S->nsel, profile_name(S->o.profile), (unsigned long long)(S->mem / MIB), S->mem_how,
-	       (unsigned long long)(S->file_bytes / MIB), S->fit.est, S->o.repeat, more, all,
-	       S->fit.budget, S->o.time_limit > 0 ? " (--time-limit)" : " (the profile's)",
+	       P->nsel, profile_name(P->o.profile), (unsigned long long)(P->mem / MIB), P->mem_how,
+	       (unsigned long long)(P->file_bytes / MIB), P->fit.est, P->o.repeat, more, all,
+	       P->fit.budget, P->o.time_limit > 0 ? " (--time-limit)" : " (the profile's)",
 	       fd[0] ? ": " : "", fd);
 }
 

@@ -63,19 +63,6 @@ static void install_stop_handlers(void)
 
 /* ---- small helpers ---------------------------------------------------------------------------- */
 
-void sb_add(struct sbuf *b, const char *sep, const char *s)
-{
-	size_t need = b->n + strlen(sep) + strlen(s) + 1;
-	if (need > 65536)
-		return; /* facts stay readable; the count says how many there were */
-	if (need > b->cap) {
-		b->cap = need * 2;
-		b->s = xrealloc(b->s, b->cap);
-	}
-	b->n += (size_t)sprintf(b->s + b->n, "%s%s", b->items ? sep : "", s);
-	b->items++;
-}
-
 static char *iso_now(char *buf, size_t len, int compact)
 {
 	time_t t = time(NULL);
@@ -118,27 +105,40 @@ static double cost_scale(const struct costs *c, const struct tool *t)
 /* The watchdog's bound on a step, in seconds: --timeout, else k x its planner estimate and an
  * allowance for its start (30 + 10 x; the full profile 60 + 20 x), never past --time-limit; how
  * says which. */
-static double step_bound(const struct suite *S, const struct step *s, char *how, size_t len)
+static double step_bound(const struct suite_plan *P, const struct step *s, char *how, size_t len)
 {
-	int full = S->o.profile == PROF_FULL;
-	double b = S->o.timeout ? S->o.timeout : full ? 60 + 20 * s->est_s : 30 + 10 * s->est_s;
-	if (S->o.timeout)
+	int full = P->o.profile == PROF_FULL;
+	double b = P->o.timeout ? P->o.timeout : full ? 60 + 20 * s->est_s : 30 + 10 * s->est_s;
+	if (P->o.timeout)
 		snprintf(how, len, "--timeout");
 	else
 		snprintf(how, len, "%s x its %.1f s estimate", full ? "60 + 20" : "30 + 10", s->est_s);
-	if (S->o.time_limit > 0 && b > S->o.time_limit) {
-		b = S->o.time_limit;
+	if (P->o.time_limit > 0 && b > P->o.time_limit) {
+		b = P->o.time_limit;
 		snprintf(how, len, "--time-limit");
 	}
 	return b;
 }
 
-static void describe_failure(const struct suite *S, const struct sel *x,
+/* The step's values no machine gives, left out as they joined the run (step.h): one line. */
+static void note_refused(struct suite_run *R, const char *label, const struct step_outcome *oc)
+{
+	if (!oc->nrefused)
+		return;
+	char w[600];
+	snprintf(w, sizeof w, "%s: left out %d result%s of impossible values: %s%s", label,
+		 oc->nrefused, oc->nrefused == 1 ? "" : "s", oc->refused,
+		 oc->nrefused > 1 ? ", ..." : "");
+	run_warn("%s", w);
+	sb_add(&R->warnings, " | ", w);
+}
+
+static void describe_failure(const struct suite_plan *P, const struct sel *x,
 			     const struct step_outcome *oc, char *buf, size_t len)
 {
 	const char *last = oc->nlines ? oc->lines[oc->nlines - 1] : NULL;
 	char how[64];
-	double bound = step_bound(S, x->s, how, sizeof how);
+	double bound = step_bound(P, x->s, how, sizeof how);
 	if (oc->timed_out)
 		snprintf(buf, len, "%s: stopped by the watchdog after %.1f s, past its bound of %.0f s "
 			 "(%s); its process group was killed", x->s->label, oc->seconds, bound, how);
@@ -163,38 +163,40 @@ static void fact_num(struct run *r, const char *key, const char *fmt, double v)
 /* The run's rounds: the cheap OS latencies (STEP_OS_ROUNDS) run in every one, every other step
  * in the first of each os_factor of them, so that its rounds stay spread over the run. A side
  * of plumb ab has a factor of 1 (select.c): its parent decides every step's rounds. */
-static int os_factor(const struct suite *S)
+static int os_factor(const struct suite_plan *P)
 {
-	return S->plan.os_factor > 1 ? S->plan.os_factor : 1;
+	return P->plan.os_factor > 1 ? P->plan.os_factor : 1;
 }
 
-static int total_rounds(const struct suite *S)
+static int total_rounds(const struct suite_plan *P)
 {
-	return S->o.repeat * os_factor(S);
+	return P->o.repeat * os_factor(P);
 }
 
-static int runs_in(const struct suite *S, size_t i, int round)
+static int runs_in(const struct suite_plan *P, size_t i, int round)
 {
-	return (S->sel[i].s->flags & STEP_OS_ROUNDS) || round % os_factor(S) == 0;
+	return (P->sel[i].s->flags & STEP_OS_ROUNDS) || round % os_factor(P) == 0;
 }
 
 /* The run's identity and the facts known before it starts. */
-static void record_start(struct suite *S)
+/* The plan is not const here: the placement's description is completed on first use and the
+ * clock watch measures through the run's timing context. */
+static void record_start(struct suite_plan *P, struct suite_run *R)
 {
-	struct run *run = S->run;
+	struct run *run = R->run;
 	char ts[40];
 	run->started = xstrdup(iso_now(ts, sizeof ts, 0));
-	run->profile = xstrdup(profile_name(S->o.profile));
+	run->profile = xstrdup(profile_name(P->o.profile));
 	run->source = xstrdup("plumb");
 	run_set_new_uid(run); /* its identity wherever it is copied to (issue 11 item 6) */
-	run->rounds = total_rounds(S);
-	if (os_factor(S) > 1) { /* the steps not marked ran in 1 of each os_factor rounds */
+	run->rounds = total_rounds(P);
+	if (os_factor(P) > 1) { /* the steps not marked ran in 1 of each os_factor rounds */
 		char k[16];
-		snprintf(k, sizeof k, "%d", os_factor(S));
+		snprintf(k, sizeof k, "%d", os_factor(P));
 		kv_set(&run->facts, "os_round_factor", k);
 	}
-	if (S->o.label)
-		run->label = xstrdup(S->o.label);
+	if (P->o.label)
+		run->label = xstrdup(P->o.label);
 	struct fact *facts = xcalloc(SYSINFO_MAX_FACTS, sizeof *facts);
 	int nf = sysinfo_facts(facts, SYSINFO_MAX_FACTS);
 	for (int i = 0; i < nf; i++)
@@ -202,149 +204,150 @@ static void record_start(struct suite *S)
 	free(facts);
 	const char *h = kv_get(&run->facts, "hostname");
 	run->host = xstrdup(h ? h : "unknown");
-	fact_num(run, "copies", "%.0f", S->o.copies);
-	fact_num(run, "mem_series_bytes", "%.0f", (double)S->mem);
-	kv_set(&run->facts, "mem_series_reason", S->mem_how);
-	fact_num(run, "plan_budget_s", "%.0f", S->fit.budget);
-	fact_num(run, "plan_estimate_s", "%.0f", S->fit.est);
+	fact_num(run, "copies", "%.0f", P->o.copies);
+	fact_num(run, "mem_series_bytes", "%.0f", (double)P->mem);
+	kv_set(&run->facts, "mem_series_reason", P->mem_how);
+	fact_num(run, "plan_budget_s", "%.0f", P->fit.budget);
+	fact_num(run, "plan_estimate_s", "%.0f", P->fit.est);
 	char fd[1200];
-	fit_desc(S, fd, sizeof fd);
+	fit_desc(P, fd, sizeof fd);
 	if (fd[0]) {
 		kv_set(&run->facts, "plan_fit", fd);
-		run_warn("to fit the %.0f s budget: %s", S->fit.budget, fd);
+		run_warn("to fit the %.0f s budget: %s", P->fit.budget, fd);
 	}
-	fact_num(run, "file_bytes", "%.0f", (double)S->file_bytes);
-	fact_num(run, "line_size", "%.0f", S->line);
-	fact_num(run, "samples", "%.0f", S->reps);
-	if (S->timing.opts.max_samples) {
-		fact_num(run, "max_samples", "%.0f", S->timing.opts.max_samples);
-		fact_num(run, "target_ci", "%g", S->timing.opts.target_ci);
+	fact_num(run, "file_bytes", "%.0f", (double)P->file_bytes);
+	fact_num(run, "line_size", "%.0f", P->line);
+	fact_num(run, "samples", "%.0f", P->reps);
+	if (P->timing.opts.max_samples) {
+		fact_num(run, "max_samples", "%.0f", P->timing.opts.max_samples);
+		fact_num(run, "target_ci", "%g", P->timing.opts.target_ci);
 	}
-	kv_set(&run->facts, "placement", cpu_policy_desc(&S->timing.place));
-	run_noise_check(run, run_warn, !S->ab_worker);
-	clock_watch_start(&S->clock, run, 8, run_warn);
-	if (S->o.remote)
-		kv_set(&run->facts, "remote", S->o.remote);
-	if (S->o.cold) {
-		S->can_cold = geteuid() == 0;
-		if (!S->can_cold)
+	kv_set(&run->facts, "placement", cpu_policy_desc(&P->timing.place));
+	run_noise_check(run, run_warn, !P->ab_worker);
+	R->clock.timing = &P->timing;
+	clock_watch_start(&R->clock, run, 8, run_warn);
+	if (P->o.remote)
+		kv_set(&run->facts, "remote", P->o.remote);
+	if (P->o.cold) {
+		R->can_cold = geteuid() == 0;
+		if (!R->can_cold)
 			run_warn("--cold needs root to drop the page cache: file benchmarks run with a warm cache");
-		kv_set(&run->facts, "cold", S->can_cold ? "yes" : "no (not root)");
+		kv_set(&run->facts, "cold", R->can_cold ? "yes" : "no (not root)");
 	}
 }
 
 /* One step of one round. Returns -1 when the run must stop (a signal). */
-static int run_one(struct suite *S, int round, size_t i)
+/* What a step's outcome says, in the run's counts, warnings, failures and watchdog lines. */
+static void note_outcome(const struct suite_plan *P, struct suite_run *R, const struct sel *x,
+			 const struct step_outcome *oc, int rc)
 {
-	const struct sel *x = &S->sel[i];
+	note_refused(R, x->s->label, oc);
+	if (oc->stopped) {
+		/* interrupted: not the step's fault, nothing to report */
+	} else if (rc == 0) {
+		R->nok++;
+		for (int k = 0; k < oc->nlines; k++) {
+			char w[600];
+			snprintf(w, sizeof w, "%s: %s", x->s->label, oc->lines[k]);
+			if (k < 3)
+				run_warn("%s", w);
+			sb_add(&R->warnings, " | ", w);
+		}
+	} else {
+		char why[800];
+		describe_failure(P, x, oc, why, sizeof why);
+		run_warn("%s", why);
+		sb_add(&R->failed, "; ", why);
+		if (oc->timed_out)
+			sb_add(&R->watchdog, "; ", why);
+		R->nfailed++;
+		if (oc->timed_out || (oc->status >= 0 && WIFSIGNALED(oc->status)))
+			R->run->incomplete = 1;
+	}
+}
+
+static int run_one(const struct suite_plan *P, struct suite_run *R, int round, size_t i)
+{
+	const struct sel *x = &P->sel[i];
 	const struct step *s = x->s;
-	if ((s->flags & STEP_FILE) && access(S->file, F_OK) != 0 &&
-	    make_file(S->file, S->file_bytes) != 0 && !suite_stop_sig)
-		run_warn("cannot write %s: %s", S->file, strerror(errno));
+	if ((s->flags & STEP_FILE) && access(P->file, F_OK) != 0 &&
+	    make_file(P->file, P->file_bytes) != 0 && !suite_stop_sig)
+		run_warn("cannot write %s: %s", P->file, strerror(errno));
 	if (suite_stop_sig)
 		return -1;
-	if (S->can_cold && (s->flags & STEP_COLD))
+	if (R->can_cold && (s->flags & STEP_COLD))
 		drop_caches();
 
 	char label[160];
-	if (total_rounds(S) > 1)
-		snprintf(label, sizeof label, "round %d/%d: %s", round + 1, total_rounds(S), s->label);
+	if (total_rounds(P) > 1)
+		snprintf(label, sizeof label, "round %d/%d: %s", round + 1, total_rounds(P), s->label);
 	else
 		snprintf(label, sizeof label, "%s", s->label);
 	double rest = 0;
-	for (int r2 = round; r2 < total_rounds(S); r2++)
-		for (size_t k = r2 == round ? i + 1 : 0; k < S->nsel; k++)
-			if (runs_in(S, k, r2))
-				rest += S->sel[k].s->est_s * cost_scale(&S->costs, S->sel[k].t);
-	clock_watch_probe(&S->clock); /* the clock this step starts on (clock_watch.h) */
-	progress_start(&S->prog, label, s->est_s * cost_scale(&S->costs, x->t), rest);
+	for (int r2 = round; r2 < total_rounds(P); r2++)
+		for (size_t k = r2 == round ? i + 1 : 0; k < P->nsel; k++)
+			if (runs_in(P, k, r2))
+				rest += P->sel[k].s->est_s * cost_scale(&R->costs, P->sel[k].t);
+	clock_watch_probe(&R->clock); /* the clock this step starts on (clock_watch.h) */
+	progress_start(&R->prog, label, s->est_s * cost_scale(&R->costs, x->t), rest);
 
 	/* argv copy: the tool's getopt permutes it. */
 	char **av = xcalloc((size_t)s->argc + 1, sizeof *av);
 	for (int k = 0; k < s->argc; k++)
 		av[k] = s->argv[k];
 	char how[64];
-	double timeout = step_bound(S, s, how, sizeof how);
+	double timeout = step_bound(P, s, how, sizeof how);
 	struct step_env env = {
-		.tmpdir = S->rundir, .fsdir = S->fsrun, .timing = &S->timing, .round = round,
+		.tmpdir = P->rundir, .fsdir = P->fsrun, .timing = &P->timing, .round = round,
 		.timeout_s = timeout,
-		.stop = &suite_stop_sig, .tick = tick, .tick_arg = &S->prog,
-		.remote = (s->flags & STEP_REMOTE) ? S->o.remote : NULL,
+		.stop = &suite_stop_sig, .tick = tick, .tick_arg = &R->prog,
+		.remote = (s->flags & STEP_REMOTE) ? P->o.remote : NULL,
 	};
 	struct step_outcome oc;
-	contention_before(&S->busy);
-	int rc = step_exec(x->t, s->argc, av, &env, S->run, &oc);
+	contention_before(&R->busy);
+	int rc = step_exec(x->t, s->argc, av, &env, R->run, &oc);
 	if (!oc.stopped)
-		contention_after(&S->busy, label);
+		contention_after(&R->busy, label);
 	free(av);
-	progress_finish(&S->prog);
-	cost_note(&S->costs, x->t, s->est_s, oc.seconds);
+	progress_finish(&R->prog);
+	cost_note(&R->costs, x->t, s->est_s, oc.seconds);
 	char tm[220];
 	snprintf(tm, sizeof tm, "%s=%.2f", s->label, oc.seconds);
-	sb_add(&S->times, "; ", tm);
+	sb_add(&R->times, "; ", tm);
 	int stopped = oc.stopped;
-	if (oc.nrefused) {
-		char w[600];
-		snprintf(w, sizeof w, "%s: left out %d result%s of impossible values: %s%s", s->label,
-			 oc.nrefused, oc.nrefused == 1 ? "" : "s", oc.refused,
-			 oc.nrefused > 1 ? ", ..." : "");
-		run_warn("%s", w);
-		sb_add(&S->warnings, " | ", w);
-	}
-	if (stopped) {
-		/* interrupted: not the step's fault, nothing to report */
-	} else if (rc == 0) {
-		S->nok++;
-		for (int k = 0; k < oc.nlines; k++) {
-			char w[600];
-			snprintf(w, sizeof w, "%s: %s", s->label, oc.lines[k]);
-			if (k < 3)
-				run_warn("%s", w);
-			sb_add(&S->warnings, " | ", w);
-		}
-	} else {
-		char why[800];
-		describe_failure(S, x, &oc, why, sizeof why);
-		run_warn("%s", why);
-		sb_add(&S->failed, "; ", why);
-		if (oc.timed_out)
-			sb_add(&S->watchdog, "; ", why);
-		S->nfailed++;
-		if (oc.timed_out || (oc.status >= 0 && WIFSIGNALED(oc.status)))
-			S->run->incomplete = 1;
-	}
+	note_outcome(P, R, x, &oc, rc);
 	step_outcome_free(&oc);
 	/* A killed child cannot clean up after itself. */
-	sweep(S->rundir, "XXX");
-	if (S->fsrun != S->rundir)
-		sweep(S->fsrun, "XXX");
-	if (i == S->last_file)
-		unlink(S->file);
+	sweep(P->rundir, "XXX");
+	if (P->fsrun != P->rundir)
+		sweep(P->fsrun, "XXX");
+	if (i == P->last_file)
+		unlink(P->file);
 	return stopped ? -1 : 0;
 }
 
-static void run_all(struct suite *S)
+static void run_all(const struct suite_plan *P, struct suite_run *R)
 {
-	S->tty = isatty(2);
+	R->tty = isatty(2);
 	int steps = 0;
-	for (int round = 0; round < total_rounds(S); round++)
-		for (size_t i = 0; i < S->nsel; i++)
-			steps += runs_in(S, i, round);
-	progress_init(&S->prog, S->tty, steps);
-	progress_current = &S->prog;
-	S->t_start = now_ns();
-	for (int round = 0; round < total_rounds(S) && !suite_stop_sig; round++)
-		for (size_t i = 0; i < S->nsel && !suite_stop_sig; i++)
-			if (runs_in(S, i, round) && run_one(S, round, i) != 0)
+	for (int round = 0; round < total_rounds(P); round++)
+		for (size_t i = 0; i < P->nsel; i++)
+			steps += runs_in(P, i, round);
+	progress_init(&R->prog, R->tty, steps);
+	progress_current = &R->prog;
+	R->t_start = now_ns();
+	for (int round = 0; round < total_rounds(P) && !suite_stop_sig; round++)
+		for (size_t i = 0; i < P->nsel && !suite_stop_sig; i++)
+			if (runs_in(P, i, round) && run_one(P, R, round, i) != 0)
 				break;
-	progress_clear(&S->prog);
+	progress_clear(&R->prog);
 	progress_current = NULL;
 }
 
 /* Facts from what ran. */
-static void record_end(struct suite *S)
+static void record_end(const struct suite_plan *P, struct suite_run *R)
 {
-	struct run *run = S->run;
+	struct run *run = R->run;
 	char ts[40];
 	run->ended = xstrdup(iso_now(ts, sizeof ts, 0));
 	if (suite_stop_sig) {
@@ -354,37 +357,38 @@ static void record_end(struct suite *S)
 	for (size_t i = 0; i < run->results.n; i++)
 		if (!strcmp(run->results.v[i].metric, "mhz.mhz") && !isnan(run->results.v[i].value))
 			fact_num(run, "mhz", "%.0f", run->results.v[i].value);
-	clock_watch_end(&S->clock, run, run_warn);
-	contention_end(&S->busy, run, run_warn);
+	clock_watch_end(&R->clock, run, run_warn);
+	contention_end(&R->busy, run, run_warn);
 	char steps[160];
-	snprintf(steps, sizeof steps, "%d ok, %d failed, %d not built in", S->nok, S->nfailed,
-		 S->nabsent);
+	snprintf(steps, sizeof steps, "%d ok, %d failed, %d not built in", R->nok, R->nfailed,
+		 P->nabsent);
 	kv_set(&run->facts, "steps", steps);
-	if (S->skipped.items)
-		kv_set(&run->facts, "not_built_in", S->skipped.s);
-	if (S->failed.items)
-		kv_set(&run->facts, "failed", S->failed.s);
-	if (S->warnings.items)
-		kv_set(&run->facts, "warnings", S->warnings.s);
-	if (S->watchdog.items)
-		kv_set(&run->facts, "watchdog", S->watchdog.s);
-	if (S->times.items)
-		kv_set(&run->facts, "step_seconds", S->times.s); /* where the time goes (bench/) */
-	if (S->absent.n && !suite_stop_sig)
-		run_warn("%d benchmark(s) not built in, %d step(s) skipped: %s", S->absent.n,
-			 S->nabsent, S->skipped.s);
+	if (P->skipped.items)
+		kv_set(&run->facts, "not_built_in", P->skipped.s);
+	if (R->failed.items)
+		kv_set(&run->facts, "failed", R->failed.s);
+	if (R->warnings.items)
+		kv_set(&run->facts, "warnings", R->warnings.s);
+	if (R->watchdog.items)
+		kv_set(&run->facts, "watchdog", R->watchdog.s);
+	if (R->times.items)
+		kv_set(&run->facts, "step_seconds", R->times.s); /* where the time goes (bench/) */
+	if (P->absent.n && !suite_stop_sig)
+		run_warn("%d benchmark(s) not built in, %d step(s) skipped: %s", P->absent.n,
+			 P->nabsent, P->skipped.s);
 }
 
 /* Where a run goes that the store did not take: ./plumb-run-HOST-DATE.json. 0 when written. */
-static int rescue_file(struct suite *S, char *name, size_t namelen, char *err, size_t errlen)
+static int rescue_file(const struct run *run, struct suite_report *K, char *name, size_t namelen,
+		       char *err, size_t errlen)
 {
 	char ts[40];
-	snprintf(name, namelen, "plumb-run-%s-%s.json", S->run->host, iso_now(ts, sizeof ts, 1));
-	if (run_save_file(S->run, name, FMT_JSON, err, errlen))
+	snprintf(name, namelen, "plumb-run-%s-%s.json", run->host, iso_now(ts, sizeof ts, 1));
+	if (run_save_file(run, name, FMT_JSON, err, errlen))
 		return -1;
-	S->kept = 1;
-	size_t l = strlen(S->where);
-	snprintf(S->where + l, sizeof S->where - l, "%swritten to ./%s", l ? ", " : "", name);
+	K->kept = 1;
+	size_t l = strlen(K->where);
+	snprintf(K->where + l, sizeof K->where - l, "%swritten to ./%s", l ? ", " : "", name);
 	return 0;
 }
 
@@ -395,18 +399,16 @@ static int rescue_file(struct suite *S, char *name, size_t namelen, char *err, s
  * exit status 3; so that nothing measured is lost, the run is then also written to a file here
  * when no -o file holds it, and the message says where.
  */
-static void keep(struct suite *S)
+static void keep(const struct run_opts *o, struct run *run, struct suite_report *K)
 {
-	const struct run_opts *o = &S->o;
-	struct run *run = S->run;
 	char err[512], fb[300], err2[512];
 	if (o->output) {
 		if (run_save_file(run, o->output, o->file_fmt, err, sizeof err) == 0) {
-			S->kept = 1;
-			snprintf(S->where, sizeof S->where, "written to %s", o->output);
+			K->kept = 1;
+			snprintf(K->where, sizeof K->where, "written to %s", o->output);
 		} else {
 			run_warn("%s", err);
-			S->save_failed = 1;
+			K->save_failed = 1;
 		}
 	}
 	if (o->no_store)
@@ -415,55 +417,56 @@ static void keep(struct suite *S)
 	if (!st && !o->db && !getenv("PLUMB_DB") && strstr(err, STORE_NO_SQLITE_MSG)) {
 		if (o->output)
 			return;
-		if (rescue_file(S, fb, sizeof fb, err2, sizeof err2) == 0) {
+		if (rescue_file(run, K, fb, sizeof fb, err2, sizeof err2) == 0) {
 			run_warn("no results store in this build: run saved to ./%s", fb);
 		} else {
 			run_warn("no results store in this build and %s", err2);
-			S->save_failed = 1;
+			K->save_failed = 1;
 		}
 		return;
 	}
 	if (st && store_save(st, run, err, sizeof err) == 0) {
-		S->kept = 1;
-		size_t l = strlen(S->where);
+		K->kept = 1;
+		size_t l = strlen(K->where);
 		/* the id (and label) a user types to reopen the run */
 		char lab[RUN_TEXT_MAX * 4 + 16] = "";
 		if (run->label)
 			snprintf(lab, sizeof lab, " (label %s)", run->label);
-		snprintf(S->where + l, sizeof S->where - l, "%sstored as run %ld%s in %s", l ? ", " : "",
+		snprintf(K->where + l, sizeof K->where - l, "%sstored as run %ld%s in %s", l ? ", " : "",
 			 run->id, lab, store_name(st));
-		S->stored_id = run->id;
+		K->stored_id = run->id;
 		store_close(st);
 		return;
 	}
 	if (st)
 		store_close(st);
 	/* err names the store (store.h) */
-	S->save_failed = 1;
-	if (o->output && S->kept) {
+	K->save_failed = 1;
+	if (o->output && K->kept) {
 		run_warn("error: the run is not in the results store: %s; it is in %s only", err,
 			 o->output);
-	} else if (rescue_file(S, fb, sizeof fb, err2, sizeof err2) == 0) {
+	} else if (rescue_file(run, K, fb, sizeof fb, err2, sizeof err2) == 0) {
 		run_warn("error: the run is not in the results store: %s; it is saved to ./%s "
 			 "instead (plumb import --db STORE ./%s stores it later)", err, fb, fb);
 	} else {
 		run_warn("error: the run is not in the results store: %s, and %s: it is lost", err,
 			 err2);
-		S->kept = 0;
+		K->kept = 0;
 	}
 }
 
 /* stdout: the summary, or the run as JSON / lmbench text. */
-static void report(struct suite *S)
+static void report(const struct suite_plan *P, const struct suite_run *R,
+		   struct suite_report *K)
 {
-	struct run *run = S->run;
+	struct run *run = R->run;
 	fflush(stderr);
-	if (S->o.fmt == OUT_JSON || S->o.fmt == OUT_LMBENCH) {
-		int json = S->o.fmt == OUT_JSON;
+	if (P->o.fmt == OUT_JSON || P->o.fmt == OUT_LMBENCH) {
+		int json = P->o.fmt == OUT_JSON;
 		if ((json ? run_write_json(run, stdout) : run_write_lmbench(run, stdout)) != 0) {
 			run_warn("cannot print the run as %s here (writer not available)",
 				 json ? "JSON" : "lmbench text");
-			S->save_failed = 1;
+			K->save_failed = 1;
 		}
 	} else {
 		/* through a buffer, so a label or host name with bytes that are not UTF-8 prints valid */
@@ -481,34 +484,36 @@ static void report(struct suite *S)
 	fflush(stdout);
 	/* where the run went, on a terminal or not: its id is what every other command takes */
 	char reopen[64] = "";
-	if (S->stored_id)
-		snprintf(reopen, sizeof reopen, "; plumb report %ld", S->stored_id);
-	if (S->tty && S->kept) {
-		double el = (double)(now_ns() - S->t_start) / 1e9;
+	if (K->stored_id)
+		snprintf(reopen, sizeof reopen, "; plumb report %ld", K->stored_id);
+	if (R->tty && K->kept) {
+		double el = (double)(now_ns() - R->t_start) / 1e9;
 		run_warn("%zu results in %d:%02d; %s%s", run->results.n, (int)el / 60, (int)el % 60,
-			 S->where, reopen);
-	} else if (S->kept) {
-		run_warn("%s%s", S->where, reopen);
+			 K->where, reopen);
+	} else if (K->kept) {
+		run_warn("%s%s", K->where, reopen);
 	}
 }
 
-static void suite_free(struct suite *S)
+static void suite_free(struct suite_plan *P, struct suite_run *R)
 {
-	free(S->failed.s);
-	free(S->watchdog.s);
-	free(S->warnings.s);
-	free(S->skipped.s);
-	free(S->times.s);
-	free(S->sel);
-	plan_free(&S->plan);
-	run_free(S->run);
-	free(S->file);
-	free(S->o.only);
-	free(S->o.skip);
+	free(R->failed.s);
+	free(R->watchdog.s);
+	free(R->warnings.s);
+	free(P->skipped.s);
+	free(R->times.s);
+	free(P->sel);
+	plan_free(&P->plan);
+	run_free(R->run);
+	free(P->file);
+	free(P->o.only);
+	free(P->o.skip);
 	cleanup_run(); /* the private directories (registered) */
-	if (S->fsrun != S->rundir)
-		free(S->fsrun);
-	free(S->rundir);
+	if (P->fsrun != P->rundir)
+		free(P->fsrun);
+	free(P->rundir);
+	free(P);
+	free(R);
 }
 
 /* `plumb ab`'s side (cmd/ab.c): the parent decides which step of which round runs when, so
@@ -516,43 +521,43 @@ static void suite_free(struct suite *S)
  * step, "bound I SECONDS" per step (its watchdog's bound), "ready"; then for each "run ROUND INDEX" read from stdin the step runs and "done N" is
  * written, N the results the run holds so far ("stop" when interrupted). At "end" or end of input the run is written as plumb JSON
  * to path — the documented format the parent reads — and "saved" or "failed" is written. */
-static int serve_ab(struct suite *S, const char *path)
+static int serve_ab(const struct suite_plan *P, struct suite_run *R, const char *path)
 {
 	FILE *in = stdin, *out = stdout;
-	fprintf(out, "rounds %d\n", S->o.repeat);
-	for (size_t i = 0; i < S->nsel; i++)
-		fprintf(out, "step %s\n", S->sel[i].s->label);
+	fprintf(out, "rounds %d\n", P->o.repeat);
+	for (size_t i = 0; i < P->nsel; i++)
+		fprintf(out, "step %s\n", P->sel[i].s->label);
 	/* each step's watchdog bound here, so that the parent's outlasts it (a parent of another
 	 * version ignores these lines) */
-	for (size_t i = 0; i < S->nsel; i++) {
+	for (size_t i = 0; i < P->nsel; i++) {
 		char how[64];
-		fprintf(out, "bound %zu %.1f\n", i, step_bound(S, S->sel[i].s, how, sizeof how));
+		fprintf(out, "bound %zu %.1f\n", i, step_bound(P, P->sel[i].s, how, sizeof how));
 	}
 	fprintf(out, "ready\n");
 	fflush(out);
-	progress_init(&S->prog, 0, (int)S->nsel * S->o.repeat);
-	S->t_start = now_ns();
+	progress_init(&R->prog, 0, (int)P->nsel * P->o.repeat);
+	R->t_start = now_ns();
 	char line[256];
 	while (!suite_stop_sig && fgets(line, sizeof line, in)) {
 		int round;
 		size_t idx;
-		if (sscanf(line, "run %d %zu", &round, &idx) == 2 && idx < S->nsel && round >= 0 &&
-		    round < S->o.repeat) {
-			int rc = run_one(S, round, idx);
+		if (sscanf(line, "run %d %zu", &round, &idx) == 2 && idx < P->nsel && round >= 0 &&
+		    round < P->o.repeat) {
+			int rc = run_one(P, R, round, idx);
 			/* "done N": the run's results so far, so that the parent knows which
 			 * points the step made (a parent that wants "done" alone reads a word) */
 			if (rc)
 				fprintf(out, "stop\n");
 			else
-				fprintf(out, "done %zu\n", S->run->results.n);
+				fprintf(out, "done %zu\n", R->run->results.n);
 			fflush(out);
 		} else {
 			break; /* "end" */
 		}
 	}
-	record_end(S);
+	record_end(P, R);
 	char err[512];
-	int ok = run_save_file(S->run, path, FMT_JSON, err, sizeof err) == 0;
+	int ok = run_save_file(R->run, path, FMT_JSON, err, sizeof err) == 0;
 	if (!ok)
 		run_warn("%s", err);
 	fprintf(out, "%s\n", ok ? "saved" : "failed");
@@ -562,58 +567,60 @@ static int serve_ab(struct suite *S, const char *path)
 
 int suite_main(const struct run_opts *o, struct run *run, const char *ab_path)
 {
-	static struct suite S; /* large; one per process */
-	memset(&S, 0, sizeof S);
-	S.o = *o;
-	S.run = run;
+	/* the run's three parts, each passed to the phases that read or fill it */
+	struct suite_plan *P = xcalloc(1, sizeof *P);
+	struct suite_run *R = xcalloc(1, sizeof *R);
+	struct suite_report K = { 0 };
+	P->o = *o;
+	R->run = run;
 	/* Until the steps run (planning, the knee probe, the noise check) a stop ends the run
 	 * from the cleanup handler, which says so; a side of ab stays quiet (ab says it). */
 	if (!ab_path)
 		cleanup_announce_stops();
 	else
 		cleanup_init();
-	S.ab_worker = ab_path != NULL;
+	P->ab_worker = ab_path != NULL;
 	if (ab_path) {
-		if (S.o.output || S.o.fmt != OUT_TEXT || S.o.dry_run)
+		if (P->o.output || P->o.fmt != OUT_TEXT || P->o.dry_run)
 			die(EXIT_USAGE, "plumb ab: -o, --format, --json and --dry-run are not run options "
 					"here");
-		S.o.no_store = 1;
+		P->o.no_store = 1;
 	}
-	set_sizes_and_timing(&S);
-	if (!S.o.dry_run)
-		make_dirs(&S);
-	select_steps(&S);
-	if (S.o.dry_run) {
-		print_plan(&S);
-		suite_free(&S);
+	set_sizes_and_timing(P);
+	if (!P->o.dry_run)
+		make_dirs(P);
+	select_steps(P);
+	if (P->o.dry_run) {
+		print_plan(P);
+		suite_free(P, R);
 		return 0;
 	}
-	if (S.nsel == 0)
+	if (P->nsel == 0)
 		die(EXIT_MEASURE, "nothing to run: the benchmarks chosen are not built in (%s)",
-		    S.skipped.items ? S.skipped.s : "no step selected");
+		    P->skipped.items ? P->skipped.s : "no step selected");
 
-	record_start(&S);
+	record_start(P, R);
 	install_stop_handlers();
 	if (ab_path) {
-		int st = serve_ab(&S, ab_path);
-		suite_free(&S);
+		int st = serve_ab(P, R, ab_path);
+		suite_free(P, R);
 		return suite_stop_sig ? die_of_signal(suite_stop_sig) : st;
 	}
-	run_all(&S);
-	record_end(&S);
-	keep(&S);
+	run_all(P, R);
+	record_end(P, R);
+	keep(&P->o, R->run, &K);
 	int status = 0, said = suite_stop_sig != 0;
 	if (suite_stop_sig)
-		run_warn("stopped by %s after %zu result(s)%s%s", signal_name(suite_stop_sig), S.run->results.n,
-			 S.kept ? "; incomplete run " : "", S.kept ? S.where : "");
+		run_warn("stopped by %s after %zu result(s)%s%s", signal_name(suite_stop_sig), R->run->results.n,
+			 K.kept ? "; incomplete run " : "", K.kept ? K.where : "");
 	else
-		report(&S);
+		report(P, R, &K);
 	if (suite_stop_sig && !said) /* while the finished run was saved or printed */
 		run_warn("stopped by %s; the run was complete%s%s", signal_name(suite_stop_sig),
-			 S.kept ? " and " : "", S.kept ? S.where : "");
-	if (S.save_failed)
+			 K.kept ? " and " : "", K.kept ? K.where : "");
+	if (K.save_failed)
 		status = EXIT_MEASURE;
-	suite_free(&S);
+	suite_free(P, R);
 	return suite_stop_sig ? die_of_signal(suite_stop_sig) : status;
 }
 

@@ -74,73 +74,72 @@ void drop_caches(void)
 }
 
 /* Sizes from the machine, and the sample counts and placement every step is handed. */
-void set_sizes_and_timing(struct suite *S)
+void set_sizes_and_timing(struct suite_plan *P)
 {
-	const struct run_opts *o = &S->o;
+	const struct run_opts *o = &P->o;
 	if (o->mem)
-		snprintf(S->mem_how, sizeof S->mem_how, "--mem");
+		snprintf(P->mem_how, sizeof P->mem_how, "--mem");
 	else
-		S->mem = plan_default_mem(o->copies, !o->dry_run, S->mem_how, sizeof S->mem_how);
+		P->mem = plan_default_mem(o->copies, !o->dry_run, P->mem_how, sizeof P->mem_how);
 	if (o->mem)
-		S->mem = o->mem;
+		P->mem = o->mem;
 	struct cache_level cl[8];
 	int cpus[1];
-	S->line = 64;
+	P->line = 64;
 	if (sys_caches(cpu_online(cpus, 1) ? cpus[0] : 0, cl, 8) > 0 && cl[0].line > 0)
-		S->line = cl[0].line;
-	S->file_bytes = o->profile == PROF_QUICK ? 16 * MIB : o->profile == PROF_FULL ? S->mem : 64 * MIB;
-	if (S->file_bytes > S->mem)
-		S->file_bytes = S->mem;
+		P->line = cl[0].line;
+	P->file_bytes = o->profile == PROF_QUICK ? 16 * MIB : o->profile == PROF_FULL ? P->mem : 64 * MIB;
+	if (P->file_bytes > P->mem)
+		P->file_bytes = P->mem;
 
-	timing_ctx_init(&S->timing);
-	S->clock.timing = &S->timing;
+	timing_ctx_init(&P->timing);
 	if (o->cpu)
-		cpu_policy_init(&S->timing.place, o->cpu);
+		cpu_policy_init(&P->timing.place, o->cpu);
 	if (o->samples)
-		S->timing.opts.repetitions = o->samples;
+		P->timing.opts.repetitions = o->samples;
 	else if (o->profile == PROF_QUICK)
-		S->timing.opts.repetitions = 5;
+		P->timing.opts.repetitions = 5;
 	if (o->max_samples) {
-		S->timing.opts.max_samples = o->max_samples;
-		S->timing.opts.target_ci = 0.01;
+		P->timing.opts.max_samples = o->max_samples;
+		P->timing.opts.target_ci = 0.01;
 	} else if (o->profile == PROF_FULL) {
-		S->timing.opts.max_samples = 51;
-		S->timing.opts.target_ci = 0.01;
+		P->timing.opts.max_samples = 51;
+		P->timing.opts.target_ci = 0.01;
 	} else if (o->profile == PROF_DEFAULT && !o->samples && o->repeat > 1) {
 		/* Rounds spread each metric's samples over the run (run_opts.h). */
-		S->timing.opts.repetitions = DEFAULT_ROUND_SAMPLES;
+		P->timing.opts.repetitions = DEFAULT_ROUND_SAMPLES;
 	} else if (o->profile == PROF_DEFAULT && !o->samples) {
 		/* One round (--repeat 1): spend the budget where the noise is: 7 samples for a
 		 * steady metric, up to 21 until the median's 95 % CI is within +-2 % for a noisy one
 		 * (the count is in each result). */
-		S->timing.opts.repetitions = 7;
-		S->timing.opts.max_samples = 21;
-		S->timing.opts.target_ci = 0.02;
+		P->timing.opts.repetitions = 7;
+		P->timing.opts.max_samples = 21;
+		P->timing.opts.target_ci = 0.02;
 	}
-	S->reps = S->timing.opts.repetitions ? S->timing.opts.repetitions : TIMING_DEFAULT_REPS;
+	P->reps = P->timing.opts.repetitions ? P->timing.opts.repetitions : TIMING_DEFAULT_REPS;
 }
 
 /* Private directories: the children's TMPDIR, and where file benchmarks work ($FILE). */
-void make_dirs(struct suite *S)
+void make_dirs(struct suite_plan *P)
 {
-	S->rundir = private_dir(NULL);
-	if (!S->rundir)
+	P->rundir = private_dir(NULL);
+	if (!P->rundir)
 		die(EXIT_MEASURE, "cannot create a temporary directory: %s", strerror(errno));
-	S->fsrun = S->o.fsdir ? private_dir(S->o.fsdir) : S->rundir;
-	if (!S->fsrun)
-		die(EXIT_MEASURE, "cannot create a directory in %s: %s", S->o.fsdir, strerror(errno));
+	P->fsrun = P->o.fsdir ? private_dir(P->o.fsdir) : P->rundir;
+	if (!P->fsrun)
+		die(EXIT_MEASURE, "cannot create a directory in %s: %s", P->o.fsdir, strerror(errno));
 	struct statvfs vf;
-	if (statvfs(S->fsrun, &vf) == 0) {
+	if (statvfs(P->fsrun, &vf) == 0) {
 		uint64_t free_b = (uint64_t)vf.f_bavail * vf.f_frsize;
-		if (free_b < 2 * S->file_bytes) {
+		if (free_b < 2 * P->file_bytes) {
 			uint64_t f = MIB;
 			while (f * 2 <= free_b / 4)
 				f *= 2;
 			run_warn("only %llu MiB free in %s: file benchmarks use a %llu MiB file",
-				 (unsigned long long)(free_b / MIB), S->fsrun, (unsigned long long)(f / MIB));
-			S->file_bytes = f;
+				 (unsigned long long)(free_b / MIB), P->fsrun, (unsigned long long)(f / MIB));
+			P->file_bytes = f;
 		}
 	}
-	S->file = xasprintf("%s/XXX", S->fsrun);
+	P->file = xasprintf("%s/XXX", P->fsrun);
 }
 

@@ -1,7 +1,8 @@
 # layers.sh — the source tree's layers (docs/architecture.md): each folder of src/ includes
 # lane: parallel (times nothing: runs beside the timing scripts, tests/run.sh)
 # only its own layer's headers and those of the layers below, so there is no include cycle;
-# and no src file is over 650 lines (aim: 600); and no two files call each other (below).
+# no src file is over 650 lines (aim: 600), no function over 80; and no two files call each
+# other, directly or round a cycle (below).
 . tests/lib.sh
 allowed() {
 	case $1 in
@@ -22,44 +23,35 @@ for layer in core bench results analysis suite cmd; do
 	if [ -z "$bad" ]; then pass "layers/$layer"
 	else fail "layers/$layer" "includes$bad: $(grep -rlE "^#include \"($(echo $bad | tr ' ' '|'))/" "src/$layer" | tr '\n' ' ')"; fi
 done
-# Within a layer and across it, calls run one way too: a file listed first below calls none of
-# the functions defined in the files after it (they sit above it and call it), so no two files
-# call each other; and the suite calls nothing of cmd/ (cmd parses, the suite runs).
-# funcs FILE...: the functions those files define for other files (not static)
-funcs() { grep -hE '^[a-z]' "$@" | grep -vE '^(static|extern|typedef|struct [a-z_]+ \{|enum|union)' |
-	sed -nE 's/^[a-z][a-z0-9_ ]*[ *]([a-z_][a-z0-9_]*)\(.*/\1/p' | sort -u; }
-# calls LOWER UPPER...: the functions of UPPER... that LOWER calls (comments left out; a static
-# function of LOWER's own by the same name is no call upward)
-calls() {
-	lower=$1; shift
-	own=$(grep -hE '^[a-z]' "$lower" | sed -nE 's/^[a-z][a-z0-9_ ]*[ *]([a-z_][a-z0-9_]*)\(.*/\1/p')
-	pat=$(funcs "$@" | grep -vxF "${own:-@}" | tr '\n' '|' | sed 's/|$//')
-	[ -n "$pat" ] || return 0
-	grep -vE '^[[:space:]]*(/?\*|//)' "$lower" | grep -oE "(^|[^a-z0-9_])($pat)\(" |
-		sed -E 's/^[^a-z_]//; s/\($//' | sort -u | sed 's/^/ /' | tr -d '\n'
-}
-one_way() {
-	name=$1; lower=$2; shift 2
-	bad=$(calls "$lower" "$@")
-	if [ -z "$bad" ]; then pass "layers/$name"
-	else fail "layers/$name" "$lower calls$bad of $*"; fi
-}
-cd src
-one_way compare-cell analysis/compare_cell.c analysis/compare.c analysis/compare_judge.c
-one_way compare-judge analysis/compare_judge.c analysis/compare.c
-one_way net-sock bench/net/net_sock.c bench/net/net.c bench/net/net_server.c bench/net/net_handlers.c
-one_way net-server bench/net/net_server.c bench/net/net.c
-one_way net-handlers bench/net/net_handlers.c bench/net/net_server.c bench/net/net.c
-for b in results/store_db.c results/store_sqlite.c results/store_pg.c; do
-	one_way "store-backend-$(basename $b .c)" $b results/store.c results/store_read.c
-done
-bad=""
-for f in suite/*.c; do
-	c=$(calls "$f" cmd/*.c)
-	[ -z "$c" ] || bad="$bad $f:$c"
-done
+# Calls run one way too, within a layer and across it: no two files call each other, directly
+# or round a longer cycle (tests/helpers/calls.awk finds every group of files that do); the
+# suite calls nothing of cmd/ (cmd parses, the suite runs); and no function is over 80 lines
+# (from its opening line at column 0 to its closing brace at column 0).
+graph=$(awk -v maxlen=80 -f tests/helpers/calls.awk $(find src -name '*.c' | sort))
+circles=$(printf '%s\n' "$graph" | sed -n 's/^circle //p')
+if [ -z "$circles" ]; then pass layers/no-call-circles
+else fail layers/no-call-circles "files that call each other: $(echo "$circles" | tr '\n' ';')"; fi
+long=$(printf '%s\n' "$graph" | sed -n 's/^long \([^ ]*\) \([^ ]*\) \([0-9]*\)$/\1 \2(\3)/p')
+if [ -z "$long" ]; then pass layers/short-functions
+else fail layers/short-functions "over 80 lines: $(echo "$long" | tr '\n' ' ')"; fi
+bad=$(printf '%s\n' "$graph" | awk '$1 == "call" && $2 ~ /^src\/suite\// && $3 ~ /^src\/cmd\// { printf " %s:%s", $2, $4 }')
 if [ -z "$bad" ]; then pass layers/suite-calls-no-cmd; else fail layers/suite-calls-no-cmd "$bad"; fi
-cd ..
+
+# The checks above must see what they look for: four made-up files that call each other round
+# a cycle (a calls b, b c, c d, d a) and a made-up function of 81 lines are found.
+mkdir -p "$T/circle"
+printf 'int b(void);\nint a(void)\n{\n\treturn b();\n}\n' >"$T/circle/a.c"
+{ printf 'int c(void);\nint b(void)\n{\n'; i=0; while [ $i -lt 77 ]; do echo '	c();'; i=$((i + 1)); done
+  printf '\treturn c();\n}\n'; } >"$T/circle/b.c"
+printf 'int d(void);\nint c(void)\n{\n\treturn d();\n}\n' >"$T/circle/c.c"
+printf 'int a(void);\nint d(void)\n{\n\treturn a();\n}\n' >"$T/circle/d.c"
+self=$(cd "$T/circle" && awk -v maxlen=80 -f "$OLDPWD/tests/helpers/calls.awk" a.c b.c c.c d.c)
+if printf '%s\n' "$self" | grep -q '^circle a.c b.c c.c d.c ' &&
+   printf '%s\n' "$self" | grep -qx 'long b.c:2 b 81'; then
+	pass layers/checks-see-a-cycle-and-a-long-function
+else
+	fail layers/checks-see-a-cycle-and-a-long-function "calls.awk said: $(echo $self)"
+fi
 
 big=$(find src -name '*.[ch]' -exec wc -l {} + | awk '$2 != "total" && $1 > 650 { printf "%s(%d) ", $2, $1 }')
 if [ -z "$big" ]; then pass layers/small-files; else fail layers/small-files "$big"; fi

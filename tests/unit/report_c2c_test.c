@@ -61,8 +61,10 @@ TEST(report_c2c_heatmap)
 	/* two runs on one side, 1.0x and 1.2x: the cell is their median (1.1x) */
 	struct run *runs[2] = { c2c_run(1.0, "six <cpus>\x1b[2J"), c2c_run(1.2, "six") };
 	struct side side = { .name = "six <cpus>\x1b[2J", .runs = runs, .nruns = 2 };
-	struct report_chart *c;
-	size_t n = report_c2c_charts(&side, 1, 1, &c);
+	struct charts cs = { 0 };
+	report_c2c_charts(&cs, &(struct chart_in){ .sides = &side, .n = 1, .standalone = 1 });
+	struct report_chart *c = cs.v;
+	size_t n = cs.n;
 	CHECK(n == 1);
 	if (n == 1) {
 		const char *svg = c[0].svg;
@@ -93,10 +95,10 @@ TEST(report_c2c_none_without_results)
 	p->value = 0.2;
 	struct run *runs[1] = { r };
 	struct side side = { .name = "x", .runs = runs, .nruns = 1 };
-	struct report_chart *c;
-	size_t n = report_c2c_charts(&side, 1, 0, &c);
-	CHECK(n == 0);
-	report_charts_free(c, n);
+	struct charts cs = { 0 };
+	report_c2c_charts(&cs, &(struct chart_in){ .sides = &side, .n = 1 });
+	CHECK(cs.n == 0);
+	report_charts_free(cs.v, cs.n);
 	CHECK(report_c2c_bars_too(&side, 1) == 1);
 	run_free(r);
 }

@@ -42,8 +42,10 @@ TEST(report_tails_chart_per_op)
 {
 	struct run *runs[1] = { tail_run("A") };
 	struct side side = { .name = "A", .runs = runs, .nruns = 1 };
-	struct report_chart *c = calloc(1, sizeof *c);
-	size_t n = report_tails_append(0, &side, 1, 0, &c);
+	struct charts cs = { 0 };
+	report_tails_charts(&cs, &(struct chart_in){ .sides = &side, .n = 1 });
+	struct report_chart *c = cs.v;
+	size_t n = cs.n;
 	CHECK(n == 2);
 	if (n == 2) {
 		CHECK(strcmp(c[0].slug, "tails-op-null") == 0 && strcmp(c[1].slug, "tails-op-pipe") == 0);
@@ -61,9 +63,10 @@ TEST(report_tails_none_without_results)
 	p->value = 0.2;
 	struct run *runs[1] = { r };
 	struct side side = { .name = "x", .runs = runs, .nruns = 1 };
-	struct report_chart *c = calloc(1, sizeof *c);
-	CHECK(report_tails_append(0, &side, 1, 0, &c) == 0);
-	report_charts_free(c, 0);
+	struct charts cs = { 0 };
+	report_tails_charts(&cs, &(struct chart_in){ .sides = &side, .n = 1 });
+	CHECK(cs.n == 0);
+	report_charts_free(cs.v, cs.n);
 	run_free(r);
 }
 

@@ -73,15 +73,12 @@ static void loop_roundtrip(uint64_t n, void *arg)
 static int start_pair(void *arg)
 {
 	struct c2c *x = arg;
-	int e = cpu_pin_thread(x->from);
-	if (e != 0) {
-		warnx_("CPU %d: %s", x->from, strerror(e));
+	if (cpu_pin_thread_warn(x->from) != 0)
 		return -1;
-	}
 	atomic_store(&x->line, 0);
 	atomic_store(&x->stop, 0);
 	atomic_store(&x->ready, 0);
-	e = pthread_create(&x->partner, NULL, partner, x);
+	int e = pthread_create(&x->partner, NULL, partner, x);
 	if (e != 0) {
 		warnx_("pthread_create: %s", strerror(e));
 		return -1;
@@ -167,21 +164,10 @@ static int lat_c2c(struct tool_ctx *c, int argc, char **argv)
 	int allowed[C2C_MAX_CPUS], nallowed = cpu_online(allowed, C2C_MAX_CPUS);
 	int cpus[C2C_MAX_CPUS], n = nallowed;
 	memcpy(cpus, allowed, sizeof cpus);
-	if (o.cpus) {
-		n = cpu_parse_list(o.cpus, cpus, C2C_MAX_CPUS);
-		if (n < 0)
-			usage_error(c, "-c: not a CPU list: %s", o.cpus);
-		for (int i = 0; i < n; i++) {
-			int ok = 0;
-			for (int j = 0; j < nallowed; j++)
-				ok |= cpus[i] == allowed[j];
-			if (!ok)
-				usage_error(c, "-c: CPU %d is not online or not allowed here", cpus[i]);
-			for (int j = 0; j < i; j++)
-				if (cpus[j] == cpus[i])
-					usage_error(c, "-c: CPU %d named twice", cpus[i]);
-		}
-	}
+	char why[512];
+	if (o.cpus && (n = cpu_list_allowed(o.cpus, cpus, C2C_MAX_CPUS, allowed, nallowed, why,
+					    sizeof why)) < 0)
+		usage_error(c, "-c: %s", why);
 	if (n < 2)
 		die(EXIT_MEASURE, "needs two CPUs: %s", o.cpus ? "-c names fewer"
 							   : "this process may use only one");

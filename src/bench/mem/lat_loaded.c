@@ -57,7 +57,6 @@
 #define LD_MAX_LEVELS 33   /* level 0 and up to 32 delays */
 #define LD_CHUNK 1024      /* bytes a loader moves between delays (kernels take 512-byte multiples) */
 #define LD_LINE 128        /* two 64-byte lines: adjacent-line prefetchers fetch pairs */
-#define LD_LOADS 100       /* dependent loads per timed iteration */
 
 enum traffic { T_READ, T_WRITE, T_COPY };
 static const char *const traffic_names[] = { "read", "write", "copy", NULL };
@@ -147,17 +146,14 @@ static void stop_loaders(struct loaded *x, int n)
 static int level_setup(void *arg)
 {
 	struct loaded *x = arg;
-	int e = cpu_pin_thread(x->chase_cpu);
-	if (e != 0) {
-		warnx_("CPU %d: %s", x->chase_cpu, strerror(e));
+	if (cpu_pin_thread_warn(x->chase_cpu) != 0)
 		return -1;
-	}
 	atomic_store(&x->stop, 0);
 	x->nspan = 0;
 	for (int i = 0; i < x->nrun; i++) {
 		struct loader *l = &x->ld[i];
 		atomic_store(&l->ready, 0);
-		e = pthread_create(&l->th, NULL, loader_main, l);
+		int e = pthread_create(&l->th, NULL, loader_main, l);
 		if (e != 0) {
 			stop_loaders(x, i);
 			warnx_("pthread_create: %s", strerror(e));
@@ -188,16 +184,8 @@ static void level_teardown(void *arg)
 static void chase_loop(uint64_t n, void *arg)
 {
 	struct loaded *x = arg;
-	void **p = x->p;
-	for (uint64_t i = 0; i < n; i++) {
-#define L1 p = (void **)*p;
-#define L10 L1 L1 L1 L1 L1 L1 L1 L1 L1 L1
-		L10 L10 L10 L10 L10 L10 L10 L10 L10 L10
-#undef L10
-#undef L1
-	}
-	x->p = p;
-	KEEP(p);
+	x->p = mem_chase_walk(x->p, n); /* the walk lat_mem_rd -t times (mem_common.c) */
+	KEEP(x->p);
 }
 
 /* Untimed, around each timed interval: the loaders' bytes and the clock. */
@@ -240,19 +228,10 @@ static int pick_cpus(struct tool_ctx *c, const char *list, int *cpus)
 			cpus[i + 1] = allowed[i];
 		return na;
 	}
-	int n = cpu_parse_list(list, cpus, LD_MAX_CPUS);
+	char why[512];
+	int n = cpu_list_allowed(list, cpus, LD_MAX_CPUS, allowed, na, why, sizeof why);
 	if (n < 0)
-		usage_error(c, "-c: not a CPU list: %s", list);
-	for (int i = 0; i < n; i++) {
-		int ok = 0;
-		for (int j = 0; j < na; j++)
-			ok |= cpus[i] == allowed[j];
-		if (!ok)
-			usage_error(c, "-c: CPU %d is not online or not allowed here", cpus[i]);
-		for (int j = 0; j < i; j++)
-			if (cpus[j] == cpus[i])
-				usage_error(c, "-c: CPU %d named twice", cpus[i]);
-	}
+		usage_error(c, "-c: %s", why);
 	return n;
 }
 
@@ -310,7 +289,7 @@ static int run_level(struct tool_ctx *c, struct loaded *x, int level, const char
 		/* iters stays the chase's count of that interval (a count of 0 means "not timed") */
 		s[i].elapsed_ns = (double)sp[i].ns;
 	}
-	struct result *r = record_latency(c, "lat_loaded.latency", params, level, &m, LD_LOADS);
+	struct result *r = record_latency(c, "lat_loaded.latency", params, level, &m, MEM_CHASE_LOADS);
 	struct result *rb = record_values(c, "lat_loaded.bandwidth", params, level, s, m.n);
 	*lat = r->value;
 	*bw = rb->value;
@@ -324,6 +303,30 @@ static int run_level(struct tool_ctx *c, struct loaded *x, int level, const char
 	result_add_info(rb, "latency_ns=%.3f", *lat);
 	free(s);
 	measurement_free(&m);
+	return 0;
+}
+
+/* Level 0 (no loader), then one level per delay with every loader, then the table of them;
+ * 0, or the status of the first level that failed. */
+static int run_levels(struct tool_ctx *c, struct loaded *x, int nl, const uint64_t *delays,
+		      int nd, const char *params)
+{
+	double lat[LD_MAX_LEVELS], bw[LD_MAX_LEVELS];
+	int st = 0, levels = nd + 1;
+	for (int lv = 0; lv < levels && !st; lv++) {
+		x->nrun = lv ? nl : 0;
+		x->delay = lv ? delays[lv - 1] : 0;
+		st = run_level(c, x, lv, params, &lat[lv], &bw[lv]);
+	}
+	if (st)
+		return st;
+	out_printf(c, "\nlevel loaders   delay  delivered MB/s  latency ns\n");
+	for (int lv = 0; lv < levels; lv++) {
+		char d[24] = "-";
+		if (lv)
+			snprintf(d, sizeof d, "%llu", (unsigned long long)delays[lv - 1]);
+		out_printf(c, "%5d %7d %7s %15.0f %11.2f\n", lv, lv ? nl : 0, d, bw[lv], lat[lv]);
+	}
 	return 0;
 }
 
@@ -398,23 +401,7 @@ static int lat_loaded(struct tool_ctx *c, int argc, char **argv)
 	int plen = snprintf(params, sizeof params, "traffic=%s", traffic_names[o.traffic]);
 	if (o.delays) /* other delays are another series: compare never pairs them with these */
 		snprintf(params + plen, sizeof params - (size_t)plen, " delays=%s", o.delays);
-	double lat[LD_MAX_LEVELS], bw[LD_MAX_LEVELS];
-	int st = 0, levels = nd + 1;
-	for (int lv = 0; lv < levels && !st; lv++) {
-		x->nrun = lv ? nl : 0;
-		x->delay = lv ? delays[lv - 1] : 0;
-		st = run_level(c, x, lv, params, &lat[lv], &bw[lv]);
-	}
-	if (!st) {
-		out_printf(c, "\nlevel loaders   delay  delivered MB/s  latency ns\n");
-		for (int lv = 0; lv < levels; lv++) {
-			char d[24] = "-";
-			if (lv)
-				snprintf(d, sizeof d, "%llu", (unsigned long long)delays[lv - 1]);
-			out_printf(c, "%5d %7d %7s %15.0f %11.2f\n", lv, lv ? nl : 0, d, bw[lv],
-				   lat[lv]);
-		}
-	}
+	int st = run_levels(c, x, nl, delays, nd, params);
 	for (int i = 0; i < nl; i++)
 		mem_free(&ld[i].buf);
 	mem_free(&b);

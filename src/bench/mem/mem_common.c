@@ -492,18 +492,22 @@ struct chase {
 	int copies;        /* -P copies: each unshares its pages in setup */
 };
 
-static void chase_loop(uint64_t n, void *arg)
+void **mem_chase_walk(void **p, uint64_t n)
 {
-	struct chase *ch = arg;
-	void **p = ch->p;
 	for (uint64_t i = 0; i < n; i++) {
 #define L1 p = (void **)*p;
 #define L10 L1 L1 L1 L1 L1 L1 L1 L1 L1 L1
-		L10 L10 L10 L10 L10 L10 L10 L10 L10 L10
+		L10 L10 L10 L10 L10 L10 L10 L10 L10 L10 /* MEM_CHASE_LOADS */
 #undef L10
 #undef L1
 	}
-	ch->p = p;
+	return p;
+}
+
+static void chase_loop(uint64_t n, void *arg)
+{
+	struct chase *ch = arg;
+	ch->p = mem_chase_walk(ch->p, n);
 }
 
 /*

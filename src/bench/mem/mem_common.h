@@ -100,6 +100,10 @@ size_t stream_check(const double *x, size_t n, double want, size_t *first);
  * measuring process walks warm loads (capped at twice the LLC's lines, 4 Mi without sysfs) to fill the caches and, with -P, first
  * gives itself private pages for [base, base+len). 0 on success. */
 #define MEM_CHASE_LOADS 100
+/* The chase itself, the one kernel of every tool that times this walk (lat_mem_rd,
+ * lat_dram_page, lat_loaded, the knee): n times MEM_CHASE_LOADS dependent loads from p, each
+ * the address of the next; returns where the walk stands. */
+void **mem_chase_walk(void **p, uint64_t n);
 /* warm = MEM_WARM_SWEEP: instead of walking the chain, read [base, base+len) in address order
  * (one load per 64 bytes, up to twice the LLC): the same lines cached for a fraction of the
  * time, where a random chain's walk is one dependent miss per line (lat_mem_rd -t). */

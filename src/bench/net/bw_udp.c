@@ -81,14 +81,8 @@ static void bwu_move(struct bwu *u)
 static int bwu_setup(void *a)
 {
 	struct bwu *u = a;
-	if (net_client_setup(&u->nc, SOCK_DGRAM) < 0)
+	if ((u->fd = net_udp_client(&u->nc)) < 0)
 		return -1;
-	u->fd = socket(u->nc.ss.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (u->fd < 0 || connect(u->fd, (struct sockaddr *)&u->nc.ss, u->nc.sslen) < 0) {
-		warnx_("udp socket to %s: %s", net_client_hostname(&u->nc), strerror(errno));
-		return -1;
-	}
-	net_timeouts(u->fd, 1);
 	int big = 4 << 20;
 	setsockopt(u->fd, SOL_SOCKET, SO_SNDBUF, &big, sizeof big);
 	uint32_t rcvbuf;

@@ -1,12 +1,12 @@
 /*
- * lat_http.c — lat_http and the pages plumb's HTTP server end serves.
+ * lat_http.c — lat_http (the pages plumb's HTTP server end serves: http_pages.c).
  *
  * lmbench's suite unpacked a tarball of 14 web pages (webpage-lm, about 42 KB, 3.2 KB on
  * average) and served them with lmhttp. plumb generates a page set of the same shape in memory
  * instead: 14 HTML pages of fixed sizes with deterministic text, served by the engine in net.c
- * (which only looks a requested path up in this table). One operation of lat_http fetches
- * every URL of the list in turn, each over a new connection (connect, GET, read to the end,
- * close), like lmbench; the line printed is lmbench's:
+ * (which only looks a requested path up in http_pages.c's table). One operation of lat_http
+ * fetches every URL of the list in turn, each over a new connection (connect, GET, read to the
+ * end, close), like lmbench; the line printed is lmbench's:
  *   Avg xfer: <mean KB per URL>KB, <total KB>KB in <ms per pass> millisecs, <MB/sec>
  * with KB = 1000 bytes and MB = 10^6 bytes (as lmbench's figures work out). lmbench divided the
  * total by count - 1 for the mean; plumb divides by count.
@@ -22,57 +22,6 @@
 #include "bench/net/net.h"
 #include "bench/tool.h"
 #include "core/util.h"
-
-#define NPAGES 14
-
-static const struct {
-	const char *path;
-	size_t size;
-} page_spec[NPAGES] = {
-	{ "/index.html", 4200 }, { "/about.html", 2900 }, { "/news.html", 5600 },
-	{ "/docs.html", 3800 }, { "/faq.html", 2200 }, { "/download.html", 1900 },
-	{ "/license.html", 6100 }, { "/people.html", 1500 }, { "/history.html", 3300 },
-	{ "/bench.html", 2600 }, { "/results.html", 4400 }, { "/links.html", 900 },
-	{ "/contact.html", 700 }, { "/style.css", 1700 },
-};
-
-const char *const net_http_urls[] = {
-	"/index.html", "/about.html", "/news.html", "/docs.html", "/faq.html", "/download.html",
-	"/license.html", "/people.html", "/history.html", "/bench.html", "/results.html",
-	"/links.html", "/contact.html", "/style.css", NULL,
-};
-
-static char *pages[NPAGES];
-
-/* A page of exactly `size` bytes: a small HTML frame around repeated filler text. */
-static char *make_page(const char *path, size_t size)
-{
-	char *p = xmalloc(size + 1);
-	int n = snprintf(p, size + 1, "<html><head><title>plumb %s</title></head><body>\n", path);
-	size_t o = n < 0 ? 0 : (size_t)n > size ? size : (size_t)n;
-	static const char filler[] = "plumb measures the operating system and the hardware. ";
-	for (size_t k = 0; o < size; o++, k++)
-		p[o] = filler[k % (sizeof filler - 1)];
-	const char tail[] = "\n</body></html>\n";
-	if (size > sizeof tail)
-		memcpy(p + size - (sizeof tail - 1), tail, sizeof tail - 1);
-	p[size] = 0;
-	return p;
-}
-
-const char *net_http_page(const char *path, size_t *len)
-{
-	if (strcmp(path, "/") == 0)
-		path = "/index.html";
-	for (int i = 0; i < NPAGES; i++)
-		if (strcmp(path, page_spec[i].path) == 0) {
-			if (!pages[i])
-				pages[i] = make_page(page_spec[i].path, page_spec[i].size);
-			*len = page_spec[i].size;
-			return pages[i];
-		}
-	return NULL;
-}
 
 /* ---- lat_http ------------------------------------------------------------------------------- */
 

@@ -9,10 +9,9 @@
  * whose port is already filled in, so no lookup happens either. The port is fixed for the
  * lmbench-style server (31239, TCP and UDP) and `plumb serve` (BASE+4), ephemeral otherwise.
  *
- * Procedure 1 takes a char and returns one (lmbench's xact); procedure 2 stops a -s server.
- * The server end sets a maximum record size, which makes libtirpc read connections without
- * blocking, so one slow client cannot stall the others. RPC is IPv4 only (the socket-based
- * libtirpc calls take a sockaddr_in).
+ * Procedure 1 takes a char and returns one (lmbench's xact); procedure 2 stops a -s server
+ * (the server end: rpc_serve.c, below the server that runs it). RPC is IPv4 only (the
+ * socket-based libtirpc calls take a sockaddr_in).
  *
  * Built without libtirpc, lat_rpc says so in one line and exits 3.
  */
@@ -38,96 +37,12 @@ static const struct tool_options rpc_options = { .opts = (const struct opt[]){
 	OPT_END } };
 
 #ifdef HAVE_TIRPC
-#include <fcntl.h>
 #include <netinet/in.h>
-#include <poll.h>
 #include <rpc/rpc.h>
-#include <rpc/rpc_com.h>
-#include <stdarg.h>
 #include <time.h>
 #include <unistd.h>
 
-/* XDR routines with exactly xdrproc_t's type, so no function-pointer casts are needed. */
-static bool_t x_void(XDR *x, ...)
-{
-	(void)x;
-	return TRUE;
-}
-
-static bool_t x_char(XDR *x, ...)
-{
-	va_list ap;
-	va_start(ap, x);
-	char *p = va_arg(ap, char *);
-	va_end(ap);
-	return xdr_char(x, p);
-}
-
-static int rpc_stop, rpc_allow_stop;
-static volatile long *rpc_activity;
-
-static void dispatch(struct svc_req *rq, SVCXPRT *x)
-{
-	char c = 0;
-	switch (rq->rq_proc) {
-	case NULLPROC:
-		svc_sendreply(x, x_void, NULL);
-		return;
-	case 1:
-		if (!svc_getargs(x, x_char, (caddr_t)&c)) {
-			svcerr_decode(x);
-			return;
-		}
-		c = 123;
-		svc_sendreply(x, x_char, (caddr_t)&c);
-		if (rpc_activity)
-			*rpc_activity = net_now_ms();
-		return;
-	case 2:
-		svc_sendreply(x, x_void, NULL);
-		if (rpc_allow_stop)
-			rpc_stop = 1;
-		return;
-	default:
-		svcerr_noproc(x);
-	}
-}
-
-int net_rpc_serve(int tcp_fd, int udp_fd, int allow_stop, volatile long *activity)
-{
-	rpc_allow_stop = allow_stop;
-	rpc_activity = activity;
-	int maxrec = 65536;
-	rpc_control(RPC_SVC_CONNMAXREC_SET, &maxrec);
-	if (tcp_fd >= 0) {
-		fcntl(tcp_fd, F_SETFL, fcntl(tcp_fd, F_GETFL) & ~O_NONBLOCK);
-		SVCXPRT *t = svctcp_create(tcp_fd, 0, 0);
-		if (!t || !svc_register(t, NET_RPC_PROG, NET_RPC_VERS, dispatch, 0))
-			return 1;
-	}
-	if (udp_fd >= 0) {
-		SVCXPRT *u = svcudp_create(udp_fd);
-		if (!u || !svc_register(u, NET_RPC_PROG, NET_RPC_VERS, dispatch, 0))
-			return 1;
-	}
-	struct pollfd *p = NULL;
-	int cap = 0;
-	while (!rpc_stop) {
-		int n = svc_max_pollfd;
-		if (n > cap) {
-			cap = n;
-			p = xrealloc(p, (size_t)cap * sizeof *p);
-		}
-		memcpy(p, svc_pollfd, (size_t)n * sizeof *p);
-		int r = poll(p, (nfds_t)n, 1000);
-		if (r < 0 && errno != EINTR)
-			break;
-		if (r > 0)
-			svc_getreq_poll(p, r);
-	}
-	free(p);
-	return rpc_stop ? NET_STOP_STATUS : 0;
-}
+#include "bench/net/rpc_xdr.h"
 
 /* ---- client ---------------------------------------------------------------------------------- */
 
@@ -258,12 +173,6 @@ static int lat_rpc(struct tool_ctx *c, int argc, char **argv)
 }
 
 #else /* !HAVE_TIRPC */
-
-int net_rpc_serve(int tcp_fd, int udp_fd, int allow_stop, volatile long *activity)
-{
-	(void)tcp_fd; (void)udp_fd; (void)allow_stop; (void)activity;
-	return 1;
-}
 
 static int lat_rpc(struct tool_ctx *c, int argc, char **argv)
 {

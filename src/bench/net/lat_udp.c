@@ -57,14 +57,8 @@ static int udp_round_trip(struct udpl *u)
 static int udp_setup(void *a)
 {
 	struct udpl *u = a;
-	if (net_client_setup(&u->nc, SOCK_DGRAM) < 0)
+	if ((u->fd = net_udp_client(&u->nc)) < 0)
 		return -1;
-	u->fd = socket(u->nc.ss.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (u->fd < 0 || connect(u->fd, (struct sockaddr *)&u->nc.ss, u->nc.sslen) < 0) {
-		warnx_("udp socket to %s: %s", net_client_hostname(&u->nc), strerror(errno));
-		return -1;
-	}
-	net_timeouts(u->fd, 1);
 	u->buf = xcalloc(1, u->msize);
 	u->rbuf = xcalloc(1, u->msize);
 	if (udp_round_trip(u) < 0) {

@@ -403,6 +403,21 @@ int net_client_setup(struct net_client *nc, int socktype)
 	return 0;
 }
 
+int net_udp_client(struct net_client *nc)
+{
+	if (net_client_setup(nc, SOCK_DGRAM) < 0)
+		return -1;
+	int fd = socket(nc->ss.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&nc->ss, nc->sslen) < 0) {
+		warnx_("udp socket to %s: %s", net_client_hostname(nc), strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	net_timeouts(fd, 1);
+	return fd;
+}
+
 void net_client_teardown(struct net_client *nc)
 {
 	if (nc->child > 0)

@@ -144,6 +144,9 @@ void net_client_prepare(struct tool_ctx *c, struct net_client *nc, const char *h
 /* From a benchmark's setup(): start our own server when there is no host (pinned as helper 1)
  * and resolve the address to use. 0, or -1 after a message. */
 int net_client_setup(struct net_client *nc, int socktype);
+/* The UDP tools' setup (lat_udp, bw_udp): net_client_setup(), then a datagram socket connected
+ * to the server with net_timeouts(); the socket, or -1 after a message. */
+int net_udp_client(struct net_client *nc);
 void net_client_teardown(struct net_client *nc);
 /* Handle -s / -S for a tool: start a detached server on the fixed port, or ask one to stop.
  * Returns the tool's exit status. */

@@ -290,6 +290,31 @@ static struct sample one_interval(struct tool_ctx *tc, struct board *b, int k, d
 				.round = tc->timing.opts.round };
 }
 
+/* Wait until every one of the started copies is set up: 0, or -1 when one failed or died
+ * (a copy process that ended is reaped and its pid set to 0). */
+static int wait_ready(struct board *b, int started, int threads, pid_t *pids, const char *op)
+{
+	for (int i = 0; i < started;) {
+		int st = atomic_load(&b->s[i].state);
+		if (st < 0)
+			return -1;
+		if (st > 0) {
+			i++;
+			continue;
+		}
+		int ws;
+		if (!threads && waitpid(pids[i], &ws, WNOHANG) == pids[i]) {
+			child_forget(pids[i]);
+			pids[i] = 0;
+			warnx_("copy %d of %s ended before it started", i, op);
+			return -1;
+		}
+		struct timespec ts = { 0, 200000 };
+		nanosleep(&ts, NULL);
+	}
+	return 0;
+}
+
 /* max copies of op, started once; n rounds, each measuring k = 1..max (ascending in even
  * rounds, descending in odd ones), so every point sees the same background load on average:
  * on a shared guest a point measured apart from the 1-copy one mistook the load of its moment
@@ -325,25 +350,8 @@ static int run_op(struct tool_ctx *tc, struct copy *proto, int max, int threads,
 			started--;
 		}
 	}
-	/* every copy set up (or one failed or died) */
-	for (int i = 0; i < started && rc == 0;) {
-		int st = atomic_load(&b->s[i].state);
-		if (st < 0) {
-			rc = -1;
-		} else if (st > 0) {
-			i++;
-		} else {
-			int ws;
-			if (!threads && waitpid(pids[i], &ws, WNOHANG) == pids[i]) {
-				child_forget(pids[i]);
-				pids[i] = 0;
-				warnx_("copy %d of %s ended before it started", i, op_names[proto->op]);
-				rc = -1;
-			}
-			struct timespec ts = { 0, 200000 };
-			nanosleep(&ts, NULL);
-		}
-	}
+	if (rc == 0)
+		rc = wait_ready(b, started, threads, pids, op_names[proto->op]);
 	if (rc == 0) {
 		/* warm-up: every copy running for one interval */
 		one_interval(tc, b, max, interval_ns);
