@@ -8,7 +8,8 @@
 # and `plumb --help`). Besides registry[], it writes metric_sets[] (every file's declared
 # metrics) and metric_owners[] (each tool with its file's metrics: what it may record). Exits 1
 # with one line on stderr when a file with TOOL rows has no descriptor or a descriptor no
-# metrics, when a file's metrics[] table declares no metric or one without NOISE, when two
+# metrics, when a file's metrics[] table declares no metric or one without .noise, .sign or .x
+# (its noise, sign rule and abscissa), when two
 # descriptors share an ORDER, or when a folder is named os or hardware (those
 # are --subset values).
 set -eu
@@ -33,14 +34,21 @@ unsorted=$(for f in "$@"; do
 		echo "registry.sh: $f: the descriptor must end '..., tools, ORDER, { metrics, MORDER } };'" >&2
 		exit 1
 	fi
-	# every declared metric has its noise (core/metrics.h): counted in the file's metrics[] table
+	# every declared metric has its noise, sign rule and abscissa (core/metrics.h): counted in
+	# the file's metrics[] table
 	table=$(sed -n '/^static const struct metric_def metrics\[\] = {/,/^};/p' "$f")
-	nm=$(printf '%s\n' "$table" | grep -c 'METRIC(' || true)
-	nn=$(printf '%s\n' "$table" | grep -c 'NOISE' || true)
-	if [ "$nm" -eq 0 ] || [ "$nm" -ne "$nn" ]; then
-		echo "registry.sh: $f: its metrics[] table declares $nm metrics and $nn noise figures (each METRIC row needs a NOISE)" >&2
+	nm=$(printf '%s\n' "$table" | grep -c '[{(,][[:space:]]*\.id = ' || true)
+	if [ "$nm" -eq 0 ]; then
+		echo "registry.sh: $f: its metrics[] table declares no metric (rows start '{ .id = ')" >&2
 		exit 1
 	fi
+	for field in '.noise = ' '.sign = ' '.x = { .kind = '; do
+		n=$(printf '%s\n' "$table" | grep -cF "$field" || true)
+		if [ "$n" -ne "$nm" ]; then
+			echo "registry.sh: $f: its metrics[] table declares $nm metrics and $n '$field' (each row needs .noise, .sign and .x = { .kind = ... })" >&2
+			exit 1
+		fi
+	done
 	case $fam in os|hardware)
 		echo "registry.sh: $dir: a family may not be named $fam (a --subset value)" >&2
 		exit 1 ;;

@@ -49,6 +49,12 @@ static const struct metric_def *steady_twin(const struct metric_def *d)
 	t->noise = d->steady;
 	t->steady_of = d;
 	t->place = d->place;
+	t->sign = d->sign; /* a difference where its mean is */
+	t->x = d->x;
+	t->summary = d->summary; /* its points are its batch mean's */
+	/* its series, if any, gets a chart of its own: the charts of lat_mem_rd, bw_mem and
+	 * lat_ctx draw the batch mean */
+	t->chart = d->x.kind == X_NONE ? CHART_UNDECLARED : CHART_SERIES;
 	return t;
 }
 
@@ -198,13 +204,28 @@ const struct metric_def *metric_find(const char *id)
 	return NULL;
 }
 
+/* What a row with a series (an abscissa other than X_NONE) lacks, or NULL. */
+static const char *series_lack(const struct metric_def *d)
+{
+	if (d->x.kind == X_NONE)
+		return NULL;
+	return !d->x.label || !*d->x.label ? "its abscissa's label (.x.label)"
+		: d->chart == CHART_UNDECLARED ? "its chart kind (.chart)"
+		: d->summary.at == SUMMARY_UNDECLARED ? "lmbench's summary points (.summary)"
+		: d->summary.at != SUMMARY_LAST && !(d->summary.x[0] > 0)
+		? "the abscissas of its summary points (.summary.x)"
+		: NULL;
+}
+
 static int complete(const struct metric_def *d, char *why, size_t len)
 {
 	const char *lack = !d->unit || !*d->unit ? "a unit" : d->version < 1 ? "a method version"
 		: !d->desc || !*d->desc ? "a description" : !d->vfmt ? "a value format"
 		: !d->work || !*d->work || !d->subtracted || !*d->subtracted || !d->lmbench ? "its method"
 		: !d->noise.group || !(d->noise.run > 0) || !(d->noise.df > 0) ? "its run-to-run noise"
-		: NULL;
+		: d->sign == SIGN_UNDECLARED ? "its sign rule (.sign)"
+		: d->x.kind == X_UNDECLARED ? "its abscissa (.x.kind)"
+		: series_lack(d);
 	if (!lack)
 		return 0;
 	snprintf(why, len, "metric %s is declared without %s", d->id, lack);

@@ -104,13 +104,15 @@ if [ -z "$loose" ]; then pass families/every-tool-in-a-folder
 else fail families/every-tool-in-a-folder "$loose"; fi
 
 # The generator refuses a folder named os, a file of TOOL rows without a descriptor, two
-# descriptors with one ORDER, and a metric declared without its noise.
+# descriptors with one ORDER, and a metric declared without its noise or its abscissa.
 mkdir -p "$T/src/bench/os" "$T/src/bench/x"
-# toolfile FILE NAME ORDER [NOISE]: a minimal tool file, its one metric with NOISE unless said
+# toolfile FILE NAME ORDER [FIELDS]: a minimal tool file, its one metric with noise, sign rule
+# and abscissa unless FIELDS says otherwise
 toolfile() {
 	{ printf 'static const struct metric_def metrics[] = {\n'
-	  printf '\t{ METRIC("%s.x", "us", LOWER, MEDIAN, 1, "x"),\n' "$2"
-	  printf '\t  %s },\n\t{ 0 },\n};\n\n' "${4:-NOISE_UNMEASURED}"
+	  printf '\t{ .id = "%s.x", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,\n' "$2"
+	  fields='.sign = POSITIVE, .x = { .kind = X_NONE }, .noise = NOISE_UNMEASURED'
+	  printf '\t  %s },\n\t{ 0 },\n};\n\n' "${4:-$fields}"
 	  printf 'const struct tool_file toolfile_%s = { "%s", SUBSET_OS, "%s", tools, %s, { metrics, 1 } };\n' \
 		"$2" "$2" "$2" "$3"; } >"$1"
 }
@@ -128,10 +130,14 @@ toolfile "$T/src/bench/x/d.c" d 7
 if sh mk/registry.sh "$T/src/bench/x/c.c" "$T/src/bench/x/d.c" >/dev/null 2>&1; then
 	fail families/gen-refuses-same-order "accepted"
 else pass families/gen-refuses-same-order; fi
-toolfile "$T/src/bench/x/e.c" e 9 'METHOD("x", SUB_CLOCK, "")'
+toolfile "$T/src/bench/x/e.c" e 9 '.sign = POSITIVE, .x = { .kind = X_NONE }, .work = "x"'
 if sh mk/registry.sh "$T/src/bench/x/e.c" >/dev/null 2>"$T/gen.err"; then fail families/gen-refuses-metric-without-noise "accepted"
-elif grep -q 'needs a NOISE' "$T/gen.err"; then pass families/gen-refuses-metric-without-noise
+elif grep -q "1 metrics and 0 '.noise = '" "$T/gen.err"; then pass families/gen-refuses-metric-without-noise
 else fail families/gen-refuses-metric-without-noise "$(cat "$T/gen.err")"; fi
+toolfile "$T/src/bench/x/g.c" g 11 '.sign = POSITIVE, .noise = NOISE_UNMEASURED'
+if sh mk/registry.sh "$T/src/bench/x/g.c" >/dev/null 2>"$T/gen.err"; then fail families/gen-refuses-metric-without-abscissa "accepted"
+elif grep -q "1 metrics and 0 '.x = { .kind = '" "$T/gen.err"; then pass families/gen-refuses-metric-without-abscissa
+else fail families/gen-refuses-metric-without-abscissa "$(cat "$T/gen.err")"; fi
 
 # run --help names the families and the aliases; an unknown id lists both.
 "$PLUMB" run --help >"$T/help" 2>&1

@@ -247,14 +247,14 @@ static const struct tool tools[] = {
 };
 
 static const struct metric_def metrics[] = {
-	{ METRIC("lat_c2c.roundtrip", "ns", LOWER, MEDIAN, 1,
-		 "a cache line from CPU `from` to CPU `to` and back"),
-	  LMBENCH("Cache line round trip CPU {from} to CPU {to}: %v nanoseconds", NULL, "%.2f",
-		  NULL),
-	  METHOD("one round trip: FROM stores an odd count to a shared line and spins until TO's "
-		"thread, spinning on its own CPU, has stored the next even one", SUB_CLOCK,
-		"not an lmbench tool"),
-	  NOISE_UNMEASURED },
+	{ .id = "lat_c2c.roundtrip", .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "a cache line from CPU `from` to CPU `to` and back",
+	  .line = "Cache line round trip CPU {from} to CPU {to}: %v nanoseconds", .vfmt = "%.2f",
+	  .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .work = "one round trip: FROM stores an odd count to a shared line and spins until TO's "
+		"thread, spinning on its own CPU, has stored the next even one",
+	  .subtracted = SUB_CLOCK, .lmbench = "not an lmbench tool",
+	  .noise = NOISE_UNMEASURED },
 	{ 0 },
 };
 

@@ -249,13 +249,14 @@ static const struct tool tools[] = {
 };
 
 static const struct metric_def metrics[] = {
-	{ METRIC("mhz.mhz", "MHz", NEUTRAL, MEDIAN, 1, "clock the core really runs at"),
-	  LMBENCH(NULL, NULL, "%.0f", NULL),
-	  METHOD("a dependent register-add chain (1 cycle per add), checked against a multiply "
+	{ .id = "mhz.mhz", .unit = "MHz", .better = NEUTRAL, .stat = MEDIAN, .version = 1,
+	  .desc = "clock the core really runs at",
+	  .line = NULL, .vfmt = "%.0f", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .work = "a dependent register-add chain (1 cycle per add), checked against a multiply "
 		"chain in the same round; median of accepted rounds",
-		SUB_CLOCK,
-		"rounds whose add/multiply ratio is not a whole number of cycles are rejected"),
-	  NOISE_UNMEASURED },
+	  .subtracted = SUB_CLOCK,
+	  .lmbench = "rounds whose add/multiply ratio is not a whole number of cycles are rejected",
+	  .noise = NOISE_UNMEASURED },
 	{ 0 },
 };
 

@@ -269,22 +269,26 @@ static const struct tool tools[] = {
 };
 
 static const struct metric_def metrics[] = {
-	{ METRIC("lat_ctx.overhead", "us", LOWER, MEDIAN, 1,
-		"lat_ctx loop overhead per switch (size=KB)"),
-	  LMBENCH(NULL, NULL, "%.2f", NULL),
-	  METHOD("one pipe write + read and one buffer sum in a single process: what a switch "
+	{ .id = "lat_ctx.overhead", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "lat_ctx loop overhead per switch (size=KB)",
+	  .line = NULL, .vfmt = "%.2f", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .work = "one pipe write + read and one buffer sum in a single process: what a switch "
 		"step costs besides the switch",
-		SUB_CLOCK, "recorded as its own result"),
-	  NOISE("ipc", 0.24, 0.24, 0, 4, FOLLOWS_CLOCK) },
-	{ METRIC("lat_ctx.switch", "us", LOWER, MEDIAN, 1,
-		"context switch among N processes touching KB each"),
-	  LMBENCH("%x %v", "%.0f", "%.2f", NULL),
-	  METHOD("one trip of a token around a ring of N processes, each summing its KB buffer; "
+	  .subtracted = SUB_CLOCK, .lmbench = "recorded as its own result",
+	  .noise = { .group = "ipc", .run = 0.24, .run_eq = 0.24, .df = 4, .clock = FOLLOWS_CLOCK } },
+	{ .id = "lat_ctx.switch", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "context switch among N processes touching KB each",
+	  .line = "%x %v", .xfmt = "%.0f", .vfmt = "%.2f",
+	  .sign = ANY_SIGN, .x = { .kind = X_COUNT, .label = "processes" },
+	  .chart = CHART_CTX_SWITCH,
+	  .summary = { .at = SUMMARY_LISTED, .x = { 2, 8, 16 } },
+	  .work = "one trip of a token around a ring of N processes, each summing its KB buffer; "
 		"per switch",
-		SUB_CLOCK "; then lat_ctx.overhead per switch (lmbench's method)",
-		"results at or below zero are printed, not hidden"),
-	  NOISE("ipc", 0.24, 0.24, 0, 4, FOLLOWS_CLOCK),
-	  STEADY("ipc.steady", 0.24, 0.24, 0, 4, FOLLOWS_CLOCK, 0) },
+	  .subtracted = SUB_CLOCK "; then lat_ctx.overhead per switch (lmbench's method)",
+	  .lmbench = "results at or below zero are printed, not hidden",
+	  .noise = { .group = "ipc", .run = 0.24, .run_eq = 0.24, .df = 4, .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "ipc.steady", .run = 0.24, .run_eq = 0.24, .df = 4,
+		   .clock = FOLLOWS_CLOCK } },
 	{ 0 },
 };
 

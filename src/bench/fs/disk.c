@@ -202,16 +202,24 @@ static const struct tool tools[] = {
 };
 
 static const struct metric_def metrics[] = {
-	{ METRIC("disk.seek", "ms", LOWER, MEDIAN, 1, "seek time by distance (MB)"),
-	  LMBENCH("%x %v", "%.01f", "%.02f", NULL),
-	  METHOD("one 4 KiB read (O_DIRECT when possible) at alternating positions; one sample "
+	{ .id = "disk.seek", .unit = "ms", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "seek time by distance (MB)",
+	  .line = "%x %v", .xfmt = "%.01f", .vfmt = "%.02f",
+	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size" }, .chart = CHART_SERIES,
+	  .summary = { .at = SUMMARY_LAST },
+	  .work = "one 4 KiB read (O_DIRECT when possible) at alternating positions; one sample "
 		"per read",
-		SUB_NOTHING, "every point printed (lmbench printed 1 ms to 1 s only)"),
-	  NOISE("file", 0.2, 0.2, 0, 5, OWN_PACE) },
-	{ METRIC("disk.zone", "MB/s", HIGHER, MEDIAN, 1, "read bandwidth by offset (MB)"),
-	  LMBENCH("%x %v", "%.01f", "%.2f", NULL),
-	  METHOD("one 1 MiB read at an offset; one sample per read", SUB_NOTHING, ""),
-	  NOISE("file", 0.2, 0.2, 0, 5, OWN_PACE) },
+	  .subtracted = SUB_NOTHING,
+	  .lmbench = "every point printed (lmbench printed 1 ms to 1 s only)",
+	  .noise = { .group = "file", .run = 0.2, .run_eq = 0.2, .df = 5, .clock = OWN_PACE } },
+	{ .id = "disk.zone", .unit = "MB/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
+	  .desc = "read bandwidth by offset (MB)",
+	  .line = "%x %v", .xfmt = "%.01f", .vfmt = "%.2f",
+	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size" }, .chart = CHART_SERIES,
+	  .summary = { .at = SUMMARY_LAST },
+	  .work = "one 1 MiB read at an offset; one sample per read",
+	  .subtracted = SUB_NOTHING, .lmbench = "",
+	  .noise = { .group = "file", .run = 0.2, .run_eq = 0.2, .df = 5, .clock = OWN_PACE } },
 	{ 0 },
 };
 

@@ -200,16 +200,19 @@ static const struct tool tools[] = {
 };
 
 static const struct metric_def metrics[] = {
-	{ METRIC("lat_fs.create", "/s", HIGHER, MEDIAN, 1, "files created per second (size=bytes)"),
-	  LMBENCH(NULL, NULL, "%.0f", NULL),
-	  METHOD("creating files (open O_CREAT|O_EXCL, write SIZE bytes, close), at most 100 per "
+	{ .id = "lat_fs.create", .unit = "/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
+	  .desc = "files created per second (size=bytes)",
+	  .line = NULL, .vfmt = "%.0f", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .work = "creating files (open O_CREAT|O_EXCL, write SIZE bytes, close), at most 100 per "
 		"directory; files / time",
-		SUB_CLOCK " (directories made and removed outside the timing)", ""),
-	  NOISE("file", 0.35, 0.35, 0, 5, OWN_PACE) },
-	{ METRIC("lat_fs.delete", "/s", HIGHER, MEDIAN, 1, "files deleted per second (size=bytes)"),
-	  LMBENCH(NULL, NULL, "%.0f", NULL),
-	  METHOD("unlinking those files; files / time", SUB_CLOCK, ""),
-	  NOISE("file", 0.35, 0.35, 0, 5, OWN_PACE) },
+	  .subtracted = SUB_CLOCK " (directories made and removed outside the timing)",
+	  .lmbench = "",
+	  .noise = { .group = "file", .run = 0.35, .run_eq = 0.35, .df = 5, .clock = OWN_PACE } },
+	{ .id = "lat_fs.delete", .unit = "/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
+	  .desc = "files deleted per second (size=bytes)",
+	  .line = NULL, .vfmt = "%.0f", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .work = "unlinking those files; files / time", .subtracted = SUB_CLOCK, .lmbench = "",
+	  .noise = { .group = "file", .run = 0.35, .run_eq = 0.35, .df = 5, .clock = OWN_PACE } },
 	{ 0 },
 };
 

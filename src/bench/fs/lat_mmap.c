@@ -134,14 +134,17 @@ static const struct tool tools[] = {
 };
 
 static const struct metric_def metrics[] = {
-	{ METRIC("lat_mmap.latency", "us", LOWER, MEDIAN, 2, "mmap+touch+munmap of a file"),
-	  LMBENCH("%x %v", "%.6f", "micromb", "\"mappings"),
-	  METHOD("mmap of SIZE bytes read-only, a read of one byte every 16 KiB of the first "
+	{ .id = "lat_mmap.latency", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 2,
+	  .desc = "mmap+touch+munmap of a file",
+	  .line = "%x %v", .xfmt = "%.6f", .vfmt = "micromb", .series_title = "\"mappings",
+	  .sign = POSITIVE, .x = { .kind = X_OTHER, .label = "x" }, .chart = CHART_SERIES,
+	  .summary = { .at = SUMMARY_LAST },
+	  .work = "mmap of SIZE bytes read-only, a read of one byte every 16 KiB of the first "
 		"tenth (-r: every 160 KiB), munmap; per mapping",
-		SUB_CLOCK,
-		"version 2: read-only mapping and reads (lmbench maps read-write shared and "
-		"writes); the faults really taken are recorded (faults_per_op, us_per_fault)"),
-	  NOISE("file", 0.2, 0.2, 0, 5, OWN_PACE) },
+	  .subtracted = SUB_CLOCK,
+	  .lmbench = "version 2: read-only mapping and reads (lmbench maps read-write shared and "
+		"writes); the faults really taken are recorded (faults_per_op, us_per_fault)",
+	  .noise = { .group = "file", .run = 0.2, .run_eq = 0.2, .df = 5, .clock = OWN_PACE } },
 	{ 0 },
 };
 

@@ -239,15 +239,17 @@ static const struct tool tools[] = {
 };
 
 static const struct metric_def metrics[] = {
-	{ METRIC("lat_pagefault.latency", "us", LOWER, MEDIAN, 2,
-		"file page fault, page evicted first (real fault)"),
-	  LMBENCH("Pagefaults on {file}: %v microseconds", NULL, "%.4f", NULL),
-	  METHOD("one pass reading a byte of every page of an evicted file in random order "
+	{ .id = "lat_pagefault.latency", .unit = "us", .better = LOWER, .stat = MEDIAN,
+	  .version = 2,
+	  .desc = "file page fault, page evicted first (real fault)",
+	  .line = "Pagefaults on {file}: %v microseconds", .vfmt = "%.4f",
+	  .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .work = "one pass reading a byte of every page of an evicted file in random order "
 		"without read-around; per page",
-		SUB_CLOCK " (eviction and mapping happen before each pass, untimed)",
-		"version 2: major faults (lmbench's msync(MS_INVALIDATE) left pages cached: "
-		"minor faults); faults counted per page, us_per_fault"),
-	  NOISE("file", 0.3, 0.3, 0, 5, OWN_PACE) },
+	  .subtracted = SUB_CLOCK " (eviction and mapping happen before each pass, untimed)",
+	  .lmbench = "version 2: major faults (lmbench's msync(MS_INVALIDATE) left pages cached: "
+		"minor faults); faults counted per page, us_per_fault",
+	  .noise = { .group = "file", .run = 0.3, .run_eq = 0.3, .df = 5, .clock = OWN_PACE } },
 	{ 0 },
 };
 

@@ -342,11 +342,12 @@ static const struct tool tools[] = {
 };
 
 static const struct metric_def metrics[] = {
-	{ METRIC("lmdd.write_bw", "KB/s", HIGHER, MEDIAN, 1, "sequential file write with fsync"),
-	  LMBENCH("File {file} write bandwidth: %v KB/sec", NULL, "%.0f", NULL),
-	  METHOD("writing the bytes with write() and fsync inside the timing; KB / time",
-		SUB_NOTHING, ""),
-	  NOISE("file", 0.15, 0.15, 0, 5, OWN_PACE) },
+	{ .id = "lmdd.write_bw", .unit = "KB/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
+	  .desc = "sequential file write with fsync", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .line = "File {file} write bandwidth: %v KB/sec", .vfmt = "%.0f",
+	  .work = "writing the bytes with write() and fsync inside the timing; KB / time",
+	  .subtracted = SUB_NOTHING, .lmbench = "",
+	  .noise = { .group = "file", .run = 0.15, .run_eq = 0.15, .df = 5, .clock = OWN_PACE } },
 	{ 0 },
 };
 

@@ -121,13 +121,16 @@ static const struct tool tools[] = {
 };
 
 static const struct metric_def metrics[] = {
-	{ METRIC("lat_fcntl.latency", "us", LOWER, MEDIAN, 1, "fcntl lock hand-off"),
-	  LMBENCH("Fcntl lock latency: %v microseconds", NULL, "%.4f", NULL),
-	  METHOD("a POSIX record-lock hand-off with an echo process; per hand-off (half a round "
+	{ .id = "lat_fcntl.latency", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "fcntl lock hand-off", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .line = "Fcntl lock latency: %v microseconds", .vfmt = "%.4f",
+	  .work = "a POSIX record-lock hand-off with an echo process; per hand-off (half a round "
 		"trip)",
-		SUB_CLOCK, ""),
-	  NOISE_R("ipc", 0.12, 0.095, 0, 19, FOLLOWS_CLOCK, 0.025),
-	  STEADY("ipc.steady", 0.175, 0.175, 0, 15, FOLLOWS_CLOCK, 0.115) },
+	  .subtracted = SUB_CLOCK, .lmbench = "",
+	  .noise = { .group = "ipc", .run = 0.12, .run_eq = 0.095, .df = 19,
+		   .clock = FOLLOWS_CLOCK, .run_effect = 0.025 },
+	  .steady = { .group = "ipc.steady", .run = 0.175, .run_eq = 0.175, .df = 15,
+		   .clock = FOLLOWS_CLOCK, .run_effect = 0.115 } },
 	{ 0 },
 };
 

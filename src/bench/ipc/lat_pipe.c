@@ -56,12 +56,15 @@ static const struct tool tools[] = {
 };
 
 static const struct metric_def metrics[] = {
-	{ METRIC("lat_pipe.latency", "us", LOWER, MEDIAN, 1, "pipe round trip, 1 byte"),
-	  LMBENCH("Pipe latency: %v microseconds", NULL, "%.4f", NULL),
-	  METHOD("1 byte to an echo process over a pipe and back over another: one round trip",
-		SUB_CLOCK, ""),
-	  NOISE_R("ipc", 0.12, 0.085, 0, 19, FOLLOWS_CLOCK, 0.025),
-	  STEADY("ipc.steady", 0.165, 0.165, 0, 15, FOLLOWS_CLOCK, 0.1) },
+	{ .id = "lat_pipe.latency", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "pipe round trip, 1 byte", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .line = "Pipe latency: %v microseconds", .vfmt = "%.4f",
+	  .work = "1 byte to an echo process over a pipe and back over another: one round trip",
+	  .subtracted = SUB_CLOCK, .lmbench = "",
+	  .noise = { .group = "ipc", .run = 0.12, .run_eq = 0.085, .df = 19,
+		   .clock = FOLLOWS_CLOCK, .run_effect = 0.025 },
+	  .steady = { .group = "ipc.steady", .run = 0.165, .run_eq = 0.165, .df = 15,
+		   .clock = FOLLOWS_CLOCK, .run_effect = 0.1 } },
 	{ 0 },
 };
 

@@ -153,12 +153,15 @@ static const struct tool tools[] = {
 };
 
 static const struct metric_def metrics[] = {
-	{ METRIC("lat_sem.latency", "us", LOWER, MEDIAN, 1, "SysV semaphore hand-off"),
-	  LMBENCH("Semaphore latency: %v microseconds", NULL, "%.4f", NULL),
-	  METHOD("a SysV semaphore hand-off with an echo process; per hand-off (half a round trip)",
-		SUB_CLOCK, ""),
-	  NOISE_R("ipc", 0.12, 0.09, 0, 19, FOLLOWS_CLOCK, 0.025),
-	  STEADY("ipc.steady", 0.195, 0.195, 0, 15, FOLLOWS_CLOCK, 0.135) },
+	{ .id = "lat_sem.latency", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "SysV semaphore hand-off", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .line = "Semaphore latency: %v microseconds", .vfmt = "%.4f",
+	  .work = "a SysV semaphore hand-off with an echo process; per hand-off (half a round trip)",
+	  .subtracted = SUB_CLOCK, .lmbench = "",
+	  .noise = { .group = "ipc", .run = 0.12, .run_eq = 0.09, .df = 19,
+		   .clock = FOLLOWS_CLOCK, .run_effect = 0.025 },
+	  .steady = { .group = "ipc.steady", .run = 0.195, .run_eq = 0.195, .df = 15,
+		   .clock = FOLLOWS_CLOCK, .run_effect = 0.135 } },
 	{ 0 },
 };
 

@@ -67,12 +67,15 @@ static const struct tool tools[] = {
 };
 
 static const struct metric_def metrics[] = {
-	{ METRIC("lat_unix.latency", "us", LOWER, MEDIAN, 1, "AF_UNIX stream round trip"),
-	  LMBENCH("AF_UNIX sock stream latency: %v microseconds", NULL, "%.4f", NULL),
-	  METHOD("SIZE bytes (default 1) over an AF_UNIX socketpair and back: one round trip",
-		SUB_CLOCK, ""),
-	  NOISE_R("ipc", 0.12, 0.08, 0, 19, FOLLOWS_CLOCK, 0.025),
-	  STEADY("ipc.steady", 0.165, 0.165, 0, 15, FOLLOWS_CLOCK, 0.11) },
+	{ .id = "lat_unix.latency", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "AF_UNIX stream round trip", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .line = "AF_UNIX sock stream latency: %v microseconds", .vfmt = "%.4f",
+	  .work = "SIZE bytes (default 1) over an AF_UNIX socketpair and back: one round trip",
+	  .subtracted = SUB_CLOCK, .lmbench = "",
+	  .noise = { .group = "ipc", .run = 0.12, .run_eq = 0.08, .df = 19,
+		   .clock = FOLLOWS_CLOCK, .run_effect = 0.025 },
+	  .steady = { .group = "ipc.steady", .run = 0.165, .run_eq = 0.165, .df = 15,
+		   .clock = FOLLOWS_CLOCK, .run_effect = 0.11 } },
 	{ 0 },
 };
 

@@ -242,16 +242,18 @@ static const struct tool tools[] = {
 };
 
 static const struct metric_def metrics[] = {
-	{ METRIC("cache.size", "bytes", NEUTRAL, MEDIAN, 1, "cache size of level {level}"),
-	  LMBENCH(NULL, NULL, "%.0f", NULL),
-	  METHOD("random chases over growing sizes; where the per-load cost steps", SUB_CLOCK,
-		"derived from chase latencies"),
-	  NOISE("memory", 0.21, 0.21, 0, 5, OWN_PACE) },
-	{ METRIC("cache.latency", "ns", LOWER, MEDIAN, 1,
-		"load latency of level {level}; level=mem for main memory"),
-	  LMBENCH(NULL, NULL, "%.2f", NULL),
-	  METHOD("100 dependent random loads within a level's size; per load", SUB_CLOCK, ""),
-	  NOISE("memory", 0.21, 0.21, 0, 5, OWN_PACE) },
+	{ .id = "cache.size", .unit = "bytes", .better = NEUTRAL, .stat = MEDIAN, .version = 1,
+	  .desc = "cache size of level {level}",
+	  .line = NULL, .vfmt = "%.0f", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .work = "random chases over growing sizes; where the per-load cost steps",
+	  .subtracted = SUB_CLOCK, .lmbench = "derived from chase latencies",
+	  .noise = { .group = "memory", .run = 0.21, .run_eq = 0.21, .df = 5, .clock = OWN_PACE } },
+	{ .id = "cache.latency", .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "load latency of level {level}; level=mem for main memory",
+	  .line = NULL, .vfmt = "%.2f", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .work = "100 dependent random loads within a level's size; per load",
+	  .subtracted = SUB_CLOCK, .lmbench = "",
+	  .noise = { .group = "memory", .run = 0.21, .run_eq = 0.21, .df = 5, .clock = OWN_PACE } },
 	{ 0 },
 };
 

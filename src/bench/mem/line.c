@@ -147,12 +147,13 @@ static const struct tool tools[] = {
 };
 
 static const struct metric_def metrics[] = {
-	{ METRIC("line.bytes", "bytes", NEUTRAL, MEDIAN, 1, "cache line size"),
-	  LMBENCH("%v", NULL, "%.0f", NULL),
-	  METHOD("chases at growing distances over flushed blocks; the distance where the cost "
+	{ .id = "line.bytes", .unit = "bytes", .better = NEUTRAL, .stat = MEDIAN, .version = 1,
+	  .desc = "cache line size",
+	  .line = "%v", .vfmt = "%.0f", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .work = "chases at growing distances over flushed blocks; the distance where the cost "
 		"per load steps",
-		SUB_CLOCK, "derived from chase latencies"),
-	  NOISE_UNMEASURED },
+	  .subtracted = SUB_CLOCK, .lmbench = "derived from chase latencies",
+	  .noise = NOISE_UNMEASURED },
 	{ 0 },
 };
 

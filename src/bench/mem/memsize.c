@@ -243,12 +243,13 @@ static const struct tool tools[] = {
 };
 
 static const struct metric_def metrics[] = {
-	{ METRIC("memsize.mib", "MiB", NEUTRAL, MEDIAN, 1, "memory usable by one process"),
-	  LMBENCH("%v", NULL, "%.0f", NULL),
-	  METHOD("pages touched in a forked child until available memory, a slowdown or 5 s",
-		"nothing (not a time)",
-		"capped at what is available without swapping; the child takes any OOM kill"),
-	  NOISE_UNMEASURED },
+	{ .id = "memsize.mib", .unit = "MiB", .better = NEUTRAL, .stat = MEDIAN, .version = 1,
+	  .desc = "memory usable by one process",
+	  .line = "%v", .vfmt = "%.0f", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .work = "pages touched in a forked child until available memory, a slowdown or 5 s",
+	  .subtracted = "nothing (not a time)",
+	  .lmbench = "capped at what is available without swapping; the child takes any OOM kill",
+	  .noise = NOISE_UNMEASURED },
 	{ 0 },
 };
 

@@ -194,15 +194,19 @@ static const struct tool tools[] = {
 };
 
 static const struct metric_def metrics[] = {
-	{ METRIC("par_mem.parallelism", "x", HIGHER, MEDIAN, 2,
-		"memory-level parallelism by size (MB)"),
-	  LMBENCH("%x %v", "%.6f", "%.2f", "Memory load parallelism"),
-	  METHOD("k random chains walked at once, 2k loads per iteration; ns per load with one / "
+	{ .id = "par_mem.parallelism", .unit = "x", .better = HIGHER, .stat = MEDIAN, .version = 2,
+	  .desc = "memory-level parallelism by size (MB)",
+	  .line = "%x %v",
+	  .xfmt = "%.6f", .vfmt = "%.2f", .series_title = "Memory load parallelism",
+	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size", .was_param = "size" },
+	  .chart = CHART_SERIES,
+	  .summary = { .at = SUMMARY_LAST },
+	  .work = "k random chains walked at once, 2k loads per iteration; ns per load with one / "
 		"with k, the largest over k",
-		SUB_CLOCK,
-		"version 2: no empty-loop cost subtracted (2 loads per iteration: it was up to "
-		"~15 % of a cached load)"),
-	  NOISE("memory", 0.19, 0.19, 0, 5, OWN_PACE) },
+	  .subtracted = SUB_CLOCK,
+	  .lmbench = "version 2: no empty-loop cost subtracted (2 loads per iteration: it was up to "
+		"~15 % of a cached load)",
+	  .noise = { .group = "memory", .run = 0.19, .run_eq = 0.19, .df = 5, .clock = OWN_PACE } },
 	{ 0 },
 };
 

@@ -140,13 +140,13 @@ static const struct tool tools[] = {
 };
 
 static const struct metric_def metrics[] = {
-	{ METRIC("tlb.pages", "pages", NEUTRAL, MEDIAN, 1,
-		"TLB entries (pages reachable without a TLB miss)"),
-	  LMBENCH("tlb: %v pages", NULL, "%.0f", NULL),
-	  METHOD("random chains over growing page counts; the count before the per-load cost "
+	{ .id = "tlb.pages", .unit = "pages", .better = NEUTRAL, .stat = MEDIAN, .version = 1,
+	  .desc = "TLB entries (pages reachable without a TLB miss)",
+	  .line = "tlb: %v pages", .vfmt = "%.0f", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .work = "random chains over growing page counts; the count before the per-load cost "
 		"steps up",
-		SUB_CLOCK, "derived from chase latencies"),
-	  NOISE("memory", 0.17, 0.17, 0, 5, OWN_PACE) },
+	  .subtracted = SUB_CLOCK, .lmbench = "derived from chase latencies",
+	  .noise = { .group = "memory", .run = 0.17, .run_eq = 0.17, .df = 5, .clock = OWN_PACE } },
 	{ 0 },
 };
 

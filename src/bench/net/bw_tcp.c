@@ -126,12 +126,14 @@ static const struct tool tools[] = {
 };
 
 static const struct metric_def metrics[] = {
-	{ METRIC("bw_tcp.bandwidth", "MB/s", HIGHER, MEDIAN, 1,
-		"TCP bandwidth by message size (MB)"),
-	  LMBENCH("%x %v MB/sec", "%.6f", "%.2f", NULL),
-	  METHOD("reading MOVE bytes from a TCP sender in reads of the message size; MOVE / time",
-		SUB_CLOCK, ""),
-	  NOISE("net", 0.14, 0.14, 0, 5, OWN_PACE) },
+	{ .id = "bw_tcp.bandwidth", .unit = "MB/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
+	  .desc = "TCP bandwidth by message size (MB)",
+	  .line = "%x %v MB/sec", .xfmt = "%.6f", .vfmt = "%.2f",
+	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size" }, .chart = CHART_SERIES,
+	  .summary = { .at = SUMMARY_LAST },
+	  .work = "reading MOVE bytes from a TCP sender in reads of the message size; MOVE / time",
+	  .subtracted = SUB_CLOCK, .lmbench = "",
+	  .noise = { .group = "net", .run = 0.14, .run_eq = 0.14, .df = 5, .clock = OWN_PACE } },
 	{ 0 },
 };
 

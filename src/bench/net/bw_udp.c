@@ -163,11 +163,12 @@ static const struct tool tools[] = {
 };
 
 static const struct metric_def metrics[] = {
-	{ METRIC("bw_udp.bandwidth", "MB/s", HIGHER, MEDIAN, 1, "UDP bandwidth"),
-	  LMBENCH("socket UDP bandwidth using {host}: %v MB/sec", NULL, "%.2f", NULL),
-	  METHOD("batches of datagrams that fit the receive buffer; delivered bytes / time",
-		SUB_CLOCK, "only delivered bytes count; losses are reported"),
-	  NOISE("net", 0.14, 0.14, 0, 5, OWN_PACE) },
+	{ .id = "bw_udp.bandwidth", .unit = "MB/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
+	  .desc = "UDP bandwidth", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .line = "socket UDP bandwidth using {host}: %v MB/sec", .vfmt = "%.2f",
+	  .work = "batches of datagrams that fit the receive buffer; delivered bytes / time",
+	  .subtracted = SUB_CLOCK, .lmbench = "only delivered bytes count; losses are reported",
+	  .noise = { .group = "net", .run = 0.14, .run_eq = 0.14, .df = 5, .clock = OWN_PACE } },
 	{ 0 },
 };
 

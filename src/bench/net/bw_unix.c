@@ -130,14 +130,18 @@ static const struct tool tools[] = {
 };
 
 static const struct metric_def metrics[] = {
-	{ METRIC("bw_unix.bandwidth", "MB/s", HIGHER, MEDIAN, 1, "AF_UNIX stream bandwidth"),
-	  LMBENCH("AF_UNIX sock stream bandwidth: %v MB/sec", NULL, "%.2f", NULL),
-	  METHOD("reading MOVE bytes from an AF_UNIX sender; MOVE / time", SUB_CLOCK, "honours -M"),
-	  NOISE("net", 0.14, 0.14, 0, 5, OWN_PACE) },
-	{ METRIC("bw_pipe.bandwidth", "MB/s", HIGHER, MEDIAN, 1, "pipe bandwidth"),
-	  LMBENCH("Pipe bandwidth: %v MB/sec", NULL, "%.2f", NULL),
-	  METHOD("reading MOVE bytes from a pipe sender; MOVE / time", SUB_CLOCK, ""),
-	  NOISE("net", 0.14, 0.14, 0, 5, OWN_PACE) },
+	{ .id = "bw_unix.bandwidth", .unit = "MB/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
+	  .desc = "AF_UNIX stream bandwidth", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .line = "AF_UNIX sock stream bandwidth: %v MB/sec", .vfmt = "%.2f",
+	  .work = "reading MOVE bytes from an AF_UNIX sender; MOVE / time",
+	  .subtracted = SUB_CLOCK, .lmbench = "honours -M",
+	  .noise = { .group = "net", .run = 0.14, .run_eq = 0.14, .df = 5, .clock = OWN_PACE } },
+	{ .id = "bw_pipe.bandwidth", .unit = "MB/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
+	  .desc = "pipe bandwidth", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .line = "Pipe bandwidth: %v MB/sec", .vfmt = "%.2f",
+	  .work = "reading MOVE bytes from a pipe sender; MOVE / time",
+	  .subtracted = SUB_CLOCK, .lmbench = "",
+	  .noise = { .group = "net", .run = 0.14, .run_eq = 0.14, .df = 5, .clock = OWN_PACE } },
 	{ 0 },
 };
 

@@ -127,18 +127,25 @@ static const struct tool tools[] = {
 };
 
 static const struct metric_def metrics[] = {
-	{ METRIC("lat_connect.latency", "us", LOWER, MEDIAN, 2, "TCP connect+close"),
-	  LMBENCH("TCP/IP connection cost to {host}: %v microseconds", NULL, "%.4f", NULL),
-	  METHOD("socket() + connect() + close() to a TCP server", SUB_CLOCK,
-		"version 2: closed with SO_LINGER 0 (a reset, no TIME_WAIT), lmbench closes "
-		"normally"),
-	  NOISE("net", 0.14, 0.14, 0, 5, OWN_PACE),
-	  STEADY("net.steady", 0.14, 0.14, 0, 5, OWN_PACE, 0) },
-	{ METRIC("lat_unix_connect.latency", "us", LOWER, MEDIAN, 1, "AF_UNIX connect+close"),
-	  LMBENCH("UNIX connection cost: %v microseconds", NULL, "%.4f", NULL),
-	  METHOD("socket() + connect() + close() to an AF_UNIX server", SUB_CLOCK, ""),
-	  NOISE("net", 0.14, 0.14, 0, 5, OWN_PACE),
-	  STEADY("net.steady", 0.14, 0.14, 0, 5, OWN_PACE, 0) },
+	{ .id = "lat_connect.latency", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 2,
+	  .desc = "TCP connect+close", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .line = "TCP/IP connection cost to {host}: %v microseconds", .vfmt = "%.4f",
+	  .work = "socket() + connect() + close() to a TCP server",
+	  .subtracted = SUB_CLOCK,
+	  .lmbench = "version 2: closed with SO_LINGER 0 (a reset, no TIME_WAIT), lmbench closes "
+		"normally",
+	  .noise = { .group = "net", .run = 0.14, .run_eq = 0.14, .df = 5, .clock = OWN_PACE },
+	  .steady = { .group = "net.steady", .run = 0.14, .run_eq = 0.14, .df = 5,
+		   .clock = OWN_PACE } },
+	{ .id = "lat_unix_connect.latency", .unit = "us", .better = LOWER, .stat = MEDIAN,
+	  .version = 1,
+	  .desc = "AF_UNIX connect+close", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .line = "UNIX connection cost: %v microseconds", .vfmt = "%.4f",
+	  .work = "socket() + connect() + close() to an AF_UNIX server",
+	  .subtracted = SUB_CLOCK, .lmbench = "",
+	  .noise = { .group = "net", .run = 0.14, .run_eq = 0.14, .df = 5, .clock = OWN_PACE },
+	  .steady = { .group = "net.steady", .run = 0.14, .run_eq = 0.14, .df = 5,
+		   .clock = OWN_PACE } },
 	{ 0 },
 };
 

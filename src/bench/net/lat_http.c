@@ -257,12 +257,14 @@ static const struct tool tools[] = {
 };
 
 static const struct metric_def metrics[] = {
-	{ METRIC("lat_http.latency", "ms", LOWER, MEDIAN, 1, "HTTP GET of a set of pages"),
-	  LMBENCH(NULL, NULL, "%.4f", NULL),
-	  METHOD("fetching every URL of the page list, each over a new connection", SUB_CLOCK,
-		"the 14 pages are generated in memory, same shape; the mean divides by count, "
-		"not count - 1"),
-	  NOISE("net", 0.14, 0.14, 0, 5, OWN_PACE) },
+	{ .id = "lat_http.latency", .unit = "ms", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "HTTP GET of a set of pages",
+	  .line = NULL, .vfmt = "%.4f", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .work = "fetching every URL of the page list, each over a new connection",
+	  .subtracted = SUB_CLOCK,
+	  .lmbench = "the 14 pages are generated in memory, same shape; the mean divides by count, "
+		"not count - 1",
+	  .noise = { .group = "net", .run = 0.14, .run_eq = 0.14, .df = 5, .clock = OWN_PACE } },
 	{ 0 },
 };
 

@@ -286,16 +286,18 @@ static const struct tool tools[] = {
 };
 
 static const struct metric_def metrics[] = {
-	{ METRIC("lat_rpc.tcp", "us", LOWER, MEDIAN, 1, "Sun RPC call over TCP"),
-	  LMBENCH("RPC/tcp latency using {host}: %v microseconds", NULL, "%.4f", NULL),
-	  METHOD("one Sun RPC call (a char in, a char out) over TCP", SUB_CLOCK,
-		"no portmapper involved"),
-	  NOISE("net", 0.14, 0.14, 0, 5, OWN_PACE) },
-	{ METRIC("lat_rpc.udp", "us", LOWER, MEDIAN, 1, "Sun RPC call over UDP"),
-	  LMBENCH("RPC/udp latency using {host}: %v microseconds", NULL, "%.4f", NULL),
-	  METHOD("one Sun RPC call (a char in, a char out) over UDP", SUB_CLOCK,
-		"no portmapper involved"),
-	  NOISE("net", 0.14, 0.14, 0, 5, OWN_PACE) },
+	{ .id = "lat_rpc.tcp", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "Sun RPC call over TCP", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .line = "RPC/tcp latency using {host}: %v microseconds", .vfmt = "%.4f",
+	  .work = "one Sun RPC call (a char in, a char out) over TCP",
+	  .subtracted = SUB_CLOCK, .lmbench = "no portmapper involved",
+	  .noise = { .group = "net", .run = 0.14, .run_eq = 0.14, .df = 5, .clock = OWN_PACE } },
+	{ .id = "lat_rpc.udp", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "Sun RPC call over UDP", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .line = "RPC/udp latency using {host}: %v microseconds", .vfmt = "%.4f",
+	  .work = "one Sun RPC call (a char in, a char out) over UDP",
+	  .subtracted = SUB_CLOCK, .lmbench = "no portmapper involved",
+	  .noise = { .group = "net", .run = 0.14, .run_eq = 0.14, .df = 5, .clock = OWN_PACE } },
 	{ 0 },
 };
 

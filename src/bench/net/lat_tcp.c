@@ -98,11 +98,13 @@ static const struct tool tools[] = {
 };
 
 static const struct metric_def metrics[] = {
-	{ METRIC("lat_tcp.latency", "us", LOWER, MEDIAN, 1, "TCP round trip"),
-	  LMBENCH("TCP latency using {host}: %v microseconds", NULL, "%.4f", NULL),
-	  METHOD("one message round trip over TCP", SUB_CLOCK, ""),
-	  NOISE("net", 0.24, 0.24, 0, 4, OWN_PACE),
-	  STEADY("net.steady", 0.24, 0.24, 0, 4, OWN_PACE, 0) },
+	{ .id = "lat_tcp.latency", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "TCP round trip", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .line = "TCP latency using {host}: %v microseconds", .vfmt = "%.4f",
+	  .work = "one message round trip over TCP", .subtracted = SUB_CLOCK, .lmbench = "",
+	  .noise = { .group = "net", .run = 0.24, .run_eq = 0.24, .df = 4, .clock = OWN_PACE },
+	  .steady = { .group = "net.steady", .run = 0.24, .run_eq = 0.24, .df = 4,
+		   .clock = OWN_PACE } },
 	{ 0 },
 };
 

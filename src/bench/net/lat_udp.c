@@ -125,11 +125,13 @@ static const struct tool tools[] = {
 };
 
 static const struct metric_def metrics[] = {
-	{ METRIC("lat_udp.latency", "us", LOWER, MEDIAN, 1, "UDP round trip"),
-	  LMBENCH("UDP latency using {host}: %v microseconds", NULL, "%.4f", NULL),
-	  METHOD("one datagram round trip over UDP", SUB_CLOCK, ""),
-	  NOISE("net", 0.14, 0.14, 0, 5, OWN_PACE),
-	  STEADY("net.steady", 0.14, 0.14, 0, 5, OWN_PACE, 0) },
+	{ .id = "lat_udp.latency", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "UDP round trip", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .line = "UDP latency using {host}: %v microseconds", .vfmt = "%.4f",
+	  .work = "one datagram round trip over UDP", .subtracted = SUB_CLOCK, .lmbench = "",
+	  .noise = { .group = "net", .run = 0.14, .run_eq = 0.14, .df = 5, .clock = OWN_PACE },
+	  .steady = { .group = "net.steady", .run = 0.14, .run_eq = 0.14, .df = 5,
+		   .clock = OWN_PACE } },
 	{ 0 },
 };
 

@@ -103,13 +103,16 @@ static const struct tool tools[] = {
  * 5-6), the log values' standard deviation times 1.25: a busy machine's figure, until quiet runs
  * replace it (bench/README.md says how). */
 static const struct metric_def metrics[] = {
-	{ METRIC("lat_cmd.latency", "us", LOWER, MEDIAN, 1, "fork + exec of a command, its run, wait"),
-	  LMBENCH("lat_cmd: %v microseconds", NULL, "%.4f", NULL),
-	  METHOD("fork(), execvp() of the command with its arguments (stdin /dev/null), its run and "
-		"exit, waitpid(): one command, start to end", SUB_CLOCK,
-		"the command really runs: lmbench's lat_cmd compares fork()'s result with the "
-		"character '0', so its child never ran the command; a command that fails is an error"),
-	  NOISE("proc", 0.485, 0.485, 0, 4, OWN_PACE) },
+	{ .id = "lat_cmd.latency", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "fork + exec of a command, its run, wait",
+	  .line = "lat_cmd: %v microseconds", .vfmt = "%.4f",
+	  .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .work = "fork(), execvp() of the command with its arguments (stdin /dev/null), its run and "
+		"exit, waitpid(): one command, start to end",
+	  .subtracted = SUB_CLOCK,
+	  .lmbench = "the command really runs: lmbench's lat_cmd compares fork()'s result with the "
+		"character '0', so its child never ran the command; a command that fails is an error",
+	  .noise = { .group = "proc", .run = 0.485, .run_eq = 0.485, .df = 4, .clock = OWN_PACE } },
 	{ 0 },
 };
 

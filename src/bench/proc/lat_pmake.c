@@ -123,13 +123,17 @@ static const struct tool tools[] = {
  * 5-6), the log values' standard deviation times 1.25: a busy machine's figure, until quiet runs
  * replace it (bench/README.md says how). */
 static const struct metric_def metrics[] = {
-	{ METRIC("lat_pmake.time", "us", LOWER, MEDIAN, 1, "fork jobs of x us work each, wait for all"),
-	  LMBENCH("%x %v", "%.0f", "%.2f", NULL),
-	  METHOD("one round: fork jobs children, each runs a chain of cached loads calibrated (just "
-		"before, alone) to last x microseconds and exits; wait for all", SUB_CLOCK,
-		"the jobs may run on every CPU plumb was given (lmbench: where LMBENCH_SCHED puts "
-		"them); the median of the samples"),
-	  NOISE("proc", 0.235, 0.235, 0, 4, OWN_PACE) },
+	{ .id = "lat_pmake.time", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "fork jobs of x us work each, wait for all",
+	  .line = "%x %v", .xfmt = "%.0f", .vfmt = "%.2f",
+	  .sign = POSITIVE, .x = { .kind = X_OTHER, .label = "x" }, .chart = CHART_SERIES,
+	  .summary = { .at = SUMMARY_LAST },
+	  .work = "one round: fork jobs children, each runs a chain of cached loads calibrated (just "
+		"before, alone) to last x microseconds and exits; wait for all",
+	  .subtracted = SUB_CLOCK,
+	  .lmbench = "the jobs may run on every CPU plumb was given (lmbench: where LMBENCH_SCHED puts "
+		"them); the median of the samples",
+	  .noise = { .group = "proc", .run = 0.235, .run_eq = 0.235, .df = 4, .clock = OWN_PACE } },
 	{ 0 },
 };
 

@@ -154,20 +154,27 @@ static const struct tool tools[] = {
 };
 
 static const struct metric_def metrics[] = {
-	{ METRIC("lat_select.file", "us", LOWER, MEDIAN, 1, "select() on n file descriptors"),
-	  LMBENCH("Select on {n} fd's: %v microseconds", NULL, "%.4f", NULL),
-	  METHOD("one select() with a zero timeout on n descriptors of a file, all ready",
-		SUB_CLOCK, "nfds is the highest descriptor + 1, so every descriptor is examined"),
-	  NOISE("syscall", 0.16, 0.16, 0, 5, FOLLOWS_CLOCK),
-	  STEADY("syscall.steady", 0.16, 0.16, 0, 5, FOLLOWS_CLOCK, 0) },
-	{ METRIC("lat_select.tcp", "us", LOWER, MEDIAN, 1, "select() on n TCP sockets"),
-	  LMBENCH("Select on {n} tcp fd's: %v microseconds", NULL, "%.4f", NULL),
-	  METHOD("one select() with a zero timeout on n descriptors of one loopback TCP socket",
-		SUB_CLOCK,
-		"nfds is the highest descriptor + 1; the socket connects to plumb's own listener "
-		"(no server process)"),
-	  NOISE("syscall", 0.16, 0.16, 0, 5, FOLLOWS_CLOCK),
-	  STEADY("syscall.steady", 0.16, 0.16, 0, 5, FOLLOWS_CLOCK, 0) },
+	{ .id = "lat_select.file", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "select() on n file descriptors", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .line = "Select on {n} fd's: %v microseconds", .vfmt = "%.4f",
+	  .work = "one select() with a zero timeout on n descriptors of a file, all ready",
+	  .subtracted = SUB_CLOCK,
+	  .lmbench = "nfds is the highest descriptor + 1, so every descriptor is examined",
+	  .noise = { .group = "syscall", .run = 0.16, .run_eq = 0.16, .df = 5,
+		   .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "syscall.steady", .run = 0.16, .run_eq = 0.16, .df = 5,
+		   .clock = FOLLOWS_CLOCK } },
+	{ .id = "lat_select.tcp", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "select() on n TCP sockets", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .line = "Select on {n} tcp fd's: %v microseconds", .vfmt = "%.4f",
+	  .work = "one select() with a zero timeout on n descriptors of one loopback TCP socket",
+	  .subtracted = SUB_CLOCK,
+	  .lmbench = "nfds is the highest descriptor + 1; the socket connects to plumb's own listener "
+		"(no server process)",
+	  .noise = { .group = "syscall", .run = 0.16, .run_eq = 0.16, .df = 5,
+		   .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "syscall.steady", .run = 0.16, .run_eq = 0.16, .df = 5,
+		   .clock = FOLLOWS_CLOCK } },
 	{ 0 },
 };
 

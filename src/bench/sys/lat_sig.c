@@ -307,26 +307,33 @@ static const struct tool tools[] = {
 };
 
 static const struct metric_def metrics[] = {
-	{ METRIC("lat_sig.install", "us", LOWER, MEDIAN, 1, "sigaction() install"),
-	  LMBENCH("Signal handler installation: %v microseconds", NULL, "%.4f", NULL),
-	  METHOD("one sigaction() and its loop", SUB_CLOCK, ""),
-	  NOISE_R("syscall", 0.1, 0.1, 0, 5, FOLLOWS_CLOCK, 0.04),
-	  STEADY("syscall.steady", 0.1, 0.1, 0, 5, FOLLOWS_CLOCK, 0.04) },
-	{ METRIC("lat_sig.catch", "us", LOWER, MEDIAN, 1, "signal delivery to an empty handler"),
-	  LMBENCH("Signal handler overhead: %v microseconds", NULL, "%.4f", NULL),
-	  METHOD("one kill(self, SIGUSR1) delivered to an empty handler",
-		SUB_CLOCK "; then the least disturbed kill(self, 0) sample (the system call "
+	{ .id = "lat_sig.install", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "sigaction() install", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .line = "Signal handler installation: %v microseconds", .vfmt = "%.4f",
+	  .work = "one sigaction() and its loop", .subtracted = SUB_CLOCK, .lmbench = "",
+	  .noise = { .group = "syscall", .run = 0.1, .run_eq = 0.1, .df = 5,
+		   .clock = FOLLOWS_CLOCK, .run_effect = 0.04 },
+	  .steady = { .group = "syscall.steady", .run = 0.1, .run_eq = 0.1, .df = 5,
+		   .clock = FOLLOWS_CLOCK, .run_effect = 0.04 } },
+	{ .id = "lat_sig.catch", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "signal delivery to an empty handler", .sign = ANY_SIGN, .x = { .kind = X_NONE },
+	  .line = "Signal handler overhead: %v microseconds", .vfmt = "%.4f",
+	  .work = "one kill(self, SIGUSR1) delivered to an empty handler",
+	  .subtracted = SUB_CLOCK "; then the least disturbed kill(self, 0) sample (the system call "
 		"without a signal), from every sample",
-		"the subtracted cost is the minimum of interleaved samples, not a separate run's "
-		"average; results at or below zero are kept, not clamped"),
-	  NOISE_R("syscall", 0.1, 0.1, 0, 5, FOLLOWS_CLOCK, 0.04) },
-	{ METRIC("lat_sig.prot", "us", LOWER, MEDIAN, 1, "write to a read-only page, caught"),
-	  LMBENCH("Protection fault: %v microseconds", NULL, "%.4f", NULL),
-	  METHOD("one store to a read-only page: fault, SIGSEGV to a handler, sigreturn, store "
+	  .lmbench = "the subtracted cost is the minimum of interleaved samples, not a separate run's "
+		"average; results at or below zero are kept, not clamped",
+	  .noise = { .group = "syscall", .run = 0.1, .run_eq = 0.1, .df = 5,
+		   .clock = FOLLOWS_CLOCK, .run_effect = 0.04 } },
+	{ .id = "lat_sig.prot", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "write to a read-only page, caught", .sign = ANY_SIGN, .x = { .kind = X_NONE },
+	  .line = "Protection fault: %v microseconds", .vfmt = "%.4f",
+	  .work = "one store to a read-only page: fault, SIGSEGV to a handler, sigreturn, store "
 		"again",
-		SUB_CLOCK "; then the least disturbed catch sample, from every sample",
-		"no siglongjmp (no signal-mask calls timed); an anonymous page without FILE"),
-	  NOISE_R("syscall", 0.32, 0.32, 0, 5, FOLLOWS_CLOCK, 0.095) },
+	  .subtracted = SUB_CLOCK "; then the least disturbed catch sample, from every sample",
+	  .lmbench = "no siglongjmp (no signal-mask calls timed); an anonymous page without FILE",
+	  .noise = { .group = "syscall", .run = 0.32, .run_eq = 0.32, .df = 5,
+		   .clock = FOLLOWS_CLOCK, .run_effect = 0.095 } },
 	{ 0 },
 };
 
