@@ -63,15 +63,15 @@ static const struct metric_def *steady_twin(const struct metric_def *d)
 static void build_table(void)
 {
 	int n = 0;
-	for (int s = 0; metric_sets[s]; s++)
-		for (const struct metric_def *d = metric_sets[s]->defs; d->id; d++)
+	for (int s = 0; metric_sets[s].defs; s++)
+		for (const struct metric_def *d = *metric_sets[s].defs; d->id; d++)
 			n++;
 	struct ranked *r = xcalloc((size_t)n + 1, sizeof *r);
 	int k = 0;
-	for (int s = 0; metric_sets[s]; s++) {
+	for (int s = 0; metric_sets[s].defs; s++) {
 		int pos = 0;
-		for (const struct metric_def *d = metric_sets[s]->defs; d->id; d++)
-			r[k++] = (struct ranked){ d, metric_sets[s]->order, d->place ? d->place : ++pos };
+		for (const struct metric_def *d = *metric_sets[s].defs; d->id; d++)
+			r[k++] = (struct ranked){ d, metric_sets[s].order, d->place ? d->place : ++pos };
 	}
 	qsort(r, (size_t)n, sizeof *r, by_rank);
 	int twins = 0;
@@ -234,7 +234,7 @@ static int complete(const struct metric_def *d, char *why, size_t len)
 
 int metric_set_check(const struct metric_set *s, char *why, size_t len)
 {
-	for (const struct metric_def *d = s->defs; d->id; d++)
+	for (const struct metric_def *d = *s->defs; d->id; d++)
 		if (complete(d, why, len) != 0)
 			return -1;
 	return 0;
@@ -251,7 +251,7 @@ int metric_check_record(const char *tool, const char *id, char *why, size_t len)
 	for (const struct metric_owner *o = metric_owners; tool && o->tool; o++) {
 		if (strcmp(o->tool, tool) != 0)
 			continue;
-		for (const struct metric_def *m = o->set->defs; m->id; m++)
+		for (const struct metric_def *m = *o->set->defs; m->id; m++)
 			if (m == own)
 				return complete(d, why, len);
 		snprintf(why, len, "%s records metric %s, which its file does not declare", tool, id);

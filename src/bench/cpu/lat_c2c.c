@@ -258,4 +258,4 @@ static const struct metric_def metrics[] = {
 	{ 0 },
 };
 
-const struct tool_file toolfile_lat_c2c = { "c2c", SUBSET_HW, "core to core: cache line round trips", tools, 63, { metrics, 145 } };
+const struct tool_file toolfile_lat_c2c = { "c2c", SUBSET_HW, "core to core: cache line round trips", tools, metrics };

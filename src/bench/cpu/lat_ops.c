@@ -377,4 +377,4 @@ static const struct metric_def metrics[] = {
 	{ 0 },
 };
 
-const struct tool_file toolfile_ops = { "ops", SUBSET_HW, "CPU operations", tools, 60, { metrics, 50 } };
+const struct tool_file toolfile_ops = { "ops", SUBSET_HW, "CPU operations", tools, metrics };

@@ -323,4 +323,4 @@ static const struct metric_def metrics[] = {
 	{ 0 },
 };
 
-const struct tool_file toolfile_par_ops = { "ops", SUBSET_HW, "CPU operations", tools, 61, { metrics, 50 } };
+const struct tool_file toolfile_par_ops = { "ops", SUBSET_HW, "CPU operations", tools, metrics };

@@ -292,4 +292,4 @@ static const struct metric_def metrics[] = {
 	{ 0 },
 };
 
-const struct tool_file toolfile_ctx = { "ctx", SUBSET_OS, "context switching", tools, 90, { metrics, 90 } };
+const struct tool_file toolfile_ctx = { "ctx", SUBSET_OS, "context switching", tools, metrics };

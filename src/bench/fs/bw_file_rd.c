@@ -228,4 +228,4 @@ static const struct metric_def metrics[] = {
 	{ 0 },
 };
 
-const struct tool_file toolfile_bw_file_rd = { "files", SUBSET_OS, "file system and VM", tools, 101, { metrics, 121 } };
+const struct tool_file toolfile_bw_file_rd = { "files", SUBSET_OS, "file system and VM", tools, metrics };

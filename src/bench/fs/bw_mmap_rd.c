@@ -99,4 +99,4 @@ static const struct metric_def metrics[] = {
 	{ 0 },
 };
 
-const struct tool_file toolfile_bw_mmap_rd = { "files", SUBSET_OS, "file system and VM", tools, 102, { metrics, 122 } };
+const struct tool_file toolfile_bw_mmap_rd = { "files", SUBSET_OS, "file system and VM", tools, metrics };

@@ -223,4 +223,4 @@ static const struct metric_def metrics[] = {
 	{ 0 },
 };
 
-const struct tool_file toolfile_disk = { "disk", SUBSET_HW, "disk seeks and zone bandwidth", tools, 120, { metrics, 126 } };
+const struct tool_file toolfile_disk = { "disk", SUBSET_HW, "disk seeks and zone bandwidth", tools, metrics };

@@ -216,4 +216,4 @@ static const struct metric_def metrics[] = {
 	{ 0 },
 };
 
-const struct tool_file toolfile_lat_fs = { "files", SUBSET_OS, "file system and VM", tools, 100, { metrics, 120 } };
+const struct tool_file toolfile_lat_fs = { "files", SUBSET_OS, "file system and VM", tools, metrics };

@@ -148,4 +148,4 @@ static const struct metric_def metrics[] = {
 	{ 0 },
 };
 
-const struct tool_file toolfile_lat_mmap = { "files", SUBSET_OS, "file system and VM", tools, 103, { metrics, 123 } };
+const struct tool_file toolfile_lat_mmap = { "files", SUBSET_OS, "file system and VM", tools, metrics };

@@ -253,4 +253,4 @@ static const struct metric_def metrics[] = {
 	{ 0 },
 };
 
-const struct tool_file toolfile_lat_pagefault = { "files", SUBSET_OS, "file system and VM", tools, 104, { metrics, 124 } };
+const struct tool_file toolfile_lat_pagefault = { "files", SUBSET_OS, "file system and VM", tools, metrics };

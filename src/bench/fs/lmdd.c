@@ -351,4 +351,4 @@ static const struct metric_def metrics[] = {
 	{ 0 },
 };
 
-const struct tool_file toolfile_lmdd = { "lmdd", SUBSET_OS, "file write bandwidth (dd-like)", tools, 110, { metrics, 125 } };
+const struct tool_file toolfile_lmdd = { "lmdd", SUBSET_OS, "file write bandwidth (dd-like)", tools, metrics };

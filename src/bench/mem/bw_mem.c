@@ -313,4 +313,4 @@ static const struct metric_def metrics[] = {
 	{ 0 },
 };
 
-const struct tool_file toolfile_mem_bw = { "memory", SUBSET_HW, "memory bandwidth (bw_mem)", tools, 170, { metrics, 130 } };
+const struct tool_file toolfile_mem_bw = { "memory", SUBSET_HW, "memory bandwidth (bw_mem)", tools, metrics };

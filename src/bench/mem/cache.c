@@ -257,4 +257,4 @@ static const struct metric_def metrics[] = {
 	{ 0 },
 };
 
-const struct tool_file toolfile_cache = { "caches", SUBSET_HW, "TLB, parallelism, line, caches", tools, 203, { metrics, 135 } };
+const struct tool_file toolfile_cache = { "caches", SUBSET_HW, "TLB, parallelism, line, caches", tools, metrics };

@@ -183,4 +183,4 @@ static const struct metric_def metrics[] = {
 	{ 0 },
 };
 
-const struct tool_file toolfile_lat_dram_page = { "dram", SUBSET_HW, "DRAM page hit and miss latency", tools, 181, { metrics, 144 } };
+const struct tool_file toolfile_lat_dram_page = { "dram", SUBSET_HW, "DRAM page hit and miss latency", tools, metrics };

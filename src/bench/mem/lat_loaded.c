@@ -493,4 +493,4 @@ static const struct metric_def metrics[] = {
 	{ 0 },
 };
 
-const struct tool_file toolfile_lat_loaded = { "loaded", SUBSET_HW, "memory latency under load", tools, 182, { metrics, 147 } };
+const struct tool_file toolfile_lat_loaded = { "loaded", SUBSET_HW, "memory latency under load", tools, metrics };

@@ -282,4 +282,4 @@ static const struct metric_def metrics[] = {
 	{ 0 },
 };
 
-const struct tool_file toolfile_mem_lat = { "memlat", SUBSET_HW, "memory latency (lat_mem_rd)", tools, 180, { metrics, 131 } };
+const struct tool_file toolfile_mem_lat = { "memlat", SUBSET_HW, "memory latency (lat_mem_rd)", tools, metrics };

@@ -157,4 +157,4 @@ static const struct metric_def metrics[] = {
 	{ 0 },
 };
 
-const struct tool_file toolfile_line = { "caches", SUBSET_HW, "TLB, parallelism, line, caches", tools, 202, { metrics, 134 } };
+const struct tool_file toolfile_line = { "caches", SUBSET_HW, "TLB, parallelism, line, caches", tools, metrics };

@@ -253,4 +253,4 @@ static const struct metric_def metrics[] = {
 	{ 0 },
 };
 
-const struct tool_file toolfile_memsize = { "memsize", SUBSET_HW, "usable memory", tools, 80, { metrics, 70 } };
+const struct tool_file toolfile_memsize = { "memsize", SUBSET_HW, "usable memory", tools, metrics };

@@ -210,4 +210,4 @@ static const struct metric_def metrics[] = {
 	{ 0 },
 };
 
-const struct tool_file toolfile_par_mem = { "caches", SUBSET_HW, "TLB, parallelism, line, caches", tools, 201, { metrics, 133 } };
+const struct tool_file toolfile_par_mem = { "caches", SUBSET_HW, "TLB, parallelism, line, caches", tools, metrics };

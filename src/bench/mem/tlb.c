@@ -150,4 +150,4 @@ static const struct metric_def metrics[] = {
 	{ 0 },
 };
 
-const struct tool_file toolfile_tlb = { "caches", SUBSET_HW, "TLB, parallelism, line, caches", tools, 200, { metrics, 132 } };
+const struct tool_file toolfile_tlb = { "caches", SUBSET_HW, "TLB, parallelism, line, caches", tools, metrics };

@@ -137,4 +137,4 @@ static const struct metric_def metrics[] = {
 	{ 0 },
 };
 
-const struct tool_file toolfile_netbw = { "netbw", SUBSET_OS, "socket and pipe bandwidth", tools, 140, { metrics, 110 } };
+const struct tool_file toolfile_netbw = { "netbw", SUBSET_OS, "socket and pipe bandwidth", tools, metrics };

@@ -172,4 +172,4 @@ static const struct metric_def metrics[] = {
 	{ 0 },
 };
 
-const struct tool_file toolfile_bw_udp = { "netbw", SUBSET_OS, "socket and pipe bandwidth", tools, 141, { metrics, 112 } };
+const struct tool_file toolfile_bw_udp = { "netbw", SUBSET_OS, "socket and pipe bandwidth", tools, metrics };

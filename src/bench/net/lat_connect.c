@@ -149,4 +149,4 @@ static const struct metric_def metrics[] = {
 	{ 0 },
 };
 
-const struct tool_file toolfile_lat_connect = { "netlat", SUBSET_OS, "network and socket latency", tools, 132, { metrics, 103 } };
+const struct tool_file toolfile_lat_connect = { "netlat", SUBSET_OS, "network and socket latency", tools, metrics };

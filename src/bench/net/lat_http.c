@@ -268,4 +268,4 @@ static const struct metric_def metrics[] = {
 	{ 0 },
 };
 
-const struct tool_file toolfile_http = { "http", SUBSET_OS, "HTTP latency", tools, 150, { metrics, 104 } };
+const struct tool_file toolfile_http = { "http", SUBSET_OS, "HTTP latency", tools, metrics };

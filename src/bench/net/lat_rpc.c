@@ -301,4 +301,4 @@ static const struct metric_def metrics[] = {
 	{ 0 },
 };
 
-const struct tool_file toolfile_rpc = { "rpc", SUBSET_OS, "Sun RPC latency", tools, 160, { metrics, 102 } };
+const struct tool_file toolfile_rpc = { "rpc", SUBSET_OS, "Sun RPC latency", tools, metrics };

@@ -108,4 +108,4 @@ static const struct metric_def metrics[] = {
 	{ 0 },
 };
 
-const struct tool_file toolfile_netlat = { "netlat", SUBSET_OS, "network and socket latency", tools, 130, { metrics, 100 } };
+const struct tool_file toolfile_netlat = { "netlat", SUBSET_OS, "network and socket latency", tools, metrics };

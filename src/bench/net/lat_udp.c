@@ -135,4 +135,4 @@ static const struct metric_def metrics[] = {
 	{ 0 },
 };
 
-const struct tool_file toolfile_lat_udp = { "netlat", SUBSET_OS, "network and socket latency", tools, 131, { metrics, 101 } };
+const struct tool_file toolfile_lat_udp = { "netlat", SUBSET_OS, "network and socket latency", tools, metrics };

@@ -116,4 +116,4 @@ static const struct metric_def metrics[] = {
 	{ 0 },
 };
 
-const struct tool_file toolfile_lat_cmd = { "cmd", SUBSET_OS, "a command's fork-exec-wait cost", tools, 41, { metrics, 142 } };
+const struct tool_file toolfile_lat_cmd = { "cmd", SUBSET_OS, "a command's fork-exec-wait cost", tools, metrics };

@@ -137,4 +137,4 @@ static const struct metric_def metrics[] = {
 	{ 0 },
 };
 
-const struct tool_file toolfile_lat_pmake = { "pmake", SUBSET_OS, "parallel jobs: fork, work, reap", tools, 42, { metrics, 143 } };
+const struct tool_file toolfile_lat_pmake = { "pmake", SUBSET_OS, "parallel jobs: fork, work, reap", tools, metrics };

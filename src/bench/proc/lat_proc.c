@@ -293,4 +293,4 @@ static const struct metric_def metrics[] = {
 	{ 0 },
 };
 
-const struct tool_file toolfile_proc = { "proc", SUBSET_OS, "procedure calls and process creation", tools, 40, { metrics, 40 } };
+const struct tool_file toolfile_proc = { "proc", SUBSET_OS, "procedure calls and process creation", tools, metrics };

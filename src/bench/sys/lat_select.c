@@ -178,4 +178,4 @@ static const struct metric_def metrics[] = {
 	{ 0 },
 };
 
-const struct tool_file toolfile_select = { "select", SUBSET_OS, "select() on many descriptors", tools, 20, { metrics, 20 } };
+const struct tool_file toolfile_select = { "select", SUBSET_OS, "select() on many descriptors", tools, metrics };

@@ -337,4 +337,4 @@ static const struct metric_def metrics[] = {
 	{ 0 },
 };
 
-const struct tool_file toolfile_signal = { "signal", SUBSET_OS, "signals and protection faults", tools, 30, { metrics, 30 } };
+const struct tool_file toolfile_signal = { "signal", SUBSET_OS, "signals and protection faults", tools, metrics };

@@ -199,4 +199,4 @@ static const struct metric_def metrics[] = {
 	{ 0 },
 };
 
-const struct tool_file toolfile_syscall = { "syscall", SUBSET_OS, "system calls", tools, 10, { metrics, 10 } };
+const struct tool_file toolfile_syscall = { "syscall", SUBSET_OS, "system calls", tools, metrics };

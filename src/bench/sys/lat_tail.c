@@ -493,4 +493,4 @@ static const struct metric_def metrics[] = {
 	{ 0 },
 };
 
-const struct tool_file toolfile_lat_tail = { "tails", SUBSET_OS, "tail latency: percentiles of single operations", tools, 32, { metrics, 148 } };
+const struct tool_file toolfile_lat_tail = { "tails", SUBSET_OS, "tail latency: percentiles of single operations", tools, metrics };

@@ -283,4 +283,4 @@ static const struct metric_def metrics[] = {
 	{ 0 },
 };
 
-const struct tool_file toolfile_lat_usleep = { "usleep", SUBSET_OS, "sleep and timer wake-up latency", tools, 31, { metrics, 140 } };
+const struct tool_file toolfile_lat_usleep = { "usleep", SUBSET_OS, "sleep and timer wake-up latency", tools, metrics };
