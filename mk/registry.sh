@@ -66,7 +66,7 @@ unsorted=$(for f in "$@"; do
 	morder=$(entries "$metrics_order" | awk -v k="$key" '$2 == k { print $1 }')
 	# every declared metric has its noise, sign rule and abscissa (core/metrics.h): counted in
 	# the file's metrics[] table
-	table=$(sed -n '/^static const struct metric_def metrics\[\] = {/,/^};/p' "$f")
+	table=$(sed -n '/^static const struct metric_def metrics\[[A-Z_ +0-9]*\] = {/,/^};/p' "$f")
 	nm=$(printf '%s\n' "$table" | grep -c '[{(,][[:space:]]*\.id = ' || true)
 	if [ "$nm" -eq 0 ]; then
 		echo "registry.sh: $f: its metrics[] table declares no metric (rows start '{ .id = ')" >&2

@@ -24,6 +24,11 @@
 #include "core/cleanup.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_LAT_MMAP_LATENCY, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 struct mm {
 	const char *file;
 	int fd;
@@ -104,7 +109,7 @@ static int lat_mmap(struct tool_ctx *c, int argc, char **argv)
 		return EXIT_MEASURE;
 	sink_u64(m.acc);
 	char *d = fs_dir_of(m.file);
-	struct result *r = record_latency(c, "lat_mmap.latency", rnd ? "touch=spread" : "",
+	struct result *r = record_latency(c, metrics[ROW_LAT_MMAP_LATENCY].id, rnd ? "touch=spread" : "",
 					  (double)m.size / 1e6, &ms, 1);
 	/* per operation = per mapping; per fault = the operation's time over the faults it took */
 	size_t touches = (m.span + m.stride - 1) / m.stride;
@@ -133,8 +138,9 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ .id = "lat_mmap.latency", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 2,
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_LAT_MMAP_LATENCY] = { .id = "lat_mmap.latency",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 2,
 	  .desc = "mmap+touch+munmap of a file",
 	  .line = "%x %v", .xfmt = "%.6f", .vfmt = "micromb", .series_title = "\"mappings",
 	  .sign = POSITIVE, .x = { .kind = X_OTHER, .label = "x" }, .chart = CHART_SERIES,

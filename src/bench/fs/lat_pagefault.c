@@ -24,6 +24,11 @@
 #include "core/cleanup.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_LAT_PAGEFAULT_LATENCY, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 #define PF_DEFAULT_SIZE (8u << 20)
 
 struct pf {
@@ -184,7 +189,7 @@ static void pf_record(struct tool_ctx *c, const struct pf *p, struct measurement
 	} else {
 		snprintf(params, sizeof params, "file=%s", p->file);
 	}
-	struct result *r = record_latency(c, "lat_pagefault.latency", params, NAN, m,
+	struct result *r = record_latency(c, metrics[ROW_LAT_PAGEFAULT_LATENCY].id, params, NAN, m,
 					  (double)p->npages);
 	/* Faults were counted around every pass, calibration and warm-up included: per page is
 	 * over all of them. Per fault: the time per page touched over the faults per page. */
@@ -238,8 +243,9 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ .id = "lat_pagefault.latency", .unit = "us", .better = LOWER, .stat = MEDIAN,
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_LAT_PAGEFAULT_LATENCY] = { .id = "lat_pagefault.latency",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN,
 	  .version = 2,
 	  .desc = "file page fault, page evicted first (real fault)",
 	  .line = "Pagefaults on {file}: %v microseconds", .vfmt = "%.4f",

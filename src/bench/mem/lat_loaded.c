@@ -53,6 +53,11 @@
 #include "core/timing.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_LAT_LOADED_LATENCY, ROW_LAT_LOADED_BANDWIDTH, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 #define LD_MAX_CPUS 256
 #define LD_MAX_LEVELS 33   /* level 0 and up to 32 delays */
 #define LD_CHUNK 1024      /* bytes a loader moves between delays (kernels take 512-byte multiples) */
@@ -310,8 +315,8 @@ static int run_level(struct tool_ctx *c, struct loaded *x, int level, const char
 		/* iters stays the chase's count of that interval (a count of 0 means "not timed") */
 		s[i].elapsed_ns = (double)sp[i].ns;
 	}
-	struct result *r = record_latency(c, "lat_loaded.latency", params, level, &m, LD_LOADS);
-	struct result *rb = record_values(c, "lat_loaded.bandwidth", params, level, s, m.n);
+	struct result *r = record_latency(c, metrics[ROW_LAT_LOADED_LATENCY].id, params, level, &m, LD_LOADS);
+	struct result *rb = record_values(c, metrics[ROW_LAT_LOADED_BANDWIDTH].id, params, level, s, m.n);
 	*lat = r->value;
 	*bw = rb->value;
 	for (int k = 0; k < 2; k++) {
@@ -459,8 +464,9 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ .id = "lat_loaded.latency", .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_LAT_LOADED_LATENCY] = { .id = "lat_loaded.latency",
+	  .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "load latency at load level x (0: no loader)",
 	  .line = "Loaded latency level %x ({traffic}): %v nanoseconds",
 	  .xfmt = "%.0f", .vfmt = "%.2f",
@@ -476,7 +482,8 @@ static const struct metric_def metrics[] = {
 	  /* 8 runs of the defaults back to back on the 2-vCPU guest (2026-12-02, load 1.4): the
 	   * standard deviation of log latency 0.04-0.19 by level, 0.097 pooled; x 1.25 */
 	  .noise = { .group = "memory", .run = 0.12, .run_eq = 0.12, .df = 7, .clock = OWN_PACE } },
-	{ .id = "lat_loaded.bandwidth", .unit = "MB/s", .better = HIGHER, .stat = MEDIAN,
+	[ROW_LAT_LOADED_BANDWIDTH] = { .id = "lat_loaded.bandwidth",
+	  .unit = "MB/s", .better = HIGHER, .stat = MEDIAN,
 	  .version = 1,
 	  .desc = "bandwidth the loaders delivered at load level x",
 	  .line = "Loaded bandwidth level %x ({traffic}): %v MB/s", .xfmt = "%.0f", .vfmt = "%.0f",

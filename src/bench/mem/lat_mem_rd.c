@@ -34,6 +34,11 @@
 #include "core/timing.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_LAT_MEM_RD_SEQ, ROW_LAT_MEM_RD_RAND, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 /* lmbench's size steps: x2 below 1 KiB, +1 KiB below 4 KiB, then 8 steps per doubling. */
 size_t lat_next_range(size_t r)
 {
@@ -206,7 +211,7 @@ static int lat_series(struct tool_ctx *c, struct mem_buf *b, size_t maxb, size_t
 			return EXIT_MEASURE;
 		char params[64];
 		snprintf(params, sizeof params, "stride=%zu", stride); /* size is the abscissa */
-		record_latency(c, rnd ? "lat_mem_rd.rand" : "lat_mem_rd.seq", params,
+		record_latency(c, rnd ? metrics[ROW_LAT_MEM_RD_RAND].id : metrics[ROW_LAT_MEM_RD_SEQ].id, params,
 			       (double)range / 1048576.0, &m, MEM_CHASE_LOADS);
 		measurement_free(&m);
 		if (!rnd && n < nmax)
@@ -253,8 +258,9 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ .id = "lat_mem_rd.seq", .unit = "ns", .better = LOWER, .stat = BEST, .version = 1,
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_LAT_MEM_RD_SEQ] = { .id = "lat_mem_rd.seq",
+	  .unit = "ns", .better = LOWER, .stat = BEST, .version = 1,
 	  .desc = "load latency, chain in address order (MiB)",
 	  .line = "%x %v", .xfmt = "%.5f", .vfmt = "%.3f", .series_title = "\"stride={stride}",
 	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size", .was_param = "size" },
@@ -266,7 +272,8 @@ static const struct metric_def metrics[] = {
 	  .lmbench = "prefetchers follow it: at large sizes a bandwidth more than a latency, as "
 		"lmbench's",
 	  .noise = { .group = "memory", .run = 0.21, .run_eq = 0.21, .df = 5, .clock = OWN_PACE } },
-	{ .id = "lat_mem_rd.rand", .unit = "ns", .better = LOWER, .stat = BEST, .version = 2,
+	[ROW_LAT_MEM_RD_RAND] = { .id = "lat_mem_rd.rand",
+	  .unit = "ns", .better = LOWER, .stat = BEST, .version = 2,
 	  .desc = "load latency, one random cycle through all lines (MiB)",
 	  .line = "%x %v", .xfmt = "%.5f", .vfmt = "%.3f", .series_title = "\"stride={stride}",
 	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size", .was_param = "size" },

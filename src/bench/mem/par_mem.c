@@ -19,6 +19,11 @@
 #include "core/timing.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_PAR_MEM_PARALLELISM, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 
 #define PM_MAXK 16
 struct pm {
@@ -175,7 +180,7 @@ static int par_mem(struct tool_ctx *c, int argc, char **argv)
 		struct sample s = { .value = par, .iters = 1 };
 		char params[64];
 		snprintf(params, sizeof params, "line=%zu", line); /* size: the abscissa */
-		record_values(c, "par_mem.parallelism", params, (double)size / 1e6, &s, 1);
+		record_values(c, metrics[ROW_PAR_MEM_PARALLELISM].id, params, (double)size / 1e6, &s, 1);
 	}
 	pm_order_free(&ord);
 	mem_free(&b);
@@ -193,8 +198,9 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ .id = "par_mem.parallelism", .unit = "x", .better = HIGHER, .stat = MEDIAN, .version = 2,
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_PAR_MEM_PARALLELISM] = { .id = "par_mem.parallelism",
+	  .unit = "x", .better = HIGHER, .stat = MEDIAN, .version = 2,
 	  .desc = "memory-level parallelism by size (MB)",
 	  .line = "%x %v",
 	  .xfmt = "%.6f", .vfmt = "%.2f", .series_title = "Memory load parallelism",

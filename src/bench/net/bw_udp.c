@@ -20,6 +20,11 @@
 #include "core/timing.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_BW_UDP_BANDWIDTH, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 struct bwu {
 	struct net_client nc;
 	int fd;
@@ -145,7 +150,7 @@ static int bw_udp(struct tool_ctx *c, int argc, char **argv)
 	/* Only delivered bytes count (a datagram lost is not bandwidth). */
 	double frac = u.sent ? (double)u.delivered / (double)u.sent : 1;
 	char *params = xasprintf("host=%s", net_client_hostname(&u.nc));
-	struct result *r = record_bandwidth(c, "bw_udp.bandwidth", params, NAN, &m, (double)o.move * frac);
+	struct result *r = record_bandwidth(c, metrics[ROW_BW_UDP_BANDWIDTH].id, params, NAN, &m, (double)o.move * frac);
 	if (u.delivered < u.sent)
 		out_fact(c, r, "lost", "%llu of %llu bytes", (unsigned long long)(u.sent - u.delivered),
 			 (unsigned long long)u.sent);
@@ -162,8 +167,9 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ .id = "bw_udp.bandwidth", .unit = "MB/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_BW_UDP_BANDWIDTH] = { .id = "bw_udp.bandwidth",
+	  .unit = "MB/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
 	  .desc = "UDP bandwidth", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "socket UDP bandwidth using {host}: %v MB/sec", .vfmt = "%.2f",
 	  .work = "batches of datagrams that fit the receive buffer; delivered bytes / time",

@@ -23,6 +23,11 @@
 #include "bench/tool.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_LAT_HTTP_LATENCY, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 #define NPAGES 14
 
 static const struct {
@@ -234,7 +239,7 @@ static int lat_http(struct tool_ctx *c, int argc, char **argv)
 	char *params = xasprintf("host=%s", net_client_hostname(&h.nc));
 	struct tool_ctx quiet = *c;   /* the registry has no line for it: print lmbench's here */
 	quiet.out = NULL;
-	struct result *r = record_latency(&quiet, "lat_http.latency", params, NAN, &m, 1);
+	struct result *r = record_latency(&quiet, metrics[ROW_LAT_HTTP_LATENCY].id, params, NAN, &m, 1);
 	c->results = quiet.results;
 	double ms = r->value, kb = (double)h.bytes / 1e3, mbs = (double)h.bytes / (ms * 1e3);
 	out_printf(c, "Avg xfer: %.1fKB, %.1fKB in ", kb / h.nurls, kb);
@@ -256,8 +261,9 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ .id = "lat_http.latency", .unit = "ms", .better = LOWER, .stat = MEDIAN, .version = 1,
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_LAT_HTTP_LATENCY] = { .id = "lat_http.latency",
+	  .unit = "ms", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "HTTP GET of a set of pages",
 	  .line = NULL, .vfmt = "%.4f", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .work = "fetching every URL of the page list, each over a new connection",

@@ -21,6 +21,11 @@
 #include "core/cleanup.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_LAT_CMD_LATENCY, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 /* A command is slow: samples of at least 60 ms, as lat_proc's. */
 #define CMD_MIN_SAMPLE_NS 60e6
 
@@ -77,7 +82,7 @@ static int lat_cmd(struct tool_ctx *c, int argc, char **argv)
 	struct measurement m;
 	if (measure(&c->timing, &op, &m) != 0)
 		return EXIT_MEASURE;
-	struct result *r = record_latency(c, "lat_cmd.latency", "", NAN, &m, 1);
+	struct result *r = record_latency(c, metrics[ROW_LAT_CMD_LATENCY].id, "", NAN, &m, 1);
 	/* the command as info, blanks made '_' (info is "key=value ..."), at most 200 bytes */
 	char line[256] = "";
 	for (int i = optind; i < argc && strlen(line) < 200; i++)
@@ -102,8 +107,9 @@ static const struct tool tools[] = {
 /* Default noise: 5 runs on the 2-vCPU guest while other builds and tests shared it (load average
  * 5-6), the log values' standard deviation times 1.25: a busy machine's figure, until quiet runs
  * replace it (bench/README.md says how). */
-static const struct metric_def metrics[] = {
-	{ .id = "lat_cmd.latency", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_LAT_CMD_LATENCY] = { .id = "lat_cmd.latency",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "fork + exec of a command, its run, wait",
 	  .line = "lat_cmd: %v microseconds", .vfmt = "%.4f",
 	  .sign = POSITIVE, .x = { .kind = X_NONE },

@@ -40,6 +40,11 @@
 #include "core/cpu.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_LAT_SIG_INSTALL, ROW_LAT_SIG_CATCH, ROW_LAT_SIG_PROT, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 struct sig {
 	pid_t self;            /* set in setup: each -P copy signals itself */
 	int fd;                /* FILE for prot, or -1 */
@@ -262,7 +267,7 @@ static int lat_sig(struct tool_ctx *c, int argc, char **argv)
 		struct measurement m;
 		struct bench_op op = { .loop = loop_install, .arg = &s, .steady = 1 };
 		measure_or_die(c, &op, &m);
-		record_latency(c, "lat_sig.install", "", NAN, &m, 1);
+		record_latency(c, metrics[ROW_LAT_SIG_INSTALL].id, "", NAN, &m, 1);
 		measurement_free(&m);
 		return 0;
 	}
@@ -280,13 +285,13 @@ static int lat_sig(struct tool_ctx *c, int argc, char **argv)
 	double send_ns = min_ns(&ms[0]);
 	if (k == 2) {
 		struct sample *v = corrected(&ms[1], send_ns);
-		struct result *r = record_values(c, "lat_sig.catch", "", NAN, v, ms[1].n);
+		struct result *r = record_values(c, metrics[ROW_LAT_SIG_CATCH].id, "", NAN, v, ms[1].n);
 		add_info(c, r, "kill0_ns=%.2f", send_ns, &ms[1]);
 		free(v);
 	} else {
 		double catch_ns = min_ns(&ms[1]) - send_ns;
 		struct sample *v = corrected(&ms[2], catch_ns);
-		struct result *r = record_values(c, "lat_sig.prot", "", NAN, v, ms[2].n);
+		struct result *r = record_values(c, metrics[ROW_LAT_SIG_PROT].id, "", NAN, v, ms[2].n);
 		add_info(c, r, "catch_ns=%.2f", catch_ns, &ms[2]);
 		free(v);
 	}
@@ -306,8 +311,9 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ .id = "lat_sig.install", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_LAT_SIG_INSTALL] = { .id = "lat_sig.install",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "sigaction() install", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "Signal handler installation: %v microseconds", .vfmt = "%.4f",
 	  .work = "one sigaction() and its loop", .subtracted = SUB_CLOCK, .lmbench = "",
@@ -315,7 +321,8 @@ static const struct metric_def metrics[] = {
 		   .clock = FOLLOWS_CLOCK, .run_effect = 0.04 },
 	  .steady = { .group = "syscall.steady", .run = 0.1, .run_eq = 0.1, .df = 5,
 		   .clock = FOLLOWS_CLOCK, .run_effect = 0.04 } },
-	{ .id = "lat_sig.catch", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	[ROW_LAT_SIG_CATCH] = { .id = "lat_sig.catch",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "signal delivery to an empty handler", .sign = ANY_SIGN, .x = { .kind = X_NONE },
 	  .line = "Signal handler overhead: %v microseconds", .vfmt = "%.4f",
 	  .work = "one kill(self, SIGUSR1) delivered to an empty handler",
@@ -325,7 +332,8 @@ static const struct metric_def metrics[] = {
 		"average; results at or below zero are kept, not clamped",
 	  .noise = { .group = "syscall", .run = 0.1, .run_eq = 0.1, .df = 5,
 		   .clock = FOLLOWS_CLOCK, .run_effect = 0.04 } },
-	{ .id = "lat_sig.prot", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	[ROW_LAT_SIG_PROT] = { .id = "lat_sig.prot",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "write to a read-only page, caught", .sign = ANY_SIGN, .x = { .kind = X_NONE },
 	  .line = "Protection fault: %v microseconds", .vfmt = "%.4f",
 	  .work = "one store to a read-only page: fault, SIGSEGV to a handler, sigreturn, store "
