@@ -20,6 +20,11 @@
 #include "core/cpu.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_LAT_SEM_LATENCY, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 /* One set for the whole run, made by the tool before measure(): semaphores 2c and 2c+1 serve
  * -P copy c. The set is a kernel object that outlives a process, so it is removed after the
  * measurement, at exit (atexit) and from SIGINT/SIGTERM/SIGHUP/SIGQUIT: our handler removes it
@@ -139,7 +144,7 @@ static int lat_sem(struct tool_ctx *c, int argc, char **argv)
 	sem_id = id;
 	struct ipc s = { .semid = id };
 	struct bench_op op = { .setup = setup_sem, .loop = loop_sem, .teardown = teardown_sem };
-	int rc = ipc_run(c, &s, &op, "lat_sem.latency", "", 2);
+	int rc = ipc_run(c, &s, &op, metrics[ROW_LAT_SEM_LATENCY].id, "", 2);
 	sem_remove();
 	sem_guard(0);
 	return rc;
@@ -152,8 +157,9 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ .id = "lat_sem.latency", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_LAT_SEM_LATENCY] = { .id = "lat_sem.latency",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "SysV semaphore hand-off", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "Semaphore latency: %v microseconds", .vfmt = "%.4f",
 	  .work = "a SysV semaphore hand-off with an echo process; per hand-off (half a round trip)",
