@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """bench/noise_table.py PLUMB DB OUTDIR NSEP NAB — the per-metric figures behind compare's default
-noise (the NOISE(...) of each metric's declaration in its tool's file, bench/README.md "Run-to-run noise: the default table"):
+noise (the .noise = { ... } of each metric's row in its tool's file, bench/README.md "Run-to-run noise: the default table"):
 over the separate runs OUTDIR/sep1..NSEP.json, each metric point's run-to-run standard deviation
 of the run value (the mean over rounds of each round's mean log value, as compare forms it) and
 its round-to-round standard deviation within a run; over the A/A `plumb ab` sessions aaA<i>/aaB<i>

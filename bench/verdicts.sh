@@ -16,7 +16,7 @@
 #      run-to-run noise is lowest, on real noise (issue 11, item 5)
 # then bench/verdicts.py prints the verdict counts, the time each part took, the run-to-run
 # noise and each metric's slope on the run's clock, and bench/noise_table.py the per-metric
-# figures the metrics' declared default noise (NOISE(...) in each tool's file) is made from.
+# figures the metrics' declared default noise (.noise = { ... } in each tool's file) is made from.
 # Usage: bench/verdicts.sh [OUTDIR] (default bench/out/verdicts); NSEP (10), NAB (8), NAB8 (4),
 # NINJ (NSEP/2), FAMILIES, FLAGS, INJECT (slowsys's N:LEN, default 1:24), SHIFT from the
 # environment; COMPARE_ONLY=1 redoes only the comparisons (with the current bin/plumb) and the

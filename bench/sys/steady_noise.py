@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """bench/sys/steady_noise.py RUN.json... — the figures behind a steady twin's declared noise
-(STEADY(...) in its tool's file): per metric, the within-run sd of a round's log value (s_w),
+(.steady = { ... } in its tool's file): per metric, the within-run sd of a round's log value (s_w),
 the sd of a run's value (the mean of its rounds' mean logs, s_b) and the run effect
 sqrt(max(0, s_b^2 - s_w^2 / rounds)): what separates runs beyond their rounds. Then the
 declared pair as bench/README.md's rule makes it: the run sd at NOISE_ROUNDS = 3 rounds

@@ -23,25 +23,34 @@ void cmp_opts_default(struct cmp_opts *o)
 }
 
 
-static int near_x(double a, double b) { return fabs(a - b) <= 0.03 * fabs(b); }
+static int near_x(double a, double b, double tol) { return fabs(a - b) <= tol * fabs(b); }
+
+/* Whether r is at one of the abscissas its row lists among lmbench's summary points (and, when
+ * the row names a parameter, in the series with that parameter's value). */
+static int listed_point(const struct metric_summary *p, const struct result *r)
+{
+	if (p->param) {
+		char b[32];
+		if (!param_get(r->params, p->param, b, sizeof b) || atol(b) != p->param_is)
+			return 0;
+	}
+	for (size_t i = 0; i < sizeof p->x / sizeof *p->x && p->x[i] > 0; i++)
+		if (p->tol > 0 ? near_x(r->x, p->x[i], p->tol) : r->x == p->x[i])
+			return 1;
+	return 0;
+}
 
 int cmp_summary_point(const struct result *r, double largest_x)
 {
 	if (isnan(r->x))
 		return 1;
-	/* a steady figure's points are its batch mean's */
+	/* the points lmbench's tables read, from the metric's row (a steady twin has its row's) */
 	const struct metric_def *d = metric_find(r->metric);
-	const char *id = d && d->steady_of ? d->steady_of->id : r->metric;
-	/* lmbench's context-switching tables: 2, 8 and 16 processes (sizes 0, 16, 64 KB) */
-	if (strcmp(id, "lat_ctx.switch") == 0)
-		return r->x == 2 || r->x == 8 || r->x == 16;
-	/* Memory latencies table: L1 = stride 128 at 1 KiB (printed 0.00098 MB), L2 = at 128 KiB */
-	if (strcmp(id, "lat_mem_rd.seq") == 0) {
-		char b[32];
-		if (param_get(r->params, "stride", b, sizeof b) && atoi(b) == 128 &&
-		    (near_x(r->x, 0.0009765625) || near_x(r->x, 0.125)))
-			return 1;
-	}
+	enum summary_at at = d ? d->summary.at : SUMMARY_LAST;
+	if ((at == SUMMARY_LISTED || at == SUMMARY_LISTED_OR_LAST) && listed_point(&d->summary, r))
+		return 1;
+	if (at == SUMMARY_LISTED)
+		return 0;
 	/* every other series: its last point, as getsummary's LAST() reads it */
 	return x_same(r->x, largest_x);
 }

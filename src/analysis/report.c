@@ -57,8 +57,7 @@ static void size_text(const struct metric_def *d, double x, char *buf, size_t le
 
 static int x_is_size(const struct metric_def *d)
 {
-	return d && ((d->xfmt && strcmp(d->xfmt, "bw") == 0) || strstr(d->desc, "(MB)") ||
-		     strstr(d->desc, "(MiB)"));
+	return d && d->x.kind == X_SIZE;
 }
 
 /* A bar's name: metric, parameters, and its size in K/M/G when the abscissa is a size. */
@@ -395,20 +394,18 @@ void report_bar_charts(struct charts *out, const struct chart_in *in)
 
 /* ---- all charts --------------------------------------------------------------------------- */
 
-/* What a series' x is, for the tools whose x is not a size (their lmbench line says it too). */
-static const char *x_name(const char *metric)
+/* A series' axis name: its row's (core/metrics.h, x.label), "x" for a metric plumb does not
+ * know or one declared without a series. */
+static const char *x_name(const struct metric_def *d)
 {
-	if (strncmp(metric, "scale.", 6) == 0)
-		return "copies";
-	if (strncmp(metric, "lat_loaded.", 11) == 0)
-		return "load level (0: no loader)";
-	return "x";
+	return d && d->x.label ? d->x.label : "x";
 }
 
+/* Whether a chart of its own (not the generic one per metric) draws the series of m. */
 static int covered(const char *m)
 {
-	return strncmp(m, "lat_mem_rd.", 11) == 0 || strncmp(m, "bw_mem.", 7) == 0 ||
-	       strcmp(m, "lat_ctx.switch") == 0;
+	const struct metric_def *d = metric_find(m);
+	return d && d->chart != CHART_UNDECLARED && d->chart != CHART_SERIES;
 }
 
 /* The chart kind "series" (report_kinds.c): the memory charts, context switches, then every
@@ -423,7 +420,7 @@ void report_series_charts(struct charts *c, const struct chart_in *in)
 		     "Memory load latency, random chain (lat_mem_rd -t)", "working set", X_LOG2_MB, 1);
 	for (int i = 0; metric_at(i); i++) {
 		const struct metric_def *d = metric_at(i);
-		if (strncmp(d->id, "bw_mem.", 7) != 0 || !has_series(sides, n, d->id))
+		if (d->chart != CHART_MEM_BANDWIDTH || !has_series(sides, n, d->id))
 			continue;
 		char slug[64], title[160];
 		snprintf(slug, sizeof slug, "bw-mem-%s", d->id + 7);
@@ -454,7 +451,7 @@ void report_series_charts(struct charts *c, const struct chart_in *in)
 			if (*p == '.' || *p == '_')
 				*p = '-';
 		snprintf(title, sizeof title, "%s%s%s", other.v[i], d ? ": " : "", d ? d->desc : "");
-		series_chart(c, in, other.v[i], slug, title, mb ? "size" : x_name(other.v[i]),
+		series_chart(c, in, other.v[i], slug, title, mb ? "size" : x_name(d),
 			     mb ? X_LOG2_MB : X_LINEAR, 0);
 	}
 	strs_free(&other);

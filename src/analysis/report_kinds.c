@@ -14,7 +14,7 @@ chart_fn report_loaded_charts; /* report_loaded.c: lat_loaded's latency against 
 chart_fn report_bar_charts;    /* report.c: bars of the summary metrics */
 chart_fn report_trend_charts;  /* report_trend.c: each metric across a series of 3+ sides */
 
-static const struct chart_kind kinds[] = {
+static const struct chart_page_row kinds[] = {
 	{ .kind = "series", .fn = report_series_charts },
 	{ .kind = "c2c", .fn = report_c2c_charts },
 	{ .kind = "tails", .fn = report_tails_charts },
@@ -29,7 +29,7 @@ size_t report_charts(const struct side *sides, size_t n, int standalone,
 {
 	struct charts c = { 0 };
 	const struct chart_in in = { .sides = sides, .n = n, .standalone = standalone };
-	for (const struct chart_kind *k = kinds; k->kind; k++)
+	for (const struct chart_page_row *k = kinds; k->kind; k++)
 		k->fn(&c, &in);
 	*out = c.v;
 	return c.n;

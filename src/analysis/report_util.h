@@ -35,7 +35,7 @@ struct chart_in {
 typedef void chart_fn(struct charts *out, const struct chart_in *in);
 
 /* One row of the chart-kind table (report_kinds.c). */
-struct chart_kind {
+struct chart_page_row {
 	const char *kind;
 	chart_fn *fn;
 };

@@ -47,24 +47,25 @@ struct tool {
 enum subset { SUBSET_HW = 1, SUBSET_OS = 2 };
 
 /* A tool file's descriptor, its last line, after its tools[] and metrics[] tables:
- *   const struct tool_file toolfile_NAME = { "ALIAS", SUBSET, "what", tools, ORDER, { metrics, MORDER } };
+ *   const struct tool_file toolfile_NAME = { "ALIAS", SUBSET, "what", tools, metrics };
  * on one line (mk/registry.sh reads it). ALIAS is the file's alias ("memory" is bw_mem,
  * "caches" tlb par_mem line cache, several files may share one): --only and --skip take it,
- * selecting exactly those tools. ORDER places the file's tools in the registry, and so in
- * `plumb list` and `plumb --help` (ascending, unique). metrics[] declares every metric the
- * file's tools record (core/metrics.h: id, unit, lmbench line, method, noise); a tool that
- * records a metric its file does not declare stops with an internal error. MORDER places those
- * metrics in the metric registry (docs/metrics.md's order). */
+ * selecting exactly those tools. metrics[] declares every metric the file's tools record
+ * (core/metrics.h: id, unit, lmbench line, method, noise); a tool that records a metric its
+ * file does not declare stops with an internal error. Where the file's tools stand in the
+ * registry (and so in `plumb list` and `plumb --help`) is the line the file is on in
+ * mk/tools.order, and where its metrics stand (docs/metrics.md's order) its line in
+ * mk/metrics.order: no number in the file, and no two files on one place. */
 struct tool_file {
 	const char *alias;         /* --only/--skip ALIAS: this file's tools (and its kin's) */
 	enum subset subset;
 	const char *desc;
 	const struct tool *tools;  /* ends with a zeroed entry */
-	int order;
-	struct metric_set metrics;
+	const struct metric_def *metrics; /* ends with a zeroed row */
 };
 
-/* The registry, generated: every descriptor in ORDER with its family (its folder). */
+/* The registry, generated: every descriptor in mk/tools.order's order with its family (its
+ * folder). */
 struct registered {
 	const char *family;        /* "sys", "ipc", "mem", ... (plumb run --only FAMILY) */
 	const struct tool_file *file;

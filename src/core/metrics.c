@@ -49,6 +49,12 @@ static const struct metric_def *steady_twin(const struct metric_def *d)
 	t->noise = d->steady;
 	t->steady_of = d;
 	t->place = d->place;
+	t->sign = d->sign; /* a difference where its mean is */
+	t->x = d->x;
+	t->summary = d->summary; /* its points are its batch mean's */
+	/* its series, if any, gets a chart of its own: the charts of lat_mem_rd, bw_mem and
+	 * lat_ctx draw the batch mean */
+	t->chart = d->x.kind == X_NONE ? CHART_UNDECLARED : CHART_SERIES;
 	return t;
 }
 
@@ -57,15 +63,15 @@ static const struct metric_def *steady_twin(const struct metric_def *d)
 static void build_table(void)
 {
 	int n = 0;
-	for (int s = 0; metric_sets[s]; s++)
-		for (const struct metric_def *d = metric_sets[s]->defs; d->id; d++)
+	for (int s = 0; metric_sets[s].defs; s++)
+		for (const struct metric_def *d = *metric_sets[s].defs; d->id; d++)
 			n++;
 	struct ranked *r = xcalloc((size_t)n + 1, sizeof *r);
 	int k = 0;
-	for (int s = 0; metric_sets[s]; s++) {
+	for (int s = 0; metric_sets[s].defs; s++) {
 		int pos = 0;
-		for (const struct metric_def *d = metric_sets[s]->defs; d->id; d++)
-			r[k++] = (struct ranked){ d, metric_sets[s]->order, d->place ? d->place : ++pos };
+		for (const struct metric_def *d = *metric_sets[s].defs; d->id; d++)
+			r[k++] = (struct ranked){ d, metric_sets[s].order, d->place ? d->place : ++pos };
 	}
 	qsort(r, (size_t)n, sizeof *r, by_rank);
 	int twins = 0;
@@ -198,13 +204,28 @@ const struct metric_def *metric_find(const char *id)
 	return NULL;
 }
 
+/* What a row with a series (an abscissa other than X_NONE) lacks, or NULL. */
+static const char *series_lack(const struct metric_def *d)
+{
+	if (d->x.kind == X_NONE)
+		return NULL;
+	return !d->x.label || !*d->x.label ? "its abscissa's label (.x.label)"
+		: d->chart == CHART_UNDECLARED ? "its chart kind (.chart)"
+		: d->summary.at == SUMMARY_UNDECLARED ? "lmbench's summary points (.summary)"
+		: d->summary.at != SUMMARY_LAST && !(d->summary.x[0] > 0)
+		? "the abscissas of its summary points (.summary.x)"
+		: NULL;
+}
+
 static int complete(const struct metric_def *d, char *why, size_t len)
 {
 	const char *lack = !d->unit || !*d->unit ? "a unit" : d->version < 1 ? "a method version"
 		: !d->desc || !*d->desc ? "a description" : !d->vfmt ? "a value format"
 		: !d->work || !*d->work || !d->subtracted || !*d->subtracted || !d->lmbench ? "its method"
 		: !d->noise.group || !(d->noise.run > 0) || !(d->noise.df > 0) ? "its run-to-run noise"
-		: NULL;
+		: d->sign == SIGN_UNDECLARED ? "its sign rule (.sign)"
+		: d->x.kind == X_UNDECLARED ? "its abscissa (.x.kind)"
+		: series_lack(d);
 	if (!lack)
 		return 0;
 	snprintf(why, len, "metric %s is declared without %s", d->id, lack);
@@ -213,7 +234,7 @@ static int complete(const struct metric_def *d, char *why, size_t len)
 
 int metric_set_check(const struct metric_set *s, char *why, size_t len)
 {
-	for (const struct metric_def *d = s->defs; d->id; d++)
+	for (const struct metric_def *d = *s->defs; d->id; d++)
 		if (complete(d, why, len) != 0)
 			return -1;
 	return 0;
@@ -230,7 +251,7 @@ int metric_check_record(const char *tool, const char *id, char *why, size_t len)
 	for (const struct metric_owner *o = metric_owners; tool && o->tool; o++) {
 		if (strcmp(o->tool, tool) != 0)
 			continue;
-		for (const struct metric_def *m = o->set->defs; m->id; m++)
+		for (const struct metric_def *m = *o->set->defs; m->id; m++)
 			if (m == own)
 				return complete(d, why, len);
 		snprintf(why, len, "%s records metric %s, which its file does not declare", tool, id);

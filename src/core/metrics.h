@@ -1,7 +1,7 @@
 /*
  * metrics.h — the metric registry. Every metric is declared once, in the file of the tool that
  * records it (src/bench/FAMILY/TOOL.c, beside its tools[] table), as a `struct metric_def` row
- * written with the macros below; mk/registry.sh collects the files' tables into the registry
+ * written with designated fields (below); mk/registry.sh collects the files' tables into the registry
  * (build/registry_gen.c) and every layer looks metrics up here: none keeps its own list of
  * names, units, methods or noise.
  */
@@ -37,6 +37,79 @@ struct metric_noise {
 /* The rounds of the runs the declared run figures were measured on (the default profile's 3). */
 #define NOISE_ROUNDS 3
 
+/* What a series' abscissa (its x) is: how a report charts it and names its axis. */
+enum abscissa {
+	X_UNDECLARED, /* refused by the registry's check (metric_set_check) */
+	X_NONE,       /* one value per parameter set: no series */
+	X_SIZE,       /* a size, in MB when xfmt is "bw" (10^6 bytes), else MiB: a log2 axis */
+	X_COUNT,      /* a count (processes, copies): a linear axis */
+	X_LEVEL,      /* a level of a load: a linear axis */
+	X_OTHER,      /* another quantity: a linear axis named by its label */
+};
+struct metric_x {
+	enum abscissa kind;
+	const char *label;     /* the axis' name in a chart ("size", "copies"); NULL with X_NONE */
+	const char *was_param; /* the parameter older files carried the abscissa in as well ("size":
+				* files before plumb/2 and lmbench imports of that time, which made
+				* every point its own series); dropped wherever a result is made, so
+				* old files, old stores and new runs agree on what a series is */
+};
+
+/* Which values a measurement of the metric can give (results/run_check.c judges a run by it). */
+enum sign_rule {
+	SIGN_UNDECLARED, /* refused by the registry's check */
+	POSITIVE,        /* a time, a rate, a size or a count: above zero */
+	ZERO_OR_MORE,    /* zero is a measurement too (lat_loaded's level 0 delivers 0 MB/s) */
+	ANY_SIGN,        /* a measurement less an estimated overhead, or a difference of two:
+			  * recorded as measured even at or below zero */
+};
+
+/* Which chart of a report draws the metric's series (analysis/report.c). */
+enum chart_kind {
+	CHART_UNDECLARED,    /* refused on a row with a series */
+	CHART_SERIES,        /* a chart of its own per metric, x named by the row's x.label */
+	CHART_MEM_LATENCY,   /* the memory latency charts, one per chain (lat_mem_rd) */
+	CHART_MEM_BANDWIDTH, /* a memory bandwidth chart per operation (bw_mem) */
+	CHART_CTX_SWITCH,    /* the context switch chart, a line per size (lat_ctx) */
+};
+
+/* Which points of a series lmbench's summary tables read (analysis/compare.c: the points
+ * compare keeps without --all). */
+enum summary_at {
+	SUMMARY_UNDECLARED,     /* refused on a row with a series */
+	SUMMARY_LAST,           /* the series' last point, as getsummary's LAST() reads it */
+	SUMMARY_LISTED,         /* the points at x[] only */
+	SUMMARY_LISTED_OR_LAST, /* the points at x[] (of the series whose parameter param is
+				 * param_is) and the last point */
+};
+struct metric_summary {
+	enum summary_at at;
+	double x[4];       /* the abscissas, ended by 0 (no summary point is at 0) */
+	double tol;        /* how near x[] a point is read: a fraction of x (0: exactly) */
+	const char *param; /* with SUMMARY_LISTED_OR_LAST: the parameter of the series the x[]
+			    * points are read from (NULL: every series) */
+	long param_is;     /* ... and its value */
+};
+
+/* A metric row, in a tool file's `const struct metric_def metrics[]` (ended by { 0 }), every
+ * field named:
+ *   { .id = "tool.what", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+ *     .desc = "one line",
+ *     .line = "lmbench's line: %v", .vfmt = "%.4f",           (and .xfmt, .series_title)
+ *     .sign = POSITIVE, .x = { .kind = X_NONE },
+ *     .work = "the unit of work", .subtracted = SUB_CLOCK, .lmbench = "",
+ *     .noise = { .group = "syscall", .run = 0.105, .run_eq = 0.105, .df = 19,
+ *                .clock = FOLLOWS_CLOCK, .run_effect = 0.04 } },
+ * A row with a series (x.kind other than X_NONE) also names its axis and says which chart
+ * draws it and which points lmbench's summary reads:
+ *     .x = { .kind = X_COUNT, .label = "copies" }, .chart = CHART_SERIES,
+ *     .summary = { .at = SUMMARY_LAST },
+ * A row that leaves out a field a room needs (unit, version, description, method, noise, sign
+ * rule, abscissa; with a series its label, chart and summary points) is incomplete:
+ * mk/registry.sh refuses a table whose rows lack noise, sign rule or abscissa at build time,
+ * metric_set_check() names what any row lacks (tests/unit/metrics_test.c runs it on every
+ * file's rows), and a tool recording an incomplete row's metric stops with an internal error.
+ * No room outside the row guesses what a metric is from its id or its description. */
 struct metric_def {
 	const char *id;           /* stable "tool.what"; never reused for another meaning */
 	const char *unit;         /* "us" "ns" "MB/s" "KB/s" "MiB" "MB" "MHz" "bytes" "pages" "x" "/s" "ms" */
@@ -56,59 +129,49 @@ struct metric_def {
 	const char *lmbench;      /* how it differs from lmbench 3's operation; "" = the same.
 				   * Every metric whose version is above 1 says here why. */
 	struct metric_noise noise;
-	/* The steady figure's noise (STEADY()): a row that declares it has a twin metric
-	 * "<id>.steady" in the registry, the median of single operations or short batches within
-	 * each sample (core/timing.h, "The steady figure"), which verdicts judge by default.
-	 * group NULL: no steady figure (a bandwidth, a figure derived from several latencies). */
+	/* The steady figure's noise (.steady, the fields of .noise): a row that declares it has a
+	 * twin metric "<id>.steady" in the registry, the median of single operations or short
+	 * batches within each sample (core/timing.h, "The steady figure"), which verdicts judge by
+	 * default. group NULL: no steady figure (a bandwidth, a figure derived from several
+	 * latencies). */
 	struct metric_noise steady;
 	/* In a twin the registry made: the row whose steady figure it is (NULL elsewhere). */
 	const struct metric_def *steady_of;
 	int place;                /* its place in the registry's order among the rows of files
-				   * with the same metric ORDER; 0 = as written (see metric_set) */
+				   * that share a line of mk/metrics.order; 0 = as written (see
+				   * metric_set) */
+	enum sign_rule sign;      /* which values a measurement can give */
+	struct metric_x x;        /* what a series' abscissa is */
+	enum chart_kind chart;    /* the report chart of its series (with a series) */
+	struct metric_summary summary; /* lmbench's summary points (with a series) */
 };
 
-/* A metric row, in a tool file's `const struct metric_def metrics[]` (ended by { 0 }):
- *   { METRIC(id, unit, better, statistic, version, description),
- *     LMBENCH(line, xfmt, vfmt, series_title),
- *     METHOD(work, subtracted, difference from lmbench),
- *     NOISE(group, run, run_eq, pair, df, FOLLOWS_CLOCK or OWN_PACE) }, or NOISE_R(..., effect) */
-#define METRIC(id_, unit_, better_, stat_, version_, desc_)                                     \
-	.id = id_, .unit = unit_, .better = better_, .stat = stat_, .version = version_, .desc = desc_
-#define LMBENCH(line_, xfmt_, vfmt_, title_)                                                    \
-	.line = line_, .xfmt = xfmt_, .vfmt = vfmt_, .series_title = title_
-#define METHOD(work_, subtracted_, lmbench_)                                                    \
-	.work = work_, .subtracted = subtracted_, .lmbench = lmbench_
-/* No run effect declared (0): the declared run-to-run figure is used as measured. */
-#define NOISE(group_, run_, run_eq_, pair_, df_, clock_)                                        \
-	.noise = { group_, run_, run_eq_, pair_, df_, clock_, 0 }
-/* The same with the run effect measured apart (struct metric_noise, run_effect). */
-#define NOISE_R(group_, run_, run_eq_, pair_, df_, clock_, effect_)                             \
-	.noise = { group_, run_, run_eq_, pair_, df_, clock_, effect_ }
-/* The steady twin's noise, measured as the row's own (bench/README.md, "Steady figures"). */
-#define STEADY(group_, run_, run_eq_, pair_, df_, clock_, effect_)                              \
-	.steady = { group_, run_, run_eq_, pair_, df_, clock_, effect_ }
 /* The suffix of a steady twin's id. */
 #define STEADY_SUFFIX ".steady"
+/* struct metric_noise's clock */
 #define FOLLOWS_CLOCK 1
 #define OWN_PACE 0
 /* Not measured yet: the conservative figure compare has always assumed for such a metric. */
-#define NOISE_UNMEASURED NOISE("other", 0.20, 0.20, 0, 4, OWN_PACE)
+#define NOISE_UNMEASURED                                                                        \
+	{ .group = "other", .run = 0.20, .run_eq = 0.20, .df = 4, .clock = OWN_PACE }
 /* What most metrics subtract: no empty-loop cost is ever subtracted (core/timing.c). */
 #define SUB_CLOCK "the clock's read cost, once per sample"
 #define SUB_NOTHING "nothing (one pass is timed whole)"
 
-/* One file's metrics, in its descriptor (bench/tool.h). The registry lists every file's rows by
- * ascending order, then place (or the row's position when place is 0): the order of
- * docs/metrics.md, `plumb list --json` and report pages. Two files share an order only when
- * their rows interleave by place (lat_ops and par_ops). */
+/* One file's metrics (its descriptor's table, bench/tool.h) and their rank: the line the file
+ * is on in mk/metrics.order, which mk/registry.sh reads; no file numbers itself. The registry
+ * lists every file's rows by ascending rank, then place (or the row's position when place is
+ * 0): the order of docs/metrics.md, `plumb list --json` and report pages. Files share a rank
+ * only when that list names them on one line, and then their rows interleave by place (lat_ops
+ * and par_ops). */
 struct metric_set {
-	const struct metric_def *defs; /* ends with a zeroed row */
+	const struct metric_def *const *defs; /* the table, which ends with a zeroed row */
 	int order;
 };
 
 /* Generated by mk/registry.sh (build/registry_gen.c): every tool file's set, and every tool
  * with the set of its file; both end with a zeroed entry. */
-extern const struct metric_set *const metric_sets[];
+extern const struct metric_set metric_sets[];
 struct metric_owner {
 	const char *tool;
 	const struct metric_set *set;
@@ -124,8 +187,8 @@ const struct metric_def *metric_find(const char *id);
 /* Whether tool may record id: 0, or -1 with why (id unknown, declared by another tool's file,
  * or declared without noise). A tool plumb does not know (a test's) may record any known id. */
 int metric_check_record(const char *tool, const char *id, char *why, size_t len);
-/* Whether the rows of s are complete (id, unit, version, description, method, noise): 0, or -1
- * with why. */
+/* Whether the rows of s are complete (id, unit, version, description, method, noise, sign rule,
+ * abscissa; with a series its label, chart and summary points): 0, or -1 with why. */
 int metric_set_check(const struct metric_set *s, char *why, size_t len);
 /* docs/metrics.md: every metric, its unit of work, subtraction, statistic, version and
  * difference from lmbench, as Markdown. -1 when a metric lacks its method. */

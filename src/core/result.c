@@ -4,18 +4,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/metrics.h"
 #include "core/result.h"
 #include "core/stats.h"
 #include "core/util.h"
 
-/* Metrics whose series abscissa is the working-set size. Files written before plumb/2 (and
- * lmbench imports of that time) also carried the size as "size=N" in the parameters, which
- * made every point its own series; it is dropped wherever a result is made, so old files,
- * old stores and new runs agree on what a series is. */
-static int size_is_abscissa(const char *metric)
+/* The parameter the metric's older files also carried its abscissa in (its row's
+ * x.was_param, core/metrics.h), or NULL: dropped wherever a result is made, so old files, old
+ * stores and new runs agree on what a series is. */
+static const char *old_x_param(const char *metric)
 {
-	return !strncmp(metric, "lat_mem_rd.", 11) || !strncmp(metric, "bw_mem.", 7) ||
-	       !strncmp(metric, "par_mem.", 8);
+	const struct metric_def *d = metric_find(metric);
+	return d ? d->x.was_param : NULL;
 }
 
 /* params without the word "key=..." (a fresh string). */
@@ -51,8 +51,8 @@ struct result *result_list_add(struct result_list *l, const char *metric, const 
 	struct result *r = &l->v[l->n++];
 	memset(r, 0, sizeof *r);
 	r->metric = xstrdup(metric);
-	r->params = !isnan(x) && size_is_abscissa(metric) ? params_without(params ? params : "", "size")
-							  : xstrdup(params ? params : "");
+	const char *was = isnan(x) ? NULL : old_x_param(metric);
+	r->params = was ? params_without(params ? params : "", was) : xstrdup(params ? params : "");
 	r->x = x;
 	r->value = NAN;
 	return r;

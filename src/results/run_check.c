@@ -6,7 +6,7 @@
  * Two kinds of limits. Lengths: a label or a host is a name, not a document; a fact or a
  * result's parameters are a line, not megabytes — a run breaking one is refused, never imported
  * or printed whole. Physics: counts and times of a measurement cannot be negative; a value is a
- * finite number, neither zero nor negative unless the metric is a difference (may_be_negative),
+ * finite number, neither zero nor negative unless its row's sign rule allows (core/metrics.h),
  * within the range its unit allows (unit_ranges); rounds number at least one.
  */
 #include <math.h>
@@ -22,31 +22,11 @@
 #define RUN_VERSION_MAX 1000000
 #define RUN_FACTS_MAX 100000
 
-/* Metrics that are a measurement minus an estimated overhead, or a difference of two: plumb
- * records them as measured even when the difference comes out at or below zero
- * (bench/ctx/lat_ctx.c, bench/sys/lat_sig.c, bench/mem/lat_dram_page.c).
- * Every other metric plumb knows is a time, a rate, a size or a count: never negative. */
-static int may_be_negative(const char *metric)
+/* The metric's sign rule (its row's, core/metrics.h: a steady figure has its row's). A metric
+ * plumb does not know: ANY_SIGN, only its finiteness can be judged. */
+static enum sign_rule sign_of(const struct metric_def *d)
 {
-	static const char *const diff[] = { "lat_ctx.switch", "lat_sig.catch", "lat_sig.prot",
-					    "lat_dram_page.diff" };
-	const struct metric_def *d = metric_find(metric);
-	if (!d)
-		return 1; /* a metric plumb does not know: only its finiteness can be judged */
-	if (d->steady_of)
-		d = d->steady_of; /* a steady figure is a difference where its mean is */
-	for (size_t i = 0; i < sizeof diff / sizeof *diff; i++)
-		if (!strcmp(d->id, diff[i]))
-			return 1;
-	return 0;
-}
-
-/* Metrics whose zero is a measurement: lat_loaded's level 0 is an idle chase beside no
- * loader, delivering 0 MB/s (bench/mem/lat_loaded.c). Every other time, rate or size of a run
- * is above zero: a zero is a broken clock or a count that never moved. */
-static int may_be_zero(const char *metric)
-{
-	return metric && !strcmp(metric, "lat_loaded.bandwidth");
+	return d ? d->sign : ANY_SIGN;
 }
 
 static int too_long(const char *what, const char *s, size_t max, char *why, size_t len)
@@ -91,7 +71,8 @@ int value_check(const char *metric, const char *unit, double v, char *why, size_
 	const struct metric_def *d = metric_find(metric);
 	if (d)
 		unit = d->unit; /* the unit plumb declares, not the one a file claims */
-	int signed_ok = may_be_negative(metric);
+	enum sign_rule sign = sign_of(d);
+	int signed_ok = sign == ANY_SIGN;
 	const struct unit_range *u = range_of(unit);
 	const char *bad = NULL;
 	if (isnan(v))
@@ -100,7 +81,7 @@ int value_check(const char *metric, const char *unit, double v, char *why, size_
 		bad = "not a finite number";
 	else if (v < 0 && !signed_ok)
 		bad = "negative, which this metric cannot be";
-	else if (v == 0 && !signed_ok && !may_be_zero(metric))
+	else if (v == 0 && sign == POSITIVE)
 		bad = "zero, which this metric cannot be";
 	else if (fabs(v) > u->hi || (v != 0 && !signed_ok && fabs(v) < u->lo))
 		bad = "outside the plausible range";

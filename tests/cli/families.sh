@@ -116,35 +116,71 @@ loose=$(grep -l '^[[:space:]]*TOOL("' src/bench/*.c 2>/dev/null | tr '\n' ' ')
 if [ -z "$loose" ]; then pass families/every-tool-in-a-folder
 else fail families/every-tool-in-a-folder "$loose"; fi
 
-# The generator refuses a folder named os, a file of TOOL rows without a descriptor, two
-# descriptors with one ORDER, and a metric declared without its noise.
+# The generator refuses a folder named os, a file of TOOL rows without a descriptor, a line of
+# mk/tools.order naming two files (a tie), a stale line, and a metric declared without its
+# noise or its abscissa. No descriptor carries a number: the
+# order is the lists'.
+n=$(grep -h '^const struct tool_file' src/bench/*/*.c | grep -vc ', tools, metrics };$' || true)
+if [ "$n" -eq 0 ]; then pass families/no-hand-order
+else fail families/no-hand-order "$n descriptors end otherwise than ', tools, metrics };'"; fi
 mkdir -p "$T/src/bench/os" "$T/src/bench/x"
-# toolfile FILE NAME ORDER [NOISE]: a minimal tool file, its one metric with NOISE unless said
+# toolfile FILE NAME [FIELDS]: a minimal tool file, its one metric with noise, sign rule and
+# abscissa unless FIELDS says otherwise
 toolfile() {
 	{ printf 'static const struct metric_def metrics[] = {\n'
-	  printf '\t{ METRIC("%s.x", "us", LOWER, MEDIAN, 1, "x"),\n' "$2"
-	  printf '\t  %s },\n\t{ 0 },\n};\n\n' "${4:-NOISE_UNMEASURED}"
-	  printf 'const struct tool_file toolfile_%s = { "%s", SUBSET_OS, "%s", tools, %s, { metrics, 1 } };\n' \
-		"$2" "$2" "$2" "$3"; } >"$1"
+	  printf '\t{ .id = "%s.x", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,\n' "$2"
+	  fields='.sign = POSITIVE, .x = { .kind = X_NONE }, .noise = NOISE_UNMEASURED'
+	  printf '\t  %s },\n\t{ 0 },\n};\n\n' "${3:-$fields}"
+	  printf 'const struct tool_file toolfile_%s = { "%s", SUBSET_OS, "%s", tools, metrics };\n' \
+		"$2" "$2" "$2"; } >"$1"
 }
-toolfile "$T/src/bench/x/ok.c" ok 3
-if sh mk/registry.sh "$T/src/bench/x/ok.c" >/dev/null 2>"$T/gen.err"; then pass families/gen-accepts-minimal
+# gen FILE...: the generator on FILEs, with order lists naming each on a line of its own
+# (TORDER / MORDER, when set, are the lists' lines instead)
+gen() {
+	for f in "$@"; do echo "$(basename "$(dirname "$f")")/$(basename "$f")"; done >"$T/lines"
+	printf '# tools\n%s\n' "${TORDER:-$(cat "$T/lines")}" >"$T/tools.order"
+	printf '# metrics\n%s\n' "${MORDER:-$(cat "$T/lines")}" >"$T/metrics.order"
+	sh mk/registry.sh -t "$T/tools.order" -m "$T/metrics.order" "$@" >"$T/gen.c" 2>"$T/gen.err"
+}
+toolfile "$T/src/bench/x/ok.c" ok
+if gen "$T/src/bench/x/ok.c"; then pass families/gen-accepts-minimal
 else fail families/gen-accepts-minimal "$(cat "$T/gen.err")"; fi
-toolfile "$T/src/bench/os/a.c" a 1
-if sh mk/registry.sh "$T/src/bench/os/a.c" >/dev/null 2>"$T/gen.err"; then fail families/gen-refuses-os "accepted"
+toolfile "$T/src/bench/os/a.c" a
+if gen "$T/src/bench/os/a.c"; then fail families/gen-refuses-os "accepted"
 else pass families/gen-refuses-os; fi
 printf '\tTOOL("b", b, 0, "", "", NULL),\n' >"$T/src/bench/x/b.c"
-if sh mk/registry.sh "$T/src/bench/x/b.c" >/dev/null 2>&1; then fail families/gen-refuses-no-descriptor "accepted"
+if gen "$T/src/bench/x/b.c"; then fail families/gen-refuses-no-descriptor "accepted"
 else pass families/gen-refuses-no-descriptor; fi
-toolfile "$T/src/bench/x/c.c" c 7
-toolfile "$T/src/bench/x/d.c" d 7
-if sh mk/registry.sh "$T/src/bench/x/c.c" "$T/src/bench/x/d.c" >/dev/null 2>&1; then
+toolfile "$T/src/bench/x/c.c" c
+toolfile "$T/src/bench/x/d.c" d
+# a file the lists leave out follows the ones they name, on a place of its own
+if TORDER='x/d.c' MORDER='x/d.c' gen "$T/src/bench/x/d.c" "$T/src/bench/x/c.c" &&
+   [ "$(grep -o '&toolfile_[cd]\(\.metrics, [0-9]*\)\?' "$T/gen.c" | tr '\n' ' ')" = \
+     "&toolfile_d &toolfile_c &toolfile_d.metrics, 1 &toolfile_c.metrics, 2 " ]; then
+	pass families/gen-unlisted-follows
+else fail families/gen-unlisted-follows "$(cat "$T/gen.err"; grep toolfile_ "$T/gen.c" | tr '\n' ' ')"; fi
+if TORDER='x/c.c x/d.c' gen "$T/src/bench/x/c.c" "$T/src/bench/x/d.c"; then
 	fail families/gen-refuses-same-order "accepted"
-else pass families/gen-refuses-same-order; fi
-toolfile "$T/src/bench/x/e.c" e 9 'METHOD("x", SUB_CLOCK, "")'
-if sh mk/registry.sh "$T/src/bench/x/e.c" >/dev/null 2>"$T/gen.err"; then fail families/gen-refuses-metric-without-noise "accepted"
-elif grep -q 'needs a NOISE' "$T/gen.err"; then pass families/gen-refuses-metric-without-noise
+elif grep -q 'names two files' "$T/gen.err"; then pass families/gen-refuses-same-order
+else fail families/gen-refuses-same-order "$(cat "$T/gen.err")"; fi
+if TORDER="$(printf 'x/c.c\nx/gone.c')" gen "$T/src/bench/x/c.c"; then
+	fail families/gen-refuses-stale-line "accepted"
+elif grep -q 'names x/gone.c, in no descriptor' "$T/gen.err"; then pass families/gen-refuses-stale-line
+else fail families/gen-refuses-stale-line "$(cat "$T/gen.err")"; fi
+# the order is the lists': d before c in plumb list, c's metrics and d's sharing a rank
+if TORDER="$(printf 'x/d.c\nx/c.c')" MORDER='x/c.c x/d.c' gen "$T/src/bench/x/c.c" "$T/src/bench/x/d.c" &&
+   [ "$(grep -o '&toolfile_[cd]\(\.metrics, [0-9]*\)\?' "$T/gen.c" | tr '\n' ' ')" = \
+     "&toolfile_d &toolfile_c &toolfile_d.metrics, 1 &toolfile_c.metrics, 1 " ]; then
+	pass families/gen-order-from-lists
+else fail families/gen-order-from-lists "$(cat "$T/gen.err"; grep toolfile_ "$T/gen.c" | tr '\n' ' ')"; fi
+toolfile "$T/src/bench/x/e.c" e '.sign = POSITIVE, .x = { .kind = X_NONE }, .work = "x"'
+if gen "$T/src/bench/x/e.c"; then fail families/gen-refuses-metric-without-noise "accepted"
+elif grep -q "1 metrics and 0 '.noise = '" "$T/gen.err"; then pass families/gen-refuses-metric-without-noise
 else fail families/gen-refuses-metric-without-noise "$(cat "$T/gen.err")"; fi
+toolfile "$T/src/bench/x/g.c" g '.sign = POSITIVE, .noise = NOISE_UNMEASURED'
+if gen "$T/src/bench/x/g.c"; then fail families/gen-refuses-metric-without-abscissa "accepted"
+elif grep -q "1 metrics and 0 '.x = { .kind = '" "$T/gen.err"; then pass families/gen-refuses-metric-without-abscissa
+else fail families/gen-refuses-metric-without-abscissa "$(cat "$T/gen.err")"; fi
 
 # run --help names the families and the aliases; an unknown id lists both.
 "$PLUMB" run --help >"$T/help" 2>&1

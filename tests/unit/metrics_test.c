@@ -32,15 +32,15 @@ TEST(metrics_every_set_declares_noise)
 {
 	char why[256];
 	int sets = 0;
-	for (int s = 0; metric_sets[s]; s++, sets++)
-		if (metric_set_check(metric_sets[s], why, sizeof why) != 0)
+	for (int s = 0; metric_sets[s].defs; s++, sets++)
+		if (metric_set_check(&metric_sets[s], why, sizeof why) != 0)
 			test_fail(__FILE__, __LINE__, "%s", why);
 	CHECK(sets > 30);
 	for (int i = 0; metric_at(i); i++)
 		CHECK(metric_at(i)->noise.group && metric_at(i)->noise.run > 0);
 }
 
-/* The registry's order: by each file's metric ORDER, then place; no two rows tie. */
+/* The registry's order: by each file's rank in mk/metrics.order, then place; no two rows tie. */
 TEST(metrics_order_is_total)
 {
 	CHECK_STR(metric_at(0)->id, "lat_syscall.null");
@@ -49,11 +49,11 @@ TEST(metrics_order_is_total)
 	for (int i = 0; metric_at(i + 1); i++)
 		if (!strcmp(metric_at(i)->id, want[0]))
 			CHECK_STR(metric_at(i + 1)->id, want[1]);
-	for (int a = 0; metric_sets[a]; a++)
-		for (int b = a + 1; metric_sets[b]; b++)
-			if (metric_sets[a]->order == metric_sets[b]->order)
-				for (const struct metric_def *x = metric_sets[a]->defs; x->id; x++)
-					for (const struct metric_def *y = metric_sets[b]->defs; y->id; y++)
+	for (int a = 0; metric_sets[a].defs; a++)
+		for (int b = a + 1; metric_sets[b].defs; b++)
+			if (metric_sets[a].order == metric_sets[b].order)
+				for (const struct metric_def *x = *metric_sets[a].defs; x->id; x++)
+					for (const struct metric_def *y = *metric_sets[b].defs; y->id; y++)
 						CHECK(x->place && y->place && x->place != y->place);
 }
 
@@ -69,13 +69,54 @@ TEST(metrics_record_check_fires)
 	CHECK(strstr(why, "not declared") != NULL);
 	/* a row without noise is refused */
 	static const struct metric_def quiet[] = {
-		{ METRIC("test.no_noise", "us", LOWER, MEDIAN, 1, "a row that forgot its noise"),
-		  LMBENCH(NULL, NULL, "%.4f", NULL), METHOD("nothing", SUB_CLOCK, "") },
+		{ .id = "test.no_noise", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+		  .desc = "a row that forgot its noise", .vfmt = "%.4f", .sign = POSITIVE,
+		  .x = { .kind = X_NONE }, .work = "nothing", .subtracted = SUB_CLOCK, .lmbench = "" },
 		{ 0 },
 	};
-	const struct metric_set s = { quiet, 1 };
+	const struct metric_def *rows = quiet;
+	const struct metric_set s = { &rows, 1 };
 	CHECK(metric_set_check(&s, why, sizeof why) == -1);
 	CHECK(strstr(why, "noise") != NULL);
+}
+
+/* Every meaning a room reads from a row is declared in it: a row that leaves one out is refused,
+ * naming the field (core/metrics.h). */
+TEST(metrics_row_without_a_room_field_refused)
+{
+#define ROW(...)                                                                                \
+	{ .id = "test.row", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,         \
+	  .desc = "a row", .vfmt = "%.4f", .work = "nothing", .subtracted = SUB_CLOCK,           \
+	  .lmbench = "", .noise = NOISE_UNMEASURED, __VA_ARGS__ }
+	static const struct {
+		struct metric_def row[2];
+		const char *lacks; /* NULL: complete */
+	} cases[] = {
+		{ { ROW(.sign = POSITIVE, .x = { .kind = X_NONE }) }, NULL },
+		{ { ROW(.x = { .kind = X_NONE }) }, "sign rule (.sign)" },
+		{ { ROW(.sign = ANY_SIGN) }, "abscissa (.x.kind)" },
+		{ { ROW(.sign = POSITIVE, .x = { .kind = X_COUNT }, .chart = CHART_SERIES,
+			.summary = { .at = SUMMARY_LAST }) }, "label (.x.label)" },
+		{ { ROW(.sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size" },
+			.summary = { .at = SUMMARY_LAST }) }, "chart kind (.chart)" },
+		{ { ROW(.sign = POSITIVE, .x = { .kind = X_LEVEL, .label = "level" },
+			.chart = CHART_SERIES) }, "summary points (.summary)" },
+		{ { ROW(.sign = POSITIVE, .x = { .kind = X_COUNT, .label = "copies" },
+			.chart = CHART_SERIES, .summary = { .at = SUMMARY_LISTED }) },
+		  "abscissas of its summary points" },
+		{ { ROW(.sign = POSITIVE, .x = { .kind = X_COUNT, .label = "copies" },
+			.chart = CHART_SERIES, .summary = { .at = SUMMARY_LISTED, .x = { 2 } }) },
+		  NULL },
+	};
+#undef ROW
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char why[256] = "";
+		const struct metric_def *rows = cases[i].row;
+		const struct metric_set s = { &rows, 1 };
+		int rc = metric_set_check(&s, why, sizeof why);
+		if (!cases[i].lacks ? rc != 0 : rc != -1 || !strstr(why, cases[i].lacks))
+			test_fail(__FILE__, __LINE__, "case %zu: rc %d, why '%s'", i, rc, why);
+	}
 }
 
 /* The same check on the real recording path: an undeclared id stops the tool loudly. */

@@ -29,6 +29,11 @@
 #include "core/topology.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_LAT_C2C_ROUNDTRIP, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 #define C2C_MAX_CPUS 256
 #define LINE 128 /* two 64-byte lines: adjacent-line prefetchers fetch pairs */
 
@@ -195,7 +200,7 @@ static int lat_c2c(struct tool_ctx *c, int argc, char **argv)
 			m.cpu = x->from; /* where it ran: setup moved it from the placement's CPU */
 			char params[48];
 			snprintf(params, sizeof params, "from=%d to=%d", x->from, x->to);
-			struct result *r = record_latency(c, "lat_c2c.roundtrip", params, NAN, &m, 1);
+			struct result *r = record_latency(c, metrics[ROW_LAT_C2C_ROUNDTRIP].id, params, NAN, &m, 1);
 			ns[a * n + b] = r->value;
 			const char *topo = cpu_pair_topology(x->from, x->to);
 			result_add_info(r, "from_kind=%s to_kind=%s%s%s", cpu_kind(x->from),
@@ -232,16 +237,17 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ METRIC("lat_c2c.roundtrip", "ns", LOWER, MEDIAN, 1,
-		 "a cache line from CPU `from` to CPU `to` and back"),
-	  LMBENCH("Cache line round trip CPU {from} to CPU {to}: %v nanoseconds", NULL, "%.2f",
-		  NULL),
-	  METHOD("one round trip: FROM stores an odd count to a shared line and spins until TO's "
-		"thread, spinning on its own CPU, has stored the next even one", SUB_CLOCK,
-		"not an lmbench tool"),
-	  NOISE_UNMEASURED },
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_LAT_C2C_ROUNDTRIP] = { .id = "lat_c2c.roundtrip",
+	  .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "a cache line from CPU `from` to CPU `to` and back",
+	  .line = "Cache line round trip CPU {from} to CPU {to}: %v nanoseconds", .vfmt = "%.2f",
+	  .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .work = "one round trip: FROM stores an odd count to a shared line and spins until TO's "
+		"thread, spinning on its own CPU, has stored the next even one",
+	  .subtracted = SUB_CLOCK, .lmbench = "not an lmbench tool",
+	  .noise = NOISE_UNMEASURED },
 	{ 0 },
 };
 
-const struct tool_file toolfile_lat_c2c = { "c2c", SUBSET_HW, "core to core: cache line round trips", tools, 63, { metrics, 145 } };
+const struct tool_file toolfile_lat_c2c = { "c2c", SUBSET_HW, "core to core: cache line round trips", tools, metrics };

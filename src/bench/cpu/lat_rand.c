@@ -63,15 +63,19 @@ static const struct tool tools[] = {
  * 5-6), the log values' standard deviation times 1.25: a busy machine's figure, until quiet runs
  * replace it (bench/README.md says how). */
 static const struct metric_def metrics[] = {
-	{ METRIC("lat_rand.drand48", "ns", LOWER, MEDIAN, 1, "one drand48() call"),
-	  LMBENCH("drand48 latency: %v nanoseconds", NULL, "%.2f", NULL),
-	  METHOD("one drand48() call added to a kept sum, and its loop", SUB_CLOCK, ""),
-	  NOISE("ops", 0.75, 0.75, 0, 4, FOLLOWS_CLOCK) },
-	{ METRIC("lat_rand.lrand48", "ns", LOWER, MEDIAN, 1, "one lrand48() call"),
-	  LMBENCH("lrand48 latency: %v nanoseconds", NULL, "%.2f", NULL),
-	  METHOD("one lrand48() call added to a kept sum, and its loop", SUB_CLOCK, ""),
-	  NOISE("ops", 0.75, 0.75, 0, 4, FOLLOWS_CLOCK) },
+	{ .id = "lat_rand.drand48", .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "one drand48() call", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .line = "drand48 latency: %v nanoseconds", .vfmt = "%.2f",
+	  .work = "one drand48() call added to a kept sum, and its loop",
+	  .subtracted = SUB_CLOCK, .lmbench = "",
+	  .noise = { .group = "ops", .run = 0.75, .run_eq = 0.75, .df = 4, .clock = FOLLOWS_CLOCK } },
+	{ .id = "lat_rand.lrand48", .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "one lrand48() call", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .line = "lrand48 latency: %v nanoseconds", .vfmt = "%.2f",
+	  .work = "one lrand48() call added to a kept sum, and its loop",
+	  .subtracted = SUB_CLOCK, .lmbench = "",
+	  .noise = { .group = "ops", .run = 0.75, .run_eq = 0.75, .df = 4, .clock = FOLLOWS_CLOCK } },
 	{ 0 },
 };
 
-const struct tool_file toolfile_lat_rand = { "rand", SUBSET_HW, "random number generation", tools, 62, { metrics, 141 } };
+const struct tool_file toolfile_lat_rand = { "rand", SUBSET_HW, "random number generation", tools, metrics };

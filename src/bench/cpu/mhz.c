@@ -28,6 +28,11 @@
 #include "core/stats.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_MHZ_MHZ, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 #define CHAIN 100
 #define MAX_ROUNDS 63
 #define WANT_OK 5
@@ -226,7 +231,7 @@ static int mhz_tool(struct tool_ctx *c, int argc, char **argv)
 	for (int i = 0; i < e.rounds_ok; i++)
 		s[i] = (struct sample){ .value = e.round_mhz[i], .iters = e.round_iters[i],
 					.elapsed_ns = e.round_elapsed_ns[i], .round = c->timing.opts.round };
-	struct result *r = record_values(c, "mhz.mhz", "", NAN, s, (size_t)e.rounds_ok);
+	struct result *r = record_values(c, metrics[ROW_MHZ_MHZ].id, "", NAN, s, (size_t)e.rounds_ok);
 	result_add_info(r, "method=%s mul_cycles=%d rounds_ok=%d rounds=%d", e.method, e.mul_cycles,
 			e.rounds_ok, e.rounds);
 	/* lmbench prints the rounded MHz and the clock period of that whole number. */
@@ -248,15 +253,17 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ METRIC("mhz.mhz", "MHz", NEUTRAL, MEDIAN, 1, "clock the core really runs at"),
-	  LMBENCH(NULL, NULL, "%.0f", NULL),
-	  METHOD("a dependent register-add chain (1 cycle per add), checked against a multiply "
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_MHZ_MHZ] = { .id = "mhz.mhz",
+	  .unit = "MHz", .better = NEUTRAL, .stat = MEDIAN, .version = 1,
+	  .desc = "clock the core really runs at",
+	  .line = NULL, .vfmt = "%.0f", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .work = "a dependent register-add chain (1 cycle per add), checked against a multiply "
 		"chain in the same round; median of accepted rounds",
-		SUB_CLOCK,
-		"rounds whose add/multiply ratio is not a whole number of cycles are rejected"),
-	  NOISE_UNMEASURED },
+	  .subtracted = SUB_CLOCK,
+	  .lmbench = "rounds whose add/multiply ratio is not a whole number of cycles are rejected",
+	  .noise = NOISE_UNMEASURED },
 	{ 0 },
 };
 
-const struct tool_file toolfile_mhz = { "mhz", SUBSET_HW, "processor clock", tools, 70, { metrics, 60 } };
+const struct tool_file toolfile_mhz = { "mhz", SUBSET_HW, "processor clock", tools, metrics };

@@ -28,6 +28,11 @@
 #include "core/cleanup.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_LAT_CTX_OVERHEAD, ROW_LAT_CTX_SWITCH, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 #define CTX_MAXPROCS 500   /* the cleanup registry holds 512 children per process */
 
 struct ring {
@@ -232,7 +237,7 @@ static int lat_ctx(struct tool_ctx *c, int argc, char **argv)
 	double ovr_ns = measurement_stat(&m, 0);
 	/* the steady figure subtracts the overhead's own steady figure, as lmbench's the mean */
 	double ovr_steady = steady_stat(&m);
-	struct result *ro = record_latency(c, "lat_ctx.overhead", params, NAN, &m, 1);
+	struct result *ro = record_latency(c, metrics[ROW_LAT_CTX_OVERHEAD].id, params, NAN, &m, 1);
 	measurement_free(&m);
 	out_printf(c, "\n\"size=%lldk ovr=%.2f\n", kb, ro->value);
 
@@ -249,7 +254,7 @@ static int lat_ctx(struct tool_ctx *c, int argc, char **argv)
 			if (m.steady)
 				m.steady[k].value -= ovr_steady * ns[i];
 		}
-		struct result *rr = record_latency(c, "lat_ctx.switch", params, ns[i], &m, ns[i]);
+		struct result *rr = record_latency(c, metrics[ROW_LAT_CTX_SWITCH].id, params, ns[i], &m, ns[i]);
 		result_add_info(rr, "procs=%d overhead_us=%.4f", ns[i], ovr_ns / 1e3);
 		measurement_free(&m);
 	}
@@ -268,24 +273,30 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ METRIC("lat_ctx.overhead", "us", LOWER, MEDIAN, 1,
-		"lat_ctx loop overhead per switch (size=KB)"),
-	  LMBENCH(NULL, NULL, "%.2f", NULL),
-	  METHOD("one pipe write + read and one buffer sum in a single process: what a switch "
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_LAT_CTX_OVERHEAD] = { .id = "lat_ctx.overhead",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "lat_ctx loop overhead per switch (size=KB)",
+	  .line = NULL, .vfmt = "%.2f", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .work = "one pipe write + read and one buffer sum in a single process: what a switch "
 		"step costs besides the switch",
-		SUB_CLOCK, "recorded as its own result"),
-	  NOISE("ipc", 0.24, 0.24, 0, 4, FOLLOWS_CLOCK) },
-	{ METRIC("lat_ctx.switch", "us", LOWER, MEDIAN, 1,
-		"context switch among N processes touching KB each"),
-	  LMBENCH("%x %v", "%.0f", "%.2f", NULL),
-	  METHOD("one trip of a token around a ring of N processes, each summing its KB buffer; "
+	  .subtracted = SUB_CLOCK, .lmbench = "recorded as its own result",
+	  .noise = { .group = "ipc", .run = 0.24, .run_eq = 0.24, .df = 4, .clock = FOLLOWS_CLOCK } },
+	[ROW_LAT_CTX_SWITCH] = { .id = "lat_ctx.switch",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "context switch among N processes touching KB each",
+	  .line = "%x %v", .xfmt = "%.0f", .vfmt = "%.2f",
+	  .sign = ANY_SIGN, .x = { .kind = X_COUNT, .label = "processes" },
+	  .chart = CHART_CTX_SWITCH,
+	  .summary = { .at = SUMMARY_LISTED, .x = { 2, 8, 16 } },
+	  .work = "one trip of a token around a ring of N processes, each summing its KB buffer; "
 		"per switch",
-		SUB_CLOCK "; then lat_ctx.overhead per switch (lmbench's method)",
-		"results at or below zero are printed, not hidden"),
-	  NOISE("ipc", 0.24, 0.24, 0, 4, FOLLOWS_CLOCK),
-	  STEADY("ipc.steady", 0.24, 0.24, 0, 4, FOLLOWS_CLOCK, 0) },
+	  .subtracted = SUB_CLOCK "; then lat_ctx.overhead per switch (lmbench's method)",
+	  .lmbench = "results at or below zero are printed, not hidden",
+	  .noise = { .group = "ipc", .run = 0.24, .run_eq = 0.24, .df = 4, .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "ipc.steady", .run = 0.24, .run_eq = 0.24, .df = 4,
+		   .clock = FOLLOWS_CLOCK } },
 	{ 0 },
 };
 
-const struct tool_file toolfile_ctx = { "ctx", SUBSET_OS, "context switching", tools, 90, { metrics, 90 } };
+const struct tool_file toolfile_ctx = { "ctx", SUBSET_OS, "context switching", tools, metrics };

@@ -205,20 +205,27 @@ static const struct tool tools[] = {
 };
 
 static const struct metric_def metrics[] = {
-	{ METRIC("bw_file_rd.io_only", "MB/s", HIGHER, MEDIAN, 1,
-		"re-read of a cached file with read()"),
-	  LMBENCH("%x %v", "bw", "bw", "\"read bandwidth"),
-	  METHOD("one read() pass over the cached file in 64 KiB reads, every word summed; bytes "
+	{ .id = "bw_file_rd.io_only", .unit = "MB/s", .better = HIGHER, .stat = MEDIAN,
+	  .version = 1,
+	  .desc = "re-read of a cached file with read()",
+	  .line = "%x %v", .xfmt = "bw", .vfmt = "bw", .series_title = "\"read bandwidth",
+	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size" }, .chart = CHART_SERIES,
+	  .summary = { .at = SUMMARY_LAST },
+	  .work = "one read() pass over the cached file in 64 KiB reads, every word summed; bytes "
 		"/ time",
-		SUB_CLOCK, "the sum is checked against the file"),
-	  NOISE("file", 0.15, 0.15, 0, 5, OWN_PACE) },
-	{ METRIC("bw_file_rd.open2close", "MB/s", HIGHER, MEDIAN, 1,
-		"open+read+close of a cached file"),
-	  LMBENCH("%x %v", "bw", "bw", "\"read open2close bandwidth"),
-	  METHOD("open + read pass + close, every word summed; bytes / time", SUB_CLOCK,
-		"the sum is checked against the file"),
-	  NOISE("file", 0.15, 0.15, 0, 5, OWN_PACE) },
+	  .subtracted = SUB_CLOCK, .lmbench = "the sum is checked against the file",
+	  .noise = { .group = "file", .run = 0.15, .run_eq = 0.15, .df = 5, .clock = OWN_PACE } },
+	{ .id = "bw_file_rd.open2close", .unit = "MB/s", .better = HIGHER, .stat = MEDIAN,
+	  .version = 1,
+	  .desc = "open+read+close of a cached file",
+	  .line = "%x %v",
+	  .xfmt = "bw", .vfmt = "bw", .series_title = "\"read open2close bandwidth",
+	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size" }, .chart = CHART_SERIES,
+	  .summary = { .at = SUMMARY_LAST },
+	  .work = "open + read pass + close, every word summed; bytes / time",
+	  .subtracted = SUB_CLOCK, .lmbench = "the sum is checked against the file",
+	  .noise = { .group = "file", .run = 0.15, .run_eq = 0.15, .df = 5, .clock = OWN_PACE } },
 	{ 0 },
 };
 
-const struct tool_file toolfile_bw_file_rd = { "files", SUBSET_OS, "file system and VM", tools, 101, { metrics, 121 } };
+const struct tool_file toolfile_bw_file_rd = { "files", SUBSET_OS, "file system and VM", tools, metrics };

@@ -77,17 +77,26 @@ static const struct tool tools[] = {
 };
 
 static const struct metric_def metrics[] = {
-	{ METRIC("bw_mmap_rd.mmap_only", "MB/s", HIGHER, MEDIAN, 1, "read of a mapped cached file"),
-	  LMBENCH("%x %v", "bw", "bw", "\"Mmap read bandwidth"),
-	  METHOD("one pass over a read-only shared mapping, every word summed; bytes / time",
-		SUB_CLOCK, "the sum is checked against the file"),
-	  NOISE("file", 0.25, 0.25, 0, 5, OWN_PACE) },
-	{ METRIC("bw_mmap_rd.open2close", "MB/s", HIGHER, MEDIAN, 1, "open+mmap+read+munmap"),
-	  LMBENCH("%x %v", "bw", "bw", "\"Mmap read open2close bandwidth"),
-	  METHOD("open + mmap + sum pass + munmap + close; bytes / time", SUB_CLOCK,
-		"the sum is checked against the file"),
-	  NOISE("file", 0.25, 0.25, 0, 5, OWN_PACE) },
+	{ .id = "bw_mmap_rd.mmap_only", .unit = "MB/s", .better = HIGHER, .stat = MEDIAN,
+	  .version = 1,
+	  .desc = "read of a mapped cached file",
+	  .line = "%x %v", .xfmt = "bw", .vfmt = "bw", .series_title = "\"Mmap read bandwidth",
+	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size" }, .chart = CHART_SERIES,
+	  .summary = { .at = SUMMARY_LAST },
+	  .work = "one pass over a read-only shared mapping, every word summed; bytes / time",
+	  .subtracted = SUB_CLOCK, .lmbench = "the sum is checked against the file",
+	  .noise = { .group = "file", .run = 0.25, .run_eq = 0.25, .df = 5, .clock = OWN_PACE } },
+	{ .id = "bw_mmap_rd.open2close", .unit = "MB/s", .better = HIGHER, .stat = MEDIAN,
+	  .version = 1,
+	  .desc = "open+mmap+read+munmap",
+	  .line = "%x %v",
+	  .xfmt = "bw", .vfmt = "bw", .series_title = "\"Mmap read open2close bandwidth",
+	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size" }, .chart = CHART_SERIES,
+	  .summary = { .at = SUMMARY_LAST },
+	  .work = "open + mmap + sum pass + munmap + close; bytes / time",
+	  .subtracted = SUB_CLOCK, .lmbench = "the sum is checked against the file",
+	  .noise = { .group = "file", .run = 0.25, .run_eq = 0.25, .df = 5, .clock = OWN_PACE } },
 	{ 0 },
 };
 
-const struct tool_file toolfile_bw_mmap_rd = { "files", SUBSET_OS, "file system and VM", tools, 102, { metrics, 122 } };
+const struct tool_file toolfile_bw_mmap_rd = { "files", SUBSET_OS, "file system and VM", tools, metrics };

@@ -28,6 +28,11 @@
 #include "core/clock.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_DISK_SEEK, ROW_DISK_ZONE, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 #define DISK_BLK 4096
 #define DISK_ZONE (1u << 20)
 #define DISK_SEEKS 250
@@ -132,7 +137,7 @@ static int dk_seeks(struct tool_ctx *c, struct dk *d, uint64_t size, const char 
 		uint64_t dist = pos > prev ? pos - prev : prev - pos;
 		if (one_read(c, d, pos, DISK_BLK, &m) != 0)
 			return -1;
-		record_latency(c, "disk.seek", params, (double)dist / 1e6, &m, 1);
+		record_latency(c, metrics[ROW_DISK_SEEK].id, params, (double)dist / 1e6, &m, 1);
 		measurement_free(&m);
 		prev = pos;
 		if (over_budget(t0))
@@ -158,7 +163,7 @@ static int dk_zones(struct tool_ctx *c, struct dk *d, uint64_t size, const char 
 		off = off / DISK_BLK * DISK_BLK;
 		if (one_read(c, d, off, zl, &m) != 0)
 			return -1;
-		record_bandwidth(c, "disk.zone", params, (double)off / 1e6, &m, (double)zl);
+		record_bandwidth(c, metrics[ROW_DISK_ZONE].id, params, (double)off / 1e6, &m, (double)zl);
 		measurement_free(&m);
 		if (over_budget(t0))
 			return 1;
@@ -201,18 +206,28 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ METRIC("disk.seek", "ms", LOWER, MEDIAN, 1, "seek time by distance (MB)"),
-	  LMBENCH("%x %v", "%.01f", "%.02f", NULL),
-	  METHOD("one 4 KiB read (O_DIRECT when possible) at alternating positions; one sample "
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_DISK_SEEK] = { .id = "disk.seek",
+	  .unit = "ms", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "seek time by distance (MB)",
+	  .line = "%x %v", .xfmt = "%.01f", .vfmt = "%.02f",
+	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size" }, .chart = CHART_SERIES,
+	  .summary = { .at = SUMMARY_LAST },
+	  .work = "one 4 KiB read (O_DIRECT when possible) at alternating positions; one sample "
 		"per read",
-		SUB_NOTHING, "every point printed (lmbench printed 1 ms to 1 s only)"),
-	  NOISE("file", 0.2, 0.2, 0, 5, OWN_PACE) },
-	{ METRIC("disk.zone", "MB/s", HIGHER, MEDIAN, 1, "read bandwidth by offset (MB)"),
-	  LMBENCH("%x %v", "%.01f", "%.2f", NULL),
-	  METHOD("one 1 MiB read at an offset; one sample per read", SUB_NOTHING, ""),
-	  NOISE("file", 0.2, 0.2, 0, 5, OWN_PACE) },
+	  .subtracted = SUB_NOTHING,
+	  .lmbench = "every point printed (lmbench printed 1 ms to 1 s only)",
+	  .noise = { .group = "file", .run = 0.2, .run_eq = 0.2, .df = 5, .clock = OWN_PACE } },
+	[ROW_DISK_ZONE] = { .id = "disk.zone",
+	  .unit = "MB/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
+	  .desc = "read bandwidth by offset (MB)",
+	  .line = "%x %v", .xfmt = "%.01f", .vfmt = "%.2f",
+	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size" }, .chart = CHART_SERIES,
+	  .summary = { .at = SUMMARY_LAST },
+	  .work = "one 1 MiB read at an offset; one sample per read",
+	  .subtracted = SUB_NOTHING, .lmbench = "",
+	  .noise = { .group = "file", .run = 0.2, .run_eq = 0.2, .df = 5, .clock = OWN_PACE } },
 	{ 0 },
 };
 
-const struct tool_file toolfile_disk = { "disk", SUBSET_HW, "disk seeks and zone bandwidth", tools, 120, { metrics, 126 } };
+const struct tool_file toolfile_disk = { "disk", SUBSET_HW, "disk seeks and zone bandwidth", tools, metrics };

@@ -23,6 +23,11 @@
 #include "core/cleanup.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_LAT_FS_CREATE, ROW_LAT_FS_DELETE, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 /* The measurement facts finish() records for record_latency/record_bandwidth, for results made
  * with record_values (rates computed here). */
 static void meas_info(struct result *r, const struct measurement *m)
@@ -177,8 +182,8 @@ static int lat_fs(struct tool_ctx *c, int argc, char **argv)
 		struct measurement mc, md;
 		if (measure(&c->timing, &cr, &mc) != 0 || measure(&c->timing, &del, &md) != 0)
 			return EXIT_MEASURE;
-		struct result *rc = record_rate(c, "lat_fs.create", params, &mc);
-		struct result *rd = record_rate(c, "lat_fs.delete", params, &md);
+		struct result *rc = record_rate(c, metrics[ROW_LAT_FS_CREATE].id, params, &mc);
+		struct result *rd = record_rate(c, metrics[ROW_LAT_FS_DELETE].id, params, &md);
 		if (history)
 			result_add_info(rc, "caveat=%s", CAVEAT_FS_HISTORY);
 		out_printf(c, "%zuk\t%llu\t%.0f\t%.0f\n", f.size >> 10, (unsigned long long)mc.iters,
@@ -199,18 +204,23 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ METRIC("lat_fs.create", "/s", HIGHER, MEDIAN, 1, "files created per second (size=bytes)"),
-	  LMBENCH(NULL, NULL, "%.0f", NULL),
-	  METHOD("creating files (open O_CREAT|O_EXCL, write SIZE bytes, close), at most 100 per "
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_LAT_FS_CREATE] = { .id = "lat_fs.create",
+	  .unit = "/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
+	  .desc = "files created per second (size=bytes)",
+	  .line = NULL, .vfmt = "%.0f", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .work = "creating files (open O_CREAT|O_EXCL, write SIZE bytes, close), at most 100 per "
 		"directory; files / time",
-		SUB_CLOCK " (directories made and removed outside the timing)", ""),
-	  NOISE("file", 0.35, 0.35, 0, 5, OWN_PACE) },
-	{ METRIC("lat_fs.delete", "/s", HIGHER, MEDIAN, 1, "files deleted per second (size=bytes)"),
-	  LMBENCH(NULL, NULL, "%.0f", NULL),
-	  METHOD("unlinking those files; files / time", SUB_CLOCK, ""),
-	  NOISE("file", 0.35, 0.35, 0, 5, OWN_PACE) },
+	  .subtracted = SUB_CLOCK " (directories made and removed outside the timing)",
+	  .lmbench = "",
+	  .noise = { .group = "file", .run = 0.35, .run_eq = 0.35, .df = 5, .clock = OWN_PACE } },
+	[ROW_LAT_FS_DELETE] = { .id = "lat_fs.delete",
+	  .unit = "/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
+	  .desc = "files deleted per second (size=bytes)",
+	  .line = NULL, .vfmt = "%.0f", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .work = "unlinking those files; files / time", .subtracted = SUB_CLOCK, .lmbench = "",
+	  .noise = { .group = "file", .run = 0.35, .run_eq = 0.35, .df = 5, .clock = OWN_PACE } },
 	{ 0 },
 };
 
-const struct tool_file toolfile_lat_fs = { "files", SUBSET_OS, "file system and VM", tools, 100, { metrics, 120 } };
+const struct tool_file toolfile_lat_fs = { "files", SUBSET_OS, "file system and VM", tools, metrics };

@@ -24,6 +24,11 @@
 #include "core/cleanup.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_LAT_MMAP_LATENCY, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 struct mm {
 	const char *file;
 	int fd;
@@ -104,7 +109,7 @@ static int lat_mmap(struct tool_ctx *c, int argc, char **argv)
 		return EXIT_MEASURE;
 	sink_u64(m.acc);
 	char *d = fs_dir_of(m.file);
-	struct result *r = record_latency(c, "lat_mmap.latency", rnd ? "touch=spread" : "",
+	struct result *r = record_latency(c, metrics[ROW_LAT_MMAP_LATENCY].id, rnd ? "touch=spread" : "",
 					  (double)m.size / 1e6, &ms, 1);
 	/* per operation = per mapping; per fault = the operation's time over the faults it took */
 	size_t touches = (m.span + m.stride - 1) / m.stride;
@@ -133,16 +138,20 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ METRIC("lat_mmap.latency", "us", LOWER, MEDIAN, 2, "mmap+touch+munmap of a file"),
-	  LMBENCH("%x %v", "%.6f", "micromb", "\"mappings"),
-	  METHOD("mmap of SIZE bytes read-only, a read of one byte every 16 KiB of the first "
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_LAT_MMAP_LATENCY] = { .id = "lat_mmap.latency",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 2,
+	  .desc = "mmap+touch+munmap of a file",
+	  .line = "%x %v", .xfmt = "%.6f", .vfmt = "micromb", .series_title = "\"mappings",
+	  .sign = POSITIVE, .x = { .kind = X_OTHER, .label = "x" }, .chart = CHART_SERIES,
+	  .summary = { .at = SUMMARY_LAST },
+	  .work = "mmap of SIZE bytes read-only, a read of one byte every 16 KiB of the first "
 		"tenth (-r: every 160 KiB), munmap; per mapping",
-		SUB_CLOCK,
-		"version 2: read-only mapping and reads (lmbench maps read-write shared and "
-		"writes); the faults really taken are recorded (faults_per_op, us_per_fault)"),
-	  NOISE("file", 0.2, 0.2, 0, 5, OWN_PACE) },
+	  .subtracted = SUB_CLOCK,
+	  .lmbench = "version 2: read-only mapping and reads (lmbench maps read-write shared and "
+		"writes); the faults really taken are recorded (faults_per_op, us_per_fault)",
+	  .noise = { .group = "file", .run = 0.2, .run_eq = 0.2, .df = 5, .clock = OWN_PACE } },
 	{ 0 },
 };
 
-const struct tool_file toolfile_lat_mmap = { "files", SUBSET_OS, "file system and VM", tools, 103, { metrics, 123 } };
+const struct tool_file toolfile_lat_mmap = { "files", SUBSET_OS, "file system and VM", tools, metrics };

@@ -24,6 +24,11 @@
 #include "core/cleanup.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_LAT_PAGEFAULT_LATENCY, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 #define PF_DEFAULT_SIZE (8u << 20)
 
 struct pf {
@@ -184,7 +189,7 @@ static void pf_record(struct tool_ctx *c, const struct pf *p, struct measurement
 	} else {
 		snprintf(params, sizeof params, "file=%s", p->file);
 	}
-	struct result *r = record_latency(c, "lat_pagefault.latency", params, NAN, m,
+	struct result *r = record_latency(c, metrics[ROW_LAT_PAGEFAULT_LATENCY].id, params, NAN, m,
 					  (double)p->npages);
 	/* Faults were counted around every pass, calibration and warm-up included: per page is
 	 * over all of them. Per fault: the time per page touched over the faults per page. */
@@ -238,17 +243,20 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ METRIC("lat_pagefault.latency", "us", LOWER, MEDIAN, 2,
-		"file page fault, page evicted first (real fault)"),
-	  LMBENCH("Pagefaults on {file}: %v microseconds", NULL, "%.4f", NULL),
-	  METHOD("one pass reading a byte of every page of an evicted file in random order "
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_LAT_PAGEFAULT_LATENCY] = { .id = "lat_pagefault.latency",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN,
+	  .version = 2,
+	  .desc = "file page fault, page evicted first (real fault)",
+	  .line = "Pagefaults on {file}: %v microseconds", .vfmt = "%.4f",
+	  .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .work = "one pass reading a byte of every page of an evicted file in random order "
 		"without read-around; per page",
-		SUB_CLOCK " (eviction and mapping happen before each pass, untimed)",
-		"version 2: major faults (lmbench's msync(MS_INVALIDATE) left pages cached: "
-		"minor faults); faults counted per page, us_per_fault"),
-	  NOISE("file", 0.3, 0.3, 0, 5, OWN_PACE) },
+	  .subtracted = SUB_CLOCK " (eviction and mapping happen before each pass, untimed)",
+	  .lmbench = "version 2: major faults (lmbench's msync(MS_INVALIDATE) left pages cached: "
+		"minor faults); faults counted per page, us_per_fault",
+	  .noise = { .group = "file", .run = 0.3, .run_eq = 0.3, .df = 5, .clock = OWN_PACE } },
 	{ 0 },
 };
 
-const struct tool_file toolfile_lat_pagefault = { "files", SUBSET_OS, "file system and VM", tools, 104, { metrics, 124 } };
+const struct tool_file toolfile_lat_pagefault = { "files", SUBSET_OS, "file system and VM", tools, metrics };

@@ -28,6 +28,11 @@
 #include "core/arch.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_LMDD_WRITE_BW, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 struct dd {
 	const char *in, *out;   /* NULL = internal */
 	int ifd, ofd;
@@ -290,7 +295,7 @@ static void dd_record(struct tool_ctx *c, const struct dd *d, struct measurement
 	char params[600];
 	char sp[512];
 	snprintf(params, sizeof params, "file=%s", stable_path(d->out, sp, sizeof sp));
-	struct result *r = record_bandwidth(c, "lmdd.write_bw", params, NAN, m, (double)d->moved);
+	struct result *r = record_bandwidth(c, metrics[ROW_LMDD_WRITE_BW].id, params, NAN, m, (double)d->moved);
 	c->out = save;
 	result_add_info(r, "bytes=%llu bs=%llu fsync=%d fstype=%s path=%s",
 			(unsigned long long)d->moved, (unsigned long long)d->bs, d->fsync_, fstype,
@@ -341,13 +346,15 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ METRIC("lmdd.write_bw", "KB/s", HIGHER, MEDIAN, 1, "sequential file write with fsync"),
-	  LMBENCH("File {file} write bandwidth: %v KB/sec", NULL, "%.0f", NULL),
-	  METHOD("writing the bytes with write() and fsync inside the timing; KB / time",
-		SUB_NOTHING, ""),
-	  NOISE("file", 0.15, 0.15, 0, 5, OWN_PACE) },
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_LMDD_WRITE_BW] = { .id = "lmdd.write_bw",
+	  .unit = "KB/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
+	  .desc = "sequential file write with fsync", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .line = "File {file} write bandwidth: %v KB/sec", .vfmt = "%.0f",
+	  .work = "writing the bytes with write() and fsync inside the timing; KB / time",
+	  .subtracted = SUB_NOTHING, .lmbench = "",
+	  .noise = { .group = "file", .run = 0.15, .run_eq = 0.15, .df = 5, .clock = OWN_PACE } },
 	{ 0 },
 };
 
-const struct tool_file toolfile_lmdd = { "lmdd", SUBSET_OS, "file write bandwidth (dd-like)", tools, 110, { metrics, 125 } };
+const struct tool_file toolfile_lmdd = { "lmdd", SUBSET_OS, "file write bandwidth (dd-like)", tools, metrics };

@@ -21,6 +21,11 @@
 #include "bench/tool.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_LAT_EPOLL_LATENCY, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 struct ep {
 	struct ipc s;          /* the pipes' ends, the helper, its placement */
 	int epfd;              /* ours, watching s.rfd */
@@ -145,7 +150,7 @@ static int lat_epoll(struct tool_ctx *c, int argc, char **argv)
 	struct ep e = { .s = { .msize = 1, .buf = ipc_one_byte, .timing = &c->timing }, .epfd = -1 };
 	struct bench_op op = { .setup = ep_setup, .loop = ep_loop, .teardown = ep_teardown,
 			       .arg = &e, .helpers = 1 };
-	struct result *r = measure_latency(c, &op, "lat_epoll.latency", "", NAN, 1);
+	struct result *r = measure_latency(c, &op, metrics[ROW_LAT_EPOLL_LATENCY].id, "", NAN, 1);
 	if (!r)
 		return EXIT_MEASURE;
 	/* the measuring process's counts (with -P the copies measure in children: none here) */
@@ -171,15 +176,19 @@ static const struct tool tools[] = {
  * rule says); 11 degrees of freedom. A busy hour's figures: lat_pipe in the same runs gave
  * 33.5 % / 20 % against its declared 12 % / 2.5 %. Not measured apart at equal clock: run_eq is
  * the raw figure. */
-static const struct metric_def metrics[] = {
-	{ METRIC("lat_epoll.latency", "us", LOWER, MEDIAN, 1, "epoll wake-up round trip, 1 byte"),
-	  LMBENCH("epoll latency: %v microseconds", NULL, "%.4f", NULL),
-	  METHOD("1 byte over a pipe to a helper waiting in epoll_wait() and back over another "
-		 "pipe this process waits on in epoll_wait(): one round trip, two wake-ups",
-		 SUB_CLOCK, "not in lmbench"),
-	  NOISE_R("ipc", 0.36, 0.36, 0, 11, FOLLOWS_CLOCK, 0.205),
-	  STEADY("ipc.steady", 0.215, 0.215, 0, 11, FOLLOWS_CLOCK, 0.135) },
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_LAT_EPOLL_LATENCY] = { .id = "lat_epoll.latency",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "epoll wake-up round trip, 1 byte", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .line = "epoll latency: %v microseconds", .vfmt = "%.4f",
+	  .work = "1 byte over a pipe to a helper waiting in epoll_wait() and back over another "
+		  "pipe this process waits on in epoll_wait(): one round trip, two wake-ups",
+	  .subtracted = SUB_CLOCK, .lmbench = "not in lmbench",
+	  .noise = { .group = "ipc", .run = 0.36, .run_eq = 0.36, .df = 11,
+		   .clock = FOLLOWS_CLOCK, .run_effect = 0.205 },
+	  .steady = { .group = "ipc.steady", .run = 0.215, .run_eq = 0.215, .df = 11,
+		   .clock = FOLLOWS_CLOCK, .run_effect = 0.135 } },
 	{ 0 },
 };
 
-const struct tool_file toolfile_lat_epoll = { "epoll", SUBSET_OS, "epoll wake-up round trip", tools, 55, { metrics, 85 } };
+const struct tool_file toolfile_lat_epoll = { "epoll", SUBSET_OS, "epoll wake-up round trip", tools, metrics };

@@ -17,6 +17,11 @@
 #include "core/cleanup.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_LAT_FCNTL_LATENCY, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 /* Three record locks passed round between two processes: Bytes 0, 1, 2 of one file are three locks. With k counting iterations (mod 3), the parent
  * holds k and k+1 and the helper holds k+2. Parent: unlock k, lock k+2 (waits). Helper: lock k
  * (waits), unlock k+2. So each iteration is two hand-offs, each a lock release waking the
@@ -108,7 +113,7 @@ static int lat_fcntl(struct tool_ctx *c, int argc, char **argv)
 	char *dir = ipc_tool_dir(c);
 	struct ipc s = { .dir = dir };
 	struct bench_op op = { .setup = setup_fcntl, .loop = loop_fcntl, .teardown = teardown_fcntl };
-	int rc = ipc_run(c, &s, &op, "lat_fcntl.latency", "", 2);
+	int rc = ipc_run(c, &s, &op, metrics[ROW_LAT_FCNTL_LATENCY].id, "", 2);
 	free(dir);
 	return rc;
 }
@@ -119,15 +124,19 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ METRIC("lat_fcntl.latency", "us", LOWER, MEDIAN, 1, "fcntl lock hand-off"),
-	  LMBENCH("Fcntl lock latency: %v microseconds", NULL, "%.4f", NULL),
-	  METHOD("a POSIX record-lock hand-off with an echo process; per hand-off (half a round "
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_LAT_FCNTL_LATENCY] = { .id = "lat_fcntl.latency",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "fcntl lock hand-off", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .line = "Fcntl lock latency: %v microseconds", .vfmt = "%.4f",
+	  .work = "a POSIX record-lock hand-off with an echo process; per hand-off (half a round "
 		"trip)",
-		SUB_CLOCK, ""),
-	  NOISE_R("ipc", 0.12, 0.095, 0, 19, FOLLOWS_CLOCK, 0.025),
-	  STEADY("ipc.steady", 0.175, 0.175, 0, 15, FOLLOWS_CLOCK, 0.115) },
+	  .subtracted = SUB_CLOCK, .lmbench = "",
+	  .noise = { .group = "ipc", .run = 0.12, .run_eq = 0.095, .df = 19,
+		   .clock = FOLLOWS_CLOCK, .run_effect = 0.025 },
+	  .steady = { .group = "ipc.steady", .run = 0.175, .run_eq = 0.175, .df = 15,
+		   .clock = FOLLOWS_CLOCK, .run_effect = 0.115 } },
 	{ 0 },
 };
 
-const struct tool_file toolfile_lat_fcntl = { "ipc", SUBSET_OS, "local IPC latency: pipe, AF_UNIX, FIFO, locks, semaphores", tools, 53, { metrics, 83 } };
+const struct tool_file toolfile_lat_fcntl = { "ipc", SUBSET_OS, "local IPC latency: pipe, AF_UNIX, FIFO, locks, semaphores", tools, metrics };

@@ -18,6 +18,11 @@
 #include "core/cleanup.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_LAT_FIFO_LATENCY, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 static void clear_nonblock(int fd)
 {
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
@@ -86,7 +91,7 @@ static int lat_fifo(struct tool_ctx *c, int argc, char **argv)
 	char *dir = ipc_tool_dir(c);
 	struct ipc s = { .dir = dir, .msize = 1, .buf = ipc_one_byte };
 	struct bench_op op = { .setup = setup_fifo, .loop = ipc_loop_echo, .teardown = ipc_teardown_echo };
-	int rc = ipc_run(c, &s, &op, "lat_fifo.latency", "", 1);
+	int rc = ipc_run(c, &s, &op, metrics[ROW_LAT_FIFO_LATENCY].id, "", 1);
 	free(dir);
 	return rc;
 }
@@ -97,14 +102,18 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ METRIC("lat_fifo.latency", "us", LOWER, MEDIAN, 1, "FIFO round trip"),
-	  LMBENCH("Fifo latency: %v microseconds", NULL, "%.4f", NULL),
-	  METHOD("1 byte over a FIFO and back over another: one round trip", SUB_CLOCK,
-		"the FIFOs live in plumb's private directory"),
-	  NOISE_R("ipc", 0.12, 0.085, 0, 19, FOLLOWS_CLOCK, 0.025),
-	  STEADY("ipc.steady", 0.165, 0.165, 0, 15, FOLLOWS_CLOCK, 0.095) },
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_LAT_FIFO_LATENCY] = { .id = "lat_fifo.latency",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "FIFO round trip", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .line = "Fifo latency: %v microseconds", .vfmt = "%.4f",
+	  .work = "1 byte over a FIFO and back over another: one round trip",
+	  .subtracted = SUB_CLOCK, .lmbench = "the FIFOs live in plumb's private directory",
+	  .noise = { .group = "ipc", .run = 0.12, .run_eq = 0.085, .df = 19,
+		   .clock = FOLLOWS_CLOCK, .run_effect = 0.025 },
+	  .steady = { .group = "ipc.steady", .run = 0.165, .run_eq = 0.165, .df = 15,
+		   .clock = FOLLOWS_CLOCK, .run_effect = 0.095 } },
 	{ 0 },
 };
 
-const struct tool_file toolfile_lat_fifo = { "ipc", SUBSET_OS, "local IPC latency: pipe, AF_UNIX, FIFO, locks, semaphores", tools, 52, { metrics, 82 } };
+const struct tool_file toolfile_lat_fifo = { "ipc", SUBSET_OS, "local IPC latency: pipe, AF_UNIX, FIFO, locks, semaphores", tools, metrics };

@@ -17,6 +17,11 @@
 #include "core/cleanup.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_LAT_PIPE_LATENCY, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 static int setup_pipe(void *a)
 {
 	struct ipc *s = a;
@@ -45,7 +50,7 @@ static int lat_pipe(struct tool_ctx *c, int argc, char **argv)
 	ipc_no_operands(c, options_parse(c, argc, argv, NULL));
 	struct ipc s = { .msize = 1, .buf = ipc_one_byte };
 	struct bench_op op = { .setup = setup_pipe, .loop = ipc_loop_echo, .teardown = ipc_teardown_echo };
-	return ipc_run(c, &s, &op, "lat_pipe.latency", "", 1);
+	return ipc_run(c, &s, &op, metrics[ROW_LAT_PIPE_LATENCY].id, "", 1);
 }
 
 static const struct tool tools[] = {
@@ -54,14 +59,18 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ METRIC("lat_pipe.latency", "us", LOWER, MEDIAN, 1, "pipe round trip, 1 byte"),
-	  LMBENCH("Pipe latency: %v microseconds", NULL, "%.4f", NULL),
-	  METHOD("1 byte to an echo process over a pipe and back over another: one round trip",
-		SUB_CLOCK, ""),
-	  NOISE_R("ipc", 0.12, 0.085, 0, 19, FOLLOWS_CLOCK, 0.025),
-	  STEADY("ipc.steady", 0.165, 0.165, 0, 15, FOLLOWS_CLOCK, 0.1) },
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_LAT_PIPE_LATENCY] = { .id = "lat_pipe.latency",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "pipe round trip, 1 byte", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .line = "Pipe latency: %v microseconds", .vfmt = "%.4f",
+	  .work = "1 byte to an echo process over a pipe and back over another: one round trip",
+	  .subtracted = SUB_CLOCK, .lmbench = "",
+	  .noise = { .group = "ipc", .run = 0.12, .run_eq = 0.085, .df = 19,
+		   .clock = FOLLOWS_CLOCK, .run_effect = 0.025 },
+	  .steady = { .group = "ipc.steady", .run = 0.165, .run_eq = 0.165, .df = 15,
+		   .clock = FOLLOWS_CLOCK, .run_effect = 0.1 } },
 	{ 0 },
 };
 
-const struct tool_file toolfile_ipc = { "ipc", SUBSET_OS, "local IPC latency: pipe, AF_UNIX, FIFO, locks, semaphores", tools, 50, { metrics, 80 } };
+const struct tool_file toolfile_ipc = { "ipc", SUBSET_OS, "local IPC latency: pipe, AF_UNIX, FIFO, locks, semaphores", tools, metrics };

@@ -20,6 +20,11 @@
 #include "core/cpu.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_LAT_SEM_LATENCY, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 /* One set for the whole run, made by the tool before measure(): semaphores 2c and 2c+1 serve
  * -P copy c. The set is a kernel object that outlives a process, so it is removed after the
  * measurement, at exit (atexit) and from SIGINT/SIGTERM/SIGHUP/SIGQUIT: our handler removes it
@@ -138,7 +143,7 @@ static int lat_sem(struct tool_ctx *c, int argc, char **argv)
 	sem_id = id;
 	struct ipc s = { .semid = id };
 	struct bench_op op = { .setup = setup_sem, .loop = loop_sem, .teardown = teardown_sem };
-	int rc = ipc_run(c, &s, &op, "lat_sem.latency", "", 2);
+	int rc = ipc_run(c, &s, &op, metrics[ROW_LAT_SEM_LATENCY].id, "", 2);
 	sem_remove();
 	sem_guard(0);
 	return rc;
@@ -151,14 +156,18 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ METRIC("lat_sem.latency", "us", LOWER, MEDIAN, 1, "SysV semaphore hand-off"),
-	  LMBENCH("Semaphore latency: %v microseconds", NULL, "%.4f", NULL),
-	  METHOD("a SysV semaphore hand-off with an echo process; per hand-off (half a round trip)",
-		SUB_CLOCK, ""),
-	  NOISE_R("ipc", 0.12, 0.09, 0, 19, FOLLOWS_CLOCK, 0.025),
-	  STEADY("ipc.steady", 0.195, 0.195, 0, 15, FOLLOWS_CLOCK, 0.135) },
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_LAT_SEM_LATENCY] = { .id = "lat_sem.latency",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "SysV semaphore hand-off", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .line = "Semaphore latency: %v microseconds", .vfmt = "%.4f",
+	  .work = "a SysV semaphore hand-off with an echo process; per hand-off (half a round trip)",
+	  .subtracted = SUB_CLOCK, .lmbench = "",
+	  .noise = { .group = "ipc", .run = 0.12, .run_eq = 0.09, .df = 19,
+		   .clock = FOLLOWS_CLOCK, .run_effect = 0.025 },
+	  .steady = { .group = "ipc.steady", .run = 0.195, .run_eq = 0.195, .df = 15,
+		   .clock = FOLLOWS_CLOCK, .run_effect = 0.135 } },
 	{ 0 },
 };
 
-const struct tool_file toolfile_lat_sem = { "ipc", SUBSET_OS, "local IPC latency: pipe, AF_UNIX, FIFO, locks, semaphores", tools, 54, { metrics, 84 } };
+const struct tool_file toolfile_lat_sem = { "ipc", SUBSET_OS, "local IPC latency: pipe, AF_UNIX, FIFO, locks, semaphores", tools, metrics };

@@ -18,6 +18,11 @@
 #include "core/cleanup.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_LAT_UNIX_LATENCY, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 static int setup_unix(void *a)
 {
 	struct ipc *s = a;
@@ -55,7 +60,7 @@ static int lat_unix(struct tool_ctx *c, int argc, char **argv)
 	char params[32] = "";
 	if (msize != 1) /* lmbench's line does not show it; the default point keeps no parameter */
 		snprintf(params, sizeof params, "msize=%zu", msize);
-	int rc = ipc_run(c, &s, &op, "lat_unix.latency", params, 1);
+	int rc = ipc_run(c, &s, &op, metrics[ROW_LAT_UNIX_LATENCY].id, params, 1);
 	free(s.buf);
 	return rc;
 }
@@ -66,14 +71,18 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ METRIC("lat_unix.latency", "us", LOWER, MEDIAN, 1, "AF_UNIX stream round trip"),
-	  LMBENCH("AF_UNIX sock stream latency: %v microseconds", NULL, "%.4f", NULL),
-	  METHOD("SIZE bytes (default 1) over an AF_UNIX socketpair and back: one round trip",
-		SUB_CLOCK, ""),
-	  NOISE_R("ipc", 0.12, 0.08, 0, 19, FOLLOWS_CLOCK, 0.025),
-	  STEADY("ipc.steady", 0.165, 0.165, 0, 15, FOLLOWS_CLOCK, 0.11) },
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_LAT_UNIX_LATENCY] = { .id = "lat_unix.latency",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "AF_UNIX stream round trip", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .line = "AF_UNIX sock stream latency: %v microseconds", .vfmt = "%.4f",
+	  .work = "SIZE bytes (default 1) over an AF_UNIX socketpair and back: one round trip",
+	  .subtracted = SUB_CLOCK, .lmbench = "",
+	  .noise = { .group = "ipc", .run = 0.12, .run_eq = 0.08, .df = 19,
+		   .clock = FOLLOWS_CLOCK, .run_effect = 0.025 },
+	  .steady = { .group = "ipc.steady", .run = 0.165, .run_eq = 0.165, .df = 15,
+		   .clock = FOLLOWS_CLOCK, .run_effect = 0.11 } },
 	{ 0 },
 };
 
-const struct tool_file toolfile_lat_unix = { "ipc", SUBSET_OS, "local IPC latency: pipe, AF_UNIX, FIFO, locks, semaphores", tools, 51, { metrics, 81 } };
+const struct tool_file toolfile_lat_unix = { "ipc", SUBSET_OS, "local IPC latency: pipe, AF_UNIX, FIFO, locks, semaphores", tools, metrics };

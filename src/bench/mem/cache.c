@@ -19,6 +19,11 @@
 #include "core/timing.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_CACHE_SIZE, ROW_CACHE_LATENCY, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 
 static void fmt_bytes(uint64_t v, char *buf, size_t len)
 {
@@ -166,8 +171,8 @@ static void report_cache_level(struct cache_run *r, int i)
 	measured_level_fact(r, i);
 	char params[32];
 	snprintf(params, sizeof params, "level=%d", i + 1);
-	record_quietly(r->c, "cache.size", params, (double)r->lv[i].size);
-	record_quietly(r->c, "cache.latency", params, r->lv[i].ns);
+	record_quietly(r->c, metrics[ROW_CACHE_SIZE].id, params, (double)r->lv[i].size);
+	record_quietly(r->c, metrics[ROW_CACHE_LATENCY].id, params, r->lv[i].ns);
 	out_printf(r->c, "L%d cache: %llu bytes %.2f nanoseconds %zu linesize %.2f parallelism\n",
 		   i + 1, (unsigned long long)r->lv[i].size, r->lv[i].ns, r->line,
 		   isnan(par) ? 1.0 : par);
@@ -198,7 +203,7 @@ static void report_memory_level(struct cache_run *r)
 {
 	int i = r->nl - 1;
 	double par = level_parallelism(r, i, r->seed ^ 0x99);
-	record_quietly(r->c, "cache.latency", "level=mem", r->lv[i].ns);
+	record_quietly(r->c, metrics[ROW_CACHE_LATENCY].id, "level=mem", r->lv[i].ns);
 	out_printf(r->c, "Memory latency: %.2f nanoseconds %.2f parallelism\n", r->lv[i].ns,
 		   isnan(par) ? 1.0 : par);
 }
@@ -241,18 +246,22 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ METRIC("cache.size", "bytes", NEUTRAL, MEDIAN, 1, "cache size of level {level}"),
-	  LMBENCH(NULL, NULL, "%.0f", NULL),
-	  METHOD("random chases over growing sizes; where the per-load cost steps", SUB_CLOCK,
-		"derived from chase latencies"),
-	  NOISE("memory", 0.21, 0.21, 0, 5, OWN_PACE) },
-	{ METRIC("cache.latency", "ns", LOWER, MEDIAN, 1,
-		"load latency of level {level}; level=mem for main memory"),
-	  LMBENCH(NULL, NULL, "%.2f", NULL),
-	  METHOD("100 dependent random loads within a level's size; per load", SUB_CLOCK, ""),
-	  NOISE("memory", 0.21, 0.21, 0, 5, OWN_PACE) },
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_CACHE_SIZE] = { .id = "cache.size",
+	  .unit = "bytes", .better = NEUTRAL, .stat = MEDIAN, .version = 1,
+	  .desc = "cache size of level {level}",
+	  .line = NULL, .vfmt = "%.0f", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .work = "random chases over growing sizes; where the per-load cost steps",
+	  .subtracted = SUB_CLOCK, .lmbench = "derived from chase latencies",
+	  .noise = { .group = "memory", .run = 0.21, .run_eq = 0.21, .df = 5, .clock = OWN_PACE } },
+	[ROW_CACHE_LATENCY] = { .id = "cache.latency",
+	  .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "load latency of level {level}; level=mem for main memory",
+	  .line = NULL, .vfmt = "%.2f", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .work = "100 dependent random loads within a level's size; per load",
+	  .subtracted = SUB_CLOCK, .lmbench = "",
+	  .noise = { .group = "memory", .run = 0.21, .run_eq = 0.21, .df = 5, .clock = OWN_PACE } },
 	{ 0 },
 };
 
-const struct tool_file toolfile_cache = { "caches", SUBSET_HW, "TLB, parallelism, line, caches", tools, 203, { metrics, 135 } };
+const struct tool_file toolfile_cache = { "caches", SUBSET_HW, "TLB, parallelism, line, caches", tools, metrics };

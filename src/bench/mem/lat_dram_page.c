@@ -29,6 +29,11 @@
 #include "bench/tool.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_LAT_DRAM_PAGE_HIT, ROW_LAT_DRAM_PAGE_MISS, ROW_LAT_DRAM_PAGE_DIFF, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 #define DRAM_DEFAULT_BYTES (64ull << 20)
 
 struct dram_opts {
@@ -124,7 +129,7 @@ static int lat_dram_page(struct tool_ctx *c, int argc, char **argv)
 		d[i] = m[1].s[i];
 		d[i].value = (m[1].s[i].value - m[0].s[i].value) / MEM_CHASE_LOADS;
 	}
-	record_values(c, "lat_dram_page.diff", params, NAN, d, n);
+	record_values(c, metrics[ROW_LAT_DRAM_PAGE_DIFF].id, params, NAN, d, n);
 	free(d);
 	measurement_free(&m[0]);
 	measurement_free(&m[1]);
@@ -155,26 +160,35 @@ static const struct tool tools[] = {
 /* Default noise: 5 runs on the 2-vCPU guest while other builds and tests shared it (load average
  * 5-6), the log values' standard deviation times 1.25: a busy machine's figure, until quiet runs
  * replace it (bench/README.md says how). */
-static const struct metric_def metrics[] = {
-	{ METRIC("lat_dram_page.hit", "ns", LOWER, MEDIAN, 1, "a load in the DRAM page (row) the last one opened"),
-	  LMBENCH(NULL, NULL, "%.2f", NULL),
-	  METHOD("one dependent load of a chain over a 64 MiB buffer, a line apart: pages in random "
-		"order, every line of a page (bit-reversed order) before the next page", SUB_CLOCK,
-		"the step is a cache line where lmbench's is a pointer (8 bytes: 7 loads in 8 then "
-		"hit L1)"),
-	  NOISE("memory", 0.445, 0.445, 0, 4, OWN_PACE) },
-	{ METRIC("lat_dram_page.miss", "ns", LOWER, MEDIAN, 1, "a load in another page than the last"),
-	  LMBENCH(NULL, NULL, "%.2f", NULL),
-	  METHOD("the same lines, groups of 16 pages visited in turn: line i of each page, then "
-		"line i+1", SUB_CLOCK,
-		"the step is a cache line (lmbench: a pointer, so its group of 64 KiB spilled to L2)"),
-	  NOISE("memory", 0.445, 0.445, 0, 4, OWN_PACE) },
-	{ METRIC("lat_dram_page.diff", "ns", NEUTRAL, MEDIAN, 1, "page miss minus page hit, per load"),
-	  LMBENCH("%v", NULL, "%f", NULL),
-	  METHOD("lat_dram_page.miss - lat_dram_page.hit, sample by sample", SUB_CLOCK " (in both)",
-		"printed as measured; lmbench printed 0.0 unless hit < 0.95 x miss"),
-	  NOISE("memory", 0.445, 0.445, 0, 4, OWN_PACE) },
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_LAT_DRAM_PAGE_HIT] = { .id = "lat_dram_page.hit",
+	  .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "a load in the DRAM page (row) the last one opened",
+	  .line = NULL, .vfmt = "%.2f", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .work = "one dependent load of a chain over a 64 MiB buffer, a line apart: pages in random "
+		"order, every line of a page (bit-reversed order) before the next page",
+	  .subtracted = SUB_CLOCK,
+	  .lmbench = "the step is a cache line where lmbench's is a pointer (8 bytes: 7 loads in 8 then "
+		"hit L1)",
+	  .noise = { .group = "memory", .run = 0.445, .run_eq = 0.445, .df = 4, .clock = OWN_PACE } },
+	[ROW_LAT_DRAM_PAGE_MISS] = { .id = "lat_dram_page.miss",
+	  .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "a load in another page than the last",
+	  .line = NULL, .vfmt = "%.2f", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .work = "the same lines, groups of 16 pages visited in turn: line i of each page, then "
+		"line i+1",
+	  .subtracted = SUB_CLOCK,
+	  .lmbench = "the step is a cache line (lmbench: a pointer, so its group of 64 KiB spilled to L2)",
+	  .noise = { .group = "memory", .run = 0.445, .run_eq = 0.445, .df = 4, .clock = OWN_PACE } },
+	[ROW_LAT_DRAM_PAGE_DIFF] = { .id = "lat_dram_page.diff",
+	  .unit = "ns", .better = NEUTRAL, .stat = MEDIAN, .version = 1,
+	  .desc = "page miss minus page hit, per load",
+	  .line = "%v", .vfmt = "%f", .sign = ANY_SIGN, .x = { .kind = X_NONE },
+	  .work = "lat_dram_page.miss - lat_dram_page.hit, sample by sample",
+	  .subtracted = SUB_CLOCK " (in both)",
+	  .lmbench = "printed as measured; lmbench printed 0.0 unless hit < 0.95 x miss",
+	  .noise = { .group = "memory", .run = 0.445, .run_eq = 0.445, .df = 4, .clock = OWN_PACE } },
 	{ 0 },
 };
 
-const struct tool_file toolfile_lat_dram_page = { "dram", SUBSET_HW, "DRAM page hit and miss latency", tools, 181, { metrics, 144 } };
+const struct tool_file toolfile_lat_dram_page = { "dram", SUBSET_HW, "DRAM page hit and miss latency", tools, metrics };

@@ -53,6 +53,11 @@
 #include "core/timing.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_LAT_LOADED_LATENCY, ROW_LAT_LOADED_BANDWIDTH, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 #define LD_MAX_CPUS 256
 #define LD_MAX_LEVELS 33   /* level 0 and up to 32 delays */
 #define LD_CHUNK 1024      /* bytes a loader moves between delays (kernels take 512-byte multiples) */
@@ -289,8 +294,8 @@ static int run_level(struct tool_ctx *c, struct loaded *x, int level, const char
 		/* iters stays the chase's count of that interval (a count of 0 means "not timed") */
 		s[i].elapsed_ns = (double)sp[i].ns;
 	}
-	struct result *r = record_latency(c, "lat_loaded.latency", params, level, &m, MEM_CHASE_LOADS);
-	struct result *rb = record_values(c, "lat_loaded.bandwidth", params, level, s, m.n);
+	struct result *r = record_latency(c, metrics[ROW_LAT_LOADED_LATENCY].id, params, level, &m, MEM_CHASE_LOADS);
+	struct result *rb = record_values(c, metrics[ROW_LAT_LOADED_BANDWIDTH].id, params, level, s, m.n);
 	*lat = r->value;
 	*bw = rb->value;
 	for (int k = 0; k < 2; k++) {
@@ -446,27 +451,40 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ METRIC("lat_loaded.latency", "ns", LOWER, MEDIAN, 1,
-		 "load latency at load level x (0: no loader)"),
-	  LMBENCH("Loaded latency level %x ({traffic}): %v nanoseconds", "%.0f", "%.2f", NULL),
-	  METHOD("100 dependent loads of one random cycle through every line of the chase's "
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_LAT_LOADED_LATENCY] = { .id = "lat_loaded.latency",
+	  .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "load latency at load level x (0: no loader)",
+	  .line = "Loaded latency level %x ({traffic}): %v nanoseconds",
+	  .xfmt = "%.0f", .vfmt = "%.2f",
+	  .sign = POSITIVE, .x = { .kind = X_LEVEL, .label = "load level (0: no loader)" },
+	  .chart = CHART_SERIES,
+	  .summary = { .at = SUMMARY_LAST },
+	  .work = "100 dependent loads of one random cycle through every line of the chase's "
 		 "size, on one CPU while the other CPUs' loaders run at the level's delay; per "
-		 "load", SUB_CLOCK, "not an lmbench tool; level 0 is lat_mem_rd -t's walk at one "
-		 "size, with the median, not the minimum"),
+		 "load",
+	  .subtracted = SUB_CLOCK,
+	  .lmbench = "not an lmbench tool; level 0 is lat_mem_rd -t's walk at one "
+		 "size, with the median, not the minimum",
 	  /* 8 runs of the defaults back to back on the 2-vCPU guest (2026-12-02, load 1.4): the
 	   * standard deviation of log latency 0.04-0.19 by level, 0.097 pooled; x 1.25 */
-	  NOISE("memory", 0.12, 0.12, 0, 7, OWN_PACE) },
-	{ METRIC("lat_loaded.bandwidth", "MB/s", HIGHER, MEDIAN, 1,
-		 "bandwidth the loaders delivered at load level x"),
-	  LMBENCH("Loaded bandwidth level %x ({traffic}): %v MB/s", "%.0f", "%.0f", NULL),
-	  METHOD("bytes all loaders read plus bytes they wrote (a copy counts both) during one "
-		 "timed latency sample, over its wall time", SUB_NOTHING,
-		 "not an lmbench tool; a copy counts twice its size, where bw_mem counts once"),
+	  .noise = { .group = "memory", .run = 0.12, .run_eq = 0.12, .df = 7, .clock = OWN_PACE } },
+	[ROW_LAT_LOADED_BANDWIDTH] = { .id = "lat_loaded.bandwidth",
+	  .unit = "MB/s", .better = HIGHER, .stat = MEDIAN,
+	  .version = 1,
+	  .desc = "bandwidth the loaders delivered at load level x",
+	  .line = "Loaded bandwidth level %x ({traffic}): %v MB/s", .xfmt = "%.0f", .vfmt = "%.0f",
+	  .sign = ZERO_OR_MORE, .x = { .kind = X_LEVEL, .label = "load level (0: no loader)" },
+	  .chart = CHART_SERIES,
+	  .summary = { .at = SUMMARY_LAST },
+	  .work = "bytes all loaders read plus bytes they wrote (a copy counts both) during one "
+		 "timed latency sample, over its wall time",
+	  .subtracted = SUB_NOTHING,
+	  .lmbench = "not an lmbench tool; a copy counts twice its size, where bw_mem counts once",
 	  /* the same 8 runs: log bandwidth 0.06-0.28 by level (a spin's speed moves with the
 	   * clock, a loader with its CPU's other work), 0.191 pooled; x 1.25 */
-	  NOISE("membw", 0.24, 0.24, 0, 7, OWN_PACE) },
+	  .noise = { .group = "membw", .run = 0.24, .run_eq = 0.24, .df = 7, .clock = OWN_PACE } },
 	{ 0 },
 };
 
-const struct tool_file toolfile_lat_loaded = { "loaded", SUBSET_HW, "memory latency under load", tools, 182, { metrics, 147 } };
+const struct tool_file toolfile_lat_loaded = { "loaded", SUBSET_HW, "memory latency under load", tools, metrics };

@@ -34,6 +34,11 @@
 #include "core/timing.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_LAT_MEM_RD_SEQ, ROW_LAT_MEM_RD_RAND, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 /* lmbench's size steps: x2 below 1 KiB, +1 KiB below 4 KiB, then 8 steps per doubling. */
 size_t lat_next_range(size_t r)
 {
@@ -207,7 +212,7 @@ static int lat_series(struct tool_ctx *c, struct mem_buf *b, size_t maxb, size_t
 			return EXIT_MEASURE;
 		char params[64];
 		snprintf(params, sizeof params, "stride=%zu", stride); /* size is the abscissa */
-		record_latency(c, rnd ? "lat_mem_rd.rand" : "lat_mem_rd.seq", params,
+		record_latency(c, rnd ? metrics[ROW_LAT_MEM_RD_RAND].id : metrics[ROW_LAT_MEM_RD_SEQ].id, params,
 			       (double)range / 1048576.0, &m, MEM_CHASE_LOADS);
 		measurement_free(&m);
 		if (!rnd && n < nmax)
@@ -254,26 +259,35 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ METRIC("lat_mem_rd.seq", "ns", LOWER, BEST, 1,
-		"load latency, chain in address order (MiB)"),
-	  LMBENCH("%x %v", "%.5f", "%.3f", "\"stride={stride}"),
-	  METHOD("100 dependent loads of a chain in address order, stride bytes apart; per load",
-		SUB_CLOCK,
-		"prefetchers follow it: at large sizes a bandwidth more than a latency, as "
-		"lmbench's"),
-	  NOISE("memory", 0.21, 0.21, 0, 5, OWN_PACE) },
-	{ METRIC("lat_mem_rd.rand", "ns", LOWER, BEST, 2,
-		"load latency, one random cycle through all lines (MiB)"),
-	  LMBENCH("%x %v", "%.5f", "%.3f", "\"stride={stride}"),
-	  METHOD("100 dependent loads of one random cycle through every stride-slot of the size; "
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_LAT_MEM_RD_SEQ] = { .id = "lat_mem_rd.seq",
+	  .unit = "ns", .better = LOWER, .stat = BEST, .version = 1,
+	  .desc = "load latency, chain in address order (MiB)",
+	  .line = "%x %v", .xfmt = "%.5f", .vfmt = "%.3f", .series_title = "\"stride={stride}",
+	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size", .was_param = "size" },
+	  .chart = CHART_MEM_LATENCY,
+	  .summary = { .at = SUMMARY_LISTED_OR_LAST, .param = "stride", .param_is = 128,
+		      .x = { 0.0009765625, 0.125 }, .tol = 0.03 },
+	  .work = "100 dependent loads of a chain in address order, stride bytes apart; per load",
+	  .subtracted = SUB_CLOCK,
+	  .lmbench = "prefetchers follow it: at large sizes a bandwidth more than a latency, as "
+		"lmbench's",
+	  .noise = { .group = "memory", .run = 0.21, .run_eq = 0.21, .df = 5, .clock = OWN_PACE } },
+	[ROW_LAT_MEM_RD_RAND] = { .id = "lat_mem_rd.rand",
+	  .unit = "ns", .better = LOWER, .stat = BEST, .version = 2,
+	  .desc = "load latency, one random cycle through all lines (MiB)",
+	  .line = "%x %v", .xfmt = "%.5f", .vfmt = "%.3f", .series_title = "\"stride={stride}",
+	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size", .was_param = "size" },
+	  .chart = CHART_MEM_LATENCY,
+	  .summary = { .at = SUMMARY_LAST },
+	  .work = "100 dependent loads of one random cycle through every stride-slot of the size; "
 		"per load",
-		SUB_CLOCK,
-		"version 2: one random cycle through every line of the size, grown with the size "
+	  .subtracted = SUB_CLOCK,
+	  .lmbench = "version 2: one random cycle through every line of the size, grown with the size "
 		"(lmbench builds its random order differently); on 4 KiB pages TLB misses "
-		"included"),
-	  NOISE("memory", 0.21, 0.21, 0, 5, OWN_PACE) },
+		"included",
+	  .noise = { .group = "memory", .run = 0.21, .run_eq = 0.21, .df = 5, .clock = OWN_PACE } },
 	{ 0 },
 };
 
-const struct tool_file toolfile_mem_lat = { "memlat", SUBSET_HW, "memory latency (lat_mem_rd)", tools, 180, { metrics, 131 } };
+const struct tool_file toolfile_mem_lat = { "memlat", SUBSET_HW, "memory latency (lat_mem_rd)", tools, metrics };

@@ -18,6 +18,11 @@
 #include "core/timing.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_LINE_BYTES, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 
 /*
  * A line is what the cache moves and drops as a whole. 512 blocks of 1 KiB (more than the L1,
@@ -121,7 +126,7 @@ static int line_tool(struct tool_ctx *c, int argc, char **argv)
 	struct sample s = { .value = (double)line, .iters = 1 };
 	FILE *o = c->out;
 	c->out = NULL;
-	struct result *r = record_values(c, "line.bytes", "", NAN, &s, 1);
+	struct result *r = record_values(c, metrics[ROW_LINE_BYTES].id, "", NAN, &s, 1);
 	c->out = o;
 	char kv[200] = "";
 	for (int i = 0; i < n; i++)
@@ -146,14 +151,16 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ METRIC("line.bytes", "bytes", NEUTRAL, MEDIAN, 1, "cache line size"),
-	  LMBENCH("%v", NULL, "%.0f", NULL),
-	  METHOD("chases at growing distances over flushed blocks; the distance where the cost "
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_LINE_BYTES] = { .id = "line.bytes",
+	  .unit = "bytes", .better = NEUTRAL, .stat = MEDIAN, .version = 1,
+	  .desc = "cache line size",
+	  .line = "%v", .vfmt = "%.0f", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .work = "chases at growing distances over flushed blocks; the distance where the cost "
 		"per load steps",
-		SUB_CLOCK, "derived from chase latencies"),
-	  NOISE_UNMEASURED },
+	  .subtracted = SUB_CLOCK, .lmbench = "derived from chase latencies",
+	  .noise = NOISE_UNMEASURED },
 	{ 0 },
 };
 
-const struct tool_file toolfile_line = { "caches", SUBSET_HW, "TLB, parallelism, line, caches", tools, 202, { metrics, 134 } };
+const struct tool_file toolfile_line = { "caches", SUBSET_HW, "TLB, parallelism, line, caches", tools, metrics };

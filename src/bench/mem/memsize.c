@@ -37,6 +37,11 @@
 #include "core/sysinfo.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_MEMSIZE_MIB, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 #define MIB (1ull << 20)
 #define SLOW_NS_PER_PAGE 50000.0
 #define SLOW_FACTOR 20.0
@@ -226,7 +231,7 @@ static int memsize_tool(struct tool_ctx *c, int argc, char **argv)
 		die(EXIT_MEASURE, "could not touch even 1 MiB (%s)", limit);
 	struct sample s = { .value = (double)got, .iters = got * MIB / (uint64_t)sysconf(_SC_PAGESIZE), .elapsed_ns = el,
 			    .round = c->timing.opts.round };
-	struct result *r = record_values(c, "memsize.mib", "", NAN, &s, 1);
+	struct result *r = record_values(c, metrics[ROW_MEMSIZE_MIB].id, "", NAN, &s, 1);
 	result_add_info(r, "requested_mib=%llu available_mib=%llu limit=%s",
 			(unsigned long long)req, (unsigned long long)(avail / MIB), limit);
 	return 0;
@@ -242,14 +247,16 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ METRIC("memsize.mib", "MiB", NEUTRAL, MEDIAN, 1, "memory usable by one process"),
-	  LMBENCH("%v", NULL, "%.0f", NULL),
-	  METHOD("pages touched in a forked child until available memory, a slowdown or 5 s",
-		"nothing (not a time)",
-		"capped at what is available without swapping; the child takes any OOM kill"),
-	  NOISE_UNMEASURED },
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_MEMSIZE_MIB] = { .id = "memsize.mib",
+	  .unit = "MiB", .better = NEUTRAL, .stat = MEDIAN, .version = 1,
+	  .desc = "memory usable by one process",
+	  .line = "%v", .vfmt = "%.0f", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .work = "pages touched in a forked child until available memory, a slowdown or 5 s",
+	  .subtracted = "nothing (not a time)",
+	  .lmbench = "capped at what is available without swapping; the child takes any OOM kill",
+	  .noise = NOISE_UNMEASURED },
 	{ 0 },
 };
 
-const struct tool_file toolfile_memsize = { "memsize", SUBSET_HW, "usable memory", tools, 80, { metrics, 70 } };
+const struct tool_file toolfile_memsize = { "memsize", SUBSET_HW, "usable memory", tools, metrics };

@@ -19,6 +19,11 @@
 #include "core/timing.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_PAR_MEM_PARALLELISM, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 
 #define PM_MAXK 16
 struct pm {
@@ -175,7 +180,7 @@ static int par_mem(struct tool_ctx *c, int argc, char **argv)
 		struct sample s = { .value = par, .iters = 1 };
 		char params[64];
 		snprintf(params, sizeof params, "line=%zu", line); /* size: the abscissa */
-		record_values(c, "par_mem.parallelism", params, (double)size / 1e6, &s, 1);
+		record_values(c, metrics[ROW_PAR_MEM_PARALLELISM].id, params, (double)size / 1e6, &s, 1);
 	}
 	pm_order_free(&ord);
 	mem_free(&b);
@@ -193,17 +198,22 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ METRIC("par_mem.parallelism", "x", HIGHER, MEDIAN, 2,
-		"memory-level parallelism by size (MB)"),
-	  LMBENCH("%x %v", "%.6f", "%.2f", "Memory load parallelism"),
-	  METHOD("k random chains walked at once, 2k loads per iteration; ns per load with one / "
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_PAR_MEM_PARALLELISM] = { .id = "par_mem.parallelism",
+	  .unit = "x", .better = HIGHER, .stat = MEDIAN, .version = 2,
+	  .desc = "memory-level parallelism by size (MB)",
+	  .line = "%x %v",
+	  .xfmt = "%.6f", .vfmt = "%.2f", .series_title = "Memory load parallelism",
+	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size", .was_param = "size" },
+	  .chart = CHART_SERIES,
+	  .summary = { .at = SUMMARY_LAST },
+	  .work = "k random chains walked at once, 2k loads per iteration; ns per load with one / "
 		"with k, the largest over k",
-		SUB_CLOCK,
-		"version 2: no empty-loop cost subtracted (2 loads per iteration: it was up to "
-		"~15 % of a cached load)"),
-	  NOISE("memory", 0.19, 0.19, 0, 5, OWN_PACE) },
+	  .subtracted = SUB_CLOCK,
+	  .lmbench = "version 2: no empty-loop cost subtracted (2 loads per iteration: it was up to "
+		"~15 % of a cached load)",
+	  .noise = { .group = "memory", .run = 0.19, .run_eq = 0.19, .df = 5, .clock = OWN_PACE } },
 	{ 0 },
 };
 
-const struct tool_file toolfile_par_mem = { "caches", SUBSET_HW, "TLB, parallelism, line, caches", tools, 201, { metrics, 133 } };
+const struct tool_file toolfile_par_mem = { "caches", SUBSET_HW, "TLB, parallelism, line, caches", tools, metrics };

@@ -19,6 +19,11 @@
 #include "core/timing.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_TLB_PAGES, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 
 struct tlb_bufs {
 	struct mem_buf pg, cmp;
@@ -115,7 +120,7 @@ static int tlb_tool(struct tool_ctx *c, int argc, char **argv)
 		struct sample s = { .value = (double)lo, .iters = 1 };
 		FILE *o = c->out;
 		c->out = NULL;
-		struct result *r = record_values(c, "tlb.pages", "", NAN, &s, 1);
+		struct result *r = record_values(c, metrics[ROW_TLB_PAGES].id, "", NAN, &s, 1);
 		c->out = o;
 		mem_fact(c, r, "TLB miss cost", "miss_ns", 0, "%.2f", pg - cm);
 		if (cost)
@@ -139,15 +144,16 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ METRIC("tlb.pages", "pages", NEUTRAL, MEDIAN, 1,
-		"TLB entries (pages reachable without a TLB miss)"),
-	  LMBENCH("tlb: %v pages", NULL, "%.0f", NULL),
-	  METHOD("random chains over growing page counts; the count before the per-load cost "
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_TLB_PAGES] = { .id = "tlb.pages",
+	  .unit = "pages", .better = NEUTRAL, .stat = MEDIAN, .version = 1,
+	  .desc = "TLB entries (pages reachable without a TLB miss)",
+	  .line = "tlb: %v pages", .vfmt = "%.0f", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .work = "random chains over growing page counts; the count before the per-load cost "
 		"steps up",
-		SUB_CLOCK, "derived from chase latencies"),
-	  NOISE("memory", 0.17, 0.17, 0, 5, OWN_PACE) },
+	  .subtracted = SUB_CLOCK, .lmbench = "derived from chase latencies",
+	  .noise = { .group = "memory", .run = 0.17, .run_eq = 0.17, .df = 5, .clock = OWN_PACE } },
 	{ 0 },
 };
 
-const struct tool_file toolfile_tlb = { "caches", SUBSET_HW, "TLB, parallelism, line, caches", tools, 200, { metrics, 132 } };
+const struct tool_file toolfile_tlb = { "caches", SUBSET_HW, "TLB, parallelism, line, caches", tools, metrics };

@@ -20,6 +20,11 @@
 #include "core/timing.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_BW_TCP_BANDWIDTH, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 #define DEF_MSG (64u << 10)
 /* Data the sender queued between samples (socket buffers, up to ~2 MiB here) is read at copy
  * speed when the next sample starts; a sample of 100 ms (about 100 MB and more at loopback
@@ -107,7 +112,7 @@ static int bw_tcp(struct tool_ctx *c, int argc, char **argv)
 			       .arg = &b, .helpers = b.nc.host ? 0 : 1,
 			       .min_sample_ns = BWTCP_MIN_SAMPLE_NS };
 	char *params = xasprintf("host=%s", net_client_hostname(&b.nc));
-	struct result *r = measure_bandwidth(c, &op, "bw_tcp.bandwidth", params, (double)o.msize / 1e6,
+	struct result *r = measure_bandwidth(c, &op, metrics[ROW_BW_TCP_BANDWIDTH].id, params, (double)o.msize / 1e6,
 					     (double)o.move);
 	free(params);
 	if (!r)
@@ -125,14 +130,17 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ METRIC("bw_tcp.bandwidth", "MB/s", HIGHER, MEDIAN, 1,
-		"TCP bandwidth by message size (MB)"),
-	  LMBENCH("%x %v MB/sec", "%.6f", "%.2f", NULL),
-	  METHOD("reading MOVE bytes from a TCP sender in reads of the message size; MOVE / time",
-		SUB_CLOCK, ""),
-	  NOISE("net", 0.14, 0.14, 0, 5, OWN_PACE) },
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_BW_TCP_BANDWIDTH] = { .id = "bw_tcp.bandwidth",
+	  .unit = "MB/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
+	  .desc = "TCP bandwidth by message size (MB)",
+	  .line = "%x %v MB/sec", .xfmt = "%.6f", .vfmt = "%.2f",
+	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size" }, .chart = CHART_SERIES,
+	  .summary = { .at = SUMMARY_LAST },
+	  .work = "reading MOVE bytes from a TCP sender in reads of the message size; MOVE / time",
+	  .subtracted = SUB_CLOCK, .lmbench = "",
+	  .noise = { .group = "net", .run = 0.14, .run_eq = 0.14, .df = 5, .clock = OWN_PACE } },
 	{ 0 },
 };
 
-const struct tool_file toolfile_netbw = { "netbw", SUBSET_OS, "socket and pipe bandwidth", tools, 140, { metrics, 110 } };
+const struct tool_file toolfile_netbw = { "netbw", SUBSET_OS, "socket and pipe bandwidth", tools, metrics };

@@ -20,6 +20,11 @@
 #include "core/timing.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_BW_UDP_BANDWIDTH, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 struct bwu {
 	struct net_client nc;
 	int fd;
@@ -139,7 +144,7 @@ static int bw_udp(struct tool_ctx *c, int argc, char **argv)
 	/* Only delivered bytes count (a datagram lost is not bandwidth). */
 	double frac = u.sent ? (double)u.delivered / (double)u.sent : 1;
 	char *params = xasprintf("host=%s", net_client_hostname(&u.nc));
-	struct result *r = record_bandwidth(c, "bw_udp.bandwidth", params, NAN, &m, (double)o.move * frac);
+	struct result *r = record_bandwidth(c, metrics[ROW_BW_UDP_BANDWIDTH].id, params, NAN, &m, (double)o.move * frac);
 	if (u.delivered < u.sent)
 		out_fact(c, r, "lost", "%llu of %llu bytes", (unsigned long long)(u.sent - u.delivered),
 			 (unsigned long long)u.sent);
@@ -156,13 +161,15 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ METRIC("bw_udp.bandwidth", "MB/s", HIGHER, MEDIAN, 1, "UDP bandwidth"),
-	  LMBENCH("socket UDP bandwidth using {host}: %v MB/sec", NULL, "%.2f", NULL),
-	  METHOD("batches of datagrams that fit the receive buffer; delivered bytes / time",
-		SUB_CLOCK, "only delivered bytes count; losses are reported"),
-	  NOISE("net", 0.14, 0.14, 0, 5, OWN_PACE) },
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_BW_UDP_BANDWIDTH] = { .id = "bw_udp.bandwidth",
+	  .unit = "MB/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
+	  .desc = "UDP bandwidth", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .line = "socket UDP bandwidth using {host}: %v MB/sec", .vfmt = "%.2f",
+	  .work = "batches of datagrams that fit the receive buffer; delivered bytes / time",
+	  .subtracted = SUB_CLOCK, .lmbench = "only delivered bytes count; losses are reported",
+	  .noise = { .group = "net", .run = 0.14, .run_eq = 0.14, .df = 5, .clock = OWN_PACE } },
 	{ 0 },
 };
 
-const struct tool_file toolfile_bw_udp = { "netbw", SUBSET_OS, "socket and pipe bandwidth", tools, 141, { metrics, 112 } };
+const struct tool_file toolfile_bw_udp = { "netbw", SUBSET_OS, "socket and pipe bandwidth", tools, metrics };

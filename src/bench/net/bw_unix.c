@@ -20,6 +20,11 @@
 #include "core/timing.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_BW_UNIX_BANDWIDTH, ROW_BW_PIPE_BANDWIDTH, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 #define DEF_MSG (64u << 10) /* the default transfer size, lmbench's */
 
 struct bwl {
@@ -101,7 +106,7 @@ static int bw_local(struct tool_ctx *c, int argc, char **argv, int is_pipe)
 		usage_error(c, "too many operands");
 	struct bench_op op = { .setup = bwl_setup, .loop = bwl_loop, .teardown = bwl_teardown,
 			       .arg = &b, .helpers = 1 };
-	struct result *r = measure_bandwidth(c, &op, is_pipe ? "bw_pipe.bandwidth" : "bw_unix.bandwidth",
+	struct result *r = measure_bandwidth(c, &op, is_pipe ? metrics[ROW_BW_PIPE_BANDWIDTH].id : metrics[ROW_BW_UNIX_BANDWIDTH].id,
 					     "", NAN, (double)b.bytes);
 	if (!r)
 		return EXIT_MEASURE;
@@ -130,16 +135,22 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ METRIC("bw_unix.bandwidth", "MB/s", HIGHER, MEDIAN, 1, "AF_UNIX stream bandwidth"),
-	  LMBENCH("AF_UNIX sock stream bandwidth: %v MB/sec", NULL, "%.2f", NULL),
-	  METHOD("reading MOVE bytes from an AF_UNIX sender; MOVE / time", SUB_CLOCK, "honours -M"),
-	  NOISE("net", 0.14, 0.14, 0, 5, OWN_PACE) },
-	{ METRIC("bw_pipe.bandwidth", "MB/s", HIGHER, MEDIAN, 1, "pipe bandwidth"),
-	  LMBENCH("Pipe bandwidth: %v MB/sec", NULL, "%.2f", NULL),
-	  METHOD("reading MOVE bytes from a pipe sender; MOVE / time", SUB_CLOCK, ""),
-	  NOISE("net", 0.14, 0.14, 0, 5, OWN_PACE) },
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_BW_UNIX_BANDWIDTH] = { .id = "bw_unix.bandwidth",
+	  .unit = "MB/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
+	  .desc = "AF_UNIX stream bandwidth", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .line = "AF_UNIX sock stream bandwidth: %v MB/sec", .vfmt = "%.2f",
+	  .work = "reading MOVE bytes from an AF_UNIX sender; MOVE / time",
+	  .subtracted = SUB_CLOCK, .lmbench = "honours -M",
+	  .noise = { .group = "net", .run = 0.14, .run_eq = 0.14, .df = 5, .clock = OWN_PACE } },
+	[ROW_BW_PIPE_BANDWIDTH] = { .id = "bw_pipe.bandwidth",
+	  .unit = "MB/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
+	  .desc = "pipe bandwidth", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .line = "Pipe bandwidth: %v MB/sec", .vfmt = "%.2f",
+	  .work = "reading MOVE bytes from a pipe sender; MOVE / time",
+	  .subtracted = SUB_CLOCK, .lmbench = "",
+	  .noise = { .group = "net", .run = 0.14, .run_eq = 0.14, .df = 5, .clock = OWN_PACE } },
 	{ 0 },
 };
 
-const struct tool_file toolfile_bw_unix = { "netbw", SUBSET_OS, "socket and pipe bandwidth", tools, 142, { metrics, 111 } };
+const struct tool_file toolfile_bw_unix = { "netbw", SUBSET_OS, "socket and pipe bandwidth", tools, metrics };

@@ -24,6 +24,11 @@
 #include "bench/tool.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_LAT_CONNECT_LATENCY, ROW_LAT_UNIX_CONNECT_LATENCY, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 static const struct tool_options connect_options = { .opts = (const struct opt[]){
 	NET_OPT_START, NET_OPT_STOP, NET_OPT_PORT, NET_OPT_BASE, OPT_END } };
 static const struct tool_options unix_connect_options = { .opts = (const struct opt[]){
@@ -96,7 +101,7 @@ static int lat_connect(struct tool_ctx *c, int argc, char **argv)
 	struct conl k = { .nc = { .svc = NS_CONNECT, .port = o.port, .base = o.base } };
 	net_client_prepare(c, &k.nc, o.host);
 	char *params = net_host_params(&k.nc, &o);
-	int rc = run_connect(c, &k, "lat_connect.latency", params);
+	int rc = run_connect(c, &k, metrics[ROW_LAT_CONNECT_LATENCY].id, params);
 	free(params);
 	return rc;
 }
@@ -111,7 +116,7 @@ static int lat_unix_connect(struct tool_ctx *c, int argc, char **argv)
 	if (args.n > 0)
 		usage_error(c, "no operands expected");
 	struct conl k = { .nc = { .svc = NS_UNIX } };
-	return run_connect(c, &k, "lat_unix_connect.latency", "");
+	return run_connect(c, &k, metrics[ROW_LAT_UNIX_CONNECT_LATENCY].id, "");
 }
 
 static const struct tool tools[] = {
@@ -126,20 +131,29 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ METRIC("lat_connect.latency", "us", LOWER, MEDIAN, 2, "TCP connect+close"),
-	  LMBENCH("TCP/IP connection cost to {host}: %v microseconds", NULL, "%.4f", NULL),
-	  METHOD("socket() + connect() + close() to a TCP server", SUB_CLOCK,
-		"version 2: closed with SO_LINGER 0 (a reset, no TIME_WAIT), lmbench closes "
-		"normally"),
-	  NOISE("net", 0.14, 0.14, 0, 5, OWN_PACE),
-	  STEADY("net.steady", 0.14, 0.14, 0, 5, OWN_PACE, 0) },
-	{ METRIC("lat_unix_connect.latency", "us", LOWER, MEDIAN, 1, "AF_UNIX connect+close"),
-	  LMBENCH("UNIX connection cost: %v microseconds", NULL, "%.4f", NULL),
-	  METHOD("socket() + connect() + close() to an AF_UNIX server", SUB_CLOCK, ""),
-	  NOISE("net", 0.14, 0.14, 0, 5, OWN_PACE),
-	  STEADY("net.steady", 0.14, 0.14, 0, 5, OWN_PACE, 0) },
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_LAT_CONNECT_LATENCY] = { .id = "lat_connect.latency",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 2,
+	  .desc = "TCP connect+close", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .line = "TCP/IP connection cost to {host}: %v microseconds", .vfmt = "%.4f",
+	  .work = "socket() + connect() + close() to a TCP server",
+	  .subtracted = SUB_CLOCK,
+	  .lmbench = "version 2: closed with SO_LINGER 0 (a reset, no TIME_WAIT), lmbench closes "
+		"normally",
+	  .noise = { .group = "net", .run = 0.14, .run_eq = 0.14, .df = 5, .clock = OWN_PACE },
+	  .steady = { .group = "net.steady", .run = 0.14, .run_eq = 0.14, .df = 5,
+		   .clock = OWN_PACE } },
+	[ROW_LAT_UNIX_CONNECT_LATENCY] = { .id = "lat_unix_connect.latency",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN,
+	  .version = 1,
+	  .desc = "AF_UNIX connect+close", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .line = "UNIX connection cost: %v microseconds", .vfmt = "%.4f",
+	  .work = "socket() + connect() + close() to an AF_UNIX server",
+	  .subtracted = SUB_CLOCK, .lmbench = "",
+	  .noise = { .group = "net", .run = 0.14, .run_eq = 0.14, .df = 5, .clock = OWN_PACE },
+	  .steady = { .group = "net.steady", .run = 0.14, .run_eq = 0.14, .df = 5,
+		   .clock = OWN_PACE } },
 	{ 0 },
 };
 
-const struct tool_file toolfile_lat_connect = { "netlat", SUBSET_OS, "network and socket latency", tools, 132, { metrics, 103 } };
+const struct tool_file toolfile_lat_connect = { "netlat", SUBSET_OS, "network and socket latency", tools, metrics };

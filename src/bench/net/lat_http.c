@@ -23,6 +23,11 @@
 #include "bench/tool.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_LAT_HTTP_LATENCY, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 /* ---- lat_http ------------------------------------------------------------------------------- */
 
 struct httpl {
@@ -183,7 +188,7 @@ static int lat_http(struct tool_ctx *c, int argc, char **argv)
 	char *params = xasprintf("host=%s", net_client_hostname(&h.nc));
 	struct tool_ctx quiet = *c;   /* the registry has no line for it: print lmbench's here */
 	quiet.out = NULL;
-	struct result *r = record_latency(&quiet, "lat_http.latency", params, NAN, &m, 1);
+	struct result *r = record_latency(&quiet, metrics[ROW_LAT_HTTP_LATENCY].id, params, NAN, &m, 1);
 	c->results = quiet.results;
 	double ms = r->value, kb = (double)h.bytes / 1e3, mbs = (double)h.bytes / (ms * 1e3);
 	out_printf(c, "Avg xfer: %.1fKB, %.1fKB in ", kb / h.nurls, kb);
@@ -205,14 +210,17 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ METRIC("lat_http.latency", "ms", LOWER, MEDIAN, 1, "HTTP GET of a set of pages"),
-	  LMBENCH(NULL, NULL, "%.4f", NULL),
-	  METHOD("fetching every URL of the page list, each over a new connection", SUB_CLOCK,
-		"the 14 pages are generated in memory, same shape; the mean divides by count, "
-		"not count - 1"),
-	  NOISE("net", 0.14, 0.14, 0, 5, OWN_PACE) },
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_LAT_HTTP_LATENCY] = { .id = "lat_http.latency",
+	  .unit = "ms", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "HTTP GET of a set of pages",
+	  .line = NULL, .vfmt = "%.4f", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .work = "fetching every URL of the page list, each over a new connection",
+	  .subtracted = SUB_CLOCK,
+	  .lmbench = "the 14 pages are generated in memory, same shape; the mean divides by count, "
+		"not count - 1",
+	  .noise = { .group = "net", .run = 0.14, .run_eq = 0.14, .df = 5, .clock = OWN_PACE } },
 	{ 0 },
 };
 
-const struct tool_file toolfile_http = { "http", SUBSET_OS, "HTTP latency", tools, 150, { metrics, 104 } };
+const struct tool_file toolfile_http = { "http", SUBSET_OS, "HTTP latency", tools, metrics };

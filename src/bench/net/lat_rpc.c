@@ -44,6 +44,12 @@ static const struct tool_options rpc_options = { .opts = (const struct opt[]){
 
 #include "bench/net/rpc_xdr.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_LAT_RPC_TCP, ROW_LAT_RPC_UDP, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
+
 /* ---- client ---------------------------------------------------------------------------------- */
 
 struct rpcl {
@@ -163,7 +169,7 @@ static int lat_rpc(struct tool_ctx *c, int argc, char **argv)
 		struct bench_op op = { .setup = rpc_setup, .loop = rpc_loop, .teardown = rpc_teardown,
 				       .arg = &r, .helpers = r.nc.host ? 0 : 1 };
 		char *params = xasprintf("host=%s", net_client_hostname(&r.nc));
-		struct result *res = measure_latency(c, &op, udp ? "lat_rpc.udp" : "lat_rpc.tcp",
+		struct result *res = measure_latency(c, &op, udp ? metrics[ROW_LAT_RPC_UDP].id : metrics[ROW_LAT_RPC_TCP].id,
 						     params, NAN, 1);
 		free(params);
 		if (!res)
@@ -194,18 +200,22 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ METRIC("lat_rpc.tcp", "us", LOWER, MEDIAN, 1, "Sun RPC call over TCP"),
-	  LMBENCH("RPC/tcp latency using {host}: %v microseconds", NULL, "%.4f", NULL),
-	  METHOD("one Sun RPC call (a char in, a char out) over TCP", SUB_CLOCK,
-		"no portmapper involved"),
-	  NOISE("net", 0.14, 0.14, 0, 5, OWN_PACE) },
-	{ METRIC("lat_rpc.udp", "us", LOWER, MEDIAN, 1, "Sun RPC call over UDP"),
-	  LMBENCH("RPC/udp latency using {host}: %v microseconds", NULL, "%.4f", NULL),
-	  METHOD("one Sun RPC call (a char in, a char out) over UDP", SUB_CLOCK,
-		"no portmapper involved"),
-	  NOISE("net", 0.14, 0.14, 0, 5, OWN_PACE) },
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_LAT_RPC_TCP] = { .id = "lat_rpc.tcp",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "Sun RPC call over TCP", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .line = "RPC/tcp latency using {host}: %v microseconds", .vfmt = "%.4f",
+	  .work = "one Sun RPC call (a char in, a char out) over TCP",
+	  .subtracted = SUB_CLOCK, .lmbench = "no portmapper involved",
+	  .noise = { .group = "net", .run = 0.14, .run_eq = 0.14, .df = 5, .clock = OWN_PACE } },
+	[ROW_LAT_RPC_UDP] = { .id = "lat_rpc.udp",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "Sun RPC call over UDP", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .line = "RPC/udp latency using {host}: %v microseconds", .vfmt = "%.4f",
+	  .work = "one Sun RPC call (a char in, a char out) over UDP",
+	  .subtracted = SUB_CLOCK, .lmbench = "no portmapper involved",
+	  .noise = { .group = "net", .run = 0.14, .run_eq = 0.14, .df = 5, .clock = OWN_PACE } },
 	{ 0 },
 };
 
-const struct tool_file toolfile_rpc = { "rpc", SUBSET_OS, "Sun RPC latency", tools, 160, { metrics, 102 } };
+const struct tool_file toolfile_rpc = { "rpc", SUBSET_OS, "Sun RPC latency", tools, metrics };

@@ -19,6 +19,11 @@
 #include "bench/tool.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_LAT_TCP_LATENCY, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 struct tcpl {
 	struct net_client nc;
 	int fd;
@@ -83,7 +88,7 @@ static int lat_tcp(struct tool_ctx *c, int argc, char **argv)
 	struct bench_op op = { .setup = tcp_setup, .loop = tcp_loop, .teardown = tcp_teardown,
 			       .arg = &t, .helpers = t.nc.host ? 0 : 1 };
 	char *params = net_host_params(&t.nc, &o);
-	struct result *r = measure_latency(c, &op, "lat_tcp.latency", params, NAN, 1);
+	struct result *r = measure_latency(c, &op, metrics[ROW_LAT_TCP_LATENCY].id, params, NAN, 1);
 	free(params);
 	return r ? 0 : EXIT_MEASURE;
 }
@@ -97,13 +102,16 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ METRIC("lat_tcp.latency", "us", LOWER, MEDIAN, 1, "TCP round trip"),
-	  LMBENCH("TCP latency using {host}: %v microseconds", NULL, "%.4f", NULL),
-	  METHOD("one message round trip over TCP", SUB_CLOCK, ""),
-	  NOISE("net", 0.24, 0.24, 0, 4, OWN_PACE),
-	  STEADY("net.steady", 0.24, 0.24, 0, 4, OWN_PACE, 0) },
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_LAT_TCP_LATENCY] = { .id = "lat_tcp.latency",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "TCP round trip", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .line = "TCP latency using {host}: %v microseconds", .vfmt = "%.4f",
+	  .work = "one message round trip over TCP", .subtracted = SUB_CLOCK, .lmbench = "",
+	  .noise = { .group = "net", .run = 0.24, .run_eq = 0.24, .df = 4, .clock = OWN_PACE },
+	  .steady = { .group = "net.steady", .run = 0.24, .run_eq = 0.24, .df = 4,
+		   .clock = OWN_PACE } },
 	{ 0 },
 };
 
-const struct tool_file toolfile_netlat = { "netlat", SUBSET_OS, "network and socket latency", tools, 130, { metrics, 100 } };
+const struct tool_file toolfile_netlat = { "netlat", SUBSET_OS, "network and socket latency", tools, metrics };

@@ -20,6 +20,11 @@
 #include "bench/tool.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_LAT_UDP_LATENCY, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 struct udpl {
 	struct net_client nc;
 	int fd;
@@ -105,7 +110,7 @@ static int lat_udp(struct tool_ctx *c, int argc, char **argv)
 	struct bench_op op = { .setup = udp_setup, .loop = udp_loop, .teardown = udp_teardown,
 			       .arg = &u, .helpers = u.nc.host ? 0 : 1 };
 	char *params = net_host_params(&u.nc, &o);
-	struct result *r = measure_latency(c, &op, "lat_udp.latency", params, NAN, 1);
+	struct result *r = measure_latency(c, &op, metrics[ROW_LAT_UDP_LATENCY].id, params, NAN, 1);
 	free(params);
 	return r ? 0 : EXIT_MEASURE;
 }
@@ -118,13 +123,16 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ METRIC("lat_udp.latency", "us", LOWER, MEDIAN, 1, "UDP round trip"),
-	  LMBENCH("UDP latency using {host}: %v microseconds", NULL, "%.4f", NULL),
-	  METHOD("one datagram round trip over UDP", SUB_CLOCK, ""),
-	  NOISE("net", 0.14, 0.14, 0, 5, OWN_PACE),
-	  STEADY("net.steady", 0.14, 0.14, 0, 5, OWN_PACE, 0) },
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_LAT_UDP_LATENCY] = { .id = "lat_udp.latency",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "UDP round trip", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .line = "UDP latency using {host}: %v microseconds", .vfmt = "%.4f",
+	  .work = "one datagram round trip over UDP", .subtracted = SUB_CLOCK, .lmbench = "",
+	  .noise = { .group = "net", .run = 0.14, .run_eq = 0.14, .df = 5, .clock = OWN_PACE },
+	  .steady = { .group = "net.steady", .run = 0.14, .run_eq = 0.14, .df = 5,
+		   .clock = OWN_PACE } },
 	{ 0 },
 };
 
-const struct tool_file toolfile_lat_udp = { "netlat", SUBSET_OS, "network and socket latency", tools, 131, { metrics, 101 } };
+const struct tool_file toolfile_lat_udp = { "netlat", SUBSET_OS, "network and socket latency", tools, metrics };

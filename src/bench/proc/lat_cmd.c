@@ -21,6 +21,11 @@
 #include "core/cleanup.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_LAT_CMD_LATENCY, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 /* A command is slow: samples of at least 60 ms, as lat_proc's. */
 #define CMD_MIN_SAMPLE_NS 60e6
 
@@ -77,7 +82,7 @@ static int lat_cmd(struct tool_ctx *c, int argc, char **argv)
 	struct measurement m;
 	if (measure(&c->timing, &op, &m) != 0)
 		return EXIT_MEASURE;
-	struct result *r = record_latency(c, "lat_cmd.latency", "", NAN, &m, 1);
+	struct result *r = record_latency(c, metrics[ROW_LAT_CMD_LATENCY].id, "", NAN, &m, 1);
 	/* the command as info, blanks made '_' (info is "key=value ..."), at most 200 bytes */
 	char line[256] = "";
 	for (int i = 0; i < args.n && strlen(line) < 200; i++)
@@ -102,15 +107,19 @@ static const struct tool tools[] = {
 /* Default noise: 5 runs on the 2-vCPU guest while other builds and tests shared it (load average
  * 5-6), the log values' standard deviation times 1.25: a busy machine's figure, until quiet runs
  * replace it (bench/README.md says how). */
-static const struct metric_def metrics[] = {
-	{ METRIC("lat_cmd.latency", "us", LOWER, MEDIAN, 1, "fork + exec of a command, its run, wait"),
-	  LMBENCH("lat_cmd: %v microseconds", NULL, "%.4f", NULL),
-	  METHOD("fork(), execvp() of the command with its arguments (stdin /dev/null), its run and "
-		"exit, waitpid(): one command, start to end", SUB_CLOCK,
-		"the command really runs: lmbench's lat_cmd compares fork()'s result with the "
-		"character '0', so its child never ran the command; a command that fails is an error"),
-	  NOISE("proc", 0.485, 0.485, 0, 4, OWN_PACE) },
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_LAT_CMD_LATENCY] = { .id = "lat_cmd.latency",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "fork + exec of a command, its run, wait",
+	  .line = "lat_cmd: %v microseconds", .vfmt = "%.4f",
+	  .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .work = "fork(), execvp() of the command with its arguments (stdin /dev/null), its run and "
+		"exit, waitpid(): one command, start to end",
+	  .subtracted = SUB_CLOCK,
+	  .lmbench = "the command really runs: lmbench's lat_cmd compares fork()'s result with the "
+		"character '0', so its child never ran the command; a command that fails is an error",
+	  .noise = { .group = "proc", .run = 0.485, .run_eq = 0.485, .df = 4, .clock = OWN_PACE } },
 	{ 0 },
 };
 
-const struct tool_file toolfile_lat_cmd = { "cmd", SUBSET_OS, "a command's fork-exec-wait cost", tools, 41, { metrics, 142 } };
+const struct tool_file toolfile_lat_cmd = { "cmd", SUBSET_OS, "a command's fork-exec-wait cost", tools, metrics };

@@ -24,6 +24,11 @@
 #include "core/cleanup.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_LAT_PMAKE_TIME, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 /* Rounds of forks are slow: samples of at least 60 ms, as lat_proc's. */
 #define PMAKE_MIN_SAMPLE_NS 60e6
 #define MAX_JOBS 1024
@@ -102,7 +107,7 @@ static int lat_pmake(struct tool_ctx *c, int argc, char **argv)
 			return EXIT_MEASURE;
 		char params[32];
 		snprintf(params, sizeof params, "jobs=%d", p.jobs);
-		struct result *r = record_latency(c, "lat_pmake.time", params, (double)usecs, &m, 1);
+		struct result *r = record_latency(c, metrics[ROW_LAT_PMAKE_TIME].id, params, (double)usecs, &m, 1);
 		result_add_info(r, "work_ns_per_iter=%.3f", ns / 10);
 		measurement_free(&m);
 	}
@@ -122,15 +127,20 @@ static const struct tool tools[] = {
 /* Default noise: 5 runs on the 2-vCPU guest while other builds and tests shared it (load average
  * 5-6), the log values' standard deviation times 1.25: a busy machine's figure, until quiet runs
  * replace it (bench/README.md says how). */
-static const struct metric_def metrics[] = {
-	{ METRIC("lat_pmake.time", "us", LOWER, MEDIAN, 1, "fork jobs of x us work each, wait for all"),
-	  LMBENCH("%x %v", "%.0f", "%.2f", NULL),
-	  METHOD("one round: fork jobs children, each runs a chain of cached loads calibrated (just "
-		"before, alone) to last x microseconds and exits; wait for all", SUB_CLOCK,
-		"the jobs may run on every CPU plumb was given (lmbench: where LMBENCH_SCHED puts "
-		"them); the median of the samples"),
-	  NOISE("proc", 0.235, 0.235, 0, 4, OWN_PACE) },
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_LAT_PMAKE_TIME] = { .id = "lat_pmake.time",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "fork jobs of x us work each, wait for all",
+	  .line = "%x %v", .xfmt = "%.0f", .vfmt = "%.2f",
+	  .sign = POSITIVE, .x = { .kind = X_OTHER, .label = "x" }, .chart = CHART_SERIES,
+	  .summary = { .at = SUMMARY_LAST },
+	  .work = "one round: fork jobs children, each runs a chain of cached loads calibrated (just "
+		"before, alone) to last x microseconds and exits; wait for all",
+	  .subtracted = SUB_CLOCK,
+	  .lmbench = "the jobs may run on every CPU plumb was given (lmbench: where LMBENCH_SCHED puts "
+		"them); the median of the samples",
+	  .noise = { .group = "proc", .run = 0.235, .run_eq = 0.235, .df = 4, .clock = OWN_PACE } },
 	{ 0 },
 };
 
-const struct tool_file toolfile_lat_pmake = { "pmake", SUBSET_OS, "parallel jobs: fork, work, reap", tools, 42, { metrics, 143 } };
+const struct tool_file toolfile_lat_pmake = { "pmake", SUBSET_OS, "parallel jobs: fork, work, reap", tools, metrics };

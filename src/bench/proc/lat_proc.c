@@ -248,40 +248,49 @@ static const struct tool tools[] = {
 };
 
 static const struct metric_def metrics[] = {
-	{ METRIC("lat_proc.procedure", "us", LOWER, MEDIAN, 2, "procedure call"),
-	  LMBENCH("Procedure call: %v microseconds", NULL, "%.4f", NULL),
-	  METHOD("one call of an opaque function and its loop, the whole iteration", SUB_CLOCK,
-		"version 2: no empty-loop cost subtracted (it overlaps the call and made the "
-		"figure 20-35 % low)"),
-	  NOISE("proc", 0.1, 0.1, 0, 19, FOLLOWS_CLOCK),
-	  STEADY("proc.steady", 0.27, 0.27, 0, 15, FOLLOWS_CLOCK, 0.185) },
-	{ METRIC("lat_proc.fork", "us", LOWER, MEDIAN, 2, "fork, child exits, parent waits"),
-	  LMBENCH("Process fork+exit: %v microseconds", NULL, "%.4f", NULL),
-	  METHOD("fork(), the child _exit(0)s, the parent waits; forked from plumb-spawn, a "
+	{ .id = "lat_proc.procedure", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 2,
+	  .desc = "procedure call", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .line = "Procedure call: %v microseconds", .vfmt = "%.4f",
+	  .work = "one call of an opaque function and its loop, the whole iteration",
+	  .subtracted = SUB_CLOCK,
+	  .lmbench = "version 2: no empty-loop cost subtracted (it overlaps the call and made the "
+		"figure 20-35 % low)",
+	  .noise = { .group = "proc", .run = 0.1, .run_eq = 0.1, .df = 19, .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "proc.steady", .run = 0.27, .run_eq = 0.27, .df = 15,
+		   .clock = FOLLOWS_CLOCK, .run_effect = 0.185 } },
+	{ .id = "lat_proc.fork", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 2,
+	  .desc = "fork, child exits, parent waits", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .line = "Process fork+exit: %v microseconds", .vfmt = "%.4f",
+	  .work = "fork(), the child _exit(0)s, the parent waits; forked from plumb-spawn, a "
 		"process as small as lmbench's lat_proc",
-		SUB_CLOCK " (the command round trip to plumb-spawn, microseconds per 60 ms "
+	  .subtracted = SUB_CLOCK " (the command round trip to plumb-spawn, microseconds per 60 ms "
 		"sample, stays in)",
-		"version 2: forked from a small helper, not plumb's own image (the operation is "
-		"lmbench's)"),
-	  NOISE("proc", 0.12, 0.12, 0, 5, OWN_PACE),
-	  STEADY("proc.steady", 0.1, 0.1, 0, 15, OWN_PACE, 0) },
-	{ METRIC("lat_proc.exec", "us", LOWER, MEDIAN, 2, "fork + execve of a tiny program"),
-	  LMBENCH("Process fork+execve: %v microseconds", NULL, "%.4f", NULL),
-	  METHOD("fork() + execve() of plumb-hello (empty environment, stdout on /dev/null) + "
+	  .lmbench = "version 2: forked from a small helper, not plumb's own image (the operation is "
+		"lmbench's)",
+	  .noise = { .group = "proc", .run = 0.12, .run_eq = 0.12, .df = 5, .clock = OWN_PACE },
+	  .steady = { .group = "proc.steady", .run = 0.1, .run_eq = 0.1, .df = 15,
+		   .clock = OWN_PACE } },
+	{ .id = "lat_proc.exec", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 2,
+	  .desc = "fork + execve of a tiny program", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .line = "Process fork+execve: %v microseconds", .vfmt = "%.4f",
+	  .work = "fork() + execve() of plumb-hello (empty environment, stdout on /dev/null) + "
 		"wait, from plumb-spawn",
-		SUB_CLOCK " (the command round trip stays in)",
-		"version 2: forked from a small helper; plumb-hello found beside plumb, not "
-		"/tmp/hello"),
-	  NOISE("proc", 0.12, 0.12, 0, 5, OWN_PACE),
-	  STEADY("proc.steady", 0.115, 0.115, 0, 15, OWN_PACE, 0.04) },
-	{ METRIC("lat_proc.shell", "us", LOWER, MEDIAN, 2, "fork + /bin/sh -c tiny program"),
-	  LMBENCH("Process fork+/bin/sh -c: %v microseconds", NULL, "%.4f", NULL),
-	  METHOD("fork() + execve(/bin/sh -c plumb-hello) + wait, from plumb-spawn",
-		SUB_CLOCK " (the command round trip stays in)",
-		"version 2: forked from a small helper; empty environment"),
-	  NOISE("proc", 0.12, 0.12, 0, 5, OWN_PACE),
-	  STEADY("proc.steady", 0.28, 0.28, 0, 15, OWN_PACE, 0.225) },
+	  .subtracted = SUB_CLOCK " (the command round trip stays in)",
+	  .lmbench = "version 2: forked from a small helper; plumb-hello found beside plumb, not "
+		"/tmp/hello",
+	  .noise = { .group = "proc", .run = 0.12, .run_eq = 0.12, .df = 5, .clock = OWN_PACE },
+	  .steady = { .group = "proc.steady", .run = 0.115, .run_eq = 0.115, .df = 15,
+		   .clock = OWN_PACE, .run_effect = 0.04 } },
+	{ .id = "lat_proc.shell", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 2,
+	  .desc = "fork + /bin/sh -c tiny program", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .line = "Process fork+/bin/sh -c: %v microseconds", .vfmt = "%.4f",
+	  .work = "fork() + execve(/bin/sh -c plumb-hello) + wait, from plumb-spawn",
+	  .subtracted = SUB_CLOCK " (the command round trip stays in)",
+	  .lmbench = "version 2: forked from a small helper; empty environment",
+	  .noise = { .group = "proc", .run = 0.12, .run_eq = 0.12, .df = 5, .clock = OWN_PACE },
+	  .steady = { .group = "proc.steady", .run = 0.28, .run_eq = 0.28, .df = 15,
+		   .clock = OWN_PACE, .run_effect = 0.225 } },
 	{ 0 },
 };
 
-const struct tool_file toolfile_proc = { "proc", SUBSET_OS, "procedure calls and process creation", tools, 40, { metrics, 40 } };
+const struct tool_file toolfile_proc = { "proc", SUBSET_OS, "procedure calls and process creation", tools, metrics };

@@ -520,32 +520,41 @@ static const struct metric_def metrics[] = {
 #define SCALE_WORK "the operations x copies, pinned to x CPUs, completed in one wall interval of " \
 	"at least 10 ms (each counts per batch of about 20 us) / the interval, read by the " \
 	"parent; each round measures 1..MAX copies in turn"
-#define SCALE_OP(id, desc, line) \
-	{ METRIC(id, "/s", HIGHER, MEDIAN, 1, desc " per second, x copies at once (`mode`: " \
-		 "process or thread copies)"), \
-	  LMBENCH(line " {mode} copies %x: %v ops/s", "%.0f", "%.0f", NULL), \
-	  METHOD(SCALE_WORK, SCALE_SUB, "not an lmbench tool (lmbench's -P gives one copy count)"), \
-	  NOISE_UNMEASURED }
+#define SCALE_OP(id_, desc_, line_)                                                             \
+	{ .id = id_, .unit = "/s", .better = HIGHER, .stat = MEDIAN, .version = 1,               \
+	  .desc = desc_ " per second, x copies at once (`mode`: process or thread copies)",       \
+	  .line = line_ " {mode} copies %x: %v ops/s", .xfmt = "%.0f", .vfmt = "%.0f",          \
+	  .sign = POSITIVE, .x = { .kind = X_COUNT, .label = "copies" }, .chart = CHART_SERIES,  \
+	  .summary = { .at = SUMMARY_LAST },                                                     \
+	  .work = SCALE_WORK, .subtracted = SCALE_SUB,                                           \
+	  .lmbench = "not an lmbench tool (lmbench's -P gives one copy count)",                  \
+	  .noise = NOISE_UNMEASURED }
 	SCALE_OP("scale.null", "getppid() calls", "Scale null"),
 	SCALE_OP("scale.pagefault", "first writes to a page of a fresh anonymous mapping",
 		 "Scale pagefault"),
 	SCALE_OP("scale.mmap", "mmap+munmap of 128 KiB anonymous", "Scale mmap"),
 	SCALE_OP("scale.pipe", "1-byte pipe round trips, a copy an echo pair", "Scale pipe"),
-	{ METRIC("scale.rd", "MB/s", HIGHER, MEDIAN, 1,
-		 "bw_mem rd's loop (one int every 16 bytes), MB read per second, x copies at once, "
-		 "each its own buffer (`mode`: process or thread copies)"),
-	  LMBENCH("Scale rd {mode} copies %x: %v MB/s", "%.0f", "%.2f", NULL),
-	  METHOD(SCALE_WORK "; MB = 512-byte blocks x 512 / 10^6", SCALE_SUB,
-		"not an lmbench tool (bw_mem -P gives one copy count)"),
-	  NOISE_UNMEASURED },
-	{ METRIC("scale.efficiency", "x", HIGHER, MEDIAN, 1,
-		 "throughput at x copies / (x times the median throughput at 1 copy)"),
-	  LMBENCH("Scale efficiency {op} {mode} copies %x: %v", "%.0f", "%.3f", NULL),
-	  METHOD("derived from the medians: each throughput sample at k copies / (k x the median at "
+	{ .id = "scale.rd", .unit = "MB/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
+	  .desc = "bw_mem rd's loop (one int every 16 bytes), MB read per second, x copies at once, "
+		 "each its own buffer (`mode`: process or thread copies)",
+	  .line = "Scale rd {mode} copies %x: %v MB/s", .xfmt = "%.0f", .vfmt = "%.2f",
+	  .sign = POSITIVE, .x = { .kind = X_COUNT, .label = "copies" }, .chart = CHART_SERIES,
+	  .summary = { .at = SUMMARY_LAST },
+	  .work = SCALE_WORK "; MB = 512-byte blocks x 512 / 10^6",
+	  .subtracted = SCALE_SUB,
+	  .lmbench = "not an lmbench tool (bw_mem -P gives one copy count)",
+	  .noise = NOISE_UNMEASURED },
+	{ .id = "scale.efficiency", .unit = "x", .better = HIGHER, .stat = MEDIAN, .version = 1,
+	  .desc = "throughput at x copies / (x times the median throughput at 1 copy)",
+	  .line = "Scale efficiency {op} {mode} copies %x: %v", .xfmt = "%.0f", .vfmt = "%.3f",
+	  .sign = POSITIVE, .x = { .kind = X_COUNT, .label = "copies" }, .chart = CHART_SERIES,
+	  .summary = { .at = SUMMARY_LAST },
+	  .work = "derived from the medians: each throughput sample at k copies / (k x the median at "
 		"1 copy), so its median is median(k) / (k x median(1)); 1 = perfect scaling; above 1 "
-		"only when the 1-copy CPU is busier than the others", SCALE_SUB, "not an lmbench tool"),
-	  NOISE_UNMEASURED },
+		"only when the 1-copy CPU is busier than the others",
+	  .subtracted = SCALE_SUB, .lmbench = "not an lmbench tool",
+	  .noise = NOISE_UNMEASURED },
 	{ 0 },
 };
 
-const struct tool_file toolfile_scale = { "scale", SUBSET_OS, "scaling: throughput at 1..N copies", tools, 43, { metrics, 146 } };
+const struct tool_file toolfile_scale = { "scale", SUBSET_OS, "scaling: throughput at 1..N copies", tools, metrics };

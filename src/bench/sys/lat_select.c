@@ -26,6 +26,11 @@
 #include "core/cleanup.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_LAT_SELECT_FILE, ROW_LAT_SELECT_TCP, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 struct sel {
 	fd_set set;
 	int nfds;
@@ -136,7 +141,7 @@ static int lat_select(struct tool_ctx *c, int argc, char **argv)
 	struct bench_op op = { .loop = loop_select, .arg = &s };
 	char params[32];
 	snprintf(params, sizeof params, "n=%u", n);
-	struct result *r = measure_latency(c, &op, tcp ? "lat_select.tcp" : "lat_select.file",
+	struct result *r = measure_latency(c, &op, tcp ? metrics[ROW_LAT_SELECT_TCP].id : metrics[ROW_LAT_SELECT_FILE].id,
 					   params, NAN, 1);
 	if (!r)
 		return EXIT_MEASURE;
@@ -153,22 +158,31 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ METRIC("lat_select.file", "us", LOWER, MEDIAN, 1, "select() on n file descriptors"),
-	  LMBENCH("Select on {n} fd's: %v microseconds", NULL, "%.4f", NULL),
-	  METHOD("one select() with a zero timeout on n descriptors of a file, all ready",
-		SUB_CLOCK, "nfds is the highest descriptor + 1, so every descriptor is examined"),
-	  NOISE("syscall", 0.16, 0.16, 0, 5, FOLLOWS_CLOCK),
-	  STEADY("syscall.steady", 0.16, 0.16, 0, 5, FOLLOWS_CLOCK, 0) },
-	{ METRIC("lat_select.tcp", "us", LOWER, MEDIAN, 1, "select() on n TCP sockets"),
-	  LMBENCH("Select on {n} tcp fd's: %v microseconds", NULL, "%.4f", NULL),
-	  METHOD("one select() with a zero timeout on n descriptors of one loopback TCP socket",
-		SUB_CLOCK,
-		"nfds is the highest descriptor + 1; the socket connects to plumb's own listener "
-		"(no server process)"),
-	  NOISE("syscall", 0.16, 0.16, 0, 5, FOLLOWS_CLOCK),
-	  STEADY("syscall.steady", 0.16, 0.16, 0, 5, FOLLOWS_CLOCK, 0) },
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_LAT_SELECT_FILE] = { .id = "lat_select.file",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "select() on n file descriptors", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .line = "Select on {n} fd's: %v microseconds", .vfmt = "%.4f",
+	  .work = "one select() with a zero timeout on n descriptors of a file, all ready",
+	  .subtracted = SUB_CLOCK,
+	  .lmbench = "nfds is the highest descriptor + 1, so every descriptor is examined",
+	  .noise = { .group = "syscall", .run = 0.16, .run_eq = 0.16, .df = 5,
+		   .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "syscall.steady", .run = 0.16, .run_eq = 0.16, .df = 5,
+		   .clock = FOLLOWS_CLOCK } },
+	[ROW_LAT_SELECT_TCP] = { .id = "lat_select.tcp",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "select() on n TCP sockets", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .line = "Select on {n} tcp fd's: %v microseconds", .vfmt = "%.4f",
+	  .work = "one select() with a zero timeout on n descriptors of one loopback TCP socket",
+	  .subtracted = SUB_CLOCK,
+	  .lmbench = "nfds is the highest descriptor + 1; the socket connects to plumb's own listener "
+		"(no server process)",
+	  .noise = { .group = "syscall", .run = 0.16, .run_eq = 0.16, .df = 5,
+		   .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "syscall.steady", .run = 0.16, .run_eq = 0.16, .df = 5,
+		   .clock = FOLLOWS_CLOCK } },
 	{ 0 },
 };
 
-const struct tool_file toolfile_select = { "select", SUBSET_OS, "select() on many descriptors", tools, 20, { metrics, 20 } };
+const struct tool_file toolfile_select = { "select", SUBSET_OS, "select() on many descriptors", tools, metrics };

@@ -40,6 +40,11 @@
 #include "core/cpu.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_LAT_SIG_INSTALL, ROW_LAT_SIG_CATCH, ROW_LAT_SIG_PROT, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 struct sig {
 	pid_t self;            /* set in setup: each -P copy signals itself */
 	int fd;                /* FILE for prot, or -1 */
@@ -262,7 +267,7 @@ static int lat_sig(struct tool_ctx *c, int argc, char **argv)
 		struct measurement m;
 		struct bench_op op = { .loop = loop_install, .arg = &s, .steady = 1 };
 		measure_or_die(c, &op, &m);
-		record_latency(c, "lat_sig.install", "", NAN, &m, 1);
+		record_latency(c, metrics[ROW_LAT_SIG_INSTALL].id, "", NAN, &m, 1);
 		measurement_free(&m);
 		return 0;
 	}
@@ -280,13 +285,13 @@ static int lat_sig(struct tool_ctx *c, int argc, char **argv)
 	double send_ns = min_ns(&ms[0]);
 	if (k == 2) {
 		struct sample *v = corrected(&ms[1], send_ns);
-		struct result *r = record_values(c, "lat_sig.catch", "", NAN, v, ms[1].n);
+		struct result *r = record_values(c, metrics[ROW_LAT_SIG_CATCH].id, "", NAN, v, ms[1].n);
 		add_info(c, r, "kill0_ns=%.2f", send_ns, &ms[1]);
 		free(v);
 	} else {
 		double catch_ns = min_ns(&ms[1]) - send_ns;
 		struct sample *v = corrected(&ms[2], catch_ns);
-		struct result *r = record_values(c, "lat_sig.prot", "", NAN, v, ms[2].n);
+		struct result *r = record_values(c, metrics[ROW_LAT_SIG_PROT].id, "", NAN, v, ms[2].n);
 		add_info(c, r, "catch_ns=%.2f", catch_ns, &ms[2]);
 		free(v);
 	}
@@ -306,28 +311,38 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ METRIC("lat_sig.install", "us", LOWER, MEDIAN, 1, "sigaction() install"),
-	  LMBENCH("Signal handler installation: %v microseconds", NULL, "%.4f", NULL),
-	  METHOD("one sigaction() and its loop", SUB_CLOCK, ""),
-	  NOISE_R("syscall", 0.1, 0.1, 0, 5, FOLLOWS_CLOCK, 0.04),
-	  STEADY("syscall.steady", 0.1, 0.1, 0, 5, FOLLOWS_CLOCK, 0.04) },
-	{ METRIC("lat_sig.catch", "us", LOWER, MEDIAN, 1, "signal delivery to an empty handler"),
-	  LMBENCH("Signal handler overhead: %v microseconds", NULL, "%.4f", NULL),
-	  METHOD("one kill(self, SIGUSR1) delivered to an empty handler",
-		SUB_CLOCK "; then the least disturbed kill(self, 0) sample (the system call "
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_LAT_SIG_INSTALL] = { .id = "lat_sig.install",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "sigaction() install", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .line = "Signal handler installation: %v microseconds", .vfmt = "%.4f",
+	  .work = "one sigaction() and its loop", .subtracted = SUB_CLOCK, .lmbench = "",
+	  .noise = { .group = "syscall", .run = 0.1, .run_eq = 0.1, .df = 5,
+		   .clock = FOLLOWS_CLOCK, .run_effect = 0.04 },
+	  .steady = { .group = "syscall.steady", .run = 0.1, .run_eq = 0.1, .df = 5,
+		   .clock = FOLLOWS_CLOCK, .run_effect = 0.04 } },
+	[ROW_LAT_SIG_CATCH] = { .id = "lat_sig.catch",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "signal delivery to an empty handler", .sign = ANY_SIGN, .x = { .kind = X_NONE },
+	  .line = "Signal handler overhead: %v microseconds", .vfmt = "%.4f",
+	  .work = "one kill(self, SIGUSR1) delivered to an empty handler",
+	  .subtracted = SUB_CLOCK "; then the least disturbed kill(self, 0) sample (the system call "
 		"without a signal), from every sample",
-		"the subtracted cost is the minimum of interleaved samples, not a separate run's "
-		"average; results at or below zero are kept, not clamped"),
-	  NOISE_R("syscall", 0.1, 0.1, 0, 5, FOLLOWS_CLOCK, 0.04) },
-	{ METRIC("lat_sig.prot", "us", LOWER, MEDIAN, 1, "write to a read-only page, caught"),
-	  LMBENCH("Protection fault: %v microseconds", NULL, "%.4f", NULL),
-	  METHOD("one store to a read-only page: fault, SIGSEGV to a handler, sigreturn, store "
+	  .lmbench = "the subtracted cost is the minimum of interleaved samples, not a separate run's "
+		"average; results at or below zero are kept, not clamped",
+	  .noise = { .group = "syscall", .run = 0.1, .run_eq = 0.1, .df = 5,
+		   .clock = FOLLOWS_CLOCK, .run_effect = 0.04 } },
+	[ROW_LAT_SIG_PROT] = { .id = "lat_sig.prot",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "write to a read-only page, caught", .sign = ANY_SIGN, .x = { .kind = X_NONE },
+	  .line = "Protection fault: %v microseconds", .vfmt = "%.4f",
+	  .work = "one store to a read-only page: fault, SIGSEGV to a handler, sigreturn, store "
 		"again",
-		SUB_CLOCK "; then the least disturbed catch sample, from every sample",
-		"no siglongjmp (no signal-mask calls timed); an anonymous page without FILE"),
-	  NOISE_R("syscall", 0.32, 0.32, 0, 5, FOLLOWS_CLOCK, 0.095) },
+	  .subtracted = SUB_CLOCK "; then the least disturbed catch sample, from every sample",
+	  .lmbench = "no siglongjmp (no signal-mask calls timed); an anonymous page without FILE",
+	  .noise = { .group = "syscall", .run = 0.32, .run_eq = 0.32, .df = 5,
+		   .clock = FOLLOWS_CLOCK, .run_effect = 0.095 } },
 	{ 0 },
 };
 
-const struct tool_file toolfile_signal = { "signal", SUBSET_OS, "signals and protection faults", tools, 30, { metrics, 30 } };
+const struct tool_file toolfile_signal = { "signal", SUBSET_OS, "signals and protection faults", tools, metrics };

@@ -448,11 +448,11 @@ static const struct tool tools[] = {
 };
 
 #define TAIL_METHOD(what)                                                                     \
-	METHOD(what " of a block of K single operations (op: getppid; 1-byte read of /dev/zero or " \
+	.work = what " of a block of K single operations (op: getppid; 1-byte read of /dev/zero or " \
 	       "write to /dev/null; kill(self, SIGUSR1) handled; a 1-byte round trip to a child "  \
 	       "through two pipes, an AF_UNIX socket pair, loopback TCP or UDP; the first store to a fresh anonymous page), each timed alone between two " \
 	       "clock reads; the sample is one block, the value the median over the blocks",      \
-	       "the clock's read cost from each operation", "not an lmbench tool")
+	.subtracted = "the clock's read cost from each operation", .lmbench = "not an lmbench tool"
 
 /* Default noise: 6 runs of `plumb run --only lat_tail` (3 rounds each) on the busy 2-vCPU guest,
  * the log values' standard deviation times 1.25, the largest over null, read, write, sig, pipe
@@ -460,27 +460,37 @@ static const struct tool tools[] = {
  * 2.12 (pipe; sig 1.63, the others 0.13-0.26), max 3.27 (read: a block's worst is either tens of
  * us or a ms stall, run by run). The median tracks the CPU clock; the tails are stalls. */
 static const struct metric_def metrics[] = {
-	{ METRIC("lat_tail.p50", "us", LOWER, MEDIAN, 1, "median of single operations (op)"),
-	  LMBENCH("Tail {op} p50: %v microseconds", NULL, "%.4f", NULL),
+	{ .id = "lat_tail.p50", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "median of single operations (op)", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .line = "Tail {op} p50: %v microseconds", .vfmt = "%.4f",
 	  TAIL_METHOD("the median (nearest rank)"),
-	  NOISE("tails", 0.19, 0.19, 0, 5, FOLLOWS_CLOCK) },
-	{ METRIC("lat_tail.p90", "us", LOWER, MEDIAN, 1, "90th percentile of single operations (op)"),
-	  LMBENCH("Tail {op} p90: %v microseconds", NULL, "%.4f", NULL),
+	  .noise = { .group = "tails", .run = 0.19, .run_eq = 0.19, .df = 5,
+		   .clock = FOLLOWS_CLOCK } },
+	{ .id = "lat_tail.p90", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "90th percentile of single operations (op)",
+	  .line = "Tail {op} p90: %v microseconds", .vfmt = "%.4f",
+	  .sign = POSITIVE, .x = { .kind = X_NONE },
 	  TAIL_METHOD("the 90th percentile (nearest rank)"),
-	  NOISE("tails", 0.1, 0.1, 0, 5, FOLLOWS_CLOCK) },
-	{ METRIC("lat_tail.p99", "us", LOWER, MEDIAN, 1, "99th percentile of single operations (op)"),
-	  LMBENCH("Tail {op} p99: %v microseconds", NULL, "%.4f", NULL),
+	  .noise = { .group = "tails", .run = 0.1, .run_eq = 0.1, .df = 5, .clock = FOLLOWS_CLOCK } },
+	{ .id = "lat_tail.p99", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "99th percentile of single operations (op)",
+	  .line = "Tail {op} p99: %v microseconds", .vfmt = "%.4f",
+	  .sign = POSITIVE, .x = { .kind = X_NONE },
 	  TAIL_METHOD("the 99th percentile (nearest rank)"),
-	  NOISE("tails", 0.87, 0.87, 0, 5, OWN_PACE) },
-	{ METRIC("lat_tail.p999", "us", LOWER, MEDIAN, 1, "99.9th percentile of single operations (op)"),
-	  LMBENCH("Tail {op} p99.9: %v microseconds", NULL, "%.4f", NULL),
+	  .noise = { .group = "tails", .run = 0.87, .run_eq = 0.87, .df = 5, .clock = OWN_PACE } },
+	{ .id = "lat_tail.p999", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "99.9th percentile of single operations (op)",
+	  .line = "Tail {op} p99.9: %v microseconds", .vfmt = "%.4f",
+	  .sign = POSITIVE, .x = { .kind = X_NONE },
 	  TAIL_METHOD("the 99.9th percentile (nearest rank)"),
-	  NOISE("tails", 2.12, 2.12, 0, 5, OWN_PACE) },
-	{ METRIC("lat_tail.max", "us", LOWER, MEDIAN, 1, "slowest of a block of single operations (op)"),
-	  LMBENCH("Tail {op} max: %v microseconds", NULL, "%.4f", NULL),
+	  .noise = { .group = "tails", .run = 2.12, .run_eq = 2.12, .df = 5, .clock = OWN_PACE } },
+	{ .id = "lat_tail.max", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "slowest of a block of single operations (op)",
+	  .line = "Tail {op} max: %v microseconds", .vfmt = "%.4f",
+	  .sign = POSITIVE, .x = { .kind = X_NONE },
 	  TAIL_METHOD("the slowest"),
-	  NOISE("tails", 3.27, 3.27, 0, 5, OWN_PACE) },
+	  .noise = { .group = "tails", .run = 3.27, .run_eq = 3.27, .df = 5, .clock = OWN_PACE } },
 	{ 0 },
 };
 
-const struct tool_file toolfile_lat_tail = { "tails", SUBSET_OS, "tail latency: percentiles of single operations", tools, 32, { metrics, 148 } };
+const struct tool_file toolfile_lat_tail = { "tails", SUBSET_OS, "tail latency: percentiles of single operations", tools, metrics };

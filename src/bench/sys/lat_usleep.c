@@ -33,6 +33,12 @@
 #include "core/clock.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_LAT_USLEEP_LATENCY, ROW_LAT_USLEEP_REALTIME, ROW_LAT_USLEEP_P50, ROW_LAT_USLEEP_P99,
+	ROW_LAT_USLEEP_MAX, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 /* A sleep is slow: samples of at least 20 ms. */
 #define SLEEP_MIN_SAMPLE_NS 20e6
 /* The single calls timed for the distribution: at least 200 (a p99 of 2 calls), at most 5000,
@@ -191,7 +197,7 @@ static int lat_usleep(struct tool_ctx *c, int argc, char **argv)
 	char params[96];
 	snprintf(params, sizeof params, "method=%s usecs=%llu", method_names[o.method],
 		 (unsigned long long)usecs);
-	struct result *res = record_latency(c, rt ? "lat_usleep.realtime" : "lat_usleep.latency",
+	struct result *res = record_latency(c, rt ? metrics[ROW_LAT_USLEEP_REALTIME].id : metrics[ROW_LAT_USLEEP_LATENCY].id,
 					    params, NAN, &m, 1);
 	result_add_info(res, "sched=%s", rt ? "fifo" : "other");
 	double med = measurement_stat(&m, 0) / 1e3;
@@ -239,37 +245,53 @@ static const struct tool tools[] = {
 /* Default noise: 5 runs on the 2-vCPU guest while other builds and tests shared it (load average
  * 5-6), the log values' standard deviation times 1.25: a busy machine's figure, until quiet runs
  * replace it (bench/README.md says how). */
-static const struct metric_def metrics[] = {
-	{ METRIC("lat_usleep.latency", "us", LOWER, MEDIAN, 1, "a sleep of usecs by method, the whole call"),
-	  LMBENCH("{method} {usecs} microseconds: %v microseconds", NULL, "%.4f", NULL),
-	  METHOD("one sleep call asking for usecs microseconds (usleep, nanosleep, select, pselect, "
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_LAT_USLEEP_LATENCY] = { .id = "lat_usleep.latency",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "a sleep of usecs by method, the whole call",
+	  .line = "{method} {usecs} microseconds: %v microseconds", .vfmt = "%.4f",
+	  .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .work = "one sleep call asking for usecs microseconds (usleep, nanosleep, select, pselect, "
 		"or a one-shot ITIMER_REAL awaited with sigsuspend), the whole call; the requested "
-		"time is not subtracted", SUB_CLOCK,
-		"the median of the samples, not one sample's mean; itimer arms a one-shot timer per "
-		"call where lmbench re-arms a periodic one from the handler"),
-	  NOISE("sleep", 0.255, 0.255, 0, 4, OWN_PACE) },
-	{ METRIC("lat_usleep.realtime", "us", LOWER, MEDIAN, 1, "the same at SCHED_FIFO priority"),
-	  LMBENCH("realtime {method} {usecs} microseconds: %v microseconds", NULL, "%.4f", NULL),
-	  METHOD("as lat_usleep.latency, the process at SCHED_FIFO's highest priority", SUB_CLOCK,
-		"SCHED_FIFO where lmbench asks SCHED_RR (the same for one thread alone); the median "
-		"of the samples"),
-	  NOISE("sleep", 0.255, 0.255, 0, 4, OWN_PACE) },
-	{ METRIC("lat_usleep.p50", "us", LOWER, MEDIAN, 1, "median of single sleep calls"),
-	  LMBENCH(NULL, NULL, "%.1f", NULL),
-	  METHOD("the median of 200..5000 single sleep calls timed one by one after the samples "
-		"(about 0.5 s of them), the whole call each", "nothing",
-		"plumb only (lmbench reports one mean): the distribution real-time users read, as "
-		"cyclictest shows it"),
-	  NOISE("sleep", 0.035, 0.035, 0, 4, OWN_PACE) },
-	{ METRIC("lat_usleep.p99", "us", LOWER, MEDIAN, 1, "99th percentile of single sleep calls"),
-	  LMBENCH(NULL, NULL, "%.1f", NULL),
-	  METHOD("the 99th percentile (nearest rank) of the same single calls", "nothing", "plumb only"),
-	  NOISE("sleep", 1.16, 1.16, 0, 4, OWN_PACE) },
-	{ METRIC("lat_usleep.max", "us", LOWER, MEDIAN, 1, "longest of the single sleep calls"),
-	  LMBENCH(NULL, NULL, "%.1f", NULL),
-	  METHOD("the longest of the same single calls", "nothing", "plumb only"),
-	  NOISE("sleep", 0.73, 0.73, 0, 4, OWN_PACE) },
+		"time is not subtracted",
+	  .subtracted = SUB_CLOCK,
+	  .lmbench = "the median of the samples, not one sample's mean; itimer arms a one-shot timer per "
+		"call where lmbench re-arms a periodic one from the handler",
+	  .noise = { .group = "sleep", .run = 0.255, .run_eq = 0.255, .df = 4, .clock = OWN_PACE } },
+	[ROW_LAT_USLEEP_REALTIME] = { .id = "lat_usleep.realtime",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "the same at SCHED_FIFO priority", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .line = "realtime {method} {usecs} microseconds: %v microseconds", .vfmt = "%.4f",
+	  .work = "as lat_usleep.latency, the process at SCHED_FIFO's highest priority",
+	  .subtracted = SUB_CLOCK,
+	  .lmbench = "SCHED_FIFO where lmbench asks SCHED_RR (the same for one thread alone); the median "
+		"of the samples",
+	  .noise = { .group = "sleep", .run = 0.255, .run_eq = 0.255, .df = 4, .clock = OWN_PACE } },
+	[ROW_LAT_USLEEP_P50] = { .id = "lat_usleep.p50",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "median of single sleep calls",
+	  .line = NULL, .vfmt = "%.1f", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .work = "the median of 200..5000 single sleep calls timed one by one after the samples "
+		"(about 0.5 s of them), the whole call each",
+	  .subtracted = "nothing",
+	  .lmbench = "plumb only (lmbench reports one mean): the distribution real-time users read, as "
+		"cyclictest shows it",
+	  .noise = { .group = "sleep", .run = 0.035, .run_eq = 0.035, .df = 4, .clock = OWN_PACE } },
+	[ROW_LAT_USLEEP_P99] = { .id = "lat_usleep.p99",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "99th percentile of single sleep calls",
+	  .line = NULL, .vfmt = "%.1f", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .work = "the 99th percentile (nearest rank) of the same single calls",
+	  .subtracted = "nothing", .lmbench = "plumb only",
+	  .noise = { .group = "sleep", .run = 1.16, .run_eq = 1.16, .df = 4, .clock = OWN_PACE } },
+	[ROW_LAT_USLEEP_MAX] = { .id = "lat_usleep.max",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	  .desc = "longest of the single sleep calls",
+	  .line = NULL, .vfmt = "%.1f", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .work = "the longest of the same single calls",
+	  .subtracted = "nothing", .lmbench = "plumb only",
+	  .noise = { .group = "sleep", .run = 0.73, .run_eq = 0.73, .df = 4, .clock = OWN_PACE } },
 	{ 0 },
 };
 
-const struct tool_file toolfile_lat_usleep = { "usleep", SUBSET_OS, "sleep and timer wake-up latency", tools, 31, { metrics, 140 } };
+const struct tool_file toolfile_lat_usleep = { "usleep", SUBSET_OS, "sleep and timer wake-up latency", tools, metrics };
