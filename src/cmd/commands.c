@@ -109,6 +109,16 @@ const struct command commands[] = {
 	  "its config, keys and jump hosts. Not run --remote (network benchmarks against plumb\n"
 	  "serve). docs/lab.md.",
 	  NULL, on_options },
+	{ "annotate", cmd_annotate,
+	  "[--db FILE|URI] [--alpha A] [--min-effect PCT] [--correction bh|holm|none]\n"
+	  "       [--all] [--quiet]",
+	  "write the change points of every host's series into the store, for a dashboard\n"
+	  "Per host, each label is a version, in the order its first run started; plumb trend's\n"
+	  "change-point search runs over them and every change found is a row of the store's\n"
+	  "change_points table, shown by the view annotations (time, timeend, text, tags: a\n"
+	  "Grafana annotation query). The rows found before are replaced in one transaction: run\n"
+	  "it from cron after the boards push. docs/lab.md, \"Grafana\".",
+	  NULL, annotate_options },
 	{ "report", cmd_report,
 	  "[RUN...] -o FILE.html [--svg-dir DIR] [--db PATH]",
 	  "one self-contained HTML page with charts, facts and the compare table\n"
@@ -144,6 +154,8 @@ static const char *exit_text(const char *name)
 			     "by\nsignal N. See plumb(1)." },
 		{ " push ", "0 ok, 2 bad arguments, input or a store that cannot be written, 128 + "
 			    "N\nstopped by signal N. See plumb(1)." },
+		{ " annotate ", "0 the change points written (none found is written too), 2 bad "
+				"arguments or\na store that cannot be read or written. See docs/lab.md." },
 		{ " runs summary list ", "0 ok, 2 bad arguments or input, 3 the store or the "
 					 "registry cannot be read.\nSee plumb(1)." },
 	};
