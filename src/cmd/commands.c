@@ -100,14 +100,16 @@ const struct command commands[] = {
 	  NULL, bisect_options },
 	{ "on", cmd_on,
 	  "HOST [run] [--ssh-option OPT]... [--ssh-config FILE] [--bundle FILE|DIR]\n"
-	  "       [--remote-dir DIR] [--db FILE|URI] [--no-store] [-o FILE] [run options]",
+	  "       [--remote-dir DIR] [--db FILE|URI] [--no-store] [-o FILE] [run options]\n"
+	  "       plumb on HOST ab --a BUNDLE_A --b BUNDLE_B [ssh and store options] [ab options]",
 	  "run the suite on another machine over ssh and store the run here\n"
 	  "The target's `uname -m` picks the board bundle (make bundle: plumb-VERSION-TRIPLE.tar.gz,\n"
 	  "built here when absent and the target is of this machine's architecture); it is unpacked\n"
 	  "in a private directory there (mktemp -d), plumb run runs from it, the run comes back\n"
 	  "with the target's facts and the directory is removed, also on Ctrl-C. Uses your ssh,\n"
 	  "its config, keys and jump hosts. Not run --remote (network benchmarks against plumb\n"
-	  "serve). docs/lab.md.",
+	  "serve). With ab: a plumb ab session of two bundles' builds on the target, its verdict\n"
+	  "shown here, both runs stored here, exit status ab's. docs/lab.md.",
 	  NULL, on_options },
 	{ "annotate", cmd_annotate,
 	  "[--db FILE|URI] [--alpha A] [--min-effect PCT] [--correction bh|holm|none]\n"
@@ -154,6 +156,10 @@ static const char *exit_text(const char *name)
 			     "by\nsignal N. See plumb(1)." },
 		{ " push ", "0 ok, 2 bad arguments, input or a store that cannot be written, 128 + "
 			    "N\nstopped by signal N. See plumb(1)." },
+		{ " on ", "0 ok, 2 bad arguments, no ssh, no space, wrong architecture or a "
+			  "missing library,\n3 the run there failed or did not come back, 128 + N "
+			  "stopped by signal N;\nwith ab: ab's own status (1 a regression with "
+			  "--fail-on-regression, 4 not judged).\nSee docs/lab.md." },
 		{ " annotate ", "0 the change points written (none found is written too), 2 bad "
 				"arguments or\na store that cannot be read or written. See docs/lab.md." },
 		{ " runs summary list ", "0 ok, 2 bad arguments or input, 3 the store or the "
