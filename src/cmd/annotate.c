@@ -16,6 +16,7 @@
 #include "cmd/sides.h"
 #include "core/escape.h"
 #include "core/util.h"
+#include "results/run_ident.h"
 #include "results/store.h"
 
 struct annotate_cli {
@@ -134,6 +135,12 @@ static void search_host(struct found *f, const char *host, struct run **runs, si
 	*t_out = NULL;
 	if (ns < 2)
 		return;
+	for (size_t i = 0; i < ns && !quiet; i++) {
+		char why[1024], lb[RUN_TEXT_MAX * 4];
+		if (runs_pool_split(s[i].runs, s[i].nruns, why, sizeof why))
+			warnx_("warning: %s: the runs of label %s are searched as one version, although "
+			       "%s", h, term_str(s[i].name, lb, sizeof lb), why);
+	}
 	struct trend_table *t = trend_build(s, ns, o);
 	for (size_t i = 0; i < t->cmp->nwarnings && !quiet; i++)
 		warnx_("warning: %s: %s", h, t->cmp->warnings[i]);
