@@ -151,13 +151,16 @@ static const char *const migrations[] = {
 	 * `plumb annotate` fills with trend's change points per host and metric series (versions:
 	 * the host's labels in time order), and the view `annotations` over it in the columns of a
 	 * Grafana annotation query (time, timeend, text, tags). Self-contained: it reads only the
-	 * tables of step 0 -> 1. */
+	 * tables of step 0 -> 1; and it may run again over its own result (a store whose version
+	 * was set back by hand, as the tests do), so what it makes is dropped or kept first. */
+	"DROP VIEW IF EXISTS annotations;"
+	"DROP VIEW IF EXISTS series;"
 	"CREATE VIEW series AS SELECT"
 	"  {TIME_STARTED} AS time, res.value AS value, res.metric AS metric,"
 	"  r.host AS host, r.label AS label, res.params AS params, res.x AS x,"
 	"  res.unit AS unit, r.id AS run_id, r.started AS started, r.incomplete AS incomplete"
 	" FROM runs r JOIN results res ON res.run_id = r.id WHERE r.started IS NOT NULL;"
-	"CREATE TABLE change_points ("
+	"CREATE TABLE IF NOT EXISTS change_points ("
 	"  id {ROWID},"
 	"  host TEXT NOT NULL, metric TEXT NOT NULL, params TEXT NOT NULL DEFAULT '',"
 	"  x {REAL}, unit TEXT,"
@@ -166,7 +169,7 @@ static const char *const migrations[] = {
 	"  change_pct {REAL} NOT NULL, lo {REAL}, hi {REAL}, p {REAL},"
 	"  direction TEXT NOT NULL, text TEXT NOT NULL, tags TEXT NOT NULL,"
 	"  found TEXT NOT NULL DEFAULT {NOW});"
-	"CREATE INDEX change_points_host ON change_points(host, metric);"
+	"CREATE INDEX IF NOT EXISTS change_points_host ON change_points(host, metric);"
 	"CREATE VIEW annotations AS SELECT"
 	"  {TIME_CP} AS time, {TIMEEND_CP} AS timeend, c.text AS text, c.tags AS tags,"
 	"  c.host AS host, c.metric AS metric, c.params AS params, c.x AS x,"
