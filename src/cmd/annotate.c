@@ -48,11 +48,23 @@ static const char *keep(struct found *f, char *s)
 	return f->text[f->ntext++] = s;
 }
 
+/* The side's earliest (last = 0) or latest (last = 1) start time (ISO 8601 UTC text, which
+ * sorts as it reads). */
+static const char *start_of(const struct side *s, int last)
+{
+	const char *t = s->runs[0]->started;
+	for (size_t i = 1; i < s->nruns; i++)
+		if ((strcmp(s->runs[i]->started, t) > 0) == last)
+			t = s->runs[i]->started;
+	return t;
+}
+
+/* Versions in the order their first runs started (the store lists runs in the order it got
+ * them, which a push of older runs makes another). */
 static int by_start(const void *a, const void *b)
 {
 	const struct side *x = a, *y = b;
-	/* each side's runs are in start order (store_load_where: oldest first) */
-	int c = strcmp(x->runs[0]->started, y->runs[0]->started);
+	int c = strcmp(start_of(x, 0), start_of(y, 0));
 	return c ? c : strcmp(x->name, y->name);
 }
 
@@ -83,16 +95,6 @@ static struct side *versions(struct run **runs, size_t n, size_t *nsides, size_t
 		qsort(s, ns, sizeof *s, by_start);
 	*nsides = ns;
 	return s;
-}
-
-/* The side's earliest (last = 0) or latest (last = 1) start time. */
-static const char *start_of(const struct side *s, int last)
-{
-	const char *t = s->runs[0]->started;
-	for (size_t i = 1; i < s->nruns; i++)
-		if ((strcmp(s->runs[i]->started, t) > 0) == last)
-			t = s->runs[i]->started;
-	return t;
 }
 
 /* One change of a host's series as a row: the time span between the old level's last run

@@ -324,10 +324,11 @@ static void keep_ab(char *const json[2], const struct on_cli *a)
 		if (!s || store_save_all(s, runs, 2, err, sizeof err))
 			die(EXIT_USAGE, "%s", err);
 		store_close(s);
-		printf("runs %ld (%s) and %ld (%s): stored here, measured on %s; plumb compare %ld %ld\n",
+		/* on stderr, as ab says where it stored: stdout is the verdict alone (--format) */
+		warnx_("runs %ld (%s) and %ld (%s): stored here, measured on %s; plumb compare %ld %ld",
 		       runs[0]->id, la, runs[1]->id, lb, host, runs[0]->id, runs[1]->id);
 	} else {
-		printf("runs %s and %s of %s: not stored (--no-store)\n", la, lb, host);
+		warnx_("runs %s and %s of %s: not stored (--no-store)", la, lb, host);
 	}
 	run_free(runs[0]);
 	run_free(runs[1]);

@@ -4,9 +4,9 @@
 # change points per host into change_points, shown by the view `annotations` (time, timeend,
 # text, tags). Two synthetic hosts of six labels × two runs (values made here, not measured):
 # board1 steps +50 % from v4 on, board2 is A/A. Exactly one annotation, at board1's step between
-# v3's last run and v4's first; none for board2; a second annotate writes the same rows. On a
-# real PostgreSQL server this test starts (pg_server.sh) and on SQLite; the password of the URI
-# never shows. SKIPs where libpq, the server, SQLite or the sqlite3 shell is missing.
+# v3's last run and v4's first, also when the runs were stored newest first; none for board2; a
+# second annotate writes the same rows. On a real PostgreSQL server this test starts
+# (pg_server.sh) and on SQLite; the password of the URI never shows. SKIPs where libpq, the server, SQLite or the sqlite3 shell is missing.
 # lane: parallel (times nothing: runs beside the timing scripts, tests/run.sh)
 . tests/lib.sh
 . tests/pg_server.sh
@@ -90,7 +90,9 @@ expect_usage "grafana/annotate-no-store" "$PLUMB" annotate --db "$T/none/absent.
 pg_start_or_skip grafana/pg || exit 0
 U="$PG_URI"
 OUT="$T/all-output"
-"$PLUMB" push "$T"/runs/*.json --to "$U" >>"$OUT" 2>&1 || fail grafana/pg-push "$(tail -n 1 "$OUT")"
+# pushed newest first: the store's order is not the series' order, the start times are
+"$PLUMB" push $(ls "$T"/runs/*.json | sort -r) --to "$U" >>"$OUT" 2>&1 ||
+	fail grafana/pg-push "$(tail -n 1 "$OUT")"
 got=$(pg_sql "SELECT extract(epoch FROM time)::bigint, value, metric, host, label FROM series
 	      WHERE host = 'board1' AND label = 'v4' ORDER BY time LIMIT 1" | tr '|' ' ')
 if [ "$got" = "$TO 1.5 lat_syscall.null board1 v4" ] &&

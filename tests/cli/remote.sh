@@ -195,10 +195,10 @@ check "remote: plumb on HOST ab ends as ab does (status $rc)" test $rc -eq 0
 check "remote: ab's verdict shows here" grep -q '^change: .*point' "$T/ab.out"
 check "remote: ab's session ran there with both plumbs" grep -q '^ab: .*lat_syscall' "$T/ab.err"
 if [ -n "$abkeep" ]; then
-	check "remote: ab's runs come back" grep -q '^runs base and change of .*not stored' "$T/ab.out"
+	check "remote: ab's runs come back" grep -q '^plumb on: runs base and change of .*not stored' "$T/ab.err"
 else
 	check "remote: ab's runs are stored here" \
-		grep -q '^runs [0-9]* (base) and [0-9]* (change): stored here' "$T/ab.out"
+		grep -q '^plumb on: runs [0-9]* (base) and [0-9]* (change): stored here' "$T/ab.err"
 	"$PLUMB" export change --db "$T/local.db" --format json -o "$T/ab.json" 2>"$T/abexp.err"
 	check "remote: ab's run has the target's facts" grep -q '"ssh_target": *"board"' "$T/ab.json"
 	check "remote: ab's run is of the session" grep -q '"ab_side": *"B"' "$T/ab.json"
