@@ -53,6 +53,8 @@ one_way net-handlers bench/net/net_handlers.c bench/net/net_server.c bench/net/n
 for b in results/store_db.c results/store_sqlite.c results/store_pg.c; do
 	one_way "store-backend-$(basename $b .c)" $b results/store.c results/store_read.c
 done
+# the change points of plumb annotate speak to the databases through store_db.h alone
+one_way store-cp results/store_cp.c results/store.c results/store_read.c
 bad=""
 for f in suite/*.c; do
 	c=$(calls "$f" cmd/*.c)
