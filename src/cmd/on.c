@@ -1,11 +1,11 @@
 /* on.c — `plumb on HOST [run] [run options]`: the suite on another machine over the user's own
- * ssh; `plumb on HOST ab --a BUNDLE --b BUNDLE [ab options]`: a plumb ab session of two builds
- * there, both bundles unpacked side by side, B's plumb running the session with the two plumb
- * binaries as its sides, its verdict passing through, both runs brought back and stored here,
- * exit status ab's. The target's `uname -m` picks the bundle (on_bundle.c); it is unpacked in a private
+ * ssh. The target's `uname -m` picks the bundle (on_bundle.c); it is unpacked in a private
  * directory there (mktemp -d), `plumb run` runs from it with its TMPDIR inside it, the run's JSON
  * comes back and is stored here with the target's facts, and the directory is removed, also when
- * a stop (SIGINT, SIGTERM, SIGHUP) ends plumb. Each failure is one line: no ssh, no space,
+ * a stop (SIGINT, SIGTERM, SIGHUP) ends plumb. `plumb on HOST ab --a BUNDLE --b BUNDLE [ab
+ * options]`: a plumb ab session of two builds there, both bundles unpacked side by side in the
+ * private directory, B's plumb running the session with the two plumb binaries as its sides,
+ * its verdict passing through, both runs brought back and stored here, the exit status ab's. Each failure is one line: no ssh, no space,
  * wrong architecture, a library the target lacks. Not to be confused with `run --remote`, which
  * measures the network against `plumb serve`. */
 #include <errno.h>

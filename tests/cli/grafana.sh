@@ -6,7 +6,8 @@
 # board1 steps +50 % from v4 on, board2 is A/A. Exactly one annotation, at board1's step between
 # v3's last run and v4's first, also when the runs were stored newest first; none for board2; a
 # second annotate writes the same rows. On a real PostgreSQL server this test starts
-# (pg_server.sh) and on SQLite; the password of the URI never shows. SKIPs where libpq, the server, SQLite or the sqlite3 shell is missing.
+# (pg_server.sh) and on SQLite; the password of the URI never shows. SKIPs where libpq, the
+# server, SQLite or the sqlite3 shell is missing.
 # lane: parallel (times nothing: runs beside the timing scripts, tests/run.sh)
 . tests/lib.sh
 . tests/pg_server.sh
