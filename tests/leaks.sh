@@ -80,7 +80,8 @@ export $T/q.json --format csv -o $T/q.csv
 import --db $T/db $T/q.json
 runs --db $T/db
 compare --db $T/db 1 $T/q.json
-ab --quick --only syscall --b bin/plumb --db $T/db
+ab --quick --only syscall --b bin/plumb --db $T/db --json-dir $T
+annotate --db $T/db
 runs --db $T/db --host nosuchhost --since 2020-01-01
 push 1 --db $T/db --to $T/db2
 summary --per-host $T/q.json $T/q.json

@@ -42,7 +42,7 @@
 
 struct ab_cli {
 	struct compare_args ca;   /* --db --alpha --min-effect --correction */
-	const char *a, *b, *labels;
+	const char *a, *b, *labels, *json_dir;
 	enum cmp_format fmt;
 	int fail, no_store;
 	int start_timeout;
@@ -88,6 +88,8 @@ const struct opt ab_options[] = {
 		"seed of the order of A and B within each pair "
 		"(default: drawn, stored as ab_seed)"),
 	OPT_BOOL(0, "no-store", struct ab_cli, no_store, "store neither run"),
+	OPT_STRING(0, "json-dir", struct ab_cli, json_dir, "DIR",
+		"also write the two runs as DIR/A.json and DIR/B.json (plumb JSON)"),
 	OPT_END,
 };
 
@@ -549,15 +551,6 @@ static char **parse_args(int argc, char **argv, struct ab_cli *o, int *nrun)
 	return runargs;
 }
 
-/* Stops to this process: a flag seen by every wait (no SA_RESTART), the sides then stopped. */
-static void catch_stops(void)
-{
-	cleanup_init(); /* at exit: no side and no directory left behind */
-	cleanup_announce_stops(); /* SIGQUIT: said by the cleanup handler */
-	catch_stop_signals(on_stop);
-	signal(SIGPIPE, SIG_IGN);
-}
-
 /* The session's runs labelled (default labels name the session, so two sessions' A runs
  * never pool by label) and marked incomplete when a side stopped. */
 static void label_runs(const struct ab_cli *o, const struct session *ss, struct worker *w,
@@ -614,7 +607,7 @@ int cmd_ab(int argc, char **argv)
 	if (!dir)
 		die(EXIT_MEASURE, "cannot create a temporary directory: %s", strerror(errno));
 	ab_dir = dir;
-	catch_stops();
+	ab_catch_stops();
 	struct worker w[2] = { { .name = lab, .from = -1 }, { .name = lab_b, .from = -1 } };
 	all_workers = w;
 	char sid[64]; /* the pairing: one session id, each run's side */
@@ -637,6 +630,8 @@ int cmd_ab(int argc, char **argv)
 	if (no_sqlite)
 		warnx_("warning: runs not stored: " STORE_NO_SQLITE_MSG);
 	int stored = no_sqlite || o.no_store ? 0 : ab_store_session(o.ca.db, run, sid);
+	if (o.json_dir && ab_write_session(o.json_dir, run) != 0)
+		stored = -1;
 	if (ab_stop) /* during the save: it is complete (one transaction), the rest is skipped */
 		ab_stopped(stored > 0 ? "the session was stored, not compared" : "nothing stored");
 	int worse = print_comparison(&o, lab, lab_b, run);

@@ -1,9 +1,11 @@
 /* ab_setup.c — what a `plumb ab` session needs around it: side A's command, the two labels,
  * the store tried before and written after (ab_setup.h). */
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "cmd/ab_setup.h"
 #include "core/util.h"
+#include "results/io.h"
 #include "results/run.h"
 #include "results/store.h"
 
@@ -70,4 +72,18 @@ int ab_store_session(const char *db, struct run **run, const char *sid)
 	if (st)
 		store_close(st);
 	return rc;
+}
+
+int ab_write_session(const char *dir, struct run **run)
+{
+	for (int s = 0; s < 2; s++) {
+		char err[600], *path = xasprintf("%s/%s.json", dir, s ? "B" : "A");
+		int rc = run_save_file(run[s], path, FMT_JSON, err, sizeof err);
+		free(path);
+		if (rc) {
+			warnx_("error: --json-dir: %s", err);
+			return -1;
+		}
+	}
+	return 0;
 }

@@ -18,5 +18,7 @@ char *ab_split_labels(const char *labels, char **lab);
 int ab_store_missing(int no_store, const char *db);
 /* Both runs stored in db as one transaction: 1 stored (said), -1 failed (said). */
 int ab_store_session(const char *db, struct run **run, const char *sid);
+/* Both runs written as dir/A.json and dir/B.json (--json-dir): 0, or -1 (said). */
+int ab_write_session(const char *dir, struct run **run);
 
 #endif

@@ -31,6 +31,15 @@ void on_stop(int sig)
 		ab_stop = sig;
 }
 
+/* Stops to this process: a flag seen by every wait (no SA_RESTART), the sides then stopped. */
+void ab_catch_stops(void)
+{
+	cleanup_init(); /* at exit: no side and no directory left behind */
+	cleanup_announce_stops(); /* SIGQUIT: said by the cleanup handler */
+	catch_stop_signals(on_stop);
+	signal(SIGPIPE, SIG_IGN);
+}
+
 #define SIDE_GRACE_MS 1200 /* a side asked to stop has this long before SIGKILL */
 
 static void stop_workers(struct worker *w, int n)

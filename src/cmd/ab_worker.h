@@ -35,6 +35,8 @@ struct worker {
  * SIGINT, SIGTERM and SIGHUP, installed without SA_RESTART). */
 extern volatile sig_atomic_t ab_stop;
 void on_stop(int sig);
+/* on_stop for SIGINT, SIGTERM and SIGHUP (the cleanup handler's for the rest), SIGPIPE ignored. */
+void ab_catch_stops(void);
 /* What ab_stopped() cleans up: both sides, the private directory. */
 extern struct worker *all_workers;
 extern char *ab_dir;

@@ -100,15 +100,27 @@ const struct command commands[] = {
 	  NULL, bisect_options },
 	{ "on", cmd_on,
 	  "HOST [run] [--ssh-option OPT]... [--ssh-config FILE] [--bundle FILE|DIR]\n"
-	  "       [--remote-dir DIR] [--db FILE|URI] [--no-store] [-o FILE] [run options]",
+	  "       [--remote-dir DIR] [--db FILE|URI] [--no-store] [-o FILE] [run options]\n"
+	  "       plumb on HOST ab --a BUNDLE_A --b BUNDLE_B [ssh and store options] [ab options]",
 	  "run the suite on another machine over ssh and store the run here\n"
 	  "The target's `uname -m` picks the board bundle (make bundle: plumb-VERSION-TRIPLE.tar.gz,\n"
 	  "built here when absent and the target is of this machine's architecture); it is unpacked\n"
 	  "in a private directory there (mktemp -d), plumb run runs from it, the run comes back\n"
 	  "with the target's facts and the directory is removed, also on Ctrl-C. Uses your ssh,\n"
 	  "its config, keys and jump hosts. Not run --remote (network benchmarks against plumb\n"
-	  "serve). docs/lab.md.",
+	  "serve). With ab: a plumb ab session of two bundles' builds on the target, its verdict\n"
+	  "shown here, both runs stored here, exit status ab's. docs/lab.md.",
 	  NULL, on_options },
+	{ "annotate", cmd_annotate,
+	  "[--db FILE|URI] [--alpha A] [--min-effect PCT] [--correction bh|holm|none]\n"
+	  "       [--all] [--quiet]",
+	  "write the change points of every host's series into the store, for a dashboard\n"
+	  "Per host, each label is a version, in the order its first run started; plumb trend's\n"
+	  "change-point search runs over them and every change found is a row of the store's\n"
+	  "change_points table, shown by the view annotations (time, timeend, text, tags: a\n"
+	  "Grafana annotation query). The rows found before are replaced in one transaction: run\n"
+	  "it from cron after the boards push. docs/lab.md, \"Grafana\".",
+	  NULL, annotate_options },
 	{ "report", cmd_report,
 	  "[RUN...] -o FILE.html [--svg-dir DIR] [--db PATH]",
 	  "one self-contained HTML page with charts, facts and the compare table\n"
@@ -144,6 +156,12 @@ static const char *exit_text(const char *name)
 			     "by\nsignal N. See plumb(1)." },
 		{ " push ", "0 ok, 2 bad arguments, input or a store that cannot be written, 128 + "
 			    "N\nstopped by signal N. See plumb(1)." },
+		{ " on ", "0 ok, 2 bad arguments, no ssh, no space, wrong architecture or a "
+			  "missing library,\n3 the run there failed or did not come back, 128 + N "
+			  "stopped by signal N;\nwith ab: ab's own status (1 a regression with "
+			  "--fail-on-regression, 4 not judged).\nSee docs/lab.md." },
+		{ " annotate ", "0 the change points written (none found is written too), 2 bad "
+				"arguments or\na store that cannot be read or written. See docs/lab.md." },
 		{ " runs summary list ", "0 ok, 2 bad arguments or input, 3 the store or the "
 					 "registry cannot be read.\nSee plumb(1)." },
 	};

@@ -25,7 +25,8 @@ void command_help(const struct command *c);
 /* The options tables of the commands parsed by command_parse() (each beside its command). */
 extern const struct opt compare_options[], report_options[], plot_options[], serve_options[], run_options[],
 	summary_options[], export_options[], import_options[], runs_options[], push_options[],
-	list_options[], sysinfo_options[], ab_options[], trend_options[], bisect_options[], on_options[];
+	list_options[], sysinfo_options[], ab_options[], trend_options[], bisect_options[], on_options[],
+	annotate_options[];
 
 int cmd_list(int argc, char **argv);
 int cmd_sysinfo(int argc, char **argv);
@@ -43,5 +44,6 @@ int cmd_bisect_check(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_on(int argc, char **argv);
+int cmd_annotate(int argc, char **argv);
 
 #endif

@@ -2,7 +2,10 @@
  * ssh. The target's `uname -m` picks the bundle (on_bundle.c); it is unpacked in a private
  * directory there (mktemp -d), `plumb run` runs from it with its TMPDIR inside it, the run's JSON
  * comes back and is stored here with the target's facts, and the directory is removed, also when
- * a stop (SIGINT, SIGTERM, SIGHUP) ends plumb. Each failure is one line: no ssh, no space,
+ * a stop (SIGINT, SIGTERM, SIGHUP) ends plumb. `plumb on HOST ab --a BUNDLE --b BUNDLE [ab
+ * options]`: a plumb ab session of two builds there, both bundles unpacked side by side in the
+ * private directory, B's plumb running the session with the two plumb binaries as its sides,
+ * its verdict passing through, both runs brought back and stored here, the exit status ab's. Each failure is one line: no ssh, no space,
  * wrong architecture, a library the target lacks. Not to be confused with `run --remote`, which
  * measures the network against `plumb serve`. */
 #include <errno.h>
@@ -11,11 +14,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "cmd/commands.h"
 #include "cmd/on.h"
 #include "cmd/on_ssh.h"
+#include "cmd/sides.h"
 #include "core/cleanup.h"
 #include "core/escape.h"
 #include "core/util.h"
@@ -27,6 +32,8 @@ struct on_cli {
 	size_t nssh;
 	const char *ssh_config, *bundle, *remote_dir, *db, *output;
 	int no_store;
+	int ab;                 /* `plumb on HOST ab`: a session of two bundles */
+	const char *ab_a, *ab_b; /* their --a and --b */
 };
 
 static void add_ssh_opt(const char *arg, void *field)
@@ -141,6 +148,19 @@ static char **split_args(int argc, char **argv, struct on_cli *a, int *nrun)
 		used = 1;
 		if (i == 2 && !strcmp(argv[i], "run"))
 			continue;
+		if (i == 2 && !strcmp(argv[i], "ab")) {
+			a->ab = 1;
+			continue;
+		}
+		const char **side = a->ab && !strncmp(argv[i], "--a", 3) ? &a->ab_a
+				  : a->ab && !strncmp(argv[i], "--b", 3) ? &a->ab_b : NULL;
+		if (side && (argv[i][3] == '=' || !argv[i][3])) {
+			if (!argv[i][3] && i + 1 >= argc)
+				die(EXIT_USAGE, "option %s needs a bundle (try 'plumb on --help')", argv[i]);
+			*side = argv[i][3] ? argv[i] + 4 : argv[i + 1];
+			used = argv[i][3] ? 1 : 2;
+			continue;
+		}
 		if (!strcmp(argv[i], "-o")) {
 			if (i + 1 >= argc)
 				die(EXIT_USAGE, "option -o needs a value (try 'plumb on --help')");
@@ -150,11 +170,17 @@ static char **split_args(int argc, char **argv, struct on_cli *a, int *nrun)
 		}
 		if (command_word("on", on_options, argv, argc, i, a, &used))
 			continue;
-		if (!strcmp(argv[i], "--json") || !strncmp(argv[i], "--format", 8) ||
-		    !strcmp(argv[i], "--dry-run") || !strncmp(argv[i], "--ab-worker", 11))
+		if (!strcmp(argv[i], "--json") || (!a->ab && !strncmp(argv[i], "--format", 8)) ||
+		    !strcmp(argv[i], "--dry-run") || !strncmp(argv[i], "--ab-worker", 11) ||
+		    (a->ab && !strncmp(argv[i], "--json-dir", 10)))
 			die(EXIT_USAGE, "%s is not an option of plumb on (try 'plumb on --help')", argv[i]);
 		run[(*nrun)++] = argv[i];
 	}
+	if (a->ab && (!a->ab_a || !a->ab_b))
+		die(EXIT_USAGE, "plumb on HOST ab needs --a BUNDLE and --b BUNDLE (try 'plumb on --help')");
+	if (a->ab && (a->bundle || a->output))
+		die(EXIT_USAGE, "%s: plumb on HOST ab takes its bundles as --a and --b and stores both runs "
+			"here (try 'plumb on --help')", a->bundle ? "--bundle" : "-o");
 	return run;
 }
 
@@ -168,12 +194,15 @@ static const char *nth_line(const char *out, int k, char *buf, size_t len)
 	return buf;
 }
 
-/* Make the private directory (remote_dir), unpack the bundle in it and check that its plumb
- * starts there; returns the bundle's directory on the target. */
-static char *unpack(const char *bundle, const char *base)
+/* Make the private directory (remote_dir) unless it is made, unpack the bundle in it (in its
+ * subdirectory sub, when given) and check that its plumb starts there; returns the bundle's
+ * directory on the target. */
+static char *unpack(const char *bundle, const char *base, const char *sub)
 {
-	char *cmd = xstrdup("umask 077; d=$(mktemp -d ");
-	if (base) {
+	char *cmd = xstrdup(remote_dir ? "umask 077; d=" : "umask 077; d=$(mktemp -d ");
+	if (remote_dir) {
+		sh_append(&cmd, remote_dir);
+	} else if (base) {
 		char *tmpl = xasprintf("%s/plumb-on.XXXXXX", base);
 		sh_append(&cmd, tmpl);
 		free(tmpl);
@@ -182,15 +211,18 @@ static char *unpack(const char *bundle, const char *base)
 		free(cmd);
 		cmd = t;
 	}
-	char *full = xasprintf("%s) || exit 3; echo \"$d\"; cd \"$d\" && tar xzf - && "
+	/* sub is a plain word of this file ("a", "b"): no quoting needed */
+	char *into = sub ? xasprintf("&& mkdir %s && cd %s ", sub, sub) : xstrdup("");
+	char *full = xasprintf("%s%s || exit 3; echo \"$d\"; cd \"$d\" %s&& tar xzf - && "
 			       "for b in */bin/plumb; do :; done && cd \"${b%%/bin/plumb}\" && pwd && "
-			       "bin/plumb --version", cmd);
+			       "bin/plumb --version", cmd, remote_dir ? "" : ")", into);
+	free(into);
 	free(cmd);
 	struct ssh_out o;
 	int stopped = ssh_step(&tgt, full, bundle, 1, NULL, &o);
 	free(full);
 	char dir[4096], bdir[4096];
-	if (nth_line(o.out, 0, dir, sizeof dir)[0] == '/')
+	if (!remote_dir && nth_line(o.out, 0, dir, sizeof dir)[0] == '/')
 		remote_dir = xstrdup(dir);
 	if (stopped)
 		give_up(EXIT_USAGE, "stopped");
@@ -203,9 +235,12 @@ static char *unpack(const char *bundle, const char *base)
 	return xstrdup(bdir);
 }
 
-/* `plumb run` from the bundle: its pid kept for a stop, its files in the private directory,
- * its JSON written there; its progress and summary pass through. */
-static void run_there(const char *bdir, char **args, int nargs)
+/* `plumb run` from the bundle (bdir), or with ab_a set `plumb ab` from it with the plumb of
+ * the bundle in ab_a as side A and its own as side B: its pid kept for a stop, its files in the
+ * private directory, its JSON written there; its progress, summary and verdict pass through.
+ * Returns its exit status when it is one of a finished command (0; ab: also 1 and 4, its
+ * verdicts), else says what failed and exits. */
+static int run_there(const char *bdir, const char *ab_a, char **args, int nargs)
 {
 	char *cmd = xstrdup("d=");
 	sh_append(&cmd, remote_dir);
@@ -214,9 +249,19 @@ static void run_there(const char *bdir, char **args, int nargs)
 	cmd = t;
 	sh_append(&cmd, bdir);
 	t = xasprintf("%s&& echo $$ >\"$d/pid\" && TMPDIR=\"$d\" && export TMPDIR && exec "
-		      "bin/plumb run --no-store -o \"$d/run.json\" ", cmd);
+		      "bin/plumb %s ", cmd, ab_a ? "ab --no-store --json-dir \"$d\" --b bin/plumb --a"
+						 : "run --no-store -o \"$d/run.json\"");
 	free(cmd);
 	cmd = t;
+	if (ab_a) { /* ab splits a side's command line at blanks: none in its path, then */
+		char *pa = xasprintf("%s/bin/plumb", ab_a);
+		if (strpbrk(pa, " \t\n"))
+			give_up(EXIT_USAGE, "the bundle's directory on %s has a blank, which plumb ab "
+				"cannot take in a side's command: give --remote-dir DIR without one",
+				tgt.host);
+		sh_append(&cmd, pa);
+		free(pa);
+	}
 	for (int i = 0; i < nargs; i++)
 		sh_append(&cmd, args[i]);
 	struct ssh_out o;
@@ -226,19 +271,21 @@ static void run_there(const char *bdir, char **args, int nargs)
 		give_up(EXIT_USAGE, "stopped");
 	if (WIFEXITED(o.status) && WEXITSTATUS(o.status) == 255)
 		give_up(EXIT_MEASURE, "lost the ssh connection to %s during the run", tgt.host);
-	if (!WIFEXITED(o.status) || WEXITSTATUS(o.status) != 0)
-		give_up(WIFEXITED(o.status) && WEXITSTATUS(o.status) == EXIT_USAGE ? EXIT_USAGE
-										   : EXIT_MEASURE,
-			"plumb run on %s failed (exit %d): its own line is above", tgt.host,
-			WIFEXITED(o.status) ? WEXITSTATUS(o.status) : 128 + WTERMSIG(o.status));
+	int st = WIFEXITED(o.status) ? WEXITSTATUS(o.status) : -1;
+	if (st != 0 && !(ab_a && (st == 1 || st == EXIT_NOT_JUDGED)))
+		give_up(st == EXIT_USAGE ? EXIT_USAGE : EXIT_MEASURE,
+			"plumb %s on %s failed (exit %d): its own line is above", ab_a ? "ab" : "run",
+			tgt.host, st >= 0 ? st : 128 + WTERMSIG(o.status));
 	ssh_out_free(&o);
+	return st;
 }
 
-/* The run's JSON from the target into a local file; returns its path. */
-static char *fetch(void)
+/* A run's JSON (name: run.json, A.json, B.json) from the target into a local file of that
+ * name; returns its path. */
+static char *fetch(const char *name)
 {
 	char *cmd = xstrdup("cat ");
-	char *path = xasprintf("%s/run.json", remote_dir);
+	char *path = xasprintf("%s/%s", remote_dir, name);
 	sh_append(&cmd, path);
 	free(path);
 	struct ssh_out o;
@@ -248,12 +295,43 @@ static char *fetch(void)
 		give_up(EXIT_USAGE, "stopped");
 	if (o.status != 0)
 		step_failed("fetching the run", &o);
-	char *local = xasprintf("%s/run.json", tgt.scratch);
+	char *local = xasprintf("%s/%s", tgt.scratch, name);
 	FILE *f = fopen(local, "w");
 	if (!f || fputs(o.out, f) == EOF || fclose(f) != 0)
 		give_up(EXIT_MEASURE, "cannot write %s: %s", local, strerror(errno));
 	ssh_out_free(&o);
 	return local;
+}
+
+/* An ab session's two runs (A.json, B.json) stored here in one transaction, the target named
+ * among their facts. */
+static void keep_ab(char *const json[2], const struct on_cli *a)
+{
+	struct run *runs[2];
+	char err[1024];
+	for (int s = 0; s < 2; s++) {
+		if (!(runs[s] = run_read_file(json[s], err, sizeof err)))
+			die(EXIT_MEASURE, "the session's run from %s does not read back: %s", tgt.host,
+			    err);
+		kv_set(&runs[s]->facts, "ssh_target", tgt.host);
+	}
+	char host[RUN_TEXT_MAX * 4], la[RUN_TEXT_MAX * 4], lb[RUN_TEXT_MAX * 4];
+	term_str(runs[0]->host ? runs[0]->host : "?", host, sizeof host);
+	term_str(runs[0]->label ? runs[0]->label : "", la, sizeof la);
+	term_str(runs[1]->label ? runs[1]->label : "", lb, sizeof lb);
+	if (!a->no_store) {
+		struct store *s = store_open(a->db, STORE_CREATE, err, sizeof err);
+		if (!s || store_save_all(s, runs, 2, err, sizeof err))
+			die(EXIT_USAGE, "%s", err);
+		store_close(s);
+		/* on stderr, as ab says where it stored: stdout is the verdict alone (--format) */
+		warnx_("runs %ld (%s) and %ld (%s): stored here, measured on %s; plumb compare %ld %ld",
+		       runs[0]->id, la, runs[1]->id, lb, host, runs[0]->id, runs[1]->id);
+	} else {
+		warnx_("runs %s and %s of %s: not stored (--no-store)", la, lb, host);
+	}
+	run_free(runs[0]);
+	run_free(runs[1]);
 }
 
 /* Store the run here (and write -o FILE), the target named among its facts. */
@@ -289,11 +367,48 @@ static int keep(const char *json, const struct on_cli *a)
 	return 0;
 }
 
+/* `plumb on HOST ab`: both bundles there, the session run from B's, its runs brought back. */
+static int on_ab(const struct on_cli *a, const char *machine, char **args, int nrun)
+{
+	char why[1024], *bundle[2], *bdir[2], *json[2];
+	const char *given[2] = { a->ab_a, a->ab_b };
+	for (int s = 0; s < 2; s++) {
+		struct stat st;
+		if (stat(given[s], &st) != 0 || !S_ISREG(st.st_mode))
+			give_up(EXIT_USAGE, "--%c %s: not a bundle file (plumb-VERSION-TRIPLE.tar.gz)",
+				s ? 'b' : 'a', given[s]);
+		if (!(bundle[s] = bundle_pick(given[s], tgt.host, machine, why, sizeof why)))
+			give_up(EXIT_USAGE, "%s", why);
+	}
+	bdir[0] = unpack(bundle[0], a->remote_dir, "a");
+	bdir[1] = unpack(bundle[1], a->remote_dir, "b");
+	int st = run_there(bdir[1], bdir[0], args, nrun);
+	json[0] = fetch("A.json");
+	json[1] = fetch("B.json");
+	if (ssh_remove_dir(&tgt, remote_dir) != 0)
+		warnx_("could not remove %s on %s: remove it by hand", remote_dir, tgt.host);
+	free(remote_dir);
+	remote_dir = NULL;
+	keep_ab(json, a);
+	for (int s = 0; s < 2; s++) {
+		free(json[s]);
+		free(bdir[s]);
+		free(bundle[s]);
+	}
+	free(args);
+	return st;
+}
+
 static void help(void)
 {
 	command_help(command_find("on"));
 	printf("\nEvery other option is a run option, given to `plumb run` on the target (see "
-	       "plumb run --help).\nSee docs/lab.md.\n");
+	       "plumb run --help).\n\nplumb on HOST ab --a BUNDLE_A --b BUNDLE_B [ab options]: a "
+	       "plumb ab session of two builds\non the target: both bundles (files, of the "
+	       "target's architecture) unpacked in the private\ndirectory, B's plumb runs the "
+	       "session with A's plumb as side A and its own as side B,\nits verdict shows here, "
+	       "both runs are stored here and the exit status is ab's\n(see plumb ab --help; -o "
+	       "and --bundle do not apply).\nSee docs/lab.md.\n");
 }
 
 int cmd_on(int argc, char **argv)
@@ -330,12 +445,17 @@ int cmd_on(int argc, char **argv)
 	char machine[128], why[1024];
 	nth_line(o.out, 0, machine, sizeof machine);
 	ssh_out_free(&o);
+	if (a.ab) {
+		int st = on_ab(&a, machine, args, nrun);
+		free(a.ssh_opts);
+		return st;
+	}
 	char *bundle = bundle_pick(a.bundle, tgt.host, machine, why, sizeof why);
 	if (!bundle)
 		give_up(EXIT_USAGE, "%s", why);
-	char *bdir = unpack(bundle, a.remote_dir);
-	run_there(bdir, args, nrun);
-	char *json = fetch();
+	char *bdir = unpack(bundle, a.remote_dir, NULL);
+	run_there(bdir, NULL, args, nrun);
+	char *json = fetch("run.json");
 	if (ssh_remove_dir(&tgt, remote_dir) != 0)
 		warnx_("could not remove %s on %s: remove it by hand", remote_dir, tgt.host);
 	free(remote_dir);

@@ -84,6 +84,20 @@ int run_since_check(const char *d, char *err, size_t errlen);
 int store_delete(struct store *s, long id, char *err, size_t errlen);
 int store_relabel(struct store *s, long id, const char *label, char *err, size_t errlen);
 
+/* A change point of a host's metric series (plumb annotate): between the versions (labels)
+ * label_from and label_to, time_from the last start of the old level's runs and time_to the
+ * first of the new one's (ISO 8601 UTC); text and tags as a Grafana annotation shows them. */
+struct change_point {
+	const char *host, *metric, *params, *unit, *label_from, *label_to, *time_from, *time_to;
+	double x, change_pct, lo, hi, p; /* NaN: none */
+	const char *direction;           /* "worse", "better" or "changed" */
+	const char *text, *tags;
+};
+/* Replace the store's change points with these n (schema 6, the annotations view), in one
+ * transaction. 0, or -1 with err set (the old ones are then kept). */
+int store_put_change_points(struct store *s, const struct change_point *c, size_t n, char *err,
+			    size_t errlen);
+
 /* Resolve a RUN argument for summary, compare, report, export, push: a file path (read with
  * io.h), a run id, a label (every run with it) or a selection (run_filter_parse). Appends
  * to *runs / *n. 0, or -1 with err set. db: the --db path or URI, or NULL. */

@@ -39,6 +39,19 @@ static const struct {
 	  "   WHERE t.result_id = s.result_id AND t.round = s.round AND t.value <= s.value)"
 	  "   >= g.samples + 1)) / 2",
 	  "g.median" },
+	/* step 5 -> 6, the dashboard views: a time Grafana reads from plumb's ISO 8601 text.
+	 * PostgreSQL: a timestamptz, NULL for text that is not plumb's form (a hand edit must not
+	 * break every panel's query); SQLite: Unix seconds (strftime gives NULL for bad text), which
+	 * its Grafana data source reads as a time */
+	{ "{TIME_STARTED}", "CAST(strftime('%s', r.started) AS INTEGER)",
+	  "CASE WHEN r.started ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$'"
+	  " THEN CAST(r.started AS timestamptz) END" },
+	{ "{TIME_CP}", "CAST(strftime('%s', c.time_from) AS INTEGER)",
+	  "CASE WHEN c.time_from ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$'"
+	  " THEN CAST(c.time_from AS timestamptz) END" },
+	{ "{TIMEEND_CP}", "CAST(strftime('%s', c.time_to) AS INTEGER)",
+	  "CASE WHEN c.time_to ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$'"
+	  " THEN CAST(c.time_to AS timestamptz) END" },
 };
 
 /* migrations[v] takes the schema from version v to v + 1. */
@@ -133,6 +146,36 @@ static const char *const migrations[] = {
 	" LEFT JOIN (SELECT result_id, round, COUNT(value) AS samples, MIN(value) AS value_min,"
 	"   MAX(value) AS value_max{ROUND_MEDIAN} FROM samples GROUP BY result_id, round) g"
 	"  ON g.result_id = res.id;",
+	/* 5 -> 6: what a Grafana panel reads without code (docs/lab.md, "Grafana"): the view
+	 * `series`, a point per run with the time Grafana wants; the table `change_points`, which
+	 * `plumb annotate` fills with trend's change points per host and metric series (versions:
+	 * the host's labels in time order), and the view `annotations` over it in the columns of a
+	 * Grafana annotation query (time, timeend, text, tags). Self-contained: it reads only the
+	 * tables of step 0 -> 1; and it may run again over its own result (a store whose version
+	 * was set back by hand, as the tests do), so what it makes is dropped or kept first. */
+	"DROP VIEW IF EXISTS annotations;"
+	"DROP VIEW IF EXISTS series;"
+	"CREATE VIEW series AS SELECT"
+	"  {TIME_STARTED} AS time, res.value AS value, res.metric AS metric,"
+	"  r.host AS host, r.label AS label, res.params AS params, res.x AS x,"
+	"  res.unit AS unit, r.id AS run_id, r.started AS started, r.incomplete AS incomplete"
+	" FROM runs r JOIN results res ON res.run_id = r.id WHERE r.started IS NOT NULL;"
+	"CREATE TABLE IF NOT EXISTS change_points ("
+	"  id {ROWID},"
+	"  host TEXT NOT NULL, metric TEXT NOT NULL, params TEXT NOT NULL DEFAULT '',"
+	"  x {REAL}, unit TEXT,"
+	"  label_from TEXT NOT NULL, label_to TEXT NOT NULL,"
+	"  time_from TEXT NOT NULL, time_to TEXT NOT NULL,"
+	"  change_pct {REAL} NOT NULL, lo {REAL}, hi {REAL}, p {REAL},"
+	"  direction TEXT NOT NULL, text TEXT NOT NULL, tags TEXT NOT NULL,"
+	"  found TEXT NOT NULL DEFAULT {NOW});"
+	"CREATE INDEX IF NOT EXISTS change_points_host ON change_points(host, metric);"
+	"CREATE VIEW annotations AS SELECT"
+	"  {TIME_CP} AS time, {TIMEEND_CP} AS timeend, c.text AS text, c.tags AS tags,"
+	"  c.host AS host, c.metric AS metric, c.params AS params, c.x AS x,"
+	"  c.label_from AS label_from, c.label_to AS label_to, c.change_pct AS change_pct,"
+	"  c.direction AS direction"
+	" FROM change_points c;",
 };
 
 int schema_version_current(void)

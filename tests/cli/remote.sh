@@ -5,8 +5,9 @@
 # the target's facts and nothing stays on the target; a stop (SIGINT, SIGHUP) mid-run leaves
 # nothing there either; no ssh (a closed port), no space (a 64 KiB tmpfs), another architecture
 # (the target's `uname -m` says riscv64: a uname first on the PATH its sshd gives sessions) and a
-# library the target lacks each give one line. SKIPs when sshd or ssh-keygen is missing or will
-# not start.
+# library the target lacks each give one line; `plumb on HOST ab` runs an A/A session of the
+# bundle there, its verdict shown here, both runs stored here, ab's status its own, and a stop
+# mid-session leaves nothing there. SKIPs when sshd or ssh-keygen is missing or will not start.
 . tests/lib.sh
 export PLUMB_DB="$T/default.db" # never touch the user's store
 SSHD=$(command -v sshd || echo /usr/sbin/sshd)
@@ -181,3 +182,58 @@ else
 fi
 expect_usage "remote: a host that is an option" "$PLUMB" on --quick
 expect_usage "remote: --json refused" "$PLUMB" on board --json
+
+# plumb on HOST ab: an A/A session of the same bundle on the target, its verdict shown here, both
+# runs back with the target's facts, nothing left there; the exit status is ab's
+abc="--ssh-config $T/ssh_config --db $T/local.db"
+abkeep=""
+"$PLUMB" runs --db "$T/probe.db" 2>&1 | grep -q 'without SQLite' && abkeep="--no-store"
+on board ab --a "$B" --b "$B" $abc $abkeep --remote-dir "$T/target" --only lat_syscall.null \
+	--time-limit 10s --label base,change >"$T/ab.out" 2>"$T/ab.err"
+rc=$?
+check "remote: plumb on HOST ab ends as ab does (status $rc)" test $rc -eq 0
+check "remote: ab's verdict shows here" grep -q '^change: .*point' "$T/ab.out"
+check "remote: ab's session ran there with both plumbs" grep -q '^ab: .*lat_syscall' "$T/ab.err"
+if [ -n "$abkeep" ]; then
+	check "remote: ab's runs come back" grep -q '^plumb on: runs base and change of .*not stored' "$T/ab.err"
+else
+	check "remote: ab's runs are stored here" \
+		grep -q '^plumb on: runs [0-9]* (base) and [0-9]* (change): stored here' "$T/ab.err"
+	"$PLUMB" export change --db "$T/local.db" --format json -o "$T/ab.json" 2>"$T/abexp.err"
+	check "remote: ab's run has the target's facts" grep -q '"ssh_target": *"board"' "$T/ab.json"
+	check "remote: ab's run is of the session" grep -q '"ab_side": *"B"' "$T/ab.json"
+	# plausibility only: a null system call between 10 ns and 1 ms
+	v=$(awk '/"metric": *"lat_syscall.null"/ { m = 1 } m && /"value":/ { sub(/.*"value": */, "");
+		sub(/,.*/, ""); print; exit }' "$T/ab.json")
+	if [ -n "$v" ] && between "$v" 0.01 1000
+	then pass "remote: ab's null call is plausible ($v us)"
+	else fail "remote: ab's null call is plausible" "value '$v': $(head -c 300 "$T/ab.json")"; fi
+fi
+check "remote: ab leaves nothing on the target" test -z "$(ls -A "$T/target")"
+on board ab --a "$B" --b "$B" $abc --remote-dir "$T/target" --only nosuchfamily >"$T/ab2.out" 2>"$T/ab2.err"
+rc=$?
+if [ $rc -eq 2 ] && grep -q nosuchfamily "$T/ab2.err" && test -z "$(ls -A "$T/target")"
+then pass "remote: ab's own usage error is its status, nothing left"
+else fail "remote: ab's own usage error is its status, nothing left" "exit $rc: $(cat "$T/ab2.err")"; fi
+# a stop mid-session: ab and its sides stopped there, the directory removed, plumb dies of it
+"$PLUMB" on board ab --a "$B" --b "$B" $abc --remote-dir "$T/target" --only lat_syscall \
+	--time-limit 10m >"$T/abstop.out" 2>"$T/abstop.err" &
+pid=$!
+i=0
+while [ $i -lt 300 ] && ! grep -q '^ab: ' "$T/abstop.err"; do sleep 0.1; i=$((i + 1)); done
+sleep 1
+kill -INT $pid
+i=0
+while [ $i -lt 300 ] && kill -0 $pid 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+kill -0 $pid 2>/dev/null && { fail "remote: SIGINT ends plumb on HOST ab" "still running after 30 s"; kill -KILL $pid; }
+wait $pid
+rc=$?
+check "remote: SIGINT ends plumb on HOST ab by SIGINT (status $rc)" test $rc -eq 130
+check "remote: SIGINT mid-session leaves nothing on the target" test -z "$(ls -A "$T/target")"
+if pgrep -f "$T/target/" >/dev/null; then
+	fail "remote: SIGINT mid-session leaves no process" "$(pgrep -af "$T/target/" | head -n 2)"
+else
+	pass "remote: SIGINT mid-session leaves no process"
+fi
+expect_usage "remote: ab without --b" "$PLUMB" on board ab --a "$B" $abc
+expect_usage "remote: ab with --bundle" "$PLUMB" on board ab --a "$B" --b "$B" --bundle "$B" $abc
