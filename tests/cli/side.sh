@@ -1,0 +1,115 @@
+# side.sh — side metrics per sample (docs/side-metrics.md): the JSON's side object, a run file
+# read back, collection off, the perf fallback; per-operation truths with bounds that hold on a
+# busy machine; the PMU probe's refusal path.
+. tests/lib.sh
+# per_op FILE METRIC FIELD: the median over samples of FIELD per operation ("none" when absent)
+per_op() {
+	python3 - "$@" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["results"]:
+    if r["metric"] != sys.argv[2]:
+        continue
+    s = r.get("side") or {}
+    v = [x / o for x, o in zip(s.get(sys.argv[3]) or [], s.get("ops") or [])
+         if x is not None and o]
+    v.sort()
+    print(v[len(v) // 2] if v else "none")
+    break
+else:
+    print("none")
+PY
+}
+"$PLUMB" lat_syscall null --json -N 5 >"$T/null.json"
+check side/json-object python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+s = r["side"]
+assert len(s["ops"]) == len(r["samples"]) == 5
+for k in ("vol_cs", "invol_cs", "cs", "minflt", "majflt", "task_ns"):
+    assert len(s[k]) == 5 and all(isinstance(x, (int, float)) for x in s[k]), k
+assert r["info"]["side"] == "proc"
+assert s["ops"][0] == r["samples"][0]["iters"]
+' "$T/null.json"
+# the share of a sample the process ran: never more than the wall time of the sample (one
+# process, one thread), and never nothing
+check side/task-clock-within-wall python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+for t, s in zip(r["side"]["task_ns"], r["samples"]):
+    assert 0 < t <= s["elapsed_ns"] * 1.05 + 1e5, (t, s["elapsed_ns"])
+' "$T/null.json"
+# a file read back keeps them: export reads the document and writes it again
+"$PLUMB" export "$T/null.json" --format json >"$T/again.json" 2>"$T/again.err"
+check side/read-back python3 -c '
+import json, sys
+a = json.load(open(sys.argv[1]))["results"][0]["side"]
+b = json.load(open(sys.argv[2]))["results"][0]["side"]
+assert a == b, (a, b)
+' "$T/null.json" "$T/again.json"
+# off: nothing read, nothing written; an old reader's document (no side) reads as before
+PLUMB_SIDE=off "$PLUMB" lat_syscall null --json -N 3 >"$T/off.json"
+check side/off-writes-none python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+assert "side" not in r and "side" not in r["info"]
+' "$T/off.json"
+check side/off-reads-back "$PLUMB" export "$T/off.json" --format json
+# perf software events on request, where the kernel allows them
+PLUMB_SIDE_PERF=on "$PLUMB" lat_pipe --json -N 5 >"$T/pipe-perf.json"
+perf=yes
+grep -q '"side": "perf"' "$T/pipe-perf.json" || perf=no
+if [ $perf = no ] && grep -q '"side": "proc"' "$T/pipe-perf.json"; then
+	skip side/perf-source "perf software events refused here (perf_event_paranoid $(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null)): read from /proc"
+else
+	check side/perf-source grep -q '"side": "perf"' "$T/pipe-perf.json"
+fi
+
+# ---- per-operation truths --------------------------------------------------------------------
+# A pipe round trip: the tool blocks in read, its echo helper blocks in read: two switches per
+# operation counting both processes (the helper is counted: its /proc/PID/status, or perf
+# with inherit). Preemptions by a busy machine add a few per thousand operations.
+"$PLUMB" lat_pipe --json -N 5 >"$T/pipe.json"
+for f in pipe pipe-perf; do
+	cs=$(per_op "$T/$f.json" lat_pipe.latency cs)
+	if between "$cs" 1.5 2.5; then pass "side/$f-two-switches-per-op"
+	else fail "side/$f-two-switches-per-op" "cs per op $cs"; fi
+done
+# a null system call switches nothing: under 0.05 per call even when a neighbour takes the CPU
+# once a millisecond (a call is well under a microsecond)
+cs=$(per_op "$T/null.json" lat_syscall.null cs)
+if between "$cs" 0 0.05; then pass side/null-no-switches; else fail side/null-no-switches "cs per op $cs"; fi
+# pinned to one CPU: no migrations (counted where /proc/self/sched has them, or by perf)
+cpu=$(allowed_cpus | head -1)
+"$PLUMB" lat_pipe --cpu "$cpu" --json -N 5 >"$T/pin.json"
+if grep -q '"migrations"' "$T/pin.json"; then
+	check side/pinned-no-migrations python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+assert sum(r["side"]["migrations"]) == 0, r["side"]["migrations"]
+' "$T/pin.json"
+else
+	skip side/pinned-no-migrations "no se.nr_migrations in /proc/self/sched (a kernel without SCHED_DEBUG): migrations are not counted"
+fi
+# a page-fault loop: lat_pagefault maps its own file, drops its pages and touches each page
+# once a pass: one fault per page (major when the eviction held, minor when it did not)
+"$PLUMB" lat_pagefault --json -N 3 >"$T/pf.json" 2>"$T/pf.err"
+mi=$(per_op "$T/pf.json" lat_pagefault.latency minflt)
+ma=$(per_op "$T/pf.json" lat_pagefault.latency majflt)
+f=$(awk -v a="$mi" -v b="$ma" 'BEGIN { print a + b }')
+if between "$f" 0.8 1.5; then pass side/pagefault-one-fault-per-page
+else fail side/pagefault-one-fault-per-page "minor $mi + major $ma per page"; fi
+# a process made to yield: a busy loop shares the tool's CPU, so the scheduler takes the CPU
+# from the tool during its samples: involuntary switches
+if command -v taskset >/dev/null 2>&1; then
+	taskset -c "$cpu" sh -c 'while :; do :; done' &
+	busy=$!
+	trap 'kill $busy 2>/dev/null; rm -rf "$T"' EXIT
+	"$PLUMB" lat_syscall null --cpu "$cpu" --json -N 11 >"$T/yield.json"
+	kill $busy 2>/dev/null; wait $busy 2>/dev/null
+	n=$(python3 -c 'import json,sys; print(sum(json.load(open(sys.argv[1]))["results"][0]["side"]["invol_cs"]))' "$T/yield.json")
+	if [ "${n:-0}" -ge 1 ] 2>/dev/null; then pass side/shared-cpu-involuntary
+	else fail side/shared-cpu-involuntary "involuntary switches over 11 samples: $n"; fi
+else
+	skip side/shared-cpu-involuntary "no taskset to place a busy loop on the tool's CPU"
+fi
