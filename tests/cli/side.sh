@@ -113,3 +113,39 @@ if command -v taskset >/dev/null 2>&1; then
 else
 	skip side/shared-cpu-involuntary "no taskset to place a busy loop on the tool's CPU"
 fi
+
+# ---- the PMU probe and the facts --------------------------------------------------------------
+"$PLUMB" sysinfo --json >"$T/sys.json"
+check side/facts-recorded python3 -c '
+import json, sys
+f = json.load(open(sys.argv[1]))
+f = f.get("system", f)
+assert f["pmu"] in ("none", "partial", "full"), f["pmu"]
+for k in ("perf_event_paranoid", "cpu_pmus", "idle_states", "microcode" if "x86" in f.get("arch", "") else "pmu"):
+    assert k in f, k
+assert f["pmu"] == "full" or f.get("pmu_refused"), "a PMU short of full says why"
+' "$T/sys.json"
+# the refusal path, on any machine: fabricated counts fail the calibrated loop, the probe says
+# so, and no hardware counter reaches a result
+PLUMB_PMU_FAKE=implausible "$PLUMB" sysinfo >"$T/fake.txt"
+check side/pmu-refuses-implausible grep -Eq '^pmu_refused +instructions 3000 for a loop of' "$T/fake.txt"
+check side/pmu-refused-none grep -Eq '^pmu +none$' "$T/fake.txt"
+PLUMB_PMU_FAKE=implausible "$PLUMB" lat_syscall null --json -N 3 >"$T/fake.json"
+check side/pmu-refused-nothing-stored python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = d["results"][0]["side"]
+assert not any(k in s for k in ("cycles", "instructions", "cache_misses", "dtlb_misses")), s.keys()
+assert d["system"]["pmu"] == "none"
+' "$T/fake.json"
+# the plausible path needs a CPU PMU that passes the probe
+if grep -q '"pmu": "\(full\|partial\)"' "$T/sys.json"; then
+	check side/pmu-instructions-per-call python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))["results"][0]["side"]
+v = sorted(i / o for i, o in zip(s["instructions"], s["ops"]))
+assert 5 <= v[len(v) // 2] <= 100000, v
+' "$T/null.json"
+else
+	skip side/pmu-instructions-per-call "no PMU passed the probe here ($(grep -o '"pmu_refused": "[^"]*"' "$T/sys.json"); cpu_pmus: $(ls /sys/bus/event_source/devices 2>/dev/null | tr '\n' ' '))"
+fi
