@@ -87,6 +87,7 @@ static void idle_open(struct side_probe *p)
 	cpu_set_t set;
 	if (sched_getaffinity(0, sizeof set, &set) != 0)
 		return;
+	/* unpinned: the CPUs a helper may share with us are unknown; read the first few */
 	for (int cpu = 0; cpu < CPU_SETSIZE && p->idle_cpus < SIDE_IDLE_CPUS; cpu++) {
 		if (!CPU_ISSET(cpu, &set))
 			continue;
@@ -179,6 +180,9 @@ void side_close(struct side_probe *p)
 	for (int i = 0; i < 4; i++)
 		if (p->hw[i] >= 0)
 			close(p->hw[i]);
+	for (int i = 0; i < p->nhelpers; i++)
+		if (p->helper_fd[i] >= 0)
+			close(p->helper_fd[i]);
 	int fds[4] = { p->stat_fd, p->freq_fd, p->schedstat_fd, p->sched_fd };
 	for (int i = 0; i < 4; i++)
 		if (fds[i] >= 0)
@@ -270,45 +274,41 @@ static double after(const char *text, const char *key)
 	return k ? strtod(k + strlen(key), NULL) : 0;
 }
 
-/* The live helpers' (registered children's, at most SIDE_HELPERS) switches, faults and CPU
- * time added to s from /proc/PID/{status,stat,schedstat}. */
-static void helpers_read(struct side_snap *s)
+/* The live helpers' (registered children's, at most SIDE_HELPERS) CPU time and the times
+ * they were switched in (/proc/PID/schedstat: run ns, wait ns, timeslices), added to s. Their
+ * files stay open while the same helpers live. */
+static void helpers_read(struct side_probe *p, struct side_snap *s)
 {
 	pid_t kids[SIDE_HELPERS];
 	int n = child_list(kids, SIDE_HELPERS);
+	int same = n == p->nhelpers;
+	for (int i = 0; same && i < n; i++)
+		same = kids[i] == p->helper_pid[i];
+	if (!same) {
+		for (int i = 0; i < p->nhelpers; i++)
+			if (p->helper_fd[i] >= 0)
+				close(p->helper_fd[i]);
+		for (int i = 0; i < n; i++) {
+			char path[64];
+			snprintf(path, sizeof path, "/proc/%d/schedstat", (int)kids[i]);
+			p->helper_pid[i] = kids[i];
+			p->helper_fd[i] = open_ro(path);
+		}
+		p->nhelpers = n;
+	}
 	for (int i = 0; i < n; i++) {
-		char path[64], buf[2048];
-		snprintf(path, sizeof path, "/proc/%d/status", (int)kids[i]);
-		int fd = open_ro(path);
-		if (reread(fd, buf, sizeof buf) > 0) {
-			s->v[SIDE_VOL_CS] += after(buf, "\nvoluntary_ctxt_switches:");
-			s->v[SIDE_INVOL_CS] += after(buf, "\nnonvoluntary_ctxt_switches:");
+		char buf[128];
+		double run, wait, slices;
+		if (reread(p->helper_fd[i], buf, sizeof buf) > 0 &&
+		    sscanf(buf, "%lf %lf %lf", &run, &wait, &slices) == 3) {
+			s->v[SIDE_TASK_NS] += run;
+			s->v[SIDE_CS] += slices;
 		}
-		if (fd >= 0)
-			close(fd);
-		snprintf(path, sizeof path, "/proc/%d/stat", (int)kids[i]);
-		fd = open_ro(path);
-		/* after the command's ")": state ppid pgrp session tty tpgid flags minflt cminflt
-		 * majflt */
-		char *e = reread(fd, buf, sizeof buf) > 0 ? strrchr(buf, ')') : NULL;
-		unsigned long long mi, ma;
-		if (e && sscanf(e + 1, " %*c %*d %*d %*d %*d %*d %*u %llu %*u %llu", &mi, &ma) == 2) {
-			s->v[SIDE_MINFLT] += (double)mi;
-			s->v[SIDE_MAJFLT] += (double)ma;
-		}
-		if (fd >= 0)
-			close(fd);
-		snprintf(path, sizeof path, "/proc/%d/schedstat", (int)kids[i]);
-		fd = open_ro(path);
-		if (reread(fd, buf, sizeof buf) > 0)
-			s->v[SIDE_TASK_NS] += strtod(buf, NULL);
-		if (fd >= 0)
-			close(fd);
 	}
 }
 
 /* The process's own counters (and its helpers'), read at both ends of a sample. */
-static void snap_process(const struct side_probe *p, struct side_snap *s)
+static void snap_process(struct side_probe *p, struct side_snap *s)
 {
 	struct rusage self, kids;
 	if (getrusage(RUSAGE_SELF, &self) != 0 || getrusage(RUSAGE_CHILDREN, &kids) != 0)
@@ -321,12 +321,7 @@ static void snap_process(const struct side_probe *p, struct side_snap *s)
 			if (read(p->perf[i], &c, sizeof c) == (ssize_t)sizeof c)
 				put(s, sw_events[i].field, (double)c);
 		}
-		struct side_snap h;
-		memset(&h, 0, sizeof h);
-		helpers_read(&h); /* faults and task clock are perf's (helpers included) */
-		s->v[SIDE_VOL_CS] += h.v[SIDE_VOL_CS];
-		s->v[SIDE_INVOL_CS] += h.v[SIDE_INVOL_CS];
-		return;
+		return; /* perf's counts include the helpers */
 	}
 	put(s, SIDE_MINFLT, (double)(self.ru_minflt + kids.ru_minflt));
 	put(s, SIDE_MAJFLT, (double)(self.ru_majflt + kids.ru_majflt));
@@ -336,8 +331,8 @@ static void snap_process(const struct side_probe *p, struct side_snap *s)
 	char buf[4096];
 	if (reread(p->sched_fd, buf, sizeof buf) > 0 && strstr(buf, "se.nr_migrations"))
 		put(s, SIDE_MIGRATIONS, after(strstr(buf, "se.nr_migrations"), ":"));
-	helpers_read(s);
 	put(s, SIDE_CS, s->v[SIDE_VOL_CS] + s->v[SIDE_INVOL_CS]);
+	helpers_read(p, s);
 }
 
 /* What the whole machine did: read once a sample, at its end. */

@@ -8,9 +8,10 @@
  *
  * What is read (the table and the reasons: docs/side-metrics.md):
  *   - voluntary and involuntary switches, minor and major faults: getrusage of the process
- *     (and the children it reaped) plus /proc/PID/{status,stat} of its live helpers
- *     (registered children, cleanup.h; at most SIDE_HELPERS); "cs" is their sum;
- *   - task clock: /proc/self/schedstat plus the helpers' /proc/PID/schedstat;
+ *     (and the children it reaped);
+ *   - task clock and "cs" (all switches): the process's (/proc/self/schedstat, vol + invol)
+ *     plus those of its live helpers (registered children, cleanup.h, at most SIDE_HELPERS:
+ *     run time and timeslices of /proc/PID/schedstat), so a helper's switches count;
  *   - migrations: se.nr_migrations of /proc/self/sched, where the kernel has it;
  *   - steal time and interrupts: /proc/stat (the whole machine);
  *   - cpuidle usage and residency per state, summed over the CPUs the process may run on
@@ -49,8 +50,8 @@ enum side_field {
 	SIDE_NFIELDS
 };
 #define SIDE_IDLE_MAX 8   /* cpuidle states kept per sample */
-#define SIDE_IDLE_CPUS 4  /* CPUs whose cpuidle counters are summed */
-#define SIDE_HELPERS 4    /* live helpers whose switches are read from /proc/PID/status */
+#define SIDE_IDLE_CPUS 2  /* CPUs whose cpuidle counters are summed */
+#define SIDE_HELPERS 4    /* live helpers read from /proc/PID/schedstat */
 
 /* One sample's side metrics: the difference of two snapshots (SIDE_FREQ_KHZ: the level read
  * at the end). have: bit (1u << field) when the field was read; zero = none (a sample of a
@@ -91,6 +92,8 @@ struct side_probe {
 	char idle_names[96];          /* the states' names joined by ',' ("POLL,C1") */
 	struct side_snap start, last; /* the sample's start; the previous sample's end */
 	int have_last;
+	int nhelpers, helper_fd[SIDE_HELPERS];
+	long helper_pid[SIDE_HELPERS];
 };
 
 /* Open the counters for this process (cpu: the CPU it was placed on, -1 none). Never fails:
