@@ -149,3 +149,48 @@ assert 5 <= v[len(v) // 2] <= 100000, v
 else
 	skip side/pmu-instructions-per-call "no PMU passed the probe here ($(grep -o '"pmu_refused": "[^"]*"' "$T/sys.json"); cpu_pmus: $(ls /sys/bus/event_source/devices 2>/dev/null | tr '\n' ' '))"
 fi
+
+# ---- beside the verdict: compare ------------------------------------------------------------
+"$PLUMB" run --only lat_pipe --no-store -o "$T/a.json" >/dev/null 2>&1
+check side/run-file-keeps-side python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = [r for r in d["results"] if r["metric"] == "lat_pipe.latency"][0]
+assert len(r["side"]["cs"]) == len(r["samples"]) >= 6, r.get("side")
+' "$T/a.json"
+# B: the same run, twice as slow, with 50 % more switches per operation and the host stealing a
+# tenth of every sample: compare must call it worse, name cs as changed, say "disturbed"
+python3 - "$T/a.json" "$T/b.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["run"]["uid"] = "0123456789abcdef0123456789abcdef"
+for r in d["results"]:
+    for s in r["samples"]:
+        s["value"] *= 2
+    side = r.get("side")
+    if side:
+        side["cs"] = [c * 1.5 for c in side["cs"]]
+        side["steal_ns"] = [s["elapsed_ns"] * 0.1 for s in r["samples"]]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$PLUMB" compare "$T/a.json" "$T/b.json" >"$T/cmp.txt" 2>/dev/null
+check side/compare-names-changed-cs grep -Eq '^    cs +2\.0.* -> 3\.0.* \(\+50%\) changed$' "$T/cmp.txt"
+check side/compare-says-disturbed grep -Eq '^lat_pipe\.latency.* worse( at equal clock)? disturbed$' "$T/cmp.txt"
+check side/compare-width-120 awk 'length > 120 { exit 1 }' "$T/cmp.txt"
+"$PLUMB" compare --side "$T/a.json" "$T/a.json" >"$T/same.txt" 2>/dev/null
+check side/compare-side-every-row grep -Eq '^    minflt ' "$T/same.txt"
+"$PLUMB" compare --json "$T/a.json" "$T/b.json" >"$T/cmp.json" 2>/dev/null
+check side/compare-json python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = [r for r in d["rows"] if r["metric"] == "lat_pipe.latency"]
+s = rows[0]["sides"]
+assert 1.5 <= s[0]["side"]["cs"]["per_op"] <= 2.5 and s[1]["disturbed"] is True, s
+' "$T/cmp.json"
+"$PLUMB" compare --format csv "$T/a.json" "$T/b.json" >"$T/cmp.csv" 2>/dev/null
+check side/compare-csv python3 -c '
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+r = [r for r in rows if r["metric"] == "lat_pipe.latency" and r["disturbed"] == "1"]
+assert r and "cs=3" in r[0]["side"], rows[:2]
+' "$T/cmp.csv"

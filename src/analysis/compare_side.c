@@ -1,0 +1,231 @@
+/* compare_side.c — side metrics per operation beside compare's verdicts (compare_side.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis/compare_side.h"
+#include "core/escape.h"
+#include "core/side.h"
+#include "core/stats.h"
+#include "core/util.h"
+
+/* One side's figures for one row: per field, the per-operation values of its samples. */
+struct side_vals {
+	double *v[SIDE_NFIELDS];
+	size_t n[SIDE_NFIELDS];
+	size_t samples, disturbed;
+};
+
+static void vals_free(struct side_vals *sv)
+{
+	for (int f = 0; f < SIDE_NFIELDS; f++)
+		free(sv->v[f]);
+	memset(sv, 0, sizeof *sv);
+}
+
+/* Every sample of side s at row r's point, with f(sample) applied. A steady figure's row
+ * (core/metrics.h: "<id>.steady") reads its batch mean's samples: the steady pass follows each
+ * of them, and its own samples carry no side metrics. */
+static void each_sample(const struct cmp_table *t, const struct cmp_row *r, size_t s,
+			void (*fn)(const struct sample *, void *), void *arg)
+{
+	const struct side *sd = &t->sides[s];
+	char metric[256];
+	size_t ml = strlen(r->metric);
+	snprintf(metric, sizeof metric, "%s", r->metric);
+	if (ml > 7 && ml < sizeof metric && strcmp(r->metric + ml - 7, ".steady") == 0)
+		metric[ml - 7] = 0;
+	for (size_t k = 0; k < sd->nruns; k++) {
+		const struct result_list *l = &sd->runs[k]->results;
+		for (size_t i = 0; i < l->n; i++)
+			if (point_same(&l->v[i], metric, r->params, r->x))
+				for (size_t j = 0; j < l->v[i].nsamples; j++)
+					if (l->v[i].samples[j].side.have)
+						fn(&l->v[i].samples[j], arg);
+	}
+}
+
+static void collect(const struct sample *sm, void *arg)
+{
+	struct side_vals *sv = arg;
+	sv->samples++;
+	for (int f = 0; f < SIDE_NFIELDS; f++) {
+		double v = side_per_op(&sm->side, f);
+		if (isnan(v))
+			continue;
+		sv->v[f] = xrealloc(sv->v[f], (sv->n[f] + 1) * sizeof *sv->v[f]);
+		sv->v[f][sv->n[f]++] = v;
+	}
+}
+
+struct dist { double own; size_t n, bad; };
+
+static void count_disturbed(const struct sample *sm, void *arg)
+{
+	struct dist *d = arg;
+	const struct side_sample *s = &sm->side;
+	int bad = (s->have & 1u << SIDE_STEAL_NS) && s->v[SIDE_STEAL_NS] >= 0.01 * sm->elapsed_ns;
+	bad |= (s->have & 1u << SIDE_MIGRATIONS) && s->v[SIDE_MIGRATIONS] >= 1;
+	bad |= (s->have & 1u << SIDE_INVOL_CS) && s->ops > 0 &&
+	       s->v[SIDE_INVOL_CS] > 2 * d->own * s->ops + 2;
+	d->n++;
+	d->bad += (size_t)bad;
+}
+
+int cmp_side_disturbed(const struct cmp_table *t, const struct cmp_row *r, size_t s)
+{
+	/* what the operation itself causes: the median per op over both sides */
+	struct side_vals a = { 0 }, b = { 0 };
+	each_sample(t, r, 0, collect, &a);
+	each_sample(t, r, s, collect, &b);
+	size_t n = a.n[SIDE_INVOL_CS] + b.n[SIDE_INVOL_CS];
+	double own = 0;
+	if (n) {
+		double *all = xmalloc(n * sizeof *all);
+		memcpy(all, a.v[SIDE_INVOL_CS], a.n[SIDE_INVOL_CS] * sizeof *all);
+		memcpy(all + a.n[SIDE_INVOL_CS], b.v[SIDE_INVOL_CS], b.n[SIDE_INVOL_CS] * sizeof *all);
+		own = stats_median(all, n);
+		free(all);
+	}
+	vals_free(&a);
+	vals_free(&b);
+	int out = 0;
+	size_t which[2] = { 0, s };
+	for (int k = 0; k < 2; k++) {
+		struct dist d = { own, 0, 0 };
+		each_sample(t, r, which[k], count_disturbed, &d);
+		out |= d.n > 0 && d.bad * 4 > d.n;
+	}
+	return out;
+}
+
+struct fig { int have; double med, lo, hi; };
+
+static struct fig figure(const struct side_vals *sv, int f)
+{
+	struct fig g = { 0, NAN, NAN, NAN };
+	if (!sv->n[f])
+		return g;
+	g.have = 1;
+	g.med = stats_median(sv->v[f], sv->n[f]);
+	if (stats_median_ci(sv->v[f], sv->n[f], &g.lo, &g.hi) != 0)
+		g.lo = g.hi = NAN;
+	return g;
+}
+
+/* The two intervals do not overlap (a field without an interval never "changed"). */
+static int changed(struct fig a, struct fig b)
+{
+	return a.have && b.have && !isnan(a.lo) && !isnan(b.lo) && (a.hi < b.lo || b.hi < a.lo);
+}
+
+static int is_judged(const struct cmp_row *r, size_t nsides)
+{
+	for (size_t s = 1; s < nsides; s++)
+		if (r->test[s].v == V_WORSE || r->test[s].v == V_BETTER)
+			return 1;
+	return 0;
+}
+
+static void fig_text(struct fig g, char *buf, size_t len)
+{
+	char a[32], b[32], c[32];
+	if (isnan(g.lo))
+		snprintf(buf, len, "%s", cmp_fmt_num(g.med, a, sizeof a));
+	else
+		snprintf(buf, len, "%s [%s, %s]", cmp_fmt_num(g.med, a, sizeof a),
+			 cmp_fmt_num(g.lo, b, sizeof b), cmp_fmt_num(g.hi, c, sizeof c));
+}
+
+/* Row r's lines for side s; returns how many were printed. */
+static int row_lines(FILE *f, const struct cmp_table *t, const struct cmp_row *r, size_t s,
+		     int *header)
+{
+	struct side_vals a = { 0 }, b = { 0 };
+	each_sample(t, r, 0, collect, &a);
+	each_sample(t, r, s, collect, &b);
+	int lines = 0;
+	for (int k = 0; k < SIDE_NFIELDS; k++) {
+		struct fig x = figure(&a, k), y = figure(&b, k);
+		if (!x.have || !y.have || (!t->o.side && !changed(x, y)))
+			continue;
+		if (!*header) {
+			fputs("side metrics per operation (median [95% CI] of the samples), base -> "
+			      "side; changed: the intervals do not overlap\n", f);
+			*header = 1;
+		}
+		if (!lines) {
+			char nm[256];
+			fputs("  ", f);
+			term_fputs(f, cmp_row_name(r, nm, sizeof nm));
+			if (t->nsides > 2) {
+				fputs(" (", f);
+				term_fputs(f, t->sides[s].name);
+				fputc(')', f);
+			}
+			fputc('\n', f);
+		}
+		char p[96], q[96];
+		fig_text(x, p, sizeof p);
+		fig_text(y, q, sizeof q);
+		double pct = x.med != 0 ? 100 * (y.med - x.med) / fabs(x.med) : NAN;
+		fprintf(f, "    %-12s %s -> %s", side_field_name(k), p, q);
+		if (!isnan(pct))
+			fprintf(f, " (%+.0f%%)", pct);
+		fputs(changed(x, y) ? " changed\n" : "\n", f);
+		lines++;
+	}
+	vals_free(&a);
+	vals_free(&b);
+	return lines;
+}
+
+void cmp_side_text(FILE *f, const struct cmp_table *t)
+{
+	int header = 0;
+	for (size_t i = 0; i < t->nrows; i++) {
+		const struct cmp_row *r = &t->rows[i];
+		if (!cmp_row_shown(t, r) || (!t->o.side && !is_judged(r, t->nsides)))
+			continue;
+		for (size_t s = 1; s < t->nsides; s++)
+			row_lines(f, t, r, s, &header);
+	}
+}
+
+void cmp_side_json(struct json *j, const struct cmp_table *t, const struct cmp_row *r, size_t s)
+{
+	struct side_vals sv = { 0 };
+	each_sample(t, r, s, collect, &sv);
+	if (sv.samples) {
+		if (s)
+			json_bool(j, "disturbed", cmp_side_disturbed(t, r, s));
+		json_obj_begin(j, "side");
+		for (int k = 0; k < SIDE_NFIELDS; k++) {
+			struct fig g = figure(&sv, k);
+			if (!g.have)
+				continue;
+			json_obj_begin(j, side_field_name(k));
+			json_num(j, "per_op", g.med);
+			json_num(j, "lo", g.lo);
+			json_num(j, "hi", g.hi);
+			json_obj_end(j);
+		}
+		json_obj_end(j);
+	}
+	vals_free(&sv);
+}
+
+void cmp_side_csv(FILE *f, const struct cmp_table *t, const struct cmp_row *r, size_t s)
+{
+	struct side_vals sv = { 0 };
+	each_sample(t, r, s, collect, &sv);
+	fprintf(f, ",%s,", s && sv.samples ? cmp_side_disturbed(t, r, s) ? "1" : "0" : "");
+	for (int k = 0, first = 1; k < SIDE_NFIELDS; k++) {
+		struct fig g = figure(&sv, k);
+		if (!g.have)
+			continue;
+		fprintf(f, "%s%s=%.6g[%.6g;%.6g]", first ? "" : " ", side_field_name(k), g.med, g.lo,
+			g.hi);
+		first = 0;
+	}
+	vals_free(&sv);
+}
