@@ -2,7 +2,7 @@
  * compare_side.h — the side metrics beside compare's verdicts (docs/side-metrics.md): per
  * operation, each side's median over the samples of the row's point with its 95 % interval,
  * and whether a side's samples were disturbed. A field "changed with" the row when the two
- * sides' intervals do not overlap.
+ * sides' intervals do not overlap and their medians differ by 10 % or more.
  *
  * A sample is disturbed when the hypervisor stole at least 1 % of it, when it saw a CPU
  * migration, or when its involuntary switches exceed twice what the operation itself causes
