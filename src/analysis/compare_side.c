@@ -8,25 +8,37 @@
 #include "core/stats.h"
 #include "core/util.h"
 
-/* One side's figures for one row: per field, the per-operation values of its samples. */
+/* Figures beyond the fields: per cpuidle state (names from the result's info idle_states),
+ * its residency in % of the sample's wall time (summed over the CPUs read, so up to 200 % for
+ * two) and its entries per operation. */
+#define NFIG (SIDE_NFIELDS + 2 * SIDE_IDLE_MAX)
+
+/* One side's figures for one row: per figure, the values of its samples. */
 struct side_vals {
-	double *v[SIDE_NFIELDS];
-	size_t n[SIDE_NFIELDS];
+	double *v[NFIG];
+	size_t n[NFIG];
 	size_t samples, disturbed;
+	char state[SIDE_IDLE_MAX][32];
 };
 
 static void vals_free(struct side_vals *sv)
 {
-	for (int f = 0; f < SIDE_NFIELDS; f++)
+	for (int f = 0; f < NFIG; f++)
 		free(sv->v[f]);
 	memset(sv, 0, sizeof *sv);
+}
+
+static void add(struct side_vals *sv, int f, double v)
+{
+	sv->v[f] = xrealloc(sv->v[f], (sv->n[f] + 1) * sizeof *sv->v[f]);
+	sv->v[f][sv->n[f]++] = v;
 }
 
 /* Every sample of side s at row r's point, with f(sample) applied. A steady figure's row
  * (core/metrics.h: "<id>.steady") reads its batch mean's samples: the steady pass follows each
  * of them, and its own samples carry no side metrics. */
 static void each_sample(const struct cmp_table *t, const struct cmp_row *r, size_t s,
-			void (*fn)(const struct sample *, void *), void *arg)
+			void (*fn)(const struct result *, const struct sample *, void *), void *arg)
 {
 	const struct side *sd = &t->sides[s];
 	char metric[256];
@@ -40,27 +52,73 @@ static void each_sample(const struct cmp_table *t, const struct cmp_row *r, size
 			if (point_same(&l->v[i], metric, r->params, r->x))
 				for (size_t j = 0; j < l->v[i].nsamples; j++)
 					if (l->v[i].samples[j].side.have)
-						fn(&l->v[i].samples[j], arg);
+						fn(&l->v[i], &l->v[i].samples[j], arg);
 	}
 }
 
-static void collect(const struct sample *sm, void *arg)
+/* The figure index of cpuidle state `name` in sv (claimed when new), -1 when full. */
+static int state_slot(struct side_vals *sv, const char *name)
+{
+	for (int k = 0; k < SIDE_IDLE_MAX; k++) {
+		if (!sv->state[k][0])
+			snprintf(sv->state[k], sizeof sv->state[k], "%s", name);
+		if (strcmp(sv->state[k], name) == 0)
+			return k;
+	}
+	return -1;
+}
+
+static void collect(const struct result *r, const struct sample *sm, void *arg)
 {
 	struct side_vals *sv = arg;
 	sv->samples++;
 	for (int f = 0; f < SIDE_NFIELDS; f++) {
 		double v = side_per_op(&sm->side, f);
-		if (isnan(v))
-			continue;
-		sv->v[f] = xrealloc(sv->v[f], (sv->n[f] + 1) * sizeof *sv->v[f]);
-		sv->v[f][sv->n[f]++] = v;
+		if (!isnan(v))
+			add(sv, f, v);
 	}
+	char names[128];
+	if (!param_get(r->info, "idle_states", names, sizeof names))
+		return;
+	char *save = NULL, *nm = strtok_r(names, ",", &save);
+	for (uint32_t k = 0; nm && k < sm->side.idle_states; k++, nm = strtok_r(NULL, ",", &save)) {
+		int slot = state_slot(sv, nm);
+		if (slot < 0)
+			break;
+		if (sm->elapsed_ns > 0)
+			add(sv, SIDE_NFIELDS + 2 * slot, 100 * sm->side.idle_us[k] * 1e3 / sm->elapsed_ns);
+		if (sm->side.ops > 0)
+			add(sv, SIDE_NFIELDS + 2 * slot + 1, sm->side.idle_usage[k] / sm->side.ops);
+	}
+}
+
+/* The label of figure k of sv ("cs", "POLL%", "POLL/op") into buf. */
+static const char *fig_name(const struct side_vals *sv, int k, char *buf, size_t len)
+{
+	if (k < SIDE_NFIELDS)
+		return side_field_name(k);
+	int st = (k - SIDE_NFIELDS) / 2;
+	snprintf(buf, len, "%s%s", sv->state[st], (k - SIDE_NFIELDS) % 2 ? "/op" : "%");
+	return buf;
+}
+
+/* Figure k of a as it is named in b (cpuidle states may be listed in another order). */
+static int fig_in(const struct side_vals *a, int k, const struct side_vals *b)
+{
+	if (k < SIDE_NFIELDS)
+		return k;
+	int st = (k - SIDE_NFIELDS) / 2;
+	for (int j = 0; j < SIDE_IDLE_MAX; j++)
+		if (b->state[j][0] && strcmp(b->state[j], a->state[st]) == 0)
+			return SIDE_NFIELDS + 2 * j + (k - SIDE_NFIELDS) % 2;
+	return -1;
 }
 
 struct dist { double own; size_t n, bad; };
 
-static void count_disturbed(const struct sample *sm, void *arg)
+static void count_disturbed(const struct result *r, const struct sample *sm, void *arg)
 {
+	(void)r;
 	struct dist *d = arg;
 	const struct side_sample *s = &sm->side;
 	int bad = (s->have & 1u << SIDE_STEAL_NS) && s->v[SIDE_STEAL_NS] >= 0.01 * sm->elapsed_ns;
@@ -150,8 +208,11 @@ static int row_lines(FILE *f, const struct cmp_table *t, const struct cmp_row *r
 	each_sample(t, r, 0, collect, &a);
 	each_sample(t, r, s, collect, &b);
 	int lines = 0;
-	for (int k = 0; k < SIDE_NFIELDS; k++) {
-		struct fig x = figure(&a, k), y = figure(&b, k);
+	for (int k = 0; k < NFIG; k++) {
+		int kb = fig_in(&a, k, &b);
+		if (kb < 0)
+			continue;
+		struct fig x = figure(&a, k), y = figure(&b, kb);
 		if (!x.have || !y.have || (!t->o.side && !changed(x, y)))
 			continue;
 		if (!*header) {
@@ -174,7 +235,8 @@ static int row_lines(FILE *f, const struct cmp_table *t, const struct cmp_row *r
 		fig_text(x, p, sizeof p);
 		fig_text(y, q, sizeof q);
 		double pct = x.med != 0 ? 100 * (y.med - x.med) / fabs(x.med) : NAN;
-		fprintf(f, "    %-12s %s -> %s", side_field_name(k), p, q);
+		char nm[48];
+		fprintf(f, "    %-12s %s -> %s", fig_name(&a, k, nm, sizeof nm), p, q);
 		if (!isnan(pct))
 			fprintf(f, " (%+.0f%%)", pct);
 		fputs(changed(x, y) ? " changed\n" : "\n", f);
@@ -205,11 +267,12 @@ void cmp_side_json(struct json *j, const struct cmp_table *t, const struct cmp_r
 		if (s)
 			json_bool(j, "disturbed", cmp_side_disturbed(t, r, s));
 		json_obj_begin(j, "side");
-		for (int k = 0; k < SIDE_NFIELDS; k++) {
+		for (int k = 0; k < NFIG; k++) {
 			struct fig g = figure(&sv, k);
+			char nm[48];
 			if (!g.have)
 				continue;
-			json_obj_begin(j, side_field_name(k));
+			json_obj_begin(j, fig_name(&sv, k, nm, sizeof nm));
 			json_num(j, "per_op", g.med);
 			json_num(j, "lo", g.lo);
 			json_num(j, "hi", g.hi);
@@ -225,12 +288,13 @@ void cmp_side_csv(FILE *f, const struct cmp_table *t, const struct cmp_row *r, s
 	struct side_vals sv = { 0 };
 	each_sample(t, r, s, collect, &sv);
 	fprintf(f, ",%s,", s && sv.samples ? cmp_side_disturbed(t, r, s) ? "1" : "0" : "");
-	for (int k = 0, first = 1; k < SIDE_NFIELDS; k++) {
+	for (int k = 0, first = 1; k < NFIG; k++) {
 		struct fig g = figure(&sv, k);
+		char nm[48];
 		if (!g.have)
 			continue;
-		fprintf(f, "%s%s=%.6g[%.6g;%.6g]", first ? "" : " ", side_field_name(k), g.med, g.lo,
-			g.hi);
+		fprintf(f, "%s%s=%.6g[%.6g;%.6g]", first ? "" : " ", fig_name(&sv, k, nm, sizeof nm),
+			g.med, g.lo, g.hi);
 		first = 0;
 	}
 	vals_free(&sv);

@@ -171,10 +171,18 @@ for r in d["results"]:
     if side:
         side["cs"] = [c * 1.5 for c in side["cs"]]
         side["steal_ns"] = [s["elapsed_ns"] * 0.1 for s in r["samples"]]
+        for st in (side.get("idle") or {}).values():  # the first state: 20 % of each sample
+            st["time_us"] = [s["elapsed_ns"] * 0.2 / 1000 for s in r["samples"]]
+            break
 json.dump(d, open(sys.argv[2], "w"))
 PY
 "$PLUMB" compare "$T/a.json" "$T/b.json" >"$T/cmp.txt" 2>/dev/null
 check side/compare-names-changed-cs grep -Eq '^    cs +2\.0.* -> 3\.0.* \(\+50%\) changed$' "$T/cmp.txt"
+if grep -q '"idle_states"' "$T/a.json"; then
+	check side/compare-names-idle-state grep -Eq '^    [A-Za-z0-9_-]+% +0\.000 .* -> 20\.0.* changed$' "$T/cmp.txt"
+else
+	skip side/compare-names-idle-state "no cpuidle states in sysfs here"
+fi
 check side/compare-says-disturbed grep -Eq '^lat_pipe\.latency.* worse( at equal clock)? disturbed$' "$T/cmp.txt"
 check side/compare-width-120 awk 'length > 120 { exit 1 }' "$T/cmp.txt"
 "$PLUMB" compare --side "$T/a.json" "$T/a.json" >"$T/same.txt" 2>/dev/null
