@@ -395,3 +395,55 @@ void side_end(struct side_probe *p, struct side_sample *out)
 	}
 	p->last = b;
 }
+
+void side_encode(const struct side_sample *s, char *buf, size_t len)
+{
+	size_t o = 0;
+	buf[0] = 0;
+	if (!s->have)
+		return;
+	o += (size_t)snprintf(buf + o, len - o, "ops=%.17g", s->ops);
+	for (int f = 0; f < SIDE_NFIELDS && o < len; f++)
+		if (s->have & (1u << f))
+			o += (size_t)snprintf(buf + o, len - o, " %s=%.17g", field_names[f], s->v[f]);
+	for (uint32_t k = 0; k < s->idle_states && k < SIDE_IDLE_MAX && o < len; k++)
+		o += (size_t)snprintf(buf + o, len - o, " idle%u=%.17g/%.17g", k, s->idle_usage[k],
+				      s->idle_us[k]);
+}
+
+int side_decode(const char *text, struct side_sample *s)
+{
+	memset(s, 0, sizeof *s);
+	char word[96];
+	for (const char *p = text ? text : ""; *p;) {
+		size_t l = strcspn(p, " ");
+		if (l && l < sizeof word) {
+			memcpy(word, p, l);
+			word[l] = 0;
+			char *eq = strchr(word, '='), *end;
+			if (!eq)
+				return -1;
+			*eq = 0;
+			double v = strtod(eq + 1, &end);
+			unsigned k;
+			int f = side_field_find(word);
+			if (end == eq + 1 || (*end && *end != '/'))
+				return -1;
+			if (strcmp(word, "ops") == 0) {
+				s->ops = v;
+			} else if (f >= 0) {
+				s->v[f] = v;
+				s->have |= 1u << f;
+			} else if (sscanf(word, "idle%u", &k) == 1 && k < SIDE_IDLE_MAX && *end == '/') {
+				s->idle_usage[k] = v;
+				s->idle_us[k] = strtod(end + 1, NULL);
+				if (k + 1 > s->idle_states)
+					s->idle_states = k + 1;
+			}
+		}
+		p += l;
+		while (*p == ' ')
+			p++;
+	}
+	return 0;
+}

@@ -28,6 +28,7 @@
 #ifndef PLUMB_SIDE_H
 #define PLUMB_SIDE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 enum side_field {
@@ -106,6 +107,11 @@ void side_end(struct side_probe *p, struct side_sample *out);
 void side_close(struct side_probe *p);
 /* p's source and cpuidle state names into source[16] and idle_names[96] ("" when off). */
 void side_meta(const struct side_probe *p, char *source, char *idle_names);
+/* A sample's side metrics as one line of text for the store: "ops=N FIELD=V ... idle0=U/T
+ * ..." (idleK: state K's usage and residency); "" when none were read. side_decode() reads it
+ * back (unknown words are skipped); -1 on a malformed number. */
+void side_encode(const struct side_sample *s, char *buf, size_t len);
+int side_decode(const char *text, struct side_sample *s);
 /* Per operation of a sample: v / ops for a count, the value for a level; NAN when not read or
  * the operations are unknown. */
 double side_per_op(const struct side_sample *s, int f);

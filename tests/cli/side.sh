@@ -202,3 +202,15 @@ rows = list(csv.DictReader(open(sys.argv[1])))
 r = [r for r in rows if r["metric"] == "lat_pipe.latency" and r["disturbed"] == "1"]
 assert r and "cs=3" in r[0]["side"], rows[:2]
 ' "$T/cmp.csv"
+
+# ---- the store keeps them (schema 6: samples.side) --------------------------------------------
+if "$PLUMB" import --db "$T/s.db" "$T/a.json" >/dev/null 2>&1; then
+	"$PLUMB" export 1 --db "$T/s.db" --format json >"$T/back.json" 2>/dev/null
+	check side/store-round-trip python3 -c '
+import json, sys
+pick = lambda f: [r for r in json.load(open(f))["results"] if r["metric"] == "lat_pipe.latency"][0]
+assert pick(sys.argv[1])["side"] == pick(sys.argv[2])["side"]
+' "$T/a.json" "$T/back.json"
+else
+	skip side/store-round-trip "no SQLite store in this build"
+fi
