@@ -200,42 +200,26 @@ static void fig_text(struct fig g, char *buf, size_t len)
 			 cmp_fmt_num(g.lo, b, sizeof b), cmp_fmt_num(g.hi, c, sizeof c));
 }
 
-/* Row r's lines for side s; returns how many were printed. */
-static int row_lines(FILE *f, const struct cmp_table *t, const struct cmp_row *r, size_t s,
-		     int *header)
+int cmp_side_pair(FILE *f, const struct cmp_table *t, const struct cmp_row *r, size_t from,
+		  size_t to, int all, const char *title)
 {
 	struct side_vals a = { 0 }, b = { 0 };
-	each_sample(t, r, 0, collect, &a);
-	each_sample(t, r, s, collect, &b);
+	each_sample(t, r, from, collect, &a);
+	each_sample(t, r, to, collect, &b);
 	int lines = 0;
 	for (int k = 0; k < NFIG; k++) {
 		int kb = fig_in(&a, k, &b);
 		if (kb < 0)
 			continue;
 		struct fig x = figure(&a, k), y = figure(&b, kb);
-		if (!x.have || !y.have || (!t->o.side && !changed(x, y)))
+		if (!x.have || !y.have || (!all && !changed(x, y)))
 			continue;
-		if (!*header) {
-			fputs("side metrics per operation (median [95% CI] of the samples), base -> "
-			      "side; changed: intervals apart, medians 10 % apart\n", f);
-			*header = 1;
-		}
-		if (!lines) {
-			char nm[256];
-			fputs("  ", f);
-			term_fputs(f, cmp_row_name(r, nm, sizeof nm));
-			if (t->nsides > 2) {
-				fputs(" (", f);
-				term_fputs(f, t->sides[s].name);
-				fputc(')', f);
-			}
-			fputc('\n', f);
-		}
-		char p[96], q[96];
+		if (!lines && title)
+			fputs(title, f);
+		char p[96], q[96], nm[48];
 		fig_text(x, p, sizeof p);
 		fig_text(y, q, sizeof q);
 		double pct = x.med != 0 ? 100 * (y.med - x.med) / fabs(x.med) : NAN;
-		char nm[48];
 		fprintf(f, "    %-12s %s -> %s", fig_name(&a, k, nm, sizeof nm), p, q);
 		if (!isnan(pct))
 			fprintf(f, " (%+.0f%%)", pct);
@@ -245,6 +229,28 @@ static int row_lines(FILE *f, const struct cmp_table *t, const struct cmp_row *r
 	vals_free(&a);
 	vals_free(&b);
 	return lines;
+}
+
+/* Row r's lines for side s against the baseline, under the block's header (printed once). */
+static void row_lines(FILE *f, const struct cmp_table *t, const struct cmp_row *r, size_t s,
+		      int *header)
+{
+	char nm[256], title[1024];
+	size_t o = 0;
+	if (!*header)
+		o += (size_t)snprintf(title, sizeof title, "side metrics per operation (median [95%% "
+				      "CI] of the samples), base -> side; changed: intervals apart, "
+				      "medians 10 %% apart\n");
+	char raw[256];
+	o += (size_t)snprintf(title + o, sizeof title - o, "  %s",
+			      term_str(cmp_row_name(r, raw, sizeof raw), nm, sizeof nm));
+	if (t->nsides > 2 && o < sizeof title)
+		o += (size_t)snprintf(title + o, sizeof title - o, " (%s)",
+				      term_str(t->sides[s].name, nm, sizeof nm));
+	if (o < sizeof title)
+		snprintf(title + o, sizeof title - o, "\n");
+	if (cmp_side_pair(f, t, r, 0, s, t->o.side, title))
+		*header = 1;
 }
 
 void cmp_side_text(FILE *f, const struct cmp_table *t)

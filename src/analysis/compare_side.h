@@ -22,6 +22,12 @@ int cmp_side_disturbed(const struct cmp_table *t, const struct cmp_row *r, size_
  * with t->o.side), the side metrics that changed with it (all of them with t->o.side), one
  * line each; nothing when no run has side metrics. */
 void cmp_side_text(FILE *f, const struct cmp_table *t);
+/* The side metrics of row r from side `from` to side `to`, one line each ("    cs  2.004
+ * [2.000, 2.008] -> 3.007 [3.000, 3.012] (+50%) changed"): those that changed, or all with
+ * `all`; title (may be NULL) before the first. Returns the lines printed (trend uses it for
+ * each change of level). */
+int cmp_side_pair(FILE *f, const struct cmp_table *t, const struct cmp_row *r, size_t from,
+		  size_t to, int all, const char *title);
 /* JSON: "disturbed" and a "side" object of side s's per-operation figures for row r. */
 void cmp_side_json(struct json *j, const struct cmp_table *t, const struct cmp_row *r, size_t s);
 /* CSV: ",DISTURBED,FIELD=MEDIAN[LO;HI] ..." for side s of row r. */

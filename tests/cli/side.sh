@@ -214,3 +214,14 @@ assert pick(sys.argv[1])["side"] == pick(sys.argv[2])["side"]
 else
 	skip side/store-round-trip "no SQLite store in this build"
 fi
+
+# ---- trend: under each change of level, what changed with it --------------------------------
+python3 - "$T/a.json" "$T/b.json" "$T" <<'PY'
+import json, sys
+for src, dst, u in ((sys.argv[1], "a2.json", "1"), (sys.argv[2], "b2.json", "2")):
+    d = json.load(open(src)); d["run"]["uid"] = u * 32
+    json.dump(d, open(sys.argv[3] + "/" + dst, "w"))
+PY
+"$PLUMB" trend "$T/a.json" "$T/a2.json" "$T/b.json" "$T/b2.json" >"$T/trend.txt" 2>/dev/null
+check side/trend-names-changed-cs grep -Eq '^    cs +2\.0.* -> 3\.0.* \(\+50%\) changed$' "$T/trend.txt"
+check side/trend-width-120 awk 'length > 120 { exit 1 }' "$T/trend.txt"
