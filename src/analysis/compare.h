@@ -107,6 +107,7 @@ struct cmp_opts {
 	int interim;        /* a sequential session still running: judge only the looks reached,
 			     * keep the rest of alpha for later (compare_judge.c) */
 	int wide;           /* text: every column (noise, detectable, rounds), not 120 columns */
+	int side;           /* text: the side metrics of every row, not only the changed ones */
 };
 
 /* The most looks a sequential `plumb ab` session makes (docs/compare.md). */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/compare.h"
+#include "analysis/compare_side.h"
 #include "core/escape.h"
 #include "core/json.h"
 #include "core/util.h"
@@ -329,8 +330,10 @@ static void print_narrow(FILE *f, const struct cmp_table *t)
 			narrow_change(ts, !two, buf, sizeof buf);
 			grid_set(&g, row, k++, buf);
 			if (two) {
-				snprintf(buf, sizeof buf, "%s%s", verdict_name(ts->v),
-					 ts->judged_eq ? " at equal clock" : "");
+				snprintf(buf, sizeof buf, "%s%s%s", verdict_name(ts->v),
+					 ts->judged_eq ? " at equal clock" : "",
+					 ts->v != V_UNDECIDED && cmp_side_disturbed(t, r, s)
+						 ? " disturbed" : "");
 				grid_set(&g, row, k, buf);
 			}
 		}
@@ -415,7 +418,7 @@ static void print_csv(FILE *f, const struct cmp_table *t)
 	fprintf(f, "metric,params,x,unit,side,value,min,max,spread_pct,rounds,change_pct,"
 		   "change_lo_pct,change_hi_pct,equal_clock_change_pct,equal_clock_lo_pct,"
 		   "equal_clock_hi_pct,judged_at_equal_clock,p,p_adjusted,verdict,detectable_pct,"
-		   "noise,p_same,p_same_adjusted\n");
+		   "noise,p_same,p_same_adjusted,disturbed,side\n");
 	for (size_t i = 0; i < t->nrows; i++) {
 		const struct cmp_row *r = &t->rows[i];
 		for (size_t s = 0; s < t->nsides; s++) {
@@ -434,7 +437,9 @@ static void print_csv(FILE *f, const struct cmp_table *t)
 			csv_num(f, c->spread);
 			fprintf(f, ",%zu", c->nrounds);
 			if (s == 0) {
-				fprintf(f, ",,,,,,,,,,baseline,,,,\n");
+				fprintf(f, ",,,,,,,,,,baseline,,,,");
+				cmp_side_csv(f, t, r, s);
+				fputc('\n', f);
 				continue;
 			}
 			const struct cmp_test *ts = &r->test[s];
@@ -454,6 +459,7 @@ static void print_csv(FILE *f, const struct cmp_table *t)
 			csv_fputs(f, noise_src_name(ts->noise));
 			csv_num(f, ts->p_same);
 			csv_num(f, ts->p_same_adj);
+			cmp_side_csv(f, t, r, s);
 			fputc('\n', f);
 		}
 	}
@@ -549,6 +555,7 @@ static void print_json(FILE *f, const struct cmp_table *t)
 			json_str(&j, "caveat", *c->caveat ? c->caveat : NULL);
 			if (s > 0)
 				json_test(&j, &r->test[s]);
+			cmp_side_json(&j, t, r, s);
 			json_obj_end(&j);
 		}
 		json_arr_end(&j);
@@ -589,6 +596,8 @@ void cmp_print(FILE *f, const struct cmp_table *t, enum cmp_format fmt)
 			print_header(f, t, fmt == CF_MARKDOWN);
 			print_grid(f, t, fmt == CF_MARKDOWN);
 		}
+		if (fmt == CF_TEXT)
+			cmp_side_text(f, t);
 		print_footer(f, t);
 		break;
 	case CF_CSV:

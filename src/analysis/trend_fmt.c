@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include "analysis/compare_side.h"
 #include "analysis/trend.h"
 #include "core/escape.h"
 #include "core/json.h"
@@ -192,6 +193,14 @@ static void print_text(FILE *f, const struct trend_table *t)
 				fprintf(f, " %s %% [%s, %s] %s", pct_str(c->est, pe),
 					pct_str(c->lo, pl), pct_str(c->hi, ph), direction(c));
 			fputs("\n", f);
+		}
+		/* what changed with each change of level (side metrics, docs/side-metrics.md) */
+		for (size_t k = 0; k < r->nch; k++) {
+			char title[256], a[64], b[64];
+			snprintf(title, sizeof title, "  side metrics per operation, %s -> %s:\n",
+				 term_str(t->sides[r->ch[k].from].name, a, sizeof a),
+				 term_str(t->sides[r->ch[k].at].name, b, sizeof b));
+			cmp_side_pair(f, t->cmp, r->row, r->ch[k].from, r->ch[k].at, 0, title);
 		}
 	}
 }

@@ -78,6 +78,8 @@ const struct opt ab_options[] = {
 		"exit 1 when a point of B is significantly worse (4: a side under emulation)"),
 	OPT_BOOL(0, "wide", struct ab_cli, ca.o.wide,
 		"text: every column (spreads, rounds, change at equal clock, detectable, noise)"),
+	OPT_BOOL(0, "side", struct ab_cli, ca.o.side,
+		"text: the side metrics per operation of every row (default: of changed rows)"),
 	OPT_INT(0, "start-timeout", struct ab_cli, start_timeout, "SECONDS", 1, 86400, "seconds",
 		"how long a side may take to print its plan before it is stopped (default 120)"),
 	OPT_CALLBACK(0, "time-limit", struct ab_cli, time_limit, "D", set_time_limit,

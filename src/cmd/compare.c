@@ -55,6 +55,8 @@ const struct opt compare_options[] = {
 		"a run was made beside other work)"),
 	OPT_BOOL(0, "wide", struct compare_cli, ca.o.wide,
 		"text: every column (spreads, rounds, change at equal clock, detectable, noise)"),
+	OPT_BOOL(0, "side", struct compare_cli, ca.o.side,
+		"text: the side metrics per operation of every row (default: of changed rows)"),
 	OPT_BOOL(0, "pool-anyway", struct compare_cli, pool_anyway,
 		"pool a side's runs even when their architecture, CPU, build or kernel differ"),
 	OPT_STRING('o', "output", struct compare_cli, out, "FILE",

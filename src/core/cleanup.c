@@ -40,6 +40,15 @@ static void add_child(pid_t pid)
 		}
 }
 
+int child_list(pid_t *out, int max)
+{
+	int n = 0;
+	for (int i = 0; i < MAXCHILD && n < max; i++)
+		if (children[i] > 0)
+			out[n++] = children[i];
+	return n;
+}
+
 void child_forget(pid_t pid)
 {
 	for (int i = 0; i < MAXCHILD; i++)

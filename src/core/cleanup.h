@@ -15,6 +15,8 @@ void cleanup_init(void);
 pid_t plumb_fork(void);
 /* Forget a child that has been reaped. */
 void child_forget(pid_t pid);
+/* The registered children (live, not yet reaped) into out; returns how many (at most max). */
+int child_list(pid_t *out, int max);
 /* Kill (SIGKILL) and reap every registered child. */
 void child_kill_all(void);
 /* waitpid() that retries on EINTR and forgets the child; returns its status or -1. */

@@ -144,6 +144,14 @@ static void finish(struct tool_ctx *c, struct result *r, const struct measuremen
 			 m->min_sample_ns, trimmed(lo, sizeof lo, m->loop_overhead_ns, 4),
 			 trimmed(co, sizeof co, m->clock_overhead_ns, 2));
 		append_info(&r->info, kv);
+		if (*m->side_source && r->nsamples && r->samples[0].side.have) {
+			snprintf(kv, sizeof kv, "side=%s", m->side_source);
+			append_info(&r->info, kv);
+		}
+		if (*m->idle_names && r->nsamples && r->samples[0].side.have) {
+			snprintf(kv, sizeof kv, "idle_states=%s", m->idle_names);
+			append_info(&r->info, kv);
+		}
 		const char *kind = cpu_kind(m->cpu);
 		if (*kind) {
 			snprintf(kv, sizeof kv, "cpu_%s", kind);
@@ -175,8 +183,9 @@ static void record_steady(struct tool_ctx *c, const char *metric, const char *pa
 	struct result *r = new_result(c, t->id, params, x);
 	for (size_t i = 0; i < m->n; i++) {
 		const struct steady_sample *st = &m->steady[i];
-		result_add_sample(r, (struct sample){ st->value * k, st->ops, st->elapsed_ns,
-						      m->s[i].round });
+		result_add_sample(r, (struct sample){ .value = st->value * k, .iters = st->ops,
+						      .elapsed_ns = st->elapsed_ns,
+						      .round = m->s[i].round });
 	}
 	result_add_info(r, "steady=%s steady_batch=%llu", m->steady[0].batch == 1 &&
 			m->steady[0].ops == m->s[0].iters ? "single" : "batches",
@@ -192,6 +201,7 @@ struct result *record_latency(struct tool_ctx *c, const char *metric, const char
 	for (size_t i = 0; i < m->n; i++) {
 		struct sample s = m->s[i];
 		s.value *= k;
+		s.side.ops = (double)s.iters * (ops > 0 ? ops : 1);
 		result_add_sample(r, s);
 	}
 	finish(c, r, m);
@@ -210,6 +220,7 @@ struct result *record_bandwidth(struct tool_ctx *c, const char *metric, const ch
 	for (size_t i = 0; i < m->n; i++) {
 		struct sample s = m->s[i];
 		s.value = s.value > 0 ? bytes * P / s.value * k : NAN;
+		s.side.ops = (double)s.iters;
 		result_add_sample(r, s);
 	}
 	finish(c, r, m);
@@ -271,6 +282,7 @@ void json_result(struct json *j, const struct result *r)
 		json_obj_end(j);
 	}
 	json_arr_end(j);
+	side_json(j, r);
 	json_obj_end(j);
 }
 

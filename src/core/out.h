@@ -73,6 +73,9 @@ void format_value(const char *fmt, double v, char *buf, size_t len);
 void json_kv_object(struct json *j, const char *key, const char *kvs);
 /* Write r as a JSON object (schema in docs/json-schema.md). */
 void json_result(struct json *j, const struct result *r);
+/* r's side metrics (side.h) as the "side" object of its JSON (side_json.c); nothing when
+ * none of its samples has any. */
+void side_json(struct json *j, const struct result *r);
 /* End of a tool: in JSON mode print the document. Returns the exit status to use. */
 int tool_finish(struct tool_ctx *c, int status);
 

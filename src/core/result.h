@@ -8,12 +8,14 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "core/side.h"
 
 struct sample {
 	double value;       /* in the metric's unit */
 	uint64_t iters;     /* operations timed together */
 	double elapsed_ns;  /* wall time of the sample as read from the clock (before overhead) */
 	int round;          /* interleaved round this sample belongs to (0 when not repeating) */
+	struct side_sample side; /* what else happened during it (side.h); have = 0: not read */
 };
 
 struct result {

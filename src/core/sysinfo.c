@@ -214,6 +214,7 @@ int sysinfo_facts(struct fact *f, int max)
 		n = fact_add(f, n, max, "smt", tmp);
 	n = fact_add(f, n, max, "hypervisor", sys_hypervisor() ? "yes" : "no");
 	n = kernel_facts(f, n, max);
+	n = host_facts(f, n, max);
 	n = fact_add(f, n, max, "arch", arch_name());
 	n = fact_add(f, n, max, "cpu_features", arch_features());
 	n = fact_add(f, n, max, "build_cc", PLUMB_CC);

@@ -46,6 +46,11 @@ int kernel_facts(struct fact *f, int n, int max);
  * as \xNN; cut at a word with " ..." when it does not fit in len. */
 void kernel_cmdline_clean(const char *raw, size_t n, char *out, size_t len);
 
+/* host_facts.c: idle_driver, idle_states (NAME:LATENCYus,...), boost, smt_control,
+ * thp_defrag, preempt (debugfs's, else "WORD (uname)" or "MODEL (config)"), microcode, and the
+ * PMU probe's facts (pmu.h: pmu, pmu_refused, perf_event_paranoid, cpu_pmus); at f[n]. */
+int host_facts(struct fact *f, int n, int max);
+
 /* caches.c. The data and unified caches of CPU cpu, by level, each from the first source that
  * reports it: sysfs, CPUID (x86), sysconf (glibc); returns the count (0: none reported).
  * PLUMB_CACHE_SOURCES=LIST limits the sources (sysfs,cpuid,sysconf or none: a testing knob

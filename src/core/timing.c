@@ -22,6 +22,7 @@
 #include "core/cleanup.h"
 #include "core/clock.h"
 #include "core/cpu.h"
+#include "core/side.h"
 #include "core/stats.h"
 #include "core/timing.h"
 #include "core/util.h"
@@ -79,16 +80,28 @@ static double clock_ovh(struct timing_ctx *t)
 	return t->env_timing_o_ns >= 0 ? t->env_timing_o_ns : clock_overhead_ns();
 }
 
-static uint64_t time_once(const struct bench_op *op, uint64_t iters)
+/* One timed interval; with a side probe (a sample, not a calibration or warm-up try) its
+ * side metrics are read right outside the clock's reads into *side. */
+static uint64_t time_side(const struct bench_op *op, uint64_t iters, struct side_probe *p,
+			  struct side_sample *side)
 {
 	if (op->before)
 		op->before(iters, op->arg);
+	if (p)
+		side_begin(p);
 	uint64_t t0 = now_ns();
 	op->loop(iters, op->arg);
 	uint64_t t1 = now_ns();
+	if (p)
+		side_end(p, side);
 	if (op->after)
 		op->after(iters, op->arg);
 	return t1 - t0;
+}
+
+static uint64_t time_once(const struct bench_op *op, uint64_t iters)
+{
+	return time_side(op, iters, NULL, NULL);
 }
 
 /* Grow the iteration count from iters until one sample lasts at least target ns. */
@@ -165,9 +178,11 @@ static struct steady_plan steady_plan(const struct bench_op *op, uint64_t iters,
  * starts the next, so the span is lmbench's (plus one read per operation, under 0.2 % of an
  * operation this long) and the operations are single. */
 static uint64_t time_single(const struct bench_op *op, uint64_t iters, double clk_ovh,
-			    struct steady_sample *st)
+			    struct steady_sample *st, struct side_probe *sp,
+			    struct side_sample *side)
 {
 	double *d = xmalloc(iters * sizeof *d);
+	side_begin(sp);
 	uint64_t t0 = now_ns(), prev = t0;
 	for (uint64_t i = 0; i < iters; i++) {
 		op->loop(1, op->arg);
@@ -175,6 +190,7 @@ static uint64_t time_single(const struct bench_op *op, uint64_t iters, double cl
 		d[i] = (double)(t - prev) - clk_ovh;
 		prev = t;
 	}
+	side_end(sp, side);
 	*st = (struct steady_sample){ stats_median(d, iters), iters, (double)(prev - t0), 1 };
 	free(d);
 	return prev - t0;
@@ -203,15 +219,17 @@ static void steady_pass(const struct bench_op *op, const struct steady_plan *p, 
 }
 
 static struct sample take_sample(const struct bench_op *op, uint64_t iters, double clk_ovh,
-				 int round, const struct steady_plan *p, struct steady_sample *st)
+				 int round, const struct steady_plan *p, struct steady_sample *st,
+				 struct side_probe *sp)
 {
-	uint64_t el = p->mode == STEADY_SINGLE ? time_single(op, iters, clk_ovh, st)
-						: time_once(op, iters);
+	struct side_sample side;
+	uint64_t el = p->mode == STEADY_SINGLE ? time_single(op, iters, clk_ovh, st, sp, &side)
+						: time_side(op, iters, sp, &side);
 	if (p->mode == STEADY_PASS)
 		steady_pass(op, p, clk_ovh, st);
 	double net = (double)el - clk_ovh;
 	struct sample s = { .value = net / (double)iters, .iters = iters,
-			    .elapsed_ns = (double)el, .round = round };
+			    .elapsed_ns = (double)el, .round = round, .side = side };
 	return s;
 }
 
@@ -291,8 +309,12 @@ static int measure_here(struct timing_ctx *t, const struct bench_op *op, struct 
 {
 	size_t cap = 0;
 	m->cpu = cpu_place(&t->place, t->copy, 0, op->helpers);
-	if (op->setup && op->setup(op->arg) != 0)
+	struct side_probe sp; /* before setup: the helpers it forks are counted (side.h) */
+	side_open(&sp, m->cpu);
+	if (op->setup && op->setup(op->arg) != 0) {
+		side_close(&sp);
 		return -1;
+	}
 	m->loop_overhead_ns = 0; /* nothing subtracted per iteration: see the top of this file */
 	m->clock_overhead_ns = clock_ovh(t);
 	m->min_sample_ns = timing_min_sample_ns(t, op->min_sample_ns);
@@ -308,7 +330,7 @@ static int measure_here(struct timing_ctx *t, const struct bench_op *op, struct 
 				break;
 			struct steady_sample st;
 			struct sample s = take_sample(op, m->iters, m->clock_overhead_ns,
-						      t->opts.round, &plan, &st);
+						      t->opts.round, &plan, &st, &sp);
 			push(m, s, plan.mode != STEADY_NONE ? &st : NULL, &cap);
 		}
 		uint64_t fit = again ? 0 : recalibrated(op, m);
@@ -322,6 +344,8 @@ static int measure_here(struct timing_ctx *t, const struct bench_op *op, struct 
 	}
 	if (op->teardown)
 		op->teardown(op->arg);
+	side_meta(&sp, m->side_source, m->idle_names);
+	side_close(&sp);
 	m->parallel = 1;
 	return 0;
 }
@@ -335,6 +359,7 @@ struct copy_header {
 	double loop_ovh, clk_ovh, min_ns;
 	int cpu;
 	int steady; /* n steady_samples follow the samples */
+	char side_source[16], idle_names[96];
 };
 
 static void copy_main(struct timing_ctx *t, const struct bench_op *op, int copy, int ready_w,
@@ -343,6 +368,8 @@ static void copy_main(struct timing_ctx *t, const struct bench_op *op, int copy,
 	struct copy_header h = { 0 };
 	t->copy = copy;
 	h.cpu = cpu_place(&t->place, copy, 0, op->helpers);
+	struct side_probe sp;
+	side_open(&sp, h.cpu);
 	char c = 1;
 	if (op->setup && op->setup(op->arg) != 0) {
 		h.failed = 1;
@@ -363,7 +390,9 @@ static void copy_main(struct timing_ctx *t, const struct bench_op *op, int copy,
 	struct steady_sample *st = xcalloc((size_t)n, sizeof *st);
 	struct steady_plan plan = steady_plan(op, h.iters, h.min_ns);
 	for (int i = 0; i < n; i++)
-		s[i] = take_sample(op, h.iters, h.clk_ovh, t->opts.round, &plan, &st[i]);
+		s[i] = take_sample(op, h.iters, h.clk_ovh, t->opts.round, &plan, &st[i], &sp);
+	side_meta(&sp, h.side_source, h.idle_names);
+	side_close(&sp);
 	h.n = n;
 	h.steady = plan.mode != STEADY_NONE;
 	write_in_full(res_w, &h, sizeof h);
@@ -462,6 +491,8 @@ static int measure_copies(struct timing_ctx *t, const struct bench_op *op, struc
 				m->clock_overhead_ns = h.clk_ovh;
 				m->min_sample_ns = h.min_ns;
 				m->cpu = h.cpu;
+				memcpy(m->side_source, h.side_source, sizeof m->side_source);
+				memcpy(m->idle_names, h.idle_names, sizeof m->idle_names);
 			}
 			rc = read_copy(res[i][0], &h, m, &cap);
 		}

@@ -34,6 +34,7 @@
 #include <stdint.h>
 #include "core/cpu.h"
 #include "core/result.h"
+#include "core/side.h"
 
 /* Options shared by every measurement of this process (command line, environment, plumb run). */
 struct timing_opts {
@@ -130,6 +131,8 @@ struct measurement {
 	double clock_overhead_ns;  /* subtracted per sample */
 	double min_sample_ns;      /* the minimum sample length in force */
 	int cpu;               /* CPU the measuring process ran on (-1: not pinned) */
+	char side_source[16];  /* how the samples' side metrics were read (side.h; "" none) */
+	char idle_names[96];   /* their cpuidle states, joined by ',' */
 };
 
 /* Measure op under t. 0 on success; -1 when setup failed or a copy died (a message was

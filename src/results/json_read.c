@@ -410,6 +410,46 @@ static char *kv_string(const struct jnode *o)
 	return s;
 }
 
+/* The i-th number of array a into *v; 0 when it is one (null: not read). */
+static int arr_num(const struct jnode *a, size_t i, double *v)
+{
+	const struct jnode *e = a && a->type == J_ARR ? a->child : NULL;
+	for (; e && i; i--)
+		e = e->next;
+	if (!e || e->type != J_NUM)
+		return -1;
+	*v = e->num;
+	return 0;
+}
+
+/* A result's "side" object (core/side.h): arrays parallel to its samples; unknown keys are
+ * ignored. */
+static void read_side(struct result *res, const struct jnode *side)
+{
+	if (!side || side->type != J_OBJ)
+		return;
+	const struct jnode *idle = get(side, "idle");
+	for (size_t i = 0; i < res->nsamples; i++) {
+		struct side_sample *ss = &res->samples[i].side;
+		double v;
+		if (arr_num(get(side, "ops"), i, &v) == 0)
+			ss->ops = v;
+		for (int f = 0; f < SIDE_NFIELDS; f++)
+			if (arr_num(get(side, side_field_name(f)), i, &v) == 0) {
+				ss->v[f] = v;
+				ss->have |= 1u << f;
+			}
+		uint32_t k = 0;
+		for (const struct jnode *st = idle && idle->type == J_OBJ ? idle->child : NULL;
+		     st && k < SIDE_IDLE_MAX; st = st->next, k++) {
+			if (arr_num(get(st, "usage"), i, &ss->idle_usage[k]) != 0 ||
+			    arr_num(get(st, "time_us"), i, &ss->idle_us[k]) != 0)
+				break;
+		}
+		ss->idle_states = k;
+	}
+}
+
 static int read_result(struct run *r, const struct jnode *o, char *why, size_t wl)
 {
 	const char *metric = get_str(o, "metric");
@@ -441,6 +481,7 @@ static int read_result(struct run *r, const struct jnode *o, char *why, size_t w
 				sm.iters = (uint64_t)it->num;
 			result_add_sample(res, sm);
 		}
+	read_side(res, get(o, "side"));
 	return 0;
 }
 

@@ -210,25 +210,28 @@ static struct dbval vclean(const char *t, char **keep)
 	return vtext(*keep ? *keep : t);
 }
 
-#define SAMPLE_COLS 6
+#define SAMPLE_COLS 7
+#define SIDE_TEXT 1024 /* a sample's side metrics as text (side_encode) */
 #define SAMPLES_PER_INSERT 100
 
 /* Every sample of one result, SAMPLES_PER_INSERT to a statement (one round trip each). */
 static int save_samples(struct store *s, int64_t rid, const struct result *p)
 {
 	static char *sql[SAMPLES_PER_INSERT + 1]; /* sql[k]: the statement for k rows, made once */
+	static char side[SAMPLES_PER_INSERT][SIDE_TEXT];
 	struct dbval v[SAMPLES_PER_INSERT * SAMPLE_COLS];
 	for (size_t at = 0; at < p->nsamples;) {
 		size_t k = p->nsamples - at < SAMPLES_PER_INSERT ? p->nsamples - at : SAMPLES_PER_INSERT;
 		if (!sql[k]) {
-			size_t cap = 128 + k * 48, n;
+			size_t cap = 128 + k * 56, n;
 			sql[k] = xmalloc(cap);
 			n = (size_t)snprintf(sql[k], cap, "INSERT INTO samples (result_id, seq, value, "
-					     "iters, elapsed_ns, round) VALUES ");
+					     "iters, elapsed_ns, round, side) VALUES ");
 			for (size_t i = 0; i < k; i++) {
 				int b = (int)(i * SAMPLE_COLS);
-				n += (size_t)snprintf(sql[k] + n, cap - n, "%s($%d, $%d, $%d, $%d, $%d, $%d)",
-						      i ? ", " : "", b + 1, b + 2, b + 3, b + 4, b + 5, b + 6);
+				n += (size_t)snprintf(sql[k] + n, cap - n,
+						      "%s($%d, $%d, $%d, $%d, $%d, $%d, $%d)", i ? ", " : "",
+						      b + 1, b + 2, b + 3, b + 4, b + 5, b + 6, b + 7);
 			}
 		}
 		for (size_t i = 0; i < k; i++) {
@@ -240,6 +243,8 @@ static int save_samples(struct store *s, int64_t rid, const struct result *p)
 			row[3] = vint((int64_t)sm->iters); /* uint64 as its int64 bit pattern */
 			row[4] = vreal(sm->elapsed_ns);
 			row[5] = vint(sm->round);
+			side_encode(&sm->side, side[i], sizeof side[i]);
+			row[6] = side[i][0] ? vtext(side[i]) : (struct dbval){ .t = DB_NULL };
 		}
 		if (q(s, sql[k], v, (int)(k * SAMPLE_COLS), NULL))
 			return -1;

@@ -143,7 +143,7 @@ static int load_results(struct store *s, struct run *r, char *err, size_t errlen
 	dbrows_free(&rows);
 	if (bad)
 		return hostile(s, err, errlen, "results", r->id);
-	if (s->ops->query(s, "SELECT r.seq, s.value, s.iters, s.elapsed_ns, s.round "
+	if (s->ops->query(s, "SELECT r.seq, s.value, s.iters, s.elapsed_ns, s.round, s.side "
 			  "FROM samples s JOIN results r ON s.result_id = r.id "
 			  "WHERE r.run_id = $1 ORDER BY r.seq, s.seq", &id, 1, &rows))
 		return fail_db(s, err, errlen, "cannot read the store");
@@ -153,6 +153,10 @@ static int load_results(struct store *s, struct run *r, char *err, size_t errlen
 				     .iters = (uint64_t)db_int(&rows, i, 2, INT64_MIN, INT64_MAX, &bad),
 				     .elapsed_ns = db_real(&rows, i, 3, &bad),
 				     .round = (int)db_int(&rows, i, 4, 0, MAX_ROUNDS, &bad) };
+		char *side = db_text(&rows, i, 5, &bad);
+		if (side && side_decode(side, &sm.side) != 0)
+			bad = 1;
+		free(side);
 		if (!bad)
 			result_add_sample(&r->results.v[seq], sm);
 	}

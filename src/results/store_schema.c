@@ -24,6 +24,9 @@ static const struct {
 	{ "{NOW}", "(strftime('%Y-%m-%dT%H:%M:%SZ','now'))",
 	  "(to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'))" },
 	{ "{WITHOUT_ROWID}", " WITHOUT ROWID", "" },
+	/* a column step that may meet its column (a PostgreSQL store set back a version by hand,
+	 * as tests/cli/pgstore.sh does, replays it); SQLite's ALTER has no IF NOT EXISTS */
+	{ "{ADD_COLUMN}", "ADD COLUMN", "ADD COLUMN IF NOT EXISTS" },
 	/* a round's median in the points view (step 4 -> 5): PostgreSQL's ordered-set aggregate
 	 * sorts each round once (O(n log n)); SQLite has none, and keeps the correlated form of
 	 * step 3 -> 4 (window functions would need SQLite 3.25) */
@@ -176,6 +179,9 @@ static const char *const migrations[] = {
 	"  c.label_from AS label_from, c.label_to AS label_to, c.change_pct AS change_pct,"
 	"  c.direction AS direction"
 	" FROM change_points c;",
+	/* 6 -> 7: each sample's side metrics (core/side.h, docs/side-metrics.md), one line of
+	 * text ("ops=N cs=V ..."); NULL for a sample without them */
+	"ALTER TABLE samples {ADD_COLUMN} side TEXT;",
 };
 
 int schema_version_current(void)

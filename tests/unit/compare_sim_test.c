@@ -71,7 +71,8 @@ static void put_named(struct run *r, const char *metric, const double *logv, int
 	p->version = d ? d->version : 1;
 	for (int k = 0; k < nrounds; k++)
 		for (int s = 0; s < 3; s++)
-			result_add_sample(p, (struct sample){ exp(logv[k] + 0.002 * s), 1000, 1, k });
+			result_add_sample(p, (struct sample){ .value = exp(logv[k] + 0.002 * s), .iters = 1000,
+							      .elapsed_ns = 1, .round = k });
 	result_update_value(p, metric_stat_dir(d));
 }
 
@@ -338,7 +339,8 @@ static struct run *sim_clock_run(int nshift, double shift)
 			double lv = 0.1 * m - log(clock / 3000) + e + round_noise(0.01) +
 				    (m < nshift ? shift : 0);
 			for (int s = 0; s < 3; s++)
-				result_add_sample(p, (struct sample){ exp(lv + 0.002 * s), 1000, 1, k });
+				result_add_sample(p, (struct sample){ .value = exp(lv + 0.002 * s),
+								      .iters = 1000, .elapsed_ns = 1, .round = k });
 		}
 		result_update_value(p, metric_stat_dir(d));
 	}

@@ -67,8 +67,9 @@ static struct result *add_point(struct run *r, const char *metric, const char *p
 	p->info = xstrdup("cpu=1 placement=single:1");
 	for (int k = 0; k < nrounds; k++)
 		for (int s = 0; s < 3; s++)
-			result_add_sample(p, (struct sample){ rounds[k] * (1 + 0.01 * s), 1000,
-							      rounds[k] * 1000, k });
+			result_add_sample(p, (struct sample){ .value = rounds[k] * (1 + 0.01 * s),
+							      .iters = 1000, .elapsed_ns = rounds[k] * 1000,
+							      .round = k });
 	result_update_value(p, metric_stat_dir(d));
 	return p;
 }

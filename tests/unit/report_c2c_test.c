@@ -28,7 +28,8 @@ static struct run *c2c_run(double scale, const char *label)
 			p->value = (same ? 100 : 500) * scale;
 			p->unit = strdup("ns");
 			p->info = strdup(same ? "cpu=0 topology=llc" : "cpu=0 topology=package");
-			result_add_sample(p, (struct sample){ p->value, 1000, p->value * 1000, 0 });
+			result_add_sample(p, (struct sample){ .value = p->value, .iters = 1000,
+							      .elapsed_ns = p->value * 1000 });
 		}
 	return r;
 }

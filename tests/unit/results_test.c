@@ -149,11 +149,12 @@ static struct run *sample_run(void)
 	p->version = 1;
 	p->info = strdup("cpu=1 placement=single:1 cpu_big");
 	for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++)
-		result_add_sample(p, (struct sample){ vals[i], INT64_MAX - i, vals[i] / 7, (int)i % 3 });
+		result_add_sample(p, (struct sample){ .value = vals[i], .iters = INT64_MAX - i,
+						     .elapsed_ns = vals[i] / 7, .round = (int)i % 3 });
 	p->value = 1.0 / 3;
 	p = result_list_add(&r->results, "lat_mem_rd.seq", "stride=128", 1024 / 1048576.0);
 	p->unit = strdup("ns");
-	result_add_sample(p, (struct sample){ 1.25, 0, NAN, 0 });
+	result_add_sample(p, (struct sample){ .value = 1.25, .elapsed_ns = NAN });
 	p->value = 1.25;
 	return r;
 }

@@ -31,7 +31,7 @@ static struct run *tail_run(const char *label)
 			double v = base[o] * pow(2, q);
 			for (int b = 0; b < 3; b++) {
 				double s = q == 4 ? (b == 2 ? 3000 : 40 + 10 * b) : v;
-				result_add_sample(p, (struct sample){ s, 5000, s * 5000, 0 });
+				result_add_sample(p, (struct sample){ .value = s, .iters = 5000, .elapsed_ns = s * 5000 });
 			}
 			p->value = q == 4 ? 50 : v;
 		}

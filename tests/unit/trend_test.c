@@ -96,7 +96,8 @@ static struct run *sim_run(const struct model *mo, double shift)
 			double v = 1 + 0.1 * m + g + e + (m < NSHIFT ? shift : 0) +
 				   rng_gauss() * mo->round_sd * (rng_u01() < 0.05 ? 4 : 1);
 			for (int s = 0; s < 3; s++)
-				result_add_sample(p, (struct sample){ exp(v + 0.002 * s), 1000, 1, k });
+				result_add_sample(p, (struct sample){ .value = exp(v + 0.002 * s), .iters = 1000,
+								      .elapsed_ns = 1, .round = k });
 		}
 		result_update_value(p, metric_stat_dir(d));
 	}

@@ -1,0 +1,95 @@
+/* side_test.c — side metrics' arithmetic and the PMU probe's plausibility test. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/pmu.h"
+#include "core/side.h"
+#include "core/timing.h"
+#include "test.h"
+
+TEST(pmu_plausible_bounds)
+{
+	char why[160];
+	/* 4e6 instructions of a 4e6 loop in 1 ms at 2.8 GHz: kept */
+	CHECK(pmu_plausible(4e6, 2.8e6, 1e6, 4e6, why, sizeof why) == 1);
+	/* a guest that reports a few thousand instructions: refused, saying the count */
+	CHECK(pmu_plausible(3000, 2.8e6, 1e6, 4e6, why, sizeof why) == 0);
+	CHECK(strstr(why, "instructions 3000") != NULL);
+	/* too many instructions, cycles beyond 10 GHz or below 0.2 GHz: refused */
+	CHECK(pmu_plausible(9e6, 2.8e6, 1e6, 4e6, why, sizeof why) == 0);
+	CHECK(pmu_plausible(4e6, 2e7, 1e6, 4e6, why, sizeof why) == 0);
+	CHECK(strstr(why, "GHz") != NULL);
+	CHECK(pmu_plausible(4e6, 1e5, 1e6, 4e6, why, sizeof why) == 0);
+	/* no calibrated loop (an architecture without one): refused */
+	CHECK(pmu_plausible(4e6, 2.8e6, 1e6, 0, why, sizeof why) == 0);
+	CHECK(pmu_plausible(NAN, 2.8e6, 1e6, 4e6, why, sizeof why) == 0);
+}
+
+TEST(side_per_op_and_names)
+{
+	struct side_sample s = { .ops = 1000 };
+	s.v[SIDE_CS] = 2000;
+	s.v[SIDE_FREQ_KHZ] = 2800000;
+	s.have = 1u << SIDE_CS | 1u << SIDE_FREQ_KHZ;
+	CHECK(side_per_op(&s, SIDE_CS) == 2.0);
+	CHECK(side_per_op(&s, SIDE_FREQ_KHZ) == 2800000); /* a level is not divided */
+	CHECK(isnan(side_per_op(&s, SIDE_MINFLT)));       /* not read */
+	s.ops = 0;
+	CHECK(isnan(side_per_op(&s, SIDE_CS)));            /* operations unknown */
+	for (int f = 0; f < SIDE_NFIELDS; f++)
+		CHECK(side_field_find(side_field_name(f)) == f);
+	CHECK(side_field_find("nonsense") == -1);
+}
+
+static void spin(uint64_t iters, void *arg)
+{
+	volatile uint64_t *x = arg;
+	for (uint64_t i = 0; i < iters; i++)
+		*x += i;
+}
+
+/* measure() keeps a side sample with every sample; PLUMB_SIDE=off keeps none */
+TEST(side_with_every_sample)
+{
+	uint64_t x = 0;
+	struct bench_op op = { .loop = spin, .arg = &x };
+	struct timing_ctx t;
+	timing_ctx_init(&t);
+	t.opts.repetitions = 3;
+	t.opts.min_sample_ns = 2e5;
+	cpu_policy_init(&t.place, "none");
+	struct measurement m;
+	CHECK(measure(&t, &op, &m) == 0);
+	CHECK(m.n == 3);
+	for (size_t i = 0; i < m.n; i++)
+		CHECK(m.s[i].side.have & (1u << SIDE_TASK_NS | 1u << SIDE_CS));
+	CHECK(strcmp(m.side_source, "proc") == 0);
+	measurement_free(&m);
+	setenv("PLUMB_SIDE", "off", 1);
+	CHECK(measure(&t, &op, &m) == 0);
+	unsetenv("PLUMB_SIDE");
+	for (size_t i = 0; i < m.n; i++)
+		CHECK(m.s[i].side.have == 0);
+	CHECK(m.side_source[0] == 0);
+	measurement_free(&m);
+}
+
+/* the store's text form reads back to the same sample; a bad number is refused */
+TEST(side_text_round_trip)
+{
+	struct side_sample a = { .ops = 592, .idle_states = 2 }, b;
+	a.v[SIDE_CS] = 1184;
+	a.v[SIDE_TASK_NS] = 2741162.5;
+	a.have = 1u << SIDE_CS | 1u << SIDE_TASK_NS;
+	a.idle_usage[1] = 7;
+	a.idle_us[1] = 1234.25;
+	char buf[1024];
+	side_encode(&a, buf, sizeof buf);
+	CHECK(side_decode(buf, &b) == 0);
+	CHECK(memcmp(&a, &b, sizeof a) == 0);
+	CHECK(side_decode("ops=1 cs=x", &b) == -1);
+	CHECK(side_decode("future_field=3 cs=2", &b) == 0 && b.have == 1u << SIDE_CS);
+	struct side_sample none = { 0 };
+	side_encode(&none, buf, sizeof buf);
+	CHECK(buf[0] == 0);
+}
