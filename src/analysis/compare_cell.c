@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "analysis/compare.h"
 #include "analysis/compare_cell.h"
 #include "core/stats.h"
 #include "core/util.h"
@@ -111,4 +112,35 @@ void cmp_fill_cell(struct cmp_cell *c, const struct side *s, const struct cmp_ro
 			c->smax = isnan(c->smax) ? v : fmax(c->smax, v);
 		}
 	}
+}
+
+/* compare.h: a value as every table prints it (here, below every file that formats one). */
+const char *cmp_fmt_num(double v, char *buf, size_t len)
+{
+	double a = fabs(v);
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (a >= 1e7)
+		snprintf(buf, len, "%.4g", v); /* 4 digits, as below: 9e9 is "9e+09", not 10 digits */
+	else if (a >= 1000)
+		snprintf(buf, len, "%.0f", v);
+	else if (a >= 100)
+		snprintf(buf, len, "%.1f", v);
+	else if (a >= 10)
+		snprintf(buf, len, "%.2f", v);
+	else if (a >= 1 || a == 0)
+		snprintf(buf, len, "%.3f", v);
+	else
+		snprintf(buf, len, "%.4g", v);
+	return buf;
+}
+
+/* compare.h: a row as every output names it. */
+const char *cmp_row_name(const struct cmp_row *r, char *buf, size_t len)
+{
+	char x[48] = "";
+	if (!isnan(r->x))
+		snprintf(x, sizeof x, " @%g", r->x);
+	snprintf(buf, len, "%s%s%s%s", r->metric, *r->params ? " " : "", r->params, x);
+	return buf;
 }
