@@ -22,6 +22,7 @@
 #include "analysis/summary.h"
 #include "analysis/summary_row.h"
 #include "core/escape.h"
+#include "core/metrics.h"
 #include "core/result.h"
 #include "results/run_ident.h"
 
@@ -275,6 +276,7 @@ static const struct table tables[] = {
 	{ h_mem, { F_L1, F_L2, F_MEM, NO_FIG }, "", { { 0 } }, 0, p_mem },
 };
 #define MEM_TABLE (sizeof tables / sizeof tables[0] - 1)
+#define BW_TABLE (MEM_TABLE - 1)
 #define NTABLES (sizeof tables / sizeof tables[0])
 
 /* Each table's value columns by name, for the document formats (summary_doc.c). */
@@ -406,6 +408,29 @@ static void mem_notes(FILE *f, struct run *const *runs, const struct row *rows, 
 	}
 }
 
+/* Under the bandwidth table, when a plumb run's Bcopy (hand), Mem read or Mem write cell is
+ * bw_mem's vector loop (its registry method; lmbench files are method 0, --lmbench-loop one
+ * more): lmbench 3's cells are scalar 4-byte loops, far below on the same machine. */
+static void bw_notes(FILE *f, const struct row *rows, size_t n)
+{
+	static const char *const vec[] = { "bw_mem.fcp", "bw_mem.frd", "bw_mem.fwr" };
+	int any = 0;
+	for (size_t i = 0; i < n && !any; i++) {
+		if (!row_shown(&tables[BW_TABLE], &rows[i]))
+			continue;
+		for (int k = 0; k < rows[i].nused && !any; k++) {
+			const struct result *p = rows[i].used[k];
+			const struct metric_def *d = metric_find(p->metric);
+			for (size_t j = 0; j < sizeof vec / sizeof vec[0]; j++)
+				any |= strcmp(p->metric, vec[j]) == 0 && d && p->version == d->version;
+		}
+	}
+	if (any)
+		fprintf(f, "\nBcopy (hand), Mem read, Mem write: bw_mem fcp, frd, fwr with the widest "
+			   "vector unit; lmbench 3's are scalar 4-byte loops, up to 5x lower on the same "
+			   "machine (bw_mem --lmbench-loop measures them).\n");
+}
+
 /* Under the tables, what the CPU clock did during each plumb run that watched it (suite/clock_watch.h):
  * on a shared host it moves every CPU-bound cell with it. Imported files have no such facts. */
 static void clock_notes(FILE *f, struct run *const *runs, const struct row *rows, size_t n)
@@ -459,6 +484,7 @@ void summary_print(FILE *f, struct run *const *runs, size_t n)
 
 void summary_notes(FILE *f, struct run *const *runs, const struct row *rows, size_t n)
 {
+	bw_notes(f, rows, n);
 	mem_notes(f, runs, rows, n);
 	summary_noisy_notes(f, rows, n); /* summary_noisy.c */
 	clock_notes(f, runs, rows, n);
