@@ -211,7 +211,8 @@ static const struct metric_def metrics[] = {
 	  .place = 1,
 	  LMBENCH("integer bit: %v nanoseconds", NULL, "%.2f", NULL),
 	  METHOD("a dependent chain of int bitwise ops, 50 units per loop iteration; per op",
-		SUB_CLOCK, "a register-to-register chain the compiler cannot fold"),
+		SUB_CLOCK, "a register-to-register chain the compiler cannot fold; lmbench's "
+		"compiler rewrites r |= (s ^= r) as r | s: 2 dependent ops of its 3, 1.45x lower"),
 	  NOISE("ops", 0.09, 0.02, 0, 19, FOLLOWS_CLOCK) },
 	{ METRIC("lat_ops.integer_add", "ns", LOWER, MEDIAN, 1, "integer add latency"),
 	  .place = 2,
@@ -245,7 +246,8 @@ static const struct metric_def metrics[] = {
 	  .place = 21,
 	  LMBENCH("int64 bit: %v nanoseconds", NULL, "%.2f", NULL),
 	  METHOD("a dependent chain of int64 bitwise ops, 50 units per loop iteration; per op",
-		SUB_CLOCK, "a register-to-register chain the compiler cannot fold"),
+		SUB_CLOCK, "a register-to-register chain the compiler cannot fold; lmbench's "
+		"compiler rewrites r |= (s ^= r) as r | s: 2 dependent ops of its 3, 1.45x lower"),
 	  NOISE("ops", 0.09, 0.02, 0, 19, FOLLOWS_CLOCK) },
 	{ METRIC("lat_ops.int64_add", "ns", LOWER, MEDIAN, 1, "int64 add latency"),
 	  .place = 22,
