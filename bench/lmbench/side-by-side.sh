@@ -6,6 +6,7 @@
 # and their range. Nothing is fetched or built here: give the two builds made outside the project.
 #
 #   sh bench/lmbench/side-by-side.sh [PAIRS] [OUTDIR]        (default 3 pairs, bench/out/lmbench)
+#   sh bench/lmbench/side-by-side.sh --table RAW.tsv...       (the table of earlier runs' pairs)
 #
 # Environment:
 #   PLUMB_BIN      plumb's bin directory (default bin; its lmbench names are used)
@@ -16,6 +17,24 @@
 #                  whose lmbench run takes minutes on a busy guest; FIGURES=lat_ops runs it)
 #   MODES          "quiet hog" (default), or one of them
 set -u
+# the table: per figure and mode, each side's median, the median of the pairs' ratios, range
+table() {
+	sort -t"$(printf '\t')" -k2,2 -k1,1r -s "$@" | awk -F'\t' '
+function med(a, n,   i, j, t) { for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+function flush(   i, r, lo, hi) { if (n == 0) return; for (i = 1; i <= n; i++) r[i] = p[i] / l[i]
+	lo = hi = r[1]; for (i = 2; i <= n; i++) { if (r[i] < lo) lo = r[i]; if (r[i] > hi) hi = r[i] }
+	printf "| %s | %s | %.4g | %.4g | %.2f | %.2f–%.2f | %d |\n", f, m, med(p, n), med(l, n), med(r, n), lo, hi, n; n = 0 }
+{ if ($2 != f || $1 != m) { flush(); f = $2; m = $1 } n++; p[n] = $4; l[n] = $5 }
+END { flush() }'
+}
+if [ "${1:-}" = --table ]; then
+	shift
+	echo "| figure | mode | plumb | lmbench 3 | ratio (median of pairs) | range | pairs |"
+	echo "|---|---|---|---|---|---|---|"
+	table "$@"
+	exit
+fi
 PAIRS=${1:-3}
 OUT=${2:-bench/out/lmbench}
 PB=${PLUMB_BIN:-bin}
@@ -45,6 +64,8 @@ trap cleanup EXIT
 #   f2: the 2nd field of the last line; "LABEL": the number after "LABEL:"; ctx N: the line "N v"
 FIGS="bw_mem 64m fwr|bw_mem 64m fwr|f2
 bw_mem 64m frd|bw_mem 64m frd|f2
+bw_mem 64m fwr (plumb --lmbench-loop)|bw_mem 64m fwr ++--lmbench-loop|f2
+bw_mem 64m frd (plumb --lmbench-loop)|bw_mem 64m frd ++--lmbench-loop|f2
 bw_mem 64m fcp|bw_mem 64m fcp|f2
 bw_mem 64m rd|bw_mem 64m rd|f2
 bw_mem 64m wr|bw_mem 64m wr|f2
@@ -55,14 +76,15 @@ lat_syscall null|lat_syscall null|Simple syscall
 lat_syscall read|lat_syscall read|Simple read
 lat_sig catch|lat_sig catch|Signal handler overhead
 lat_pipe|lat_pipe|Pipe latency
-lat_pipe (plumb --cpu none)|lat_pipe ++--cpu none|Pipe latency
+lat_pipe (plumb --cpu none)|lat_pipe ++--cpu ++none|Pipe latency
 lat_unix|lat_unix|AF_UNIX sock stream latency
 lat_ctx -s 16 2|lat_ctx -s 16 2|ctx 2
-lat_ctx -s 16 2 (plumb --cpu none)|lat_ctx -s 16 2 ++--cpu none|ctx 2
+lat_ctx -s 16 2 (plumb --cpu none)|lat_ctx -s 16 2 ++--cpu ++none|ctx 2
 lat_proc fork|lat_proc fork|Process fork+exit
-lat_proc fork (plumb --cpu none)|lat_proc fork ++--cpu none|Process fork+exit
+lat_proc fork (plumb --cpu none)|lat_proc fork ++--cpu ++none|Process fork+exit
 bw_unix|bw_unix|f2
 bw_tcp (loopback)|@server bw_tcp|f2
+bw_tcp (loopback, plumb --cpu none)|@server bw_tcp ++--cpu ++none|f2
 lat_tcp (loopback)|@server lat_tcp|TCP latency using 127.0.0.1
 stream copy (plumb NT)|@stream|Copy
 stream triad (plumb NT)|@stream|Triad
@@ -80,7 +102,8 @@ side() {
 	case $1 in
 	@server)
 		t=$2
-		if [ "$who" = p ]; then "$PB/$t" 2>&1; return; fi
+		# plumb runs its own loopback server; "++WORD" words go to plumb only
+		if [ "$who" = p ]; then shift 2; "$PB/$t" $(printf '%s\n' "$@" | sed 's/^++//') 2>&1; return; fi
 		"$LB/$t" -s >/dev/null 2>&1; sleep 0.3
 		"$LB/$t" 127.0.0.1 2>&1
 		"$LB/$t" -S 127.0.0.1 >/dev/null 2>&1 ;;
@@ -94,10 +117,10 @@ side() {
 		fi ;;
 	*)
 		t=$1; shift
-		# "++OPT VAL" words go to plumb only (a placement that lmbench does not have)
+		# "++WORD" words go to plumb only (a placement or loop that lmbench does not have)
 		args= extra=
 		while [ $# -gt 0 ]; do
-			case $1 in ++*) extra="$extra ${1#++} $2"; shift ;; *) args="$args $1" ;; esac
+			case $1 in ++*) extra="$extra ${1#++}" ;; *) args="$args $1" ;; esac
 			shift
 		done
 		if [ "$who" = p ]; then "$PB/$t" $extra $args 2>&1; else "$LB/$t" $args 2>&1; fi ;;
@@ -153,11 +176,4 @@ done
 echo "# $(uname -n) $(date -u '+%Y-%m-%d %H:%M UTC') $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), pairs $PAIRS"
 echo "| figure | mode | plumb | lmbench 3 | ratio (median of pairs) | range | pairs |"
 echo "|---|---|---|---|---|---|---|"
-sort -t"$(printf '\t')" -k2,2 -k1,1r -s "$RAW" | awk -F'\t' '
-function med(a, n,   i, j, t) { for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
-	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
-function flush(   i, r, lo, hi) { if (n == 0) return; for (i = 1; i <= n; i++) r[i] = p[i] / l[i]
-	lo = hi = r[1]; for (i = 2; i <= n; i++) { if (r[i] < lo) lo = r[i]; if (r[i] > hi) hi = r[i] }
-	printf "| %s | %s | %.4g | %.4g | %.2f | %.2f–%.2f | %d |\n", f, m, med(p, n), med(l, n), med(r, n), lo, hi, n; n = 0 }
-{ if ($2 != f || $1 != m) { flush(); f = $2; m = $1 } n++; p[n] = $4; l[n] = $5 }
-END { flush() }'
+table "$RAW"
