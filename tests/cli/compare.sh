@@ -252,6 +252,15 @@ if grep '^bw_mem.frd' "$T/lmloop.out" | grep -q 'method differs' &&
 then pass "compare: lmbench-loop-method-differs"
 else fail "compare: lmbench-loop-method-differs" "$(head -c 400 "$T/lmloop.out")"; fi
 
+# summary says where its Mem read is plumb's vector loop, and only there
+"$PLUMB" summary "$T/a.json" >"$T/sum-vec" 2>&1
+"$PLUMB" summary "$T/a2lm.json" >"$T/sum-lm" 2>&1
+"$PLUMB" summary "$T/lmfrd.txt" >"$T/sum-file" 2>&1
+if grep -q '^Bcopy (hand), Mem read, Mem write: .*--lmbench-loop' "$T/sum-vec" &&
+   ! grep -q 'Mem read, Mem write:' "$T/sum-lm" "$T/sum-file"
+then pass "compare: summary-vector-loop-line"
+else fail "compare: summary-vector-loop-line" "$(grep -c 'Mem write:' "$T/sum-vec" "$T/sum-lm" "$T/sum-file" | tr '\n' ' ')"; fi
+
 # three sides at once: a, a2 (same) and b (shifted)
 "$PLUMB" compare --wide "$T/a.json" "$T/a2.json" "$T/b.json" >"$T/three.out" 2>/dev/null
 if grep '^lat_syscall.null' "$T/three.out" | grep -q 'no significant change.*worse'
