@@ -106,8 +106,9 @@ static void part_cp(int32_t *restrict d, const int32_t *restrict s, size_t block
 }
 
 /* lmbench's full-word loops (--lmbench-loop): 128 4-byte ints a 512-byte block, each access one
- * scalar instruction, as lmbench's -O build emits them (volatile: no vector unit, no merged
- * stores); the reads are one chain of adds, as lmbench's `sum += p[0]+...+p[127]`. */
+ * scalar instruction, as lmbench's -O build emits them (volatile stores, KEEP after each add:
+ * no vector unit, no merged stores); the reads are one chain of adds, as lmbench's
+ * `sum += p[0]+...+p[127]` (objdump: 128 movl $1 / 128 add mem,%eax a block, gcc and clang). */
 #define E8(f, o) f(o) f(o + 1) f(o + 2) f(o + 3) f(o + 4) f(o + 5) f(o + 6) f(o + 7)
 #define E128(f) E8(f, 0) E8(f, 8) E8(f, 16) E8(f, 24) E8(f, 32) E8(f, 40) E8(f, 48) E8(f, 56) \
 	E8(f, 64) E8(f, 72) E8(f, 80) E8(f, 88) E8(f, 96) E8(f, 104) E8(f, 112) E8(f, 120)
