@@ -440,6 +440,7 @@ static int note_names(const char *list, const char *metric)
 
 static void lm_note_lines(FILE *f, const struct row *rows, size_t n)
 {
+	int lines = 0;
 	for (size_t t = 0; t < sizeof lm_notes / sizeof lm_notes[0]; t++) {
 		int any = 0;
 		for (size_t i = 0; i < n && !any; i++)
@@ -454,7 +455,7 @@ static void lm_note_lines(FILE *f, const struct row *rows, size_t n)
 				       strncmp(pl, lm_notes[t].placement, strlen(lm_notes[t].placement)) == 0);
 			}
 		if (any)
-			fprintf(f, "%s%s\n", t ? "" : "\n", lm_notes[t].text);
+			fprintf(f, "%s%s\n", lines++ ? "" : "\n", lm_notes[t].text);
 	}
 }
 
