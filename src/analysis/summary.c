@@ -22,6 +22,7 @@
 #include "analysis/summary.h"
 #include "analysis/summary_row.h"
 #include "core/escape.h"
+#include "core/metrics.h"
 #include "core/result.h"
 #include "results/run_ident.h"
 
@@ -275,6 +276,7 @@ static const struct table tables[] = {
 	{ h_mem, { F_L1, F_L2, F_MEM, NO_FIG }, "", { { 0 } }, 0, p_mem },
 };
 #define MEM_TABLE (sizeof tables / sizeof tables[0] - 1)
+#define BW_TABLE (MEM_TABLE - 1)
 #define NTABLES (sizeof tables / sizeof tables[0])
 
 /* Each table's value columns by name, for the document formats (summary_doc.c). */
@@ -406,6 +408,57 @@ static void mem_notes(FILE *f, struct run *const *runs, const struct row *rows, 
 	}
 }
 
+/* Under the tables, one line for each kind of cell a plumb run measured otherwise than lmbench 3
+ * (its registry method: lmbench files are method 0, --lmbench-loop one more; placement
+ * "single" for the pinned ones), said where the figure is shown. */
+static const struct {
+	const char *metrics, *placement, *text;
+} lm_notes[] = {
+	{ " bw_mem.fcp bw_mem.frd bw_mem.fwr ", NULL,
+	  "Bcopy (hand), Mem read, Mem write: bw_mem fcp, frd, fwr with the widest vector unit; "
+	  "lmbench 3's are scalar 4-byte loops, up to 5x lower on the same machine "
+	  "(bw_mem --lmbench-loop measures them)." },
+	{ " lat_ops.integer_bit lat_ops.int64_bit ", NULL,
+	  "intgr bit, int64 bit: one dependent op; lmbench 3's compiler folds its loop to 2 ops "
+	  "of 3 on the chain, 1.45x lower." },
+	{ " lat_ctx lat_pipe lat_unix lat_proc.fork bw_tcp ", "single",
+	  "ctxsw, Pipe, AF UNIX, fork proc, TCP bandwidth: plumb's processes share one CPU; "
+	  "lmbench 3 leaves them to the scheduler (--cpu none measures that)." },
+};
+
+/* Whether a space-separated list names the metric or its tool ("lat_ctx" for lat_ctx.ctx). */
+static int note_names(const char *list, const char *metric)
+{
+	char key[96];
+	const char *dot = strchr(metric, '.');
+	snprintf(key, sizeof key, " %s ", metric);
+	if (strstr(list, key))
+		return 1;
+	snprintf(key, sizeof key, " %.*s ", dot ? (int)(dot - metric) : 0, metric);
+	return dot && strstr(list, key) != NULL;
+}
+
+static void lm_note_lines(FILE *f, const struct row *rows, size_t n)
+{
+	int lines = 0;
+	for (size_t t = 0; t < sizeof lm_notes / sizeof lm_notes[0]; t++) {
+		int any = 0;
+		for (size_t i = 0; i < n && !any; i++)
+			for (int k = 0; k < rows[i].nused && !any; k++) {
+				const struct result *p = rows[i].used[k];
+				const struct metric_def *d = metric_find(p->metric);
+				char pl[64];
+				if (!d || p->version != d->version || !note_names(lm_notes[t].metrics, p->metric))
+					continue;
+				any = !lm_notes[t].placement ||
+				      (param_get(p->info, "placement", pl, sizeof pl) &&
+				       strncmp(pl, lm_notes[t].placement, strlen(lm_notes[t].placement)) == 0);
+			}
+		if (any)
+			fprintf(f, "%s%s\n", lines++ ? "" : "\n", lm_notes[t].text);
+	}
+}
+
 /* Under the tables, what the CPU clock did during each plumb run that watched it (suite/clock_watch.h):
  * on a shared host it moves every CPU-bound cell with it. Imported files have no such facts. */
 static void clock_notes(FILE *f, struct run *const *runs, const struct row *rows, size_t n)
@@ -459,6 +512,7 @@ void summary_print(FILE *f, struct run *const *runs, size_t n)
 
 void summary_notes(FILE *f, struct run *const *runs, const struct row *rows, size_t n)
 {
+	lm_note_lines(f, rows, n);
 	mem_notes(f, runs, rows, n);
 	summary_noisy_notes(f, rows, n); /* summary_noisy.c */
 	clock_notes(f, runs, rows, n);

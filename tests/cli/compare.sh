@@ -229,6 +229,38 @@ else
 	fail "compare: lmbench-notest" "$(head -c 400 "$T/lm.out" "$T/lm.err")"
 fi
 
+# bw_mem frd is plumb's vector loop (method 1), lmbench's a scalar one: against an imported
+# lmbench file, and against `bw_mem --lmbench-loop` (method 2), the row is shown, never judged
+cat >"$T/lmfrd.txt" <<'LM'
+[lmbench3.0 results for Linux vm 6.1.0 #1 SMP x86_64 GNU/Linux]
+[MHZ: 2600 MHz, 0.3846 nanosec clock]
+[OS: x86_64-linux-gnu]
+
+Memory read bandwidth
+64.00 5000.00
+
+LM
+"$PLUMB" compare "$T/lmfrd.txt" "$T/a.json" >"$T/lmfrd.out" 2>"$T/lmfrd.err"
+if grep '^bw_mem.frd' "$T/lmfrd.out" | grep -q 'method differs' &&
+   grep -q 'different method version' "$T/lmfrd.out" "$T/lmfrd.err"
+then pass "compare: lmbench-frd-method-differs"
+else fail "compare: lmbench-frd-method-differs" "$(head -c 400 "$T/lmfrd.out" "$T/lmfrd.err")"; fi
+sed '/"bw_mem.frd"/s/"method_version": 1/"method_version": 2/' "$T/a2.json" >"$T/a2lm.json"
+"$PLUMB" compare "$T/a.json" "$T/a2lm.json" >"$T/lmloop.out" 2>&1
+if grep '^bw_mem.frd' "$T/lmloop.out" | grep -q 'method differs' &&
+   ! grep '^lat_syscall.null' "$T/lmloop.out" | grep -q 'method differs'
+then pass "compare: lmbench-loop-method-differs"
+else fail "compare: lmbench-loop-method-differs" "$(head -c 400 "$T/lmloop.out")"; fi
+
+# summary says where its Mem read is plumb's vector loop, and only there
+"$PLUMB" summary "$T/a.json" >"$T/sum-vec" 2>&1
+"$PLUMB" summary "$T/a2lm.json" >"$T/sum-lm" 2>&1
+"$PLUMB" summary "$T/lmfrd.txt" >"$T/sum-file" 2>&1
+if grep -q '^Bcopy (hand), Mem read, Mem write: .*--lmbench-loop' "$T/sum-vec" &&
+   ! grep -q 'Mem read, Mem write:' "$T/sum-lm" "$T/sum-file"
+then pass "compare: summary-vector-loop-line"
+else fail "compare: summary-vector-loop-line" "$(grep -c 'Mem write:' "$T/sum-vec" "$T/sum-lm" "$T/sum-file" | tr '\n' ' ')"; fi
+
 # three sides at once: a, a2 (same) and b (shifted)
 "$PLUMB" compare --wide "$T/a.json" "$T/a2.json" "$T/b.json" >"$T/three.out" 2>/dev/null
 if grep '^lat_syscall.null' "$T/three.out" | grep -q 'no significant change.*worse'

@@ -45,6 +45,20 @@ for m in rd wr rdwr cp frd fwr fcp bzero bcopy; do
 done
 [ $ok = 1 ] && pass memory/bw_mem-lines || fail memory/bw_mem-lines "$(cat "$T"/bw.* | head -5)"
 check memory/bw_mem-x-small grep -q '^0\.016384 ' "$T/bw.rd"
+# --lmbench-loop: lmbench's scalar loop for the full-word modes, one method version up, said in
+# the kernel fact; the partial modes keep their one loop and version
+ok=1
+for m in frd fwr fcp; do
+	"$BIN/bw_mem" --lmbench-loop -N 3 16k $m 2>"$T/bwlm.$m" || ok=0
+	grep -Eq "$bwre" "$T/bwlm.$m" && lmfmt "$T/bwlm.$m" || ok=0
+	v0=$("$PLUMB" bw_mem -N 2 16k $m --json | awk -F': ' '/"method_version"/ { print $2 + 0; exit }')
+	v1=$("$PLUMB" bw_mem --lmbench-loop -N 2 16k $m --json | tee "$T/bwlm.$m.json" |
+		awk -F': ' '/"method_version"/ { print $2 + 0; exit }')
+	[ -n "$v0" ] && [ "$v1" = $((v0 + 1)) ] && grep -q "lmbench's_loop" "$T/bwlm.$m.json" || ok=0
+done
+v=$("$PLUMB" bw_mem --lmbench-loop -N 2 16k rd --json | awk -F': ' '/"method_version"/ { print $2 + 0; exit }')
+[ "$v" = 1 ] || ok=0
+[ $ok = 1 ] && pass memory/bw_mem-lmbench-loop || fail memory/bw_mem-lmbench-loop "v0=$v0 v1=$v1 rd=$v $(cat "$T"/bwlm.f* | head -3)"
 "$PLUMB" bw_mem -N 3 "$HALF_L1" frd >"$T/bwl1" 2>&1
 "$PLUMB" bw_mem -N 3 "$MAIN" frd >"$T/bwmain" 2>&1
 l1bw=$(field "$T/bwl1" '^[0-9]' 2); mainbw=$(field "$T/bwmain" '^[0-9]' 2)

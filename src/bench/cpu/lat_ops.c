@@ -225,7 +225,8 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .work = "a dependent chain of int bitwise ops, 50 units per loop iteration; per op",
 	  .subtracted = SUB_CLOCK,
-	  .lmbench = "a register-to-register chain the compiler cannot fold",
+	  .lmbench = "a register-to-register chain the compiler cannot fold; lmbench's "
+		"compiler rewrites r |= (s ^= r) as r | s: 2 dependent ops of its 3, 1.45x lower",
 	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.02, .df = 19, .clock = FOLLOWS_CLOCK } },
 	[ROW_LAT_OPS_INTEGER_ADD] = { .id = "lat_ops.integer_add",
 	  .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
@@ -279,7 +280,8 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .work = "a dependent chain of int64 bitwise ops, 50 units per loop iteration; per op",
 	  .subtracted = SUB_CLOCK,
-	  .lmbench = "a register-to-register chain the compiler cannot fold",
+	  .lmbench = "a register-to-register chain the compiler cannot fold; lmbench's "
+		"compiler rewrites r |= (s ^= r) as r | s: 2 dependent ops of its 3, 1.45x lower",
 	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.02, .df = 19, .clock = FOLLOWS_CLOCK } },
 	[ROW_LAT_OPS_INT64_ADD] = { .id = "lat_ops.int64_add",
 	  .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
