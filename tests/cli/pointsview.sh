@@ -63,7 +63,7 @@ then pass "pointsview: an imported lmbench result is one round"
 else fail "pointsview: an imported lmbench result is one round" "results $n_res, points $n_pts"; fi
 
 # a store of schema 3 (no view): opened by this plumb, it gains the view and keeps its runs
-q "DROP VIEW points; PRAGMA user_version = 3"
+q "DROP VIEW points; DROP VIEW IF EXISTS annotations; DROP VIEW IF EXISTS series; DROP TABLE IF EXISTS change_points; ALTER TABLE samples DROP COLUMN side; PRAGMA user_version = 3"
 before=$(q "SELECT COUNT(*) FROM samples")
 "$PLUMB" runs --db "$DB" >/dev/null 2>"$T/mig.err"
 after=$(q "SELECT COUNT(*) FROM samples")
