@@ -393,15 +393,8 @@ static int save_all_once(struct store *s, struct run *const *runs, size_t n)
 	int rc = 0;
 	for (size_t i = 0; i < n && !rc; i++)
 		rc = save_one(s, runs[i]);
-	if (!rc)
-		rc = s->ops->exec(s, "COMMIT");
+	rc = store_db_finish(s, rc);
 	if (rc) {
-		int retry = s->retry;
-		char keep[sizeof s->dberr];
-		memcpy(keep, s->dberr, sizeof keep);
-		s->ops->exec(s, "ROLLBACK");
-		memcpy(s->dberr, keep, sizeof keep);
-		s->retry = retry;
 		for (size_t i = 0; i < n; i++)
 			runs[i]->id = 0, runs[i]->dup = 0;
 	}

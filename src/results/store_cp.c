@@ -42,16 +42,7 @@ static int put_once(struct store *s, const struct change_point *c, size_t n)
 				       t_(k->tags) };
 		rc = s->ops->query(s, insert_sql, p, 16, NULL);
 	}
-	if (!rc)
-		rc = s->ops->exec(s, "COMMIT");
-	if (rc) {
-		int retry = s->retry;
-		char keep[sizeof s->dberr];
-		memcpy(keep, s->dberr, sizeof keep);
-		s->ops->exec(s, "ROLLBACK");
-		memcpy(s->dberr, keep, sizeof keep);
-		s->retry = retry;
-	}
+	rc = store_db_finish(s, rc);
 	return rc;
 }
 

@@ -127,3 +127,19 @@ void store_db_close(struct store *s)
 	free(s->name);
 	free(s);
 }
+
+int store_db_finish(struct store *s, int rc)
+{
+	if (!rc)
+		rc = s->ops->exec(s, "COMMIT");
+	if (rc) {
+		/* the transaction's own error, not the rollback's, is what the caller reports */
+		int retry = s->retry;
+		char keep[sizeof s->dberr];
+		memcpy(keep, s->dberr, sizeof keep);
+		s->ops->exec(s, "ROLLBACK");
+		memcpy(s->dberr, keep, sizeof keep);
+		s->retry = retry;
+	}
+	return rc;
+}

@@ -74,6 +74,9 @@ int store_pg_built(void);
 int db_utf8_valid(const char *s, size_t n);
 /* Close a backend's store and free it (NULL: nothing); store_close() is this for callers. */
 void store_db_close(struct store *s);
+/* The end of a transaction begun with BEGIN: COMMIT when rc is 0, else ROLLBACK with the
+ * transaction's error (dberr, retry) kept. Returns rc, or the COMMIT's failure. */
+int store_db_finish(struct store *s, int rc);
 
 /* The schema: migration step v (version v -> v + 1) in a dialect, malloc'd; NULL past the end. */
 char *schema_migration(int v, enum dialect d);

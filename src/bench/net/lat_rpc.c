@@ -36,6 +36,11 @@ static const struct tool_options rpc_options = { .opts = (const struct opt[]){
 		"plumb serve base port", "talk to `plumb serve --port BASE`"),
 	OPT_END } };
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_LAT_RPC_TCP, ROW_LAT_RPC_UDP, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 #ifdef HAVE_TIRPC
 #include <netinet/in.h>
 #include <rpc/rpc.h>
@@ -43,11 +48,6 @@ static const struct tool_options rpc_options = { .opts = (const struct opt[]){
 #include <unistd.h>
 
 #include "bench/net/rpc_xdr.h"
-
-/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
- * row, never by repeating its id. */
-enum { ROW_LAT_RPC_TCP, ROW_LAT_RPC_UDP, ROW_END };
-static const struct metric_def metrics[ROW_END + 1];
 
 
 /* ---- client ---------------------------------------------------------------------------------- */
@@ -184,7 +184,7 @@ static int lat_rpc(struct tool_ctx *c, int argc, char **argv)
 {
 	/* --help and bad options behave as in a full build; measuring is what cannot be done. */
 	struct rpc_opts o = { .proto = -1 };
-	struct operands args = options_parse(c, argc, argv, &o);
+	(void)options_parse(c, argc, argv, &o);
 	fprintf(stderr, "%s: plumb was built without libtirpc (install libtirpc-dev and rebuild)\n", c->tool);
 	return EXIT_MEASURE;
 }
