@@ -139,8 +139,12 @@ int cmp_side_disturbed(const struct cmp_table *t, const struct cmp_row *r, size_
 	double own = 0;
 	if (n) {
 		double *all = xmalloc(n * sizeof *all);
-		memcpy(all, a.v[SIDE_INVOL_CS], a.n[SIDE_INVOL_CS] * sizeof *all);
-		memcpy(all + a.n[SIDE_INVOL_CS], b.v[SIDE_INVOL_CS], b.n[SIDE_INVOL_CS] * sizeof *all);
+		/* one side may have none (NULL): memcpy of nothing from NULL is still undefined */
+		if (a.n[SIDE_INVOL_CS])
+			memcpy(all, a.v[SIDE_INVOL_CS], a.n[SIDE_INVOL_CS] * sizeof *all);
+		if (b.n[SIDE_INVOL_CS])
+			memcpy(all + a.n[SIDE_INVOL_CS], b.v[SIDE_INVOL_CS],
+			       b.n[SIDE_INVOL_CS] * sizeof *all);
 		own = stats_median(all, n);
 		free(all);
 	}
