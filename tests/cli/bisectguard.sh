@@ -46,12 +46,13 @@ if [ $rc -eq 128 ] && grep -Eq 'lat_syscall.null( reads 1e-300|: value 1e-300)' 
 then pass "bisectguard: an impossible baseline value aborts (128)"
 else fail "bisectguard: an impossible baseline value aborts (128)" "rc=$rc $(tail -n 3 "$T/out")"; fi
 
-# two busy loops beside the check of this very build: never "bad"
+# two busy loops beside the check of this very build: never "bad" (125, skipped for the load or
+# undecided within its looks, or 0, not worse: either is true of an identical build)
 sh -c 'while :; do :; done' & h1=$!
 sh -c 'while :; do :; done' & h2=$!
 check_against "$T/base.json"
 kill $h1 $h2; wait $h1 $h2 2>/dev/null
-if { [ $rc -eq 125 ] && grep -q 'ran beside other work' "$T/out"; } || [ $rc -eq 0 ]
+if [ $rc -eq 125 ] || [ $rc -eq 0 ]
 then pass "bisectguard: busy loops beside an identical build: $rc, never 1"
 else fail "bisectguard: busy loops beside an identical build: never 1" "rc=$rc $(tail -n 3 "$T/out")"; fi
 
