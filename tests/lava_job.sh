@@ -17,15 +17,18 @@ job=plumb-lava-job-$$
 # kernel and ramdisk it deploys, so qemu's command line names it
 ltmp=/var/lib/lava/dispatcher/tmp/$job
 lrpid="" probe=""
-# kill_job: lava-run (given time to cancel and clean up), then any qemu still holding the job's files
+# the processes of the job: lava-run (its title names the job) and a qemu holding the job's files
+job_pids() {
+	for p in /proc/[0-9]*; do
+		grep -qF -e "$ltmp/" -e "[job: $job]" "$p/cmdline" 2>/dev/null && echo "${p#/proc/}"
+	done
+}
+# kill_job: lava-run given time to cancel and clean up, then whatever of the job is left
 kill_job() {
 	for p in $probe $lrpid; do kill "$p" 2>/dev/null; done
 	i=0
 	while [ -n "$lrpid" ] && kill -0 "$lrpid" 2>/dev/null && [ $i -lt 30 ]; do sleep 0.5; i=$((i + 1)); done
-	[ -z "$lrpid" ] || kill -9 "$lrpid" 2>/dev/null
-	for p in /proc/[0-9]*; do
-		grep -qF "$ltmp" "$p/cmdline" 2>/dev/null && kill -9 "${p#/proc/}" 2>/dev/null
-	done
+	for p in $lrpid $(job_pids); do kill -9 "$p" 2>/dev/null; done
 	rm -rf "$ltmp" "$T"
 }
 trap kill_job EXIT
@@ -197,9 +200,7 @@ lrpid=""
 echo "lava-job: lava-run exited $rc after $(($(date +%s) - t0)) s"
 check "lava-job: lava-run exits 0" test "$rc" -eq 0
 check "lava-job: LAVA removed its directory for the job" test ! -e "$ltmp"
-left=""
-for p in /proc/[0-9]*; do grep -qF "$ltmp" "$p/cmdline" 2>/dev/null && left="$left ${p#/proc/}"; done
-check "lava-job: no qemu left running" test -z "$left"
+check "lava-job: no lava-run or qemu of the job left running" test -z "$(job_pids)"
 
 "$PY" - "$T/lava.log" "$T/out/result.yaml" >"$T/check" 2>&1 <<'EOF'
 import json, math, sys, yaml
