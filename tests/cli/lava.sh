@@ -6,7 +6,7 @@
 # its interpreter line added), and the log is read back by LAVA's signal pattern, handle_testcase
 # and SignalMatch (the result parsing of lava_dispatcher.actions.test.shell): every point of the
 # run printed into the log is one test case, passed, with its value as the measurement and its
-# unit as the units. Not a whole LAVA job: that needs a lava-server and a device (see
+# unit as the units. The whole job on a qemu device is tests/lava_job.sh (a .ci/run stage; see
 # docs/lab.md). SKIPs when lava-dispatcher is not installed.
 . tests/lib.sh
 PY=/usr/bin/python3

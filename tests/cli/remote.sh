@@ -6,8 +6,9 @@
 # nothing there either; no ssh (a closed port), no space (a 64 KiB tmpfs), another architecture
 # (the target's `uname -m` says riscv64: a uname first on the PATH its sshd gives sessions) and a
 # library the target lacks each give one line; `plumb on HOST ab` runs an A/A session of the
-# bundle there, its verdict shown here, both runs stored here, ab's status its own, and a stop
-# mid-session leaves nothing there. SKIPs when sshd or ssh-keygen is missing or will not start.
+# bundle there, its verdict shown here, both runs stored here, ab's status its own (also 1, a
+# regression: bundle B's side under bin/slowsys), and a stop mid-session leaves nothing there.
+# SKIPs when sshd or ssh-keygen is missing or will not start.
 . tests/lib.sh
 export PLUMB_DB="$T/default.db" # never touch the user's store
 SSHD=$(command -v sshd || echo /usr/sbin/sshd)
@@ -210,6 +211,43 @@ else
 	else fail "remote: ab's null call is plausible" "value '$v': $(head -c 300 "$T/ab.json")"; fi
 fi
 check "remote: ab leaves nothing on the target" test -z "$(ls -A "$T/target")"
+# a regression: bundle B's plumb runs its side (`plumb run`) under bin/slowsys, every system
+# call tens of times dearer, the session itself and --version as they are; with
+# --fail-on-regression ab exits 1 there, and plumb on with it
+SLOW=$BIN/slowsys
+if [ ! -x "$SLOW" ]; then
+	skip "remote: ab's regression (exit 1) passes through" "bin/slowsys not built (make test builds it)"
+elif ! "$SLOW" 1 true 2>"$T/slow.err"; then
+	skip "remote: ab's regression (exit 1) passes through" "no seccomp filters here: $(cat "$T/slow.err")"
+else
+	mkdir "$T/slowb" "$T/slowbundle" && tar xzf "$B" -C "$T/slowb"
+	sb=$(basename "$B" .tar.gz)
+	mv "$T/slowb/$sb/bin/plumb" "$T/slowb/$sb/bin/plumb.real"
+	cat >"$T/slowb/$sb/bin/plumb" <<-EOF
+	#!/bin/sh
+	h=\$(dirname "\$0")
+	[ "\$1" = run ] && exec "$SLOW" 4 "\$h/plumb.real" "\$@"
+	exec "\$h/plumb.real" "\$@"
+	EOF
+	chmod +x "$T/slowb/$sb/bin/plumb"
+	SB="$T/slowbundle/$sb.tar.gz"
+	tar czf "$SB" -C "$T/slowb" "$sb"
+	on board ab --a "$B" --b "$SB" $abc $abkeep --remote-dir "$T/target" --only lat_syscall.null \
+		--repeat 6 --time-limit 0 --alpha 0.01 --min-effect 25 --fail-on-regression \
+		--label base,slower >"$T/ab3.out" 2>"$T/ab3.err"
+	rc=$?
+	if [ $rc -eq 1 ] && grep -q '^lat_syscall\.null.* worse ' "$T/ab3.out"; then
+		pass "remote: ab's regression (exit 1) passes through"
+	else
+		fail "remote: ab's regression (exit 1) passes through" \
+			"exit $rc: $(grep '^lat_syscall' "$T/ab3.out" | head -n 2) $(tail -n 2 "$T/ab3.err")"
+	fi
+	if [ -z "$abkeep" ]; then
+		check "remote: a regression's runs are stored here too" \
+			grep -q '^plumb on: runs [0-9]* (base) and [0-9]* (slower): stored here' "$T/ab3.err"
+	fi
+	check "remote: a regression leaves nothing on the target" test -z "$(ls -A "$T/target")"
+fi
 on board ab --a "$B" --b "$B" $abc --remote-dir "$T/target" --only nosuchfamily >"$T/ab2.out" 2>"$T/ab2.err"
 rc=$?
 if [ $rc -eq 2 ] && grep -q nosuchfamily "$T/ab2.err" && test -z "$(ls -A "$T/target")"
