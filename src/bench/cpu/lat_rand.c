@@ -68,13 +68,15 @@ static const struct tool tools[] = {
  * 5-6), the log values' standard deviation times 1.25: a busy machine's figure, until quiet runs
  * replace it (bench/README.md says how). */
 static const struct metric_def metrics[ROW_END + 1] = {
-	[ROW_LAT_RAND_DRAND48] = { .id = "lat_rand.drand48", .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
+	[ROW_LAT_RAND_DRAND48] = { .id = "lat_rand.drand48",
+	  .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "one drand48() call", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "drand48 latency: %v nanoseconds", .vfmt = "%.2f",
 	  .work = "one drand48() call added to a kept sum, and its loop",
 	  .subtracted = SUB_CLOCK, .lmbench = "",
 	  .noise = { .group = "ops", .run = 0.75, .run_eq = 0.75, .df = 4, .clock = FOLLOWS_CLOCK } },
-	[ROW_LAT_RAND_LRAND48] = { .id = "lat_rand.lrand48", .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
+	[ROW_LAT_RAND_LRAND48] = { .id = "lat_rand.lrand48",
+	  .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "one lrand48() call", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "lrand48 latency: %v nanoseconds", .vfmt = "%.2f",
 	  .work = "one lrand48() call added to a kept sum, and its loop",

@@ -210,7 +210,8 @@ static const struct tool tools[] = {
 };
 
 static const struct metric_def metrics[ROW_END + 1] = {
-	[ROW_BW_FILE_RD_IO_ONLY] = { .id = "bw_file_rd.io_only", .unit = "MB/s", .better = HIGHER, .stat = MEDIAN,
+	[ROW_BW_FILE_RD_IO_ONLY] = { .id = "bw_file_rd.io_only",
+	  .unit = "MB/s", .better = HIGHER, .stat = MEDIAN,
 	  .version = 1,
 	  .desc = "re-read of a cached file with read()",
 	  .line = "%x %v", .xfmt = "bw", .vfmt = "bw", .series_title = "\"read bandwidth",
@@ -220,7 +221,8 @@ static const struct metric_def metrics[ROW_END + 1] = {
 		"/ time",
 	  .subtracted = SUB_CLOCK, .lmbench = "the sum is checked against the file",
 	  .noise = { .group = "file", .run = 0.15, .run_eq = 0.15, .df = 5, .clock = OWN_PACE } },
-	[ROW_BW_FILE_RD_OPEN2CLOSE] = { .id = "bw_file_rd.open2close", .unit = "MB/s", .better = HIGHER, .stat = MEDIAN,
+	[ROW_BW_FILE_RD_OPEN2CLOSE] = { .id = "bw_file_rd.open2close",
+	  .unit = "MB/s", .better = HIGHER, .stat = MEDIAN,
 	  .version = 1,
 	  .desc = "open+read+close of a cached file",
 	  .line = "%x %v",

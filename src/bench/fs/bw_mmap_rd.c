@@ -82,7 +82,8 @@ static const struct tool tools[] = {
 };
 
 static const struct metric_def metrics[ROW_END + 1] = {
-	[ROW_BW_MMAP_RD_MMAP_ONLY] = { .id = "bw_mmap_rd.mmap_only", .unit = "MB/s", .better = HIGHER, .stat = MEDIAN,
+	[ROW_BW_MMAP_RD_MMAP_ONLY] = { .id = "bw_mmap_rd.mmap_only",
+	  .unit = "MB/s", .better = HIGHER, .stat = MEDIAN,
 	  .version = 1,
 	  .desc = "read of a mapped cached file",
 	  .line = "%x %v", .xfmt = "bw", .vfmt = "bw", .series_title = "\"Mmap read bandwidth",
@@ -91,7 +92,8 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .work = "one pass over a read-only shared mapping, every word summed; bytes / time",
 	  .subtracted = SUB_CLOCK, .lmbench = "the sum is checked against the file",
 	  .noise = { .group = "file", .run = 0.25, .run_eq = 0.25, .df = 5, .clock = OWN_PACE } },
-	[ROW_BW_MMAP_RD_OPEN2CLOSE] = { .id = "bw_mmap_rd.open2close", .unit = "MB/s", .better = HIGHER, .stat = MEDIAN,
+	[ROW_BW_MMAP_RD_OPEN2CLOSE] = { .id = "bw_mmap_rd.open2close",
+	  .unit = "MB/s", .better = HIGHER, .stat = MEDIAN,
 	  .version = 1,
 	  .desc = "open+mmap+read+munmap",
 	  .line = "%x %v",

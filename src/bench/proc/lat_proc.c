@@ -255,7 +255,8 @@ static const struct tool tools[] = {
 };
 
 static const struct metric_def metrics[ROW_END + 1] = {
-	[ROW_LAT_PROC_PROCEDURE] = { .id = "lat_proc.procedure", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 2,
+	[ROW_LAT_PROC_PROCEDURE] = { .id = "lat_proc.procedure",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 2,
 	  .desc = "procedure call", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "Procedure call: %v microseconds", .vfmt = "%.4f",
 	  .work = "one call of an opaque function and its loop, the whole iteration",
@@ -265,7 +266,8 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .noise = { .group = "proc", .run = 0.1, .run_eq = 0.1, .df = 19, .clock = FOLLOWS_CLOCK },
 	  .steady = { .group = "proc.steady", .run = 0.27, .run_eq = 0.27, .df = 15,
 		   .clock = FOLLOWS_CLOCK, .run_effect = 0.185 } },
-	[ROW_LAT_PROC_FORK] = { .id = "lat_proc.fork", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 2,
+	[ROW_LAT_PROC_FORK] = { .id = "lat_proc.fork",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 2,
 	  .desc = "fork, child exits, parent waits", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "Process fork+exit: %v microseconds", .vfmt = "%.4f",
 	  .work = "fork(), the child _exit(0)s, the parent waits; forked from plumb-spawn, a "
@@ -277,7 +279,8 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .noise = { .group = "proc", .run = 0.12, .run_eq = 0.12, .df = 5, .clock = OWN_PACE },
 	  .steady = { .group = "proc.steady", .run = 0.1, .run_eq = 0.1, .df = 15,
 		   .clock = OWN_PACE } },
-	[ROW_LAT_PROC_EXEC] = { .id = "lat_proc.exec", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 2,
+	[ROW_LAT_PROC_EXEC] = { .id = "lat_proc.exec",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 2,
 	  .desc = "fork + execve of a tiny program", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "Process fork+execve: %v microseconds", .vfmt = "%.4f",
 	  .work = "fork() + execve() of plumb-hello (empty environment, stdout on /dev/null) + "
@@ -288,7 +291,8 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .noise = { .group = "proc", .run = 0.12, .run_eq = 0.12, .df = 5, .clock = OWN_PACE },
 	  .steady = { .group = "proc.steady", .run = 0.115, .run_eq = 0.115, .df = 15,
 		   .clock = OWN_PACE, .run_effect = 0.04 } },
-	[ROW_LAT_PROC_SHELL] = { .id = "lat_proc.shell", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 2,
+	[ROW_LAT_PROC_SHELL] = { .id = "lat_proc.shell",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 2,
 	  .desc = "fork + /bin/sh -c tiny program", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "Process fork+/bin/sh -c: %v microseconds", .vfmt = "%.4f",
 	  .work = "fork() + execve(/bin/sh -c plumb-hello) + wait, from plumb-spawn",
