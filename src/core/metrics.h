@@ -64,15 +64,6 @@ enum sign_rule {
 			  * recorded as measured even at or below zero */
 };
 
-/* Which chart of a report draws the metric's series (analysis/report.c). */
-enum chart_kind {
-	CHART_UNDECLARED,    /* refused on a row with a series */
-	CHART_SERIES,        /* a chart of its own per metric, x named by the row's x.label */
-	CHART_MEM_LATENCY,   /* the memory latency charts, one per chain (lat_mem_rd) */
-	CHART_MEM_BANDWIDTH, /* a memory bandwidth chart per operation (bw_mem) */
-	CHART_CTX_SWITCH,    /* the context switch chart, a line per size (lat_ctx) */
-};
-
 /* Which points of a series lmbench's summary tables read (analysis/compare.c: the points
  * compare keeps without --all). */
 enum summary_at {
@@ -102,7 +93,7 @@ struct metric_summary {
  *                .clock = FOLLOWS_CLOCK, .run_effect = 0.04 } },
  * A row with a series (x.kind other than X_NONE) also names its axis and says which chart
  * draws it and which points lmbench's summary reads:
- *     .x = { .kind = X_COUNT, .label = "copies" }, .chart = CHART_SERIES,
+ *     .x = { .kind = X_COUNT, .label = "copies" }, .chart = "series",
  *     .summary = { .at = SUMMARY_LAST },
  * A row that leaves out a field a room needs (unit, version, description, method, noise, sign
  * rule, abscissa; with a series its label, chart and summary points) is incomplete:
@@ -142,7 +133,11 @@ struct metric_def {
 				   * metric_set) */
 	enum sign_rule sign;      /* which values a measurement can give */
 	struct metric_x x;        /* what a series' abscissa is */
-	enum chart_kind chart;    /* the report chart of its series (with a series) */
+	/* The report's chart kind that draws it, by name: a kind is declared by its file in
+	 * src/analysis/ (report_util.h, collected by mk/charts.sh, which refuses a row naming no
+	 * kind). "series" is a line chart of its own per metric, x named by x.label; a row with a
+	 * series names one, a row without may (lat_epoll's "samples"); NULL: none but the bars. */
+	const char *chart;
 	struct metric_summary summary; /* lmbench's summary points (with a series) */
 };
 

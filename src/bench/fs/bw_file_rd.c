@@ -215,7 +215,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .version = 1,
 	  .desc = "re-read of a cached file with read()",
 	  .line = "%x %v", .xfmt = "bw", .vfmt = "bw", .series_title = "\"read bandwidth",
-	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size" }, .chart = CHART_SERIES,
+	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size" }, .chart = "series",
 	  .summary = { .at = SUMMARY_LAST },
 	  .work = "one read() pass over the cached file in 64 KiB reads, every word summed; bytes "
 		"/ time",
@@ -227,7 +227,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .desc = "open+read+close of a cached file",
 	  .line = "%x %v",
 	  .xfmt = "bw", .vfmt = "bw", .series_title = "\"read open2close bandwidth",
-	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size" }, .chart = CHART_SERIES,
+	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size" }, .chart = "series",
 	  .summary = { .at = SUMMARY_LAST },
 	  .work = "open + read pass + close, every word summed; bytes / time",
 	  .subtracted = SUB_CLOCK, .lmbench = "the sum is checked against the file",

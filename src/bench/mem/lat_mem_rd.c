@@ -265,7 +265,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .desc = "load latency, chain in address order (MiB)",
 	  .line = "%x %v", .xfmt = "%.5f", .vfmt = "%.3f", .series_title = "\"stride={stride}",
 	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size", .was_param = "size" },
-	  .chart = CHART_MEM_LATENCY,
+	  .chart = "mem_latency",
 	  .summary = { .at = SUMMARY_LISTED_OR_LAST, .param = "stride", .param_is = 128,
 		      .x = { 0.0009765625, 0.125 }, .tol = 0.03 },
 	  .work = "100 dependent loads of a chain in address order, stride bytes apart; per load",
@@ -278,7 +278,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .desc = "load latency, one random cycle through all lines (MiB)",
 	  .line = "%x %v", .xfmt = "%.5f", .vfmt = "%.3f", .series_title = "\"stride={stride}",
 	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size", .was_param = "size" },
-	  .chart = CHART_MEM_LATENCY,
+	  .chart = "mem_latency",
 	  .summary = { .at = SUMMARY_LAST },
 	  .work = "100 dependent loads of one random cycle through every stride-slot of the size; "
 		"per load",

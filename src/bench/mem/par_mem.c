@@ -205,7 +205,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .line = "%x %v",
 	  .xfmt = "%.6f", .vfmt = "%.2f", .series_title = "Memory load parallelism",
 	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size", .was_param = "size" },
-	  .chart = CHART_SERIES,
+	  .chart = "series",
 	  .summary = { .at = SUMMARY_LAST },
 	  .work = "k random chains walked at once, 2k loads per iteration; ns per load with one / "
 		"with k, the largest over k",

@@ -133,7 +133,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .desc = "fork jobs of x us work each, wait for all",
 	  .line = "%x %v", .xfmt = "%.0f", .vfmt = "%.2f",
 	  .sign = POSITIVE, .x = { .kind = X_OTHER, .label = "work per job (us)" },
-	  .chart = CHART_SERIES,
+	  .chart = "series",
 	  .summary = { .at = SUMMARY_LAST },
 	  .work = "one round: fork jobs children, each runs a chain of cached loads calibrated (just "
 		"before, alone) to last x microseconds and exits; wait for all",

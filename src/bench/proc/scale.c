@@ -532,7 +532,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	[row_] = { .id = id_, .unit = "/s", .better = HIGHER, .stat = MEDIAN, .version = 1,               \
 	  .desc = desc_ " per second, x copies at once (`mode`: process or thread copies)",       \
 	  .line = line_ " {mode} copies %x: %v ops/s", .xfmt = "%.0f", .vfmt = "%.0f",          \
-	  .sign = POSITIVE, .x = { .kind = X_COUNT, .label = "copies" }, .chart = CHART_SERIES,  \
+	  .sign = POSITIVE, .x = { .kind = X_COUNT, .label = "copies" }, .chart = "series",  \
 	  .summary = { .at = SUMMARY_LAST },                                                     \
 	  .work = SCALE_WORK, .subtracted = SCALE_SUB,                                           \
 	  .lmbench = "not an lmbench tool (lmbench's -P gives one copy count)",                  \
@@ -547,7 +547,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .desc = "bw_mem rd's loop (one int every 16 bytes), MB read per second, x copies at once, "
 		 "each its own buffer (`mode`: process or thread copies)",
 	  .line = "Scale rd {mode} copies %x: %v MB/s", .xfmt = "%.0f", .vfmt = "%.2f",
-	  .sign = POSITIVE, .x = { .kind = X_COUNT, .label = "copies" }, .chart = CHART_SERIES,
+	  .sign = POSITIVE, .x = { .kind = X_COUNT, .label = "copies" }, .chart = "series",
 	  .summary = { .at = SUMMARY_LAST },
 	  .work = SCALE_WORK "; MB = 512-byte blocks x 512 / 10^6",
 	  .subtracted = SCALE_SUB,
@@ -557,7 +557,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .unit = "x", .better = HIGHER, .stat = MEDIAN, .version = 1,
 	  .desc = "throughput at x copies / (x times the median throughput at 1 copy)",
 	  .line = "Scale efficiency {op} {mode} copies %x: %v", .xfmt = "%.0f", .vfmt = "%.3f",
-	  .sign = POSITIVE, .x = { .kind = X_COUNT, .label = "copies" }, .chart = CHART_SERIES,
+	  .sign = POSITIVE, .x = { .kind = X_COUNT, .label = "copies" }, .chart = "series",
 	  .summary = { .at = SUMMARY_LAST },
 	  .work = "derived from the medians: each throughput sample at k copies / (k x the median at "
 		"1 copy), so its median is median(k) / (k x median(1)); 1 = perfect scaling; above 1 "
