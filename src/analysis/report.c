@@ -479,8 +479,13 @@ static void series_charts(struct charts *c, const struct chart_in *in)
 	strs_free(&other);
 }
 
-const struct chart_kind chart_kind_mem_latency = { .kind = "mem_latency", .fn = mem_latency_charts };
-const struct chart_kind chart_kind_mem_bandwidth = { .kind = "mem_bandwidth", .fn = mem_bandwidth_charts };
-const struct chart_kind chart_kind_ctx_switch = { .kind = "ctx_switch", .fn = ctx_switch_charts };
-const struct chart_kind chart_kind_series = { .kind = "series", .fn = series_charts };
-const struct chart_kind chart_kind_bars = { .kind = "bars", .fn = report_bar_charts };
+const struct chart_kind chart_kind_mem_latency = { .kind = "mem_latency", .fn = mem_latency_charts,
+	.section = "Memory latency", .section_id = "latency" };
+const struct chart_kind chart_kind_mem_bandwidth = { .kind = "mem_bandwidth", .fn = mem_bandwidth_charts,
+	.section = "Memory bandwidth", .section_id = "bandwidth" };
+const struct chart_kind chart_kind_ctx_switch = { .kind = "ctx_switch", .fn = ctx_switch_charts,
+	.section = "Context switch", .section_id = "ctx" };
+const struct chart_kind chart_kind_series = { .kind = "series", .fn = series_charts,
+	.section = "Other series", .section_id = "series" };
+const struct chart_kind chart_kind_bars = { .kind = "bars", .fn = report_bar_charts,
+	.section = "Summary metrics", .section_id = "bars" };

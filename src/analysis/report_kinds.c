@@ -12,8 +12,12 @@ size_t report_charts(const struct side *sides, size_t n, int standalone,
 {
 	struct charts c = { 0 };
 	const struct chart_in in = { .sides = sides, .n = n, .standalone = standalone };
-	for (size_t k = 0; chart_kinds[k]; k++)
+	for (size_t k = 0; chart_kinds[k]; k++) {
+		size_t from = c.n;
 		chart_kinds[k]->fn(&c, &in);
+		for (size_t i = from; i < c.n; i++)
+			c.v[i].kind = chart_kinds[k]; /* the page's section (report_page.c) */
+	}
 	*out = c.v;
 	return c.n;
 }

@@ -145,4 +145,5 @@ static void samples_charts(struct charts *out, const struct chart_in *in)
 	}
 }
 
-const struct chart_kind chart_kind_samples = { .kind = "samples", .fn = samples_charts };
+const struct chart_kind chart_kind_samples = { .kind = "samples", .fn = samples_charts,
+	.section = "Samples", .section_id = "samples" };

@@ -164,4 +164,5 @@ void report_trend_charts(struct charts *out, const struct chart_in *in)
 	trend_free(t);
 }
 
-const struct chart_kind chart_kind_trend = { .kind = "trend", .fn = report_trend_charts };
+const struct chart_kind chart_kind_trend = { .kind = "trend", .fn = report_trend_charts,
+	.section = "Series across the versions", .section_id = "trend" };

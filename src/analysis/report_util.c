@@ -20,7 +20,8 @@ void chart_add(struct charts *c, const char *slug, const char *title, char *svg,
 		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
 		      *p == '_'))
 			*p = '-';
-	c->v[c->n++] = (struct report_chart){ id, xstrdup(title), svg, wide };
+	c->v[c->n++] = (struct report_chart){ .slug = id, .title = xstrdup(title), .svg = svg,
+					       .wide = wide };
 }
 
 const struct chart_kind *chart_kind_find(const char *name)
