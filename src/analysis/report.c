@@ -228,8 +228,8 @@ static int fact_markers(const struct run *r, struct svg_marker **out, size_t *nm
 	return found;
 }
 
-/* Cache sizes as markers in MB: from the runs' facts, else from measured cache.size results
- * (plumb's cache tool, lmbench's "L1 cache:" lines). */
+/* Cache sizes as markers in MB: from the runs' facts, else from the results whose row says
+ * they are sizes to mark (.size_mark: plumb's cache tool, lmbench's "L1 cache:" lines). */
 static size_t cache_markers(const struct side *sides, size_t n, struct svg_marker **out)
 {
 	size_t nm = 0;
@@ -241,7 +241,8 @@ static size_t cache_markers(const struct side *sides, size_t n, struct svg_marke
 			for (size_t k = 0; k < r->results.n && !found; k++) {
 				const struct result *c = &r->results.v[k];
 				char lv[16], name[24];
-				if (strcmp(c->metric, "cache.size") || !(c->value > 0) ||
+				const struct metric_def *cd = metric_find(c->metric);
+				if (!cd || !cd->size_mark || !(c->value > 0) ||
 				    !param_get(c->params, "level", lv, sizeof lv) || !strcmp(lv, "mem"))
 					continue;
 				snprintf(name, sizeof name, "L%s", lv);

@@ -46,6 +46,14 @@ enum abscissa {
 	X_LEVEL,      /* a level of a load: a linear axis */
 	X_OTHER,      /* another quantity: a linear axis named by its label */
 };
+/* How lmbench's text prints a size abscissa, so that an import (results/lmbench_read.c)
+ * recovers the size in bytes plumb's own run records: */
+enum lmbench_x {
+	LMX_AS_PRINTED, /* x as printed: no size to recover (and every row without a series) */
+	LMX_MIB,        /* MiB with 5 decimals, sizes multiples of 512 bytes (lat_mem_rd) */
+	LMX_MB,         /* MB, "%.2f" from 1 MB on, sizes powers of two (bw_mem, bw_file_rd) */
+	LMX_MB6,        /* MB with 6 decimals, exact bytes (par_mem) */
+};
 struct metric_x {
 	enum abscissa kind;
 	const char *label;     /* the axis' name in a chart ("size", "copies"); NULL with X_NONE */
@@ -53,6 +61,7 @@ struct metric_x {
 				* files before plumb/2 and lmbench imports of that time, which made
 				* every point its own series); dropped wherever a result is made, so
 				* old files, old stores and new runs agree on what a series is */
+	enum lmbench_x lmbench; /* how lmbench's text prints it (above) */
 };
 
 /* Which values a measurement of the metric can give (results/run_check.c judges a run by it). */
@@ -139,6 +148,10 @@ struct metric_def {
 	 * series names one, a row without may (lat_epoll's "samples"); NULL: none but the bars. */
 	const char *chart;
 	struct metric_summary summary; /* lmbench's summary points (with a series) */
+	/* 1: the value is a size in bytes that the report marks on the size axis of its memory
+	 * charts, named "L" and the result's level= parameter (a cache level's size: cache.size,
+	 * and lmbench's "L1 cache:" lines imported as it) */
+	int size_mark;
 };
 
 /* The suffix of a steady twin's id. */
