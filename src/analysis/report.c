@@ -1,9 +1,10 @@
 /*
  * report.c — the report's series and bar charts from runs (the chart kinds "mem_latency",
- * "mem_bandwidth", "ctx_switch", "series" and "bars", declared at the end): one line per side and series (metric + params; the abscissa is never part of
- * a series), values = median of the rounds, as compare computes them; cache sizes marked on the
- * memory charts; bar charts of the summary metrics, split so that no chart holds more than
- * SVG_TEXT_MAX texts. The HTML page around them: report_page.c.
+ * "mem_bandwidth", "ctx_switch", "series" and "bars", declared at the end): one line per side
+ * and series (metric + params; the abscissa is never part of a series), values = median of the
+ * rounds, as compare computes them; cache sizes marked on the memory charts; bar charts of the
+ * summary metrics, split so that no chart holds more than SVG_TEXT_MAX texts. The HTML page
+ * around them: report_page.c.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -482,8 +483,8 @@ static void series_charts(struct charts *c, const struct chart_in *in)
 
 const struct chart_kind chart_kind_mem_latency = { .kind = "mem_latency", .fn = mem_latency_charts,
 	.section = "Memory latency", .section_id = "latency" };
-const struct chart_kind chart_kind_mem_bandwidth = { .kind = "mem_bandwidth", .fn = mem_bandwidth_charts,
-	.section = "Memory bandwidth", .section_id = "bandwidth" };
+const struct chart_kind chart_kind_mem_bandwidth = { .kind = "mem_bandwidth",
+	.fn = mem_bandwidth_charts, .section = "Memory bandwidth", .section_id = "bandwidth" };
 const struct chart_kind chart_kind_ctx_switch = { .kind = "ctx_switch", .fn = ctx_switch_charts,
 	.section = "Context switch", .section_id = "ctx" };
 const struct chart_kind chart_kind_series = { .kind = "series", .fn = series_charts,

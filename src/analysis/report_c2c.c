@@ -298,4 +298,5 @@ static int c2c_bars_too(const struct chart_in *in)
 	return report_c2c_bars_too(in->sides, in->n);
 }
 
-const struct chart_kind chart_kind_c2c = { .kind = "c2c", .fn = report_c2c_charts, .bars_too = c2c_bars_too };
+const struct chart_kind chart_kind_c2c = { .kind = "c2c", .fn = report_c2c_charts,
+	.bars_too = c2c_bars_too };
