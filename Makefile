@@ -88,7 +88,7 @@ ALL_CFLAGS := $(BASE_CFLAGS) $(CFLAGS) $(CPPFLAGS)
 # src/bench/FAMILY/*.c: a folder per benchmark family (tool.h); src/suite/: plumb run.
 BENCH_SRCS := $(wildcard src/bench/*.c src/bench/*/*.c)
 SRCS  := $(wildcard src/core/*.c src/results/*.c src/analysis/*.c src/suite/*.c src/cmd/*.c) $(BENCH_SRCS)
-OBJS  := $(patsubst src/%.c,build/%.o,$(SRCS)) build/registry_gen.o
+OBJS  := $(patsubst src/%.c,build/%.o,$(SRCS)) build/registry_gen.o build/charts_gen.o
 MAIN  := build/main.o
 LIB   := build/libplumb.a
 # Tool names come from the TOOL(...) entries of the benchmark descriptors: one source of truth.
@@ -134,6 +134,17 @@ build/registry_gen.c: FORCE
 	@rm -f build/registry_gen.c.tmp
 
 build/registry_gen.o: build/registry_gen.c build/flags.stamp
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+# The report's chart kinds, from the line each chart kind's file in src/analysis/ declares it
+# with (report_util.h), checked against every metric row's .chart: made as the registry is.
+build/charts_gen.c: FORCE
+	@mkdir -p build
+	@sh mk/charts.sh $(wildcard src/analysis/*.c) $(BENCH_SRCS) >build/charts_gen.c.tmp || { rm -f build/charts_gen.c.tmp; exit 1; }
+	@cmp -s build/charts_gen.c.tmp $@ || mv build/charts_gen.c.tmp $@
+	@rm -f build/charts_gen.c.tmp
+
+build/charts_gen.o: build/charts_gen.c build/flags.stamp
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
 $(LIB): $(filter-out $(MAIN),$(OBJS))
@@ -206,8 +217,8 @@ check-asan:
 # ---- fuzzing (clang's libFuzzer) ---------------------------------------------------------
 FUZZ_TIME ?= 30
 FUZZERS   := $(patsubst fuzz/%.c,bin/%,$(wildcard fuzz/fuzz_*.c))
-FUZZ_SRCS  = $(filter-out src/main.c,$(SRCS)) build/registry_gen.c
-bin/fuzz_%: fuzz/fuzz_%.c $(SRCS) build/buildinfo.h build/registry_gen.c
+FUZZ_SRCS  = $(filter-out src/main.c,$(SRCS)) build/registry_gen.c build/charts_gen.c
+bin/fuzz_%: fuzz/fuzz_%.c $(SRCS) build/buildinfo.h build/registry_gen.c build/charts_gen.c
 	@mkdir -p bin
 	clang $(BASE_CFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -o $@ $< $(FUZZ_SRCS) $(LDLIBS)
 fuzz: $(FUZZERS)

@@ -1,14 +1,14 @@
 /*
- * report.c — the report's series and bar charts from runs (the chart kinds "series" and "bars",
- * report_kinds.c): one line per side and series (metric + params; the abscissa is never part of
- * a series), values = median of the rounds, as compare computes them; cache sizes marked on the
- * memory charts; bar charts of the summary metrics, split so that no chart holds more than
- * SVG_TEXT_MAX texts. The HTML page around them: report_page.c.
+ * report.c — the report's series and bar charts from runs (the chart kinds "mem_latency",
+ * "mem_bandwidth", "ctx_switch", "series" and "bars", declared at the end): one line per side
+ * and series (metric + params; the abscissa is never part of a series), values = median of the
+ * rounds, as compare computes them; cache sizes marked on the memory charts; bar charts of the
+ * summary metrics, split so that no chart holds more than SVG_TEXT_MAX texts. The HTML page
+ * around them: report_page.c.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "analysis/report_c2c.h"
 #include "analysis/report_util.h"
 #include "analysis/svg.h"
 #include "core/stats.h"
@@ -229,8 +229,8 @@ static int fact_markers(const struct run *r, struct svg_marker **out, size_t *nm
 	return found;
 }
 
-/* Cache sizes as markers in MB: from the runs' facts, else from measured cache.size results
- * (plumb's cache tool, lmbench's "L1 cache:" lines). */
+/* Cache sizes as markers in MB: from the runs' facts, else from the results whose row says
+ * they are sizes to mark (.size_mark: plumb's cache tool, lmbench's "L1 cache:" lines). */
 static size_t cache_markers(const struct side *sides, size_t n, struct svg_marker **out)
 {
 	size_t nm = 0;
@@ -242,7 +242,8 @@ static size_t cache_markers(const struct side *sides, size_t n, struct svg_marke
 			for (size_t k = 0; k < r->results.n && !found; k++) {
 				const struct result *c = &r->results.v[k];
 				char lv[16], name[24];
-				if (strcmp(c->metric, "cache.size") || !(c->value > 0) ||
+				const struct metric_def *cd = metric_find(c->metric);
+				if (!cd || !cd->size_mark || !(c->value > 0) ||
 				    !param_get(c->params, "level", lv, sizeof lv) || !strcmp(lv, "mem"))
 					continue;
 				snprintf(name, sizeof name, "L%s", lv);
@@ -311,8 +312,16 @@ static int cmp_order(const void *a, const void *b)
 	return (x->order > y->order) - (x->order < y->order);
 }
 
-/* The chart kind "bars" (report_kinds.c). */
-void report_bar_charts(struct charts *out, const struct chart_in *in)
+/* Whether the bars show r's metric: yes, unless the chart kind its row names draws it instead
+ * for these sides (lat_c2c's heatmap when its pairs are many). */
+static int in_bars(const struct cmp_row *r, const struct chart_in *in)
+{
+	const struct chart_kind *k = chart_kind_find(r->def ? r->def->chart : NULL);
+	return !k || !k->bars_too || k->bars_too(in);
+}
+
+/* The chart kind "bars". */
+static void report_bar_charts(struct charts *out, const struct chart_in *in)
 {
 	const struct side *sides = in->sides;
 	size_t n = in->n;
@@ -321,10 +330,9 @@ void report_bar_charts(struct charts *out, const struct chart_in *in)
 	struct cmp_table *t = cmp_build(sides, n, &o);
 	const struct cmp_row **rows = xmalloc((t->nrows ? t->nrows : 1) * sizeof *rows);
 	size_t nr = 0;
-	int c2c_bars = report_c2c_bars_too(sides, n); /* else the heatmap alone */
 	for (size_t i = 0; i < t->nrows; i++)
 		if ((isnan(t->rows[i].x) || !is_curve(sides, n, t->rows[i].metric)) &&
-		    (c2c_bars || strcmp(t->rows[i].metric, "lat_c2c.roundtrip") != 0))
+		    in_bars(&t->rows[i], in))
 			rows[nr++] = &t->rows[i];
 	qsort(rows, nr, sizeof *rows, cmp_order);
 	char **names = xmalloc(n * sizeof *names);
@@ -405,32 +413,48 @@ static const char *x_name(const struct metric_def *d)
 static int covered(const char *m)
 {
 	const struct metric_def *d = metric_find(m);
-	return d && d->chart != CHART_UNDECLARED && d->chart != CHART_SERIES;
+	return d && d->chart && strcmp(d->chart, "series") != 0;
 }
 
-/* The chart kind "series" (report_kinds.c): the memory charts, context switches, then every
- * other series the runs hold. */
-void report_series_charts(struct charts *c, const struct chart_in *in)
+/* The chart kind "mem_latency": lat_mem_rd's chains, titled as lmbench's readers know them. */
+static void mem_latency_charts(struct charts *c, const struct chart_in *in)
 {
-	const struct side *sides = in->sides;
-	size_t n = in->n;
 	series_chart(c, in, "lat_mem_rd.seq", "mem-latency-seq",
 		     "Memory load latency, sequential chain (lat_mem_rd)", "working set", X_LOG2_MB, 1);
 	series_chart(c, in, "lat_mem_rd.rand", "mem-latency-rand",
 		     "Memory load latency, random chain (lat_mem_rd -t)", "working set", X_LOG2_MB, 1);
+}
+
+/* The chart kind "mem_bandwidth": a chart per metric whose row names it (bw_mem's operations). */
+static void mem_bandwidth_charts(struct charts *c, const struct chart_in *in)
+{
+	const struct side *sides = in->sides;
+	size_t n = in->n;
 	for (int i = 0; metric_at(i); i++) {
 		const struct metric_def *d = metric_at(i);
-		if (d->chart != CHART_MEM_BANDWIDTH || !has_series(sides, n, d->id))
+		if (!chart_draws(d, "mem_bandwidth") || !has_series(sides, n, d->id))
 			continue;
 		char slug[64], title[160];
 		snprintf(slug, sizeof slug, "bw-mem-%s", d->id + 7);
 		snprintf(title, sizeof title, "Memory bandwidth, bw_mem %s: %s", d->id + 7, d->desc);
 		series_chart(c, in, d->id, slug, title, "working set", X_LOG2_MB, 1);
 	}
+}
+
+/* The chart kind "ctx_switch": lat_ctx's chart, a line per size. */
+static void ctx_switch_charts(struct charts *c, const struct chart_in *in)
+{
 	series_chart(c, in, "lat_ctx.switch", "ctx-switch",
 		     "Context switch time by process count (lat_ctx), a line per size (KB)",
 		     "processes", X_LINEAR, 0);
-	/* every other series the runs hold, registry metrics first, then unknown ones */
+}
+
+/* The chart kind "series": a chart of its own for every other series the runs hold, registry
+ * metrics first, then unknown ones. */
+static void series_charts(struct charts *c, const struct chart_in *in)
+{
+	const struct side *sides = in->sides;
+	size_t n = in->n;
 	struct strs other = { 0 };
 	for (int i = 0; metric_at(i); i++)
 		if (!covered(metric_at(i)->id) && has_series(sides, n, metric_at(i)->id))
@@ -456,3 +480,14 @@ void report_series_charts(struct charts *c, const struct chart_in *in)
 	}
 	strs_free(&other);
 }
+
+const struct chart_kind chart_kind_mem_latency = { .kind = "mem_latency", .fn = mem_latency_charts,
+	.section = "Memory latency", .section_id = "latency" };
+const struct chart_kind chart_kind_mem_bandwidth = { .kind = "mem_bandwidth",
+	.fn = mem_bandwidth_charts, .section = "Memory bandwidth", .section_id = "bandwidth" };
+const struct chart_kind chart_kind_ctx_switch = { .kind = "ctx_switch", .fn = ctx_switch_charts,
+	.section = "Context switch", .section_id = "ctx" };
+const struct chart_kind chart_kind_series = { .kind = "series", .fn = series_charts,
+	.section = "Other series", .section_id = "series" };
+const struct chart_kind chart_kind_bars = { .kind = "bars", .fn = report_bar_charts,
+	.section = "Summary metrics", .section_id = "bars" };

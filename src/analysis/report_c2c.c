@@ -18,7 +18,6 @@
 #include "core/topology.h"
 #include "core/util.h"
 
-#define C2C_METRIC "lat_c2c.roundtrip"
 #define MAXC 256
 
 struct pair {
@@ -64,7 +63,8 @@ static int cpu_number(const char *s)
 	return end != s && !*end && v >= 0 && v < 1000000 ? (int)v : -1;
 }
 
-/* Every lat_c2c result of the side; 0 when it has none. */
+/* Every result of the side whose metric's row names this chart (.chart = "c2c": lat_c2c's round
+ * trip, with the pair in its from= and to= parameters); 0 when it has none. */
 static int gather(const struct side *s, struct matrix *m)
 {
 	memset(m, 0, sizeof *m);
@@ -72,7 +72,7 @@ static int gather(const struct side *s, struct matrix *m)
 		for (size_t k = 0; k < s->runs[i]->results.n; k++) {
 			const struct result *r = &s->runs[i]->results.v[k];
 			char a[16], b[16], t[16];
-			if (strcmp(r->metric, C2C_METRIC) != 0 || !isfinite(r->value) ||
+			if (!chart_draws(metric_find(r->metric), "c2c") || !isfinite(r->value) ||
 			    !param_get(r->params, "from", a, sizeof a) ||
 			    !param_get(r->params, "to", b, sizeof b))
 				continue;
@@ -257,7 +257,8 @@ static void matrix_free(struct matrix *m)
 	free(m->p);
 }
 
-/* The chart kind "c2c" (report_kinds.c): a heatmap per side that holds lat_c2c results. */
+/* The chart kind "c2c": a heatmap per side that holds results of the metrics whose row names
+ * it (lat_c2c's). */
 void report_c2c_charts(struct charts *out, const struct chart_in *in)
 {
 	size_t n = in->n;
@@ -291,3 +292,11 @@ int report_c2c_bars_too(const struct side *sides, size_t n)
 	}
 	return 1;
 }
+
+static int c2c_bars_too(const struct chart_in *in)
+{
+	return report_c2c_bars_too(in->sides, in->n);
+}
+
+const struct chart_kind chart_kind_c2c = { .kind = "c2c", .fn = report_c2c_charts,
+	.bars_too = c2c_bars_too };

@@ -85,7 +85,7 @@ static void side_series(const struct side *s, int si, struct svg_series **out, s
 	free(params);
 }
 
-/* The chart kind "loaded" (report_kinds.c): one chart when some side holds lat_loaded at two
+/* The chart kind "loaded" (its line below): one chart when some side holds lat_loaded at two
  * levels or more. */
 void report_loaded_charts(struct charts *out, const struct chart_in *in)
 {
@@ -115,3 +115,5 @@ void report_loaded_charts(struct charts *out, const struct chart_in *in)
 	}
 	free(s);
 }
+
+const struct chart_kind chart_kind_loaded = { .kind = "loaded", .fn = report_loaded_charts };

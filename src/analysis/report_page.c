@@ -353,37 +353,20 @@ static void chart_block(FILE *f, const struct report_chart *c)
 		c->slug, c->svg);
 }
 
-/* The chart sections, in page order, by the charts' slug prefixes. */
-static const struct {
-	const char *prefix, *title, *id;
-} sect[] = {
-	{ "mem-latency", "Memory latency", "latency" },
-	{ "bw-mem", "Memory bandwidth", "bandwidth" },
-	{ "ctx-switch", "Context switch", "ctx" },
-	{ "series-", "Other series", "series" },
-	{ "bars-", "Summary metrics", "bars" },
-	{ "trend-", "Series across the versions", "trend" }, /* 3+ sides: report_trend.c */
-};
-#define NSECT (sizeof sect / sizeof *sect)
-
-static int in_section(const struct report_chart *c, size_t k)
-{
-	return strncmp(c->slug, sect[k].prefix, strlen(sect[k].prefix)) == 0;
-}
-
-/* The chart sections: as the table of contents lists them (toc: a line per section naming
- * its charts), or as the page shows them. */
+/* The chart sections, in page order: a section per chart kind that names one (struct
+ * chart_kind's .section), holding the charts the kind drew. */
 static void chart_sections(FILE *f, const struct report_chart *c, size_t nc, int toc)
 {
-	for (size_t k = 0; k < NSECT; k++) {
+	for (size_t k = 0; chart_kinds[k]; k++) {
+		const struct chart_kind *kind = chart_kinds[k];
 		int opened = 0;
-		for (size_t i = 0; i < nc; i++) {
-			if (!in_section(&c[i], k))
+		for (size_t i = 0; i < nc && kind->section; i++) {
+			if (c[i].kind != kind)
 				continue;
 			if (!opened)
 				fprintf(f, toc ? "<li><a href=\"#%s\">%s</a>: " :
 					   "<h2 id=\"%s\">%s</h2>\n<div class=\"charts\">\n",
-					sect[k].id, sect[k].title);
+					kind->section_id, kind->section);
 			if (toc) {
 				fprintf(f, "%s<a href=\"#%s\">", opened ? " &middot; " : "", c[i].slug);
 				esc(f, c[i].title);

@@ -116,7 +116,7 @@ static char *render(const struct chart_in *in, const char *params, const char *t
 	return buf;
 }
 
-/* The chart kind "tails" (report_kinds.c): a percentile chart per lat_tail operation. */
+/* The chart kind "tails" (its line below): a percentile chart per lat_tail operation. */
 void report_tails_charts(struct charts *out, const struct chart_in *in)
 {
 	const char **ops;
@@ -134,3 +134,5 @@ void report_tails_charts(struct charts *out, const struct chart_in *in)
 	}
 	free(ops);
 }
+
+const struct chart_kind chart_kind_tails = { .kind = "tails", .fn = report_tails_charts };

@@ -138,7 +138,7 @@ static char *render(const struct trend_table *t, const struct trend_row *r, int 
 	return buf;
 }
 
-/* The chart kind "trend" (report_kinds.c): for a series of 3 sides or more, a chart per metric
+/* The chart kind "trend" (its line below): for a series of 3 sides or more, a chart per metric
  * present on 2 sides at least. */
 void report_trend_charts(struct charts *out, const struct chart_in *in)
 {
@@ -163,3 +163,6 @@ void report_trend_charts(struct charts *out, const struct chart_in *in)
 	}
 	trend_free(t);
 }
+
+const struct chart_kind chart_kind_trend = { .kind = "trend", .fn = report_trend_charts,
+	.section = "Series across the versions", .section_id = "trend" };

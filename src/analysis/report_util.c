@@ -1,6 +1,6 @@
 /*
- * report_util.c — what the report's chart files share (report_util.h): the list of charts and
- * a side's name as legends say it. It calls none of them.
+ * report_util.c — what the report's chart files share (report_util.h): the list of charts, the
+ * chart kinds looked up by name, and a side's name as legends say it. It calls none of them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +20,21 @@ void chart_add(struct charts *c, const char *slug, const char *title, char *svg,
 		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
 		      *p == '_'))
 			*p = '-';
-	c->v[c->n++] = (struct report_chart){ id, xstrdup(title), svg, wide };
+	c->v[c->n++] = (struct report_chart){ .slug = id, .title = xstrdup(title), .svg = svg,
+					       .wide = wide };
+}
+
+const struct chart_kind *chart_kind_find(const char *name)
+{
+	for (size_t i = 0; name && chart_kinds[i]; i++)
+		if (strcmp(chart_kinds[i]->kind, name) == 0)
+			return chart_kinds[i];
+	return NULL;
+}
+
+int chart_draws(const struct metric_def *d, const char *kind)
+{
+	return d && d->chart && strcmp(d->chart, kind) == 0;
 }
 
 /* ---- names a reader can tell apart -------------------------------------------------------- */

@@ -338,15 +338,24 @@ static void fill_memory(const struct run *r, struct row *w, int lm)
 		w->rnd_res = w->used[w->nused - 1];
 }
 
-/* The first host of a latency result that is not this one, as a params query ("" if none). */
+/* Whether metric feeds one of the table's remote figures (figures[], REMOTE). */
+static int remote_metric(const char *metric)
+{
+	for (size_t i = 0; i < sizeof figures / sizeof figures[0]; i++)
+		if (figures[i].how == REMOTE && !strcmp(figures[i].metric, metric))
+			return 1;
+	return 0;
+}
+
+/* The first host, not this one, of a result that feeds a remote figure, as a params query
+ * ("" if none). */
 static void remote_query(const struct run *r, char *rh, size_t len)
 {
 	char hb[128];
 	rh[0] = 0;
 	for (size_t i = 0; i < r->results.n && !rh[0]; i++) {
 		const struct result *p = &r->results.v[i];
-		if ((!strncmp(p->metric, "lat_udp.", 8) || !strncmp(p->metric, "lat_tcp.", 8) ||
-		     !strncmp(p->metric, "lat_rpc.", 8) || !strncmp(p->metric, "lat_connect.", 12)) &&
+		if (remote_metric(p->metric) &&
 		    param_get(p->params, "host", hb, sizeof hb) && strcmp(hb, "localhost") &&
 		    strcmp(hb, "127.0.0.1") && strcmp(hb, "::1"))
 			snprintf(rh, len, "host=%s", hb);

@@ -54,7 +54,7 @@ static const struct metric_def *steady_twin(const struct metric_def *d)
 	t->summary = d->summary; /* its points are its batch mean's */
 	/* its series, if any, gets a chart of its own: the charts of lat_mem_rd, bw_mem and
 	 * lat_ctx draw the batch mean */
-	t->chart = d->x.kind == X_NONE ? CHART_UNDECLARED : CHART_SERIES;
+	t->chart = d->x.kind == X_NONE ? NULL : "series";
 	return t;
 }
 
@@ -210,7 +210,7 @@ static const char *series_lack(const struct metric_def *d)
 	if (d->x.kind == X_NONE)
 		return NULL;
 	return !d->x.label || !*d->x.label ? "its abscissa's label (.x.label)"
-		: d->chart == CHART_UNDECLARED ? "its chart kind (.chart)"
+		: !d->chart || !*d->chart ? "its chart kind (.chart)"
 		: d->summary.at == SUMMARY_UNDECLARED ? "lmbench's summary points (.summary)"
 		: d->summary.at != SUMMARY_LAST && !(d->summary.x[0] > 0)
 		? "the abscissas of its summary points (.summary.x)"

@@ -46,6 +46,14 @@ enum abscissa {
 	X_LEVEL,      /* a level of a load: a linear axis */
 	X_OTHER,      /* another quantity: a linear axis named by its label */
 };
+/* How lmbench's text prints a size abscissa, so that an import (results/lmbench_read.c)
+ * recovers the size in bytes plumb's own run records: */
+enum lmbench_x {
+	LMX_AS_PRINTED, /* x as printed: no size to recover (and every row without a series) */
+	LMX_MIB,        /* MiB with 5 decimals, sizes multiples of 512 bytes (lat_mem_rd) */
+	LMX_MB,         /* MB, "%.2f" from 1 MB on, sizes powers of two (bw_mem, bw_file_rd) */
+	LMX_MB6,        /* MB with 6 decimals, exact bytes (par_mem) */
+};
 struct metric_x {
 	enum abscissa kind;
 	const char *label;     /* the axis' name in a chart ("size", "copies"); NULL with X_NONE */
@@ -53,6 +61,7 @@ struct metric_x {
 				* files before plumb/2 and lmbench imports of that time, which made
 				* every point its own series); dropped wherever a result is made, so
 				* old files, old stores and new runs agree on what a series is */
+	enum lmbench_x lmbench; /* how lmbench's text prints it (above) */
 };
 
 /* Which values a measurement of the metric can give (results/run_check.c judges a run by it). */
@@ -62,15 +71,6 @@ enum sign_rule {
 	ZERO_OR_MORE,    /* zero is a measurement too (lat_loaded's level 0 delivers 0 MB/s) */
 	ANY_SIGN,        /* a measurement less an estimated overhead, or a difference of two:
 			  * recorded as measured even at or below zero */
-};
-
-/* Which chart of a report draws the metric's series (analysis/report.c). */
-enum chart_kind {
-	CHART_UNDECLARED,    /* refused on a row with a series */
-	CHART_SERIES,        /* a chart of its own per metric, x named by the row's x.label */
-	CHART_MEM_LATENCY,   /* the memory latency charts, one per chain (lat_mem_rd) */
-	CHART_MEM_BANDWIDTH, /* a memory bandwidth chart per operation (bw_mem) */
-	CHART_CTX_SWITCH,    /* the context switch chart, a line per size (lat_ctx) */
 };
 
 /* Which points of a series lmbench's summary tables read (analysis/compare.c: the points
@@ -102,7 +102,7 @@ struct metric_summary {
  *                .clock = FOLLOWS_CLOCK, .run_effect = 0.04 } },
  * A row with a series (x.kind other than X_NONE) also names its axis and says which chart
  * draws it and which points lmbench's summary reads:
- *     .x = { .kind = X_COUNT, .label = "copies" }, .chart = CHART_SERIES,
+ *     .x = { .kind = X_COUNT, .label = "copies" }, .chart = "series",
  *     .summary = { .at = SUMMARY_LAST },
  * A row that leaves out a field a room needs (unit, version, description, method, noise, sign
  * rule, abscissa; with a series its label, chart and summary points) is incomplete:
@@ -142,8 +142,16 @@ struct metric_def {
 				   * metric_set) */
 	enum sign_rule sign;      /* which values a measurement can give */
 	struct metric_x x;        /* what a series' abscissa is */
-	enum chart_kind chart;    /* the report chart of its series (with a series) */
+	/* The report's chart kind that draws it, by name: a kind is declared by its file in
+	 * src/analysis/ (report_util.h, collected by mk/charts.sh, which refuses a row naming no
+	 * kind). "series" is a line chart of its own per metric, x named by x.label; a row with a
+	 * series names one, a row without may (lat_epoll's "samples"); NULL: none but the bars. */
+	const char *chart;
 	struct metric_summary summary; /* lmbench's summary points (with a series) */
+	/* 1: the value is a size in bytes that the report marks on the size axis of its memory
+	 * charts, named "L" and the result's level= parameter (a cache level's size: cache.size,
+	 * and lmbench's "L1 cache:" lines imported as it) */
+	int size_mark;
 };
 
 /* The suffix of a steady twin's id. */

@@ -34,12 +34,9 @@
 
 enum series_kind { S_NONE, S_XY, S_FS, S_CTX };
 
-/* How a series' x says its size, so imported points get the params and x plumb's own
- * benchmarks record (size in bytes as a param, x computed from it):
- *   X_MIB   lat_mem_rd: MiB with 5 decimals; sizes are multiples of 512 bytes
- *   X_MB    bw_mem, bw_file_rd, bw_mmap_rd: MB, "%.2f" from 1 MB on; sizes are powers of two
- *   X_MB6   par_mem: MB with 6 decimals (exact bytes) */
-enum x_kind { X_RAW, X_MIB, X_MB, X_MB6 };
+/* How a series' x says its size, so imported points get the x plumb's own benchmarks record:
+ * the metric's row says (core/metrics.h, enum lmbench_x; x.lmbench). */
+enum x_kind { X_RAW = LMX_AS_PRINTED, X_MIB = LMX_MIB, X_MB = LMX_MB, X_MB6 = LMX_MB6 };
 
 struct lmp {
 	const char *name;
@@ -225,10 +222,8 @@ static int single_line(struct lmp *P, const char *line)
 static void start_series(struct lmp *P, enum series_kind k, const char *metric, const char *params)
 {
 	P->series = k;
-	P->xkind = !strncmp(metric, "lat_mem_rd.", 11) ? X_MIB
-		   : !strncmp(metric, "bw_mem.", 7) || !strncmp(metric, "bw_file_rd.", 11) ||
-		     !strncmp(metric, "bw_mmap_rd.", 11) ? X_MB
-		   : !strcmp(metric, "par_mem.parallelism") ? X_MB6 : X_RAW;
+	const struct metric_def *d = metric_find(metric);
+	P->xkind = d ? (enum x_kind)d->x.lmbench : X_RAW;
 	snprintf(P->smetric, sizeof P->smetric, "%s", metric);
 	snprintf(P->sparams, sizeof P->sparams, "%s", params);
 }
@@ -310,19 +305,15 @@ static double series_bytes(enum x_kind k, double x)
  * "line=L" for par_mem. */
 static void size_params(struct lmp *P, char *out, size_t len)
 {
-	char conflict[8];
 	const char *line = kv_get(&P->cur->facts, "lmbench.LINE_SIZE");
 	if (P->xkind == X_MIB)
 		snprintf(out, len, "%.200s", P->sparams);
-	else if (!strncmp(P->smetric, "bw_mem.", 7))
-		snprintf(out, len, "%s",
-			 param_get(P->sparams, "conflict", conflict, sizeof conflict) ? "conflict=1" : "");
 	else if (P->xkind == X_MB6 && line && atoi(line) > 0)
 		snprintf(out, len, "line=%d", atoi(line));
 	else if (P->xkind == X_MB6)
 		out[0] = 0;
 	else
-		snprintf(out, len, "%s", P->sparams); /* bw_file_rd, bw_mmap_rd: x only */
+		snprintf(out, len, "%s", P->sparams); /* bw_mem's conflict=1, or "" */
 }
 
 /* A line of numbers inside a series. 1 when it was one. */

@@ -2,7 +2,8 @@
 # lane: parallel (times nothing: runs beside the timing scripts, tests/run.sh)
 # plumb had before src/bench had folders still selects exactly the tools it did, and each
 # family id (a folder of src/bench/) selects every tool in its folder; plumb list agrees with
-# the source tree; the registry is generated from the descriptors.
+# the source tree; the registry is generated from the descriptors, and the report's chart kinds
+# from their declaring lines (mk/charts.sh).
 . tests/lib.sh
 
 # The tools of the --full plan that --only/--skip ARG keeps, once each, in plan order.
@@ -181,6 +182,36 @@ toolfile "$T/src/bench/x/g.c" g '.sign = POSITIVE, .noise = NOISE_UNMEASURED'
 if gen "$T/src/bench/x/g.c"; then fail families/gen-refuses-metric-without-abscissa "accepted"
 elif grep -q "1 metrics and 0 '.x = { .kind = '" "$T/gen.err"; then pass families/gen-refuses-metric-without-abscissa
 else fail families/gen-refuses-metric-without-abscissa "$(cat "$T/gen.err")"; fi
+
+# mk/charts.sh, the chart kinds' table made the same way: a kind per declaring line, in the
+# order list's order with its `*` standing for the kinds it does not name; a row naming a kind
+# no file declares, a kind declared twice and a stale line of the list are refused
+kind() { printf 'const struct chart_kind chart_kind_%s = { .kind = "%s", .fn = f };\n' "$2" "$2" >"$1"; }
+mkdir -p "$T/src/analysis"
+kind "$T/src/analysis/k1.c" alpha
+kind "$T/src/analysis/k2.c" beta
+kind "$T/src/analysis/k3.c" gamma
+printf 'gamma\n*\nalpha\n' >"$T/charts.order"
+printf '\t  .chart = "beta",\n' >"$T/src/bench/x/row.c"
+charts() { sh mk/charts.sh -o "$T/charts.order" "$@" >"$T/charts.c" 2>"$T/charts.err"; }
+if charts "$T/src/analysis/k1.c" "$T/src/analysis/k2.c" "$T/src/analysis/k3.c" "$T/src/bench/x/row.c" &&
+   [ "$(grep -o '&chart_kind_[a-z]*' "$T/charts.c" | tr '\n' ' ')" = \
+     "&chart_kind_gamma &chart_kind_beta &chart_kind_alpha " ]; then
+	pass families/charts-collected-in-order
+else fail families/charts-collected-in-order "$(cat "$T/charts.err"; grep chart_kind_ "$T/charts.c" | tr '\n' ' ')"; fi
+printf '\t  .chart = "delta",\n' >"$T/src/bench/x/row2.c"
+if charts "$T/src/analysis/k1.c" "$T/src/analysis/k2.c" "$T/src/analysis/k3.c" "$T/src/bench/x/row2.c"; then
+	fail families/charts-refuse-undrawn-row "accepted"
+elif grep -q '.chart = "delta" names no chart kind' "$T/charts.err"; then pass families/charts-refuse-undrawn-row
+else fail families/charts-refuse-undrawn-row "$(cat "$T/charts.err")"; fi
+kind "$T/src/analysis/k4.c" beta
+if charts "$T/src/analysis/k1.c" "$T/src/analysis/k2.c" "$T/src/analysis/k3.c" "$T/src/analysis/k4.c"; then
+	fail families/charts-refuse-twice "accepted"
+elif grep -q 'beta declared twice' "$T/charts.err"; then pass families/charts-refuse-twice
+else fail families/charts-refuse-twice "$(cat "$T/charts.err")"; fi
+if charts "$T/src/analysis/k1.c" "$T/src/analysis/k2.c"; then fail families/charts-refuse-stale-line "accepted"
+elif grep -q 'names gamma, which no file declares' "$T/charts.err"; then pass families/charts-refuse-stale-line
+else fail families/charts-refuse-stale-line "$(cat "$T/charts.err")"; fi
 
 # run --help names the families and the aliases; an unknown id lists both.
 "$PLUMB" run --help >"$T/help" 2>&1

@@ -271,6 +271,20 @@ done
 if between "$(v epoll)" 0.5 1000 && lt "$(awk -v m="$(vmin null5)" 'BEGIN { print 4 * m }')" "$(vmin epoll)"
 then pass procipc/epoll-above-4-syscalls
 else fail procipc/epoll-above-4-syscalls "epoll=$(v epoll) (least $(vmin epoll)) null least=$(vmin null5) in $n tries"; fi
+# its chart (the row's .chart = "samples"): every sample a side holds, sorted, a line for the
+# batch mean's and a dashed one for the steady figure's, in plot's files and on report's page
+"$PLUMB" plot -d "$T/epoll-plot" "$T/epoll.json" >/dev/null 2>"$T/epoll-plot.err"
+svg=$(ls "$T/epoll-plot/"*-samples-lat_epoll-latency.svg 2>/dev/null | head -n 1)
+lines=1 # the steady line too when the run holds the steady figure (it always should)
+grep -q '"lat_epoll.latency.steady"' "$T/epoll.json" && lines=2
+if [ -n "$svg" ] && grep -q '<title>lat_epoll.latency: epoll wake-up round trip, 1 byte' "$svg" &&
+	[ "$(grep -c "<polyline " "$svg")" -ge $lines ] &&
+	{ [ $lines = 1 ] || grep -q 'stroke-dasharray' "$svg"; } &&
+	grep -q '>rank among the side' "$svg" && grep -q '>us<' "$svg"
+then pass procipc/epoll-chart-of-samples
+else fail procipc/epoll-chart-of-samples "${svg:-no svg}: $(ls "$T/epoll-plot" 2>&1 | head -c 300) $(head -c 200 "$T/epoll-plot.err")"; fi
+"$PLUMB" report -o "$T/epoll.html" "$T/epoll.json" >/dev/null 2>&1
+check procipc/epoll-chart-in-report grep -q 'id="samples-lat_epoll-latency"' "$T/epoll.html"
 sym epoll "^epoll latency: $NUM microseconds$" lat_epoll -N 3
 check procipc/epoll-parallel "$PLUMB" lat_epoll -N 3 -P 2
 expect_usage procipc/lat_epoll-usage-extra "$PLUMB" lat_epoll extra

@@ -242,7 +242,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "a cache line from CPU `from` to CPU `to` and back",
 	  .line = "Cache line round trip CPU {from} to CPU {to}: %v nanoseconds", .vfmt = "%.2f",
-	  .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .sign = POSITIVE, .x = { .kind = X_NONE }, .chart = "c2c",
 	  .work = "one round trip: FROM stores an odd count to a shared line and spins until TO's "
 		"thread, spinning on its own CPU, has stored the next even one",
 	  .subtracted = SUB_CLOCK, .lmbench = "not an lmbench tool",

@@ -36,6 +36,15 @@ enum { ROW_LAT_OPS_INTEGER_BIT, ROW_LAT_OPS_INTEGER_ADD, ROW_LAT_OPS_INTEGER_MUL
 	ROW_LAT_OPS_DOUBLE_BOGOMFLOPS, ROW_END };
 static const struct metric_def metrics[ROW_END + 1];
 
+/* The row of each operation type's metric, in ops_types[] order (ops.h). */
+static const int type_rows[OPS_NTYPES] = {
+	ROW_LAT_OPS_INTEGER_BIT, ROW_LAT_OPS_INTEGER_ADD, ROW_LAT_OPS_INTEGER_MUL,
+	ROW_LAT_OPS_INTEGER_DIV, ROW_LAT_OPS_INTEGER_MOD, ROW_LAT_OPS_INT64_BIT,
+	ROW_LAT_OPS_INT64_ADD, ROW_LAT_OPS_INT64_MUL, ROW_LAT_OPS_INT64_DIV, ROW_LAT_OPS_INT64_MOD,
+	ROW_LAT_OPS_FLOAT_ADD, ROW_LAT_OPS_FLOAT_MUL, ROW_LAT_OPS_FLOAT_DIV, ROW_LAT_OPS_DOUBLE_ADD,
+	ROW_LAT_OPS_DOUBLE_MUL, ROW_LAT_OPS_DOUBLE_DIV,
+};
+
 const struct ops_type ops_types[OPS_NTYPES] = {
 #define X(name, label, T, OPND, U, S, SINK, opu) { #name, label, opu },
 	OPS_TYPES(X)
@@ -139,8 +148,7 @@ static int lat_one(struct tool_ctx *c, int t, struct ops_args *a, double add_ns[
 	if (measure(&c->timing, &op, &m) != 0)
 		return -1;
 	double ops = (double)(LAT_UNITS * ops_types[t].ops_per_unit);
-	char metric[64];
-	snprintf(metric, sizeof metric, "lat_ops.%s", ops_types[t].name);
+	const char *metric = metrics[type_rows[t]].id;
 	int is64 = strncmp(ops_types[t].name, "int64", 5) == 0;
 	const char *kind = strchr(ops_types[t].name, '_') + 1;
 	struct result *r;

@@ -12,6 +12,11 @@
 #include "core/arch.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_LAT_RAND_DRAND48, ROW_LAT_RAND_LRAND48, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 static void loop_drand48(uint64_t n, void *a)
 {
 	double sum = 0;
@@ -34,18 +39,18 @@ static int lat_rand(struct tool_ctx *c, int argc, char **argv)
 	if (args.n > 0)
 		usage_error(c, "lat_rand takes no operands");
 	static const struct {
-		const char *metric;
+		int row; /* its metric's row */
 		void (*loop)(uint64_t, void *);
 	} calls[] = {
-		{ "lat_rand.drand48", loop_drand48 },
-		{ "lat_rand.lrand48", loop_lrand48 },
+		{ ROW_LAT_RAND_DRAND48, loop_drand48 },
+		{ ROW_LAT_RAND_LRAND48, loop_lrand48 },
 	};
 	for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
 		struct bench_op op = { .loop = calls[i].loop };
 		struct measurement m;
 		if (measure(&c->timing, &op, &m) != 0)
 			return EXIT_MEASURE;
-		record_latency(c, calls[i].metric, "", NAN, &m, 1);
+		record_latency(c, metrics[calls[i].row].id, "", NAN, &m, 1);
 		measurement_free(&m);
 	}
 	return 0;
@@ -62,14 +67,16 @@ static const struct tool tools[] = {
 /* Default noise: 5 runs on the 2-vCPU guest while other builds and tests shared it (load average
  * 5-6), the log values' standard deviation times 1.25: a busy machine's figure, until quiet runs
  * replace it (bench/README.md says how). */
-static const struct metric_def metrics[] = {
-	{ .id = "lat_rand.drand48", .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_LAT_RAND_DRAND48] = { .id = "lat_rand.drand48",
+	  .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "one drand48() call", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "drand48 latency: %v nanoseconds", .vfmt = "%.2f",
 	  .work = "one drand48() call added to a kept sum, and its loop",
 	  .subtracted = SUB_CLOCK, .lmbench = "",
 	  .noise = { .group = "ops", .run = 0.75, .run_eq = 0.75, .df = 4, .clock = FOLLOWS_CLOCK } },
-	{ .id = "lat_rand.lrand48", .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
+	[ROW_LAT_RAND_LRAND48] = { .id = "lat_rand.lrand48",
+	  .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "one lrand48() call", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "lrand48 latency: %v nanoseconds", .vfmt = "%.2f",
 	  .work = "one lrand48() call added to a kept sum, and its loop",

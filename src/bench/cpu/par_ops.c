@@ -32,6 +32,24 @@
 #include "bench/tool.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_PAR_OPS_INTEGER_BIT, ROW_PAR_OPS_INTEGER_ADD, ROW_PAR_OPS_INTEGER_MUL,
+	ROW_PAR_OPS_INTEGER_DIV, ROW_PAR_OPS_INTEGER_MOD, ROW_PAR_OPS_INT64_BIT, ROW_PAR_OPS_INT64_ADD,
+	ROW_PAR_OPS_INT64_MUL, ROW_PAR_OPS_INT64_DIV, ROW_PAR_OPS_INT64_MOD, ROW_PAR_OPS_FLOAT_ADD,
+	ROW_PAR_OPS_FLOAT_MUL, ROW_PAR_OPS_FLOAT_DIV, ROW_PAR_OPS_DOUBLE_ADD, ROW_PAR_OPS_DOUBLE_MUL,
+	ROW_PAR_OPS_DOUBLE_DIV, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
+/* The row of each operation type's metric, in ops_types[] order (ops.h). */
+static const int type_rows[OPS_NTYPES] = {
+	ROW_PAR_OPS_INTEGER_BIT, ROW_PAR_OPS_INTEGER_ADD, ROW_PAR_OPS_INTEGER_MUL,
+	ROW_PAR_OPS_INTEGER_DIV, ROW_PAR_OPS_INTEGER_MOD, ROW_PAR_OPS_INT64_BIT,
+	ROW_PAR_OPS_INT64_ADD, ROW_PAR_OPS_INT64_MUL, ROW_PAR_OPS_INT64_DIV, ROW_PAR_OPS_INT64_MOD,
+	ROW_PAR_OPS_FLOAT_ADD, ROW_PAR_OPS_FLOAT_MUL, ROW_PAR_OPS_FLOAT_DIV, ROW_PAR_OPS_DOUBLE_ADD,
+	ROW_PAR_OPS_DOUBLE_MUL, ROW_PAR_OPS_DOUBLE_DIV,
+};
+
 #define PAR_UNITS 4     /* units of each chain per loop iteration */
 #define PAR_MAXK 16     /* lmbench's maximum chain count */
 #define PAR_GROUPS 3
@@ -135,9 +153,7 @@ static int par_type(struct tool_ctx *c, int t, struct ops_args *a)
 							.elapsed_ns = v.gel[g], .round = c->timing.opts.round };
 		}
 	}
-	char metric[64];
-	snprintf(metric, sizeof metric, "par_ops.%s", ops_types[t].name);
-	struct result *r = record_values(c, metric, "", NAN, s, (size_t)ng);
+	struct result *r = record_values(c, metrics[type_rows[t]].id, "", NAN, s, (size_t)ng);
 	result_add_info(r, "chains=%d chains_tried=%d single_ns=%.4f best_of_minima=%.4f", best_k,
 			k - 1, one.min, best);
 	return 0;
@@ -171,8 +187,9 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ .id = "par_ops.integer_bit", .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 1,
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_PAR_OPS_INTEGER_BIT] = { .id = "par_ops.integer_bit",
+	  .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 1,
 	  .desc = "integer bitwise ops overlapping (parallelism ratio)",
 	  .place = 11,
 	  .line = "integer bit parallelism: %v", .vfmt = "%.2f",
@@ -184,7 +201,8 @@ static const struct metric_def metrics[] = {
 		"figures",
 	  .noise = { .group = "par_ops", .run = 0.125, .run_eq = 0.125, .pair = 0.145, .df = 19,
 		   .clock = FOLLOWS_CLOCK } },
-	{ .id = "par_ops.integer_add", .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 1,
+	[ROW_PAR_OPS_INTEGER_ADD] = { .id = "par_ops.integer_add",
+	  .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 1,
 	  .desc = "integer add ops overlapping (parallelism ratio)",
 	  .place = 12,
 	  .line = "integer add parallelism: %v", .vfmt = "%.2f",
@@ -192,7 +210,8 @@ static const struct metric_def metrics[] = {
 	  .work = "as par_ops bit, for adds", .subtracted = SUB_CLOCK, .lmbench = "as par_ops bit",
 	  .noise = { .group = "par_ops", .run = 0.14, .run_eq = 0.14, .pair = 0.18, .df = 19,
 		   .clock = FOLLOWS_CLOCK } },
-	{ .id = "par_ops.integer_mul", .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 1,
+	[ROW_PAR_OPS_INTEGER_MUL] = { .id = "par_ops.integer_mul",
+	  .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 1,
 	  .desc = "integer multiply ops overlapping (parallelism ratio)",
 	  .place = 13,
 	  .line = "integer mul parallelism: %v", .vfmt = "%.2f",
@@ -201,7 +220,8 @@ static const struct metric_def metrics[] = {
 	  .subtracted = SUB_CLOCK, .lmbench = "as par_ops bit",
 	  .noise = { .group = "par_ops", .run = 0.09, .run_eq = 0.05, .pair = 0.09, .df = 19,
 		   .clock = FOLLOWS_CLOCK } },
-	{ .id = "par_ops.integer_div", .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 1,
+	[ROW_PAR_OPS_INTEGER_DIV] = { .id = "par_ops.integer_div",
+	  .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 1,
 	  .desc = "integer divide ops overlapping (parallelism ratio)",
 	  .place = 14,
 	  .line = "integer div parallelism: %v", .vfmt = "%.2f",
@@ -210,7 +230,8 @@ static const struct metric_def metrics[] = {
 	  .subtracted = SUB_CLOCK, .lmbench = "as par_ops bit",
 	  .noise = { .group = "par_ops", .run = 0.09, .run_eq = 0.02, .df = 19,
 		   .clock = FOLLOWS_CLOCK } },
-	{ .id = "par_ops.integer_mod", .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 2,
+	[ROW_PAR_OPS_INTEGER_MOD] = { .id = "par_ops.integer_mod",
+	  .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 2,
 	  .desc = "integer modulo ops overlapping (parallelism ratio)",
 	  .place = 15,
 	  .line = "integer mod parallelism: %v", .vfmt = "%.2f",
@@ -219,7 +240,8 @@ static const struct metric_def metrics[] = {
 	  .subtracted = SUB_CLOCK, .lmbench = "version 2: the chain of lat_ops mod version 2",
 	  .noise = { .group = "par_ops", .run = 0.09, .run_eq = 0.02, .df = 19,
 		   .clock = FOLLOWS_CLOCK } },
-	{ .id = "par_ops.int64_bit", .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 1,
+	[ROW_PAR_OPS_INT64_BIT] = { .id = "par_ops.int64_bit",
+	  .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 1,
 	  .desc = "int64 bitwise ops overlapping (parallelism ratio)",
 	  .place = 31,
 	  .line = "int64 bit parallelism: %v", .vfmt = "%.2f",
@@ -231,7 +253,8 @@ static const struct metric_def metrics[] = {
 		"figures",
 	  .noise = { .group = "par_ops", .run = 0.15, .run_eq = 0.15, .pair = 0.19, .df = 19,
 		   .clock = FOLLOWS_CLOCK } },
-	{ .id = "par_ops.int64_add", .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 1,
+	[ROW_PAR_OPS_INT64_ADD] = { .id = "par_ops.int64_add",
+	  .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 1,
 	  .desc = "int64 add ops overlapping (parallelism ratio)",
 	  .place = 32,
 	  .line = "int64 add parallelism: %v", .vfmt = "%.2f",
@@ -239,7 +262,8 @@ static const struct metric_def metrics[] = {
 	  .work = "as par_ops bit, for adds", .subtracted = SUB_CLOCK, .lmbench = "as par_ops bit",
 	  .noise = { .group = "par_ops", .run = 0.125, .run_eq = 0.125, .pair = 0.18, .df = 19,
 		   .clock = FOLLOWS_CLOCK } },
-	{ .id = "par_ops.int64_mul", .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 1,
+	[ROW_PAR_OPS_INT64_MUL] = { .id = "par_ops.int64_mul",
+	  .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 1,
 	  .desc = "int64 multiply ops overlapping (parallelism ratio)",
 	  .place = 33,
 	  .line = "int64 mul parallelism: %v", .vfmt = "%.2f",
@@ -248,7 +272,8 @@ static const struct metric_def metrics[] = {
 	  .subtracted = SUB_CLOCK, .lmbench = "as par_ops bit",
 	  .noise = { .group = "par_ops", .run = 0.09, .run_eq = 0.045, .pair = 0.05, .df = 19,
 		   .clock = FOLLOWS_CLOCK } },
-	{ .id = "par_ops.int64_div", .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 1,
+	[ROW_PAR_OPS_INT64_DIV] = { .id = "par_ops.int64_div",
+	  .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 1,
 	  .desc = "int64 divide ops overlapping (parallelism ratio)",
 	  .place = 34,
 	  .line = "int64 div parallelism: %v", .vfmt = "%.2f",
@@ -257,7 +282,8 @@ static const struct metric_def metrics[] = {
 	  .subtracted = SUB_CLOCK, .lmbench = "as par_ops bit",
 	  .noise = { .group = "par_ops", .run = 0.09, .run_eq = 0.055, .df = 19,
 		   .clock = FOLLOWS_CLOCK } },
-	{ .id = "par_ops.int64_mod", .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 2,
+	[ROW_PAR_OPS_INT64_MOD] = { .id = "par_ops.int64_mod",
+	  .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 2,
 	  .desc = "int64 modulo ops overlapping (parallelism ratio)",
 	  .place = 35,
 	  .line = "int64 mod parallelism: %v", .vfmt = "%.2f",
@@ -266,7 +292,8 @@ static const struct metric_def metrics[] = {
 	  .subtracted = SUB_CLOCK, .lmbench = "version 2: the chain of lat_ops mod version 2",
 	  .noise = { .group = "par_ops", .run = 0.09, .run_eq = 0.045, .df = 19,
 		   .clock = FOLLOWS_CLOCK } },
-	{ .id = "par_ops.float_add", .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 1,
+	[ROW_PAR_OPS_FLOAT_ADD] = { .id = "par_ops.float_add",
+	  .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 1,
 	  .desc = "float add ops overlapping (parallelism ratio)",
 	  .place = 51,
 	  .line = "float add parallelism: %v", .vfmt = "%.2f",
@@ -275,7 +302,8 @@ static const struct metric_def metrics[] = {
 	  .subtracted = SUB_CLOCK, .lmbench = "as par_ops bit",
 	  .noise = { .group = "par_ops", .run = 0.09, .run_eq = 0.05, .df = 19,
 		   .clock = FOLLOWS_CLOCK } },
-	{ .id = "par_ops.float_mul", .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 1,
+	[ROW_PAR_OPS_FLOAT_MUL] = { .id = "par_ops.float_mul",
+	  .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 1,
 	  .desc = "float multiply ops overlapping (parallelism ratio)",
 	  .place = 52,
 	  .line = "float mul parallelism: %v", .vfmt = "%.2f",
@@ -284,7 +312,8 @@ static const struct metric_def metrics[] = {
 	  .subtracted = SUB_CLOCK, .lmbench = "as par_ops bit",
 	  .noise = { .group = "par_ops", .run = 0.09, .run_eq = 0.02, .df = 19,
 		   .clock = FOLLOWS_CLOCK } },
-	{ .id = "par_ops.float_div", .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 1,
+	[ROW_PAR_OPS_FLOAT_DIV] = { .id = "par_ops.float_div",
+	  .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 1,
 	  .desc = "float divide ops overlapping (parallelism ratio)",
 	  .place = 53,
 	  .line = "float div parallelism: %v", .vfmt = "%.2f",
@@ -293,7 +322,8 @@ static const struct metric_def metrics[] = {
 	  .subtracted = SUB_CLOCK, .lmbench = "as par_ops bit",
 	  .noise = { .group = "par_ops", .run = 0.09, .run_eq = 0.025, .pair = 0.23, .df = 19,
 		   .clock = FOLLOWS_CLOCK } },
-	{ .id = "par_ops.double_add", .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 1,
+	[ROW_PAR_OPS_DOUBLE_ADD] = { .id = "par_ops.double_add",
+	  .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 1,
 	  .desc = "double add ops overlapping (parallelism ratio)",
 	  .place = 71,
 	  .line = "double add parallelism: %v", .vfmt = "%.2f",
@@ -302,7 +332,8 @@ static const struct metric_def metrics[] = {
 	  .subtracted = SUB_CLOCK, .lmbench = "as par_ops bit",
 	  .noise = { .group = "par_ops", .run = 0.09, .run_eq = 0.025, .df = 19,
 		   .clock = FOLLOWS_CLOCK } },
-	{ .id = "par_ops.double_mul", .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 1,
+	[ROW_PAR_OPS_DOUBLE_MUL] = { .id = "par_ops.double_mul",
+	  .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 1,
 	  .desc = "double multiply ops overlapping (parallelism ratio)",
 	  .place = 72,
 	  .line = "double mul parallelism: %v", .vfmt = "%.2f",
@@ -311,7 +342,8 @@ static const struct metric_def metrics[] = {
 	  .subtracted = SUB_CLOCK, .lmbench = "as par_ops bit",
 	  .noise = { .group = "par_ops", .run = 0.09, .run_eq = 0.045, .df = 19,
 		   .clock = FOLLOWS_CLOCK } },
-	{ .id = "par_ops.double_div", .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 1,
+	[ROW_PAR_OPS_DOUBLE_DIV] = { .id = "par_ops.double_div",
+	  .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 1,
 	  .desc = "double divide ops overlapping (parallelism ratio)",
 	  .place = 73,
 	  .line = "double div parallelism: %v", .vfmt = "%.2f",

@@ -287,7 +287,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .desc = "context switch among N processes touching KB each",
 	  .line = "%x %v", .xfmt = "%.0f", .vfmt = "%.2f",
 	  .sign = ANY_SIGN, .x = { .kind = X_COUNT, .label = "processes" },
-	  .chart = CHART_CTX_SWITCH,
+	  .chart = "ctx_switch",
 	  .summary = { .at = SUMMARY_LISTED, .x = { 2, 8, 16 } },
 	  .work = "one trip of a token around a ring of N processes, each summing its KB buffer; "
 		"per switch",

@@ -18,6 +18,11 @@
 #include "core/arch.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_BW_FILE_RD_IO_ONLY, ROW_BW_FILE_RD_OPEN2CLOSE, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 static size_t read_full(int fd, unsigned char *b, size_t n)
 {
 	size_t got = 0;
@@ -178,7 +183,7 @@ int bw_rd_run(struct tool_ctx *c, int argc, char **argv, const struct rd_modes *
 	if (r.pass_sum != want)
 		die(EXIT_MEASURE, "%s: the bytes read do not match the file (sum %llx, expected %llx)",
 		    r.file, (unsigned long long)r.pass_sum, (unsigned long long)want);
-	const char *metric = o2c ? md->metric_o2c : md->metric_only;
+	const char *metric = (o2c ? md->metric_o2c : md->metric_only)->id;
 	struct result *res = record_bandwidth(c, metric, "", (double)r.size / 1e6, &m, (double)r.size);
 	result_add_info(res, "fstype=%s file=%s bytes_per_pass=%llu checksum=verified sum=%llx", fstype,
 		 own ? "own" : r.file, (unsigned long long)r.size, (unsigned long long)want);
@@ -191,7 +196,7 @@ static int bw_file_rd(struct tool_ctx *c, int argc, char **argv)
 {
 	static const struct rd_modes md = {
 		"io_only", io_only_setup, io_only_loop, rd_setup, file_o2c_loop,
-		"bw_file_rd.io_only", "bw_file_rd.open2close",
+		&metrics[ROW_BW_FILE_RD_IO_ONLY], &metrics[ROW_BW_FILE_RD_OPEN2CLOSE],
 	};
 	return bw_rd_run(c, argc, argv, &md);
 }
@@ -204,23 +209,27 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ .id = "bw_file_rd.io_only", .unit = "MB/s", .better = HIGHER, .stat = MEDIAN,
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_BW_FILE_RD_IO_ONLY] = { .id = "bw_file_rd.io_only",
+	  .unit = "MB/s", .better = HIGHER, .stat = MEDIAN,
 	  .version = 1,
 	  .desc = "re-read of a cached file with read()",
 	  .line = "%x %v", .xfmt = "bw", .vfmt = "bw", .series_title = "\"read bandwidth",
-	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size" }, .chart = CHART_SERIES,
+	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size", .lmbench = LMX_MB },
+	  .chart = "series",
 	  .summary = { .at = SUMMARY_LAST },
 	  .work = "one read() pass over the cached file in 64 KiB reads, every word summed; bytes "
 		"/ time",
 	  .subtracted = SUB_CLOCK, .lmbench = "the sum is checked against the file",
 	  .noise = { .group = "file", .run = 0.15, .run_eq = 0.15, .df = 5, .clock = OWN_PACE } },
-	{ .id = "bw_file_rd.open2close", .unit = "MB/s", .better = HIGHER, .stat = MEDIAN,
+	[ROW_BW_FILE_RD_OPEN2CLOSE] = { .id = "bw_file_rd.open2close",
+	  .unit = "MB/s", .better = HIGHER, .stat = MEDIAN,
 	  .version = 1,
 	  .desc = "open+read+close of a cached file",
 	  .line = "%x %v",
 	  .xfmt = "bw", .vfmt = "bw", .series_title = "\"read open2close bandwidth",
-	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size" }, .chart = CHART_SERIES,
+	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size", .lmbench = LMX_MB },
+	  .chart = "series",
 	  .summary = { .at = SUMMARY_LAST },
 	  .work = "open + read pass + close, every word summed; bytes / time",
 	  .subtracted = SUB_CLOCK, .lmbench = "the sum is checked against the file",

@@ -17,6 +17,11 @@
 #include "core/arch.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_BW_MMAP_RD_MMAP_ONLY, ROW_BW_MMAP_RD_OPEN2CLOSE, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 static void mmap_only_loop(uint64_t iters, void *a)
 {
 	struct rd *r = a;
@@ -64,7 +69,7 @@ static int bw_mmap_rd(struct tool_ctx *c, int argc, char **argv)
 {
 	static const struct rd_modes md = {
 		"mmap_only", mmap_only_setup, mmap_only_loop, rd_setup, mmap_o2c_loop,
-		"bw_mmap_rd.mmap_only", "bw_mmap_rd.open2close",
+		&metrics[ROW_BW_MMAP_RD_MMAP_ONLY], &metrics[ROW_BW_MMAP_RD_OPEN2CLOSE],
 	};
 	return bw_rd_run(c, argc, argv, &md);
 }
@@ -76,22 +81,26 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ .id = "bw_mmap_rd.mmap_only", .unit = "MB/s", .better = HIGHER, .stat = MEDIAN,
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_BW_MMAP_RD_MMAP_ONLY] = { .id = "bw_mmap_rd.mmap_only",
+	  .unit = "MB/s", .better = HIGHER, .stat = MEDIAN,
 	  .version = 1,
 	  .desc = "read of a mapped cached file",
 	  .line = "%x %v", .xfmt = "bw", .vfmt = "bw", .series_title = "\"Mmap read bandwidth",
-	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size" }, .chart = CHART_SERIES,
+	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size", .lmbench = LMX_MB },
+	  .chart = "series",
 	  .summary = { .at = SUMMARY_LAST },
 	  .work = "one pass over a read-only shared mapping, every word summed; bytes / time",
 	  .subtracted = SUB_CLOCK, .lmbench = "the sum is checked against the file",
 	  .noise = { .group = "file", .run = 0.25, .run_eq = 0.25, .df = 5, .clock = OWN_PACE } },
-	{ .id = "bw_mmap_rd.open2close", .unit = "MB/s", .better = HIGHER, .stat = MEDIAN,
+	[ROW_BW_MMAP_RD_OPEN2CLOSE] = { .id = "bw_mmap_rd.open2close",
+	  .unit = "MB/s", .better = HIGHER, .stat = MEDIAN,
 	  .version = 1,
 	  .desc = "open+mmap+read+munmap",
 	  .line = "%x %v",
 	  .xfmt = "bw", .vfmt = "bw", .series_title = "\"Mmap read open2close bandwidth",
-	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size" }, .chart = CHART_SERIES,
+	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size", .lmbench = LMX_MB },
+	  .chart = "series",
 	  .summary = { .at = SUMMARY_LAST },
 	  .work = "open + mmap + sum pass + munmap + close; bytes / time",
 	  .subtracted = SUB_CLOCK, .lmbench = "the sum is checked against the file",

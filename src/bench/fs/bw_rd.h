@@ -31,7 +31,7 @@ struct rd_modes {
 	void (*only_loop)(uint64_t iters, void *rd);
 	int (*o2c_setup)(void *rd);
 	void (*o2c_loop)(uint64_t iters, void *rd);
-	const char *metric_only, *metric_o2c;
+	const struct metric_def *metric_only, *metric_o2c; /* the rows of their metrics */
 };
 
 /* Allocate the read buffer (no descriptor yet). */

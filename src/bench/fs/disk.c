@@ -211,7 +211,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .unit = "ms", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "seek time by distance (MB)",
 	  .line = "%x %v", .xfmt = "%.01f", .vfmt = "%.02f",
-	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size" }, .chart = CHART_SERIES,
+	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size" }, .chart = "series",
 	  .summary = { .at = SUMMARY_LAST },
 	  .work = "one 4 KiB read (O_DIRECT when possible) at alternating positions; one sample "
 		"per read",
@@ -222,7 +222,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .unit = "MB/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
 	  .desc = "read bandwidth by offset (MB)",
 	  .line = "%x %v", .xfmt = "%.01f", .vfmt = "%.2f",
-	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size" }, .chart = CHART_SERIES,
+	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size" }, .chart = "series",
 	  .summary = { .at = SUMMARY_LAST },
 	  .work = "one 1 MiB read at an offset; one sample per read",
 	  .subtracted = SUB_NOTHING, .lmbench = "",

@@ -143,7 +143,8 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 2,
 	  .desc = "mmap+touch+munmap of a file",
 	  .line = "%x %v", .xfmt = "%.6f", .vfmt = "micromb", .series_title = "\"mappings",
-	  .sign = POSITIVE, .x = { .kind = X_OTHER, .label = "x" }, .chart = CHART_SERIES,
+	  .sign = POSITIVE, .x = { .kind = X_OTHER, .label = "mapping size (MB)" },
+	  .chart = "series",
 	  .summary = { .at = SUMMARY_LAST },
 	  .work = "mmap of SIZE bytes read-only, a read of one byte every 16 KiB of the first "
 		"tenth (-r: every 160 KiB), munmap; per mapping",

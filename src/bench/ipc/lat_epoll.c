@@ -180,6 +180,9 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	[ROW_LAT_EPOLL_LATENCY] = { .id = "lat_epoll.latency",
 	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "epoll wake-up round trip, 1 byte", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  /* its samples spread wide on a busy machine (the noise above): the report draws them
+	   * all, sorted, the steady figure's beside them */
+	  .chart = "samples",
 	  .line = "epoll latency: %v microseconds", .vfmt = "%.4f",
 	  .work = "1 byte over a pipe to a helper waiting in epoll_wait() and back over another "
 		  "pipe this process waits on in epoll_wait(): one round trip, two wake-ups",

@@ -29,15 +29,28 @@
 #include "core/timing.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_BW_MEM_RD, ROW_BW_MEM_WR, ROW_BW_MEM_RDWR, ROW_BW_MEM_CP, ROW_BW_MEM_FRD,
+	ROW_BW_MEM_FWR, ROW_BW_MEM_FCP, ROW_BW_MEM_BZERO, ROW_BW_MEM_BCOPY, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 enum bw_mode { M_RD, M_WR, M_RDWR, M_CP, M_FRD, M_FWR, M_FCP, M_BZERO, M_BCOPY };
 
 static const struct {
 	const char *name;
+	int row;  /* its metric's row in metrics[] */
 	int copy; /* needs a second buffer */
 } bw_modes[] = {
-	[M_RD] = { "rd", 0 },   [M_WR] = { "wr", 0 },   [M_RDWR] = { "rdwr", 0 },
-	[M_CP] = { "cp", 1 },   [M_FRD] = { "frd", 0 }, [M_FWR] = { "fwr", 0 },
-	[M_FCP] = { "fcp", 1 }, [M_BZERO] = { "bzero", 0 }, [M_BCOPY] = { "bcopy", 1 },
+	[M_RD] = { "rd", ROW_BW_MEM_RD, 0 },
+	[M_WR] = { "wr", ROW_BW_MEM_WR, 0 },
+	[M_RDWR] = { "rdwr", ROW_BW_MEM_RDWR, 0 },
+	[M_CP] = { "cp", ROW_BW_MEM_CP, 1 },
+	[M_FRD] = { "frd", ROW_BW_MEM_FRD, 0 },
+	[M_FWR] = { "fwr", ROW_BW_MEM_FWR, 0 },
+	[M_FCP] = { "fcp", ROW_BW_MEM_FCP, 1 },
+	[M_BZERO] = { "bzero", ROW_BW_MEM_BZERO, 0 },
+	[M_BCOPY] = { "bcopy", ROW_BW_MEM_BCOPY, 1 },
 };
 #define NMODES (sizeof bw_modes / sizeof bw_modes[0])
 
@@ -260,11 +273,10 @@ static int bw_mem(struct tool_ctx *c, int argc, char **argv)
 	mem_fact(c, NULL, "Kernel", "kernel", !c->via_symlink, "%s", w.lmloop ? "scalar (lmbench's loop)"
 		 : m == M_FRD || m == M_FWR || m == M_FCP ? w.k->name
 		   : m == M_BZERO || m == M_BCOPY ? "libc" : "scalar (lmbench's loop)");
-	char metric[32], params[64];
-	snprintf(metric, sizeof metric, "bw_mem.%s", mode);
+	char params[64];
 	/* the size is the series' abscissa (x), not part of its identity */
 	snprintf(params, sizeof params, "%s", w.conflict ? "conflict=1" : "");
-	struct result *r = record_bandwidth(c, metric, params, (double)size / 1e6, &meas,
+	struct result *r = record_bandwidth(c, metrics[bw_modes[m].row].id, params, (double)size / 1e6, &meas,
 					    (double)w.size);
 	if (w.lmloop)
 		r->version++; /* lmbench's scalar loop: another operation than the registry's */
@@ -283,92 +295,110 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ .id = "bw_mem.rd", .unit = "MB/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_BW_MEM_RD] = { .id = "bw_mem.rd",
+	  .unit = "MB/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
 	  .desc = "read one int per 16 bytes",
 	  .line = "%x %v",
 	  .xfmt = "bw", .vfmt = "bw", .series_title = "Memory partial read bandwidth",
-	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size", .was_param = "size" },
-	  .chart = CHART_MEM_BANDWIDTH,
+	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size", .was_param = "size",
+					  .lmbench = LMX_MB },
+	  .chart = "mem_bandwidth",
 	  .summary = { .at = SUMMARY_LAST },
 	  .work = "one pass summing one int per 16 bytes of the buffer; bytes / time",
 	  .subtracted = SUB_CLOCK, .lmbench = "",
 	  .noise = { .group = "membw", .run = 0.19, .run_eq = 0.19, .df = 5, .clock = OWN_PACE } },
-	{ .id = "bw_mem.wr", .unit = "MB/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
+	[ROW_BW_MEM_WR] = { .id = "bw_mem.wr",
+	  .unit = "MB/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
 	  .desc = "write one int per 16 bytes",
 	  .line = "%x %v",
 	  .xfmt = "bw", .vfmt = "bw", .series_title = "Memory partial write bandwidth",
-	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size", .was_param = "size" },
-	  .chart = CHART_MEM_BANDWIDTH,
+	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size", .was_param = "size",
+					  .lmbench = LMX_MB },
+	  .chart = "mem_bandwidth",
 	  .summary = { .at = SUMMARY_LAST },
 	  .work = "one pass storing one int per 16 bytes; bytes / time",
 	  .subtracted = SUB_CLOCK, .lmbench = "",
 	  .noise = { .group = "membw", .run = 0.19, .run_eq = 0.19, .df = 5, .clock = OWN_PACE } },
-	{ .id = "bw_mem.rdwr", .unit = "MB/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
+	[ROW_BW_MEM_RDWR] = { .id = "bw_mem.rdwr",
+	  .unit = "MB/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
 	  .desc = "read+write one int per 16 bytes",
 	  .line = "%x %v",
 	  .xfmt = "bw", .vfmt = "bw", .series_title = "Memory partial read/write bandwidth",
-	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size", .was_param = "size" },
-	  .chart = CHART_MEM_BANDWIDTH,
+	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size", .was_param = "size",
+					  .lmbench = LMX_MB },
+	  .chart = "mem_bandwidth",
 	  .summary = { .at = SUMMARY_LAST },
 	  .work = "one pass reading and storing one int per 16 bytes; bytes / time",
 	  .subtracted = SUB_CLOCK, .lmbench = "",
 	  .noise = { .group = "membw", .run = 0.19, .run_eq = 0.19, .df = 5, .clock = OWN_PACE } },
-	{ .id = "bw_mem.cp", .unit = "MB/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
+	[ROW_BW_MEM_CP] = { .id = "bw_mem.cp",
+	  .unit = "MB/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
 	  .desc = "copy one int per 16 bytes",
 	  .line = "%x %v",
 	  .xfmt = "bw", .vfmt = "bw", .series_title = "\"unrolled partial bcopy unaligned",
-	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size", .was_param = "size" },
-	  .chart = CHART_MEM_BANDWIDTH,
+	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size", .was_param = "size",
+					  .lmbench = LMX_MB },
+	  .chart = "mem_bandwidth",
 	  .summary = { .at = SUMMARY_LAST },
 	  .work = "one pass copying one int per 16 bytes; bytes (counted once) / time",
 	  .subtracted = SUB_CLOCK, .lmbench = "",
 	  .noise = { .group = "membw", .run = 0.19, .run_eq = 0.19, .df = 5, .clock = OWN_PACE } },
-	{ .id = "bw_mem.frd", .unit = "MB/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
+	[ROW_BW_MEM_FRD] = { .id = "bw_mem.frd",
+	  .unit = "MB/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
 	  .desc = "read every word",
 	  .line = "%x %v", .xfmt = "bw", .vfmt = "bw", .series_title = "Memory read bandwidth",
-	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size", .was_param = "size" },
-	  .chart = CHART_MEM_BANDWIDTH,
+	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size", .was_param = "size",
+					  .lmbench = LMX_MB },
+	  .chart = "mem_bandwidth",
 	  .summary = { .at = SUMMARY_LAST },
 	  .work = "one pass summing every word; bytes / time",
 	  .subtracted = SUB_CLOCK, .lmbench = "vector code where the CPU has it; lmbench's is one 4-byte add chain (1.8x slower "
 		"on a Xeon guest); --lmbench-loop runs it (method version + 1)",
 	  .noise = { .group = "membw", .run = 0.19, .run_eq = 0.19, .df = 5, .clock = OWN_PACE } },
-	{ .id = "bw_mem.fwr", .unit = "MB/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
+	[ROW_BW_MEM_FWR] = { .id = "bw_mem.fwr",
+	  .unit = "MB/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
 	  .desc = "write every word",
 	  .line = "%x %v", .xfmt = "bw", .vfmt = "bw", .series_title = "Memory write bandwidth",
-	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size", .was_param = "size" },
-	  .chart = CHART_MEM_BANDWIDTH,
+	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size", .was_param = "size",
+					  .lmbench = LMX_MB },
+	  .chart = "mem_bandwidth",
 	  .summary = { .at = SUMMARY_LAST },
 	  .work = "one pass storing every word; bytes / time",
 	  .subtracted = SUB_CLOCK, .lmbench = "vector code where the CPU has it; lmbench's stores 4 bytes an instruction (5x slower "
 		"on a Xeon guest); --lmbench-loop runs it (method version + 1)",
 	  .noise = { .group = "membw", .run = 0.19, .run_eq = 0.19, .df = 5, .clock = OWN_PACE } },
-	{ .id = "bw_mem.fcp", .unit = "MB/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
+	[ROW_BW_MEM_FCP] = { .id = "bw_mem.fcp",
+	  .unit = "MB/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
 	  .desc = "copy every word",
 	  .line = "%x %v",
 	  .xfmt = "bw", .vfmt = "bw", .series_title = "\"unrolled bcopy unaligned",
-	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size", .was_param = "size" },
-	  .chart = CHART_MEM_BANDWIDTH,
+	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size", .was_param = "size",
+					  .lmbench = LMX_MB },
+	  .chart = "mem_bandwidth",
 	  .summary = { .at = SUMMARY_LAST },
 	  .work = "one pass copying every word; bytes (counted once) / time",
 	  .subtracted = SUB_CLOCK, .lmbench = "vector code where the CPU has it; lmbench's copies 4 bytes an instruction; "
 		"--lmbench-loop runs it (method version + 1)",
 	  .noise = { .group = "membw", .run = 0.19, .run_eq = 0.19, .df = 5, .clock = OWN_PACE } },
-	{ .id = "bw_mem.bzero", .unit = "MB/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
+	[ROW_BW_MEM_BZERO] = { .id = "bw_mem.bzero",
+	  .unit = "MB/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
 	  .desc = "libc memset",
 	  .line = "%x %v", .xfmt = "bw", .vfmt = "bw", .series_title = "Memory bzero bandwidth",
-	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size", .was_param = "size" },
-	  .chart = CHART_MEM_BANDWIDTH,
+	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size", .was_param = "size",
+					  .lmbench = LMX_MB },
+	  .chart = "mem_bandwidth",
 	  .summary = { .at = SUMMARY_LAST },
 	  .work = "one libc memset of the buffer; bytes / time",
 	  .subtracted = SUB_CLOCK, .lmbench = "",
 	  .noise = { .group = "membw", .run = 0.19, .run_eq = 0.19, .df = 5, .clock = OWN_PACE } },
-	{ .id = "bw_mem.bcopy", .unit = "MB/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
+	[ROW_BW_MEM_BCOPY] = { .id = "bw_mem.bcopy",
+	  .unit = "MB/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
 	  .desc = "libc memcpy (conflict=1: destination offset 1920 bytes, lmbench's \"aligned\")",
 	  .line = "%x %v", .xfmt = "bw", .vfmt = "bw", .series_title = "\"libc bcopy unaligned",
-	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size", .was_param = "size" },
-	  .chart = CHART_MEM_BANDWIDTH,
+	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size", .was_param = "size",
+					  .lmbench = LMX_MB },
+	  .chart = "mem_bandwidth",
 	  .summary = { .at = SUMMARY_LAST },
 	  .work = "one libc memcpy of the buffer; bytes (counted once) / time",
 	  .subtracted = SUB_CLOCK, .lmbench = "",

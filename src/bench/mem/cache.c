@@ -251,6 +251,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .unit = "bytes", .better = NEUTRAL, .stat = MEDIAN, .version = 1,
 	  .desc = "cache size of level {level}",
 	  .line = NULL, .vfmt = "%.0f", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .size_mark = 1, /* the report marks it on memory charts */
 	  .work = "random chases over growing sizes; where the per-load cost steps",
 	  .subtracted = SUB_CLOCK, .lmbench = "derived from chase latencies",
 	  .noise = { .group = "memory", .run = 0.21, .run_eq = 0.21, .df = 5, .clock = OWN_PACE } },

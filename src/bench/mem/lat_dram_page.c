@@ -108,7 +108,7 @@ static int lat_dram_page(struct tool_ctx *c, int argc, char **argv)
 	}
 	size_t nslots = npages * (page / line);
 	size_t *off = xmalloc(nslots * sizeof *off);
-	static const char *const metric[2] = { "lat_dram_page.hit", "lat_dram_page.miss" };
+	static const int rows[2] = { ROW_LAT_DRAM_PAGE_HIT, ROW_LAT_DRAM_PAGE_MISS };
 	struct measurement m[2];
 	char params[64];
 	snprintf(params, sizeof params, "line=%zu group=%d", line, o.group);
@@ -117,7 +117,8 @@ static int lat_dram_page(struct tool_ctx *c, int argc, char **argv)
 		void **start = link_order(b.p, off, nslots);
 		if (mem_chase_measure(&c->timing, b.p, b.len, start, MEM_WARM_SWEEP, &m[miss]) != 0)
 			return EXIT_MEASURE;
-		struct result *r = record_latency(c, metric[miss], params, NAN, &m[miss], MEM_CHASE_LOADS);
+		struct result *r = record_latency(c, metrics[rows[miss]].id, params, NAN, &m[miss],
+						  MEM_CHASE_LOADS);
 		result_add_info(r, "bytes=%llu", (unsigned long long)b.len);
 		if (o.verbose)
 			out_printf(c, "page %s: %.2f nanoseconds\n", miss ? "miss" : "hit", r->value);

@@ -589,3 +589,17 @@ void **mem_link_random(void ***nodes, size_t n, uint64_t *rng)
 	return nodes[0];
 }
 
+/* STREAM's validation (stream.c): every element of x equal to want within McCalpin's relative
+ * 1e-13? Returns the count of wrong ones; *first gets the index of the first. */
+size_t stream_check(const double *x, size_t n, double want, size_t *first)
+{
+	size_t bad = 0;
+	double tol = 1e-13 * fabs(want);
+	for (size_t i = 0; i < n; i++)
+		if (!(fabs(x[i] - want) <= tol)) {
+			if (!bad && first)
+				*first = i;
+			bad++;
+		}
+	return bad;
+}

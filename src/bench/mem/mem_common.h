@@ -91,8 +91,8 @@ enum mem_pages mem_pages_opt(struct tool_ctx *c, const char *value);
  * JSON document records the command line as it was given. The operands point into the copy. */
 struct operands mem_options_parse(struct tool_ctx *c, int argc, char ***argv, void *dst);
 
-/* STREAM's validation (stream.c): how many of x[0..n) differ from want by more than McCalpin's
- * relative 1e-13; *first = index of the first wrong one. */
+/* STREAM's validation (stream.c's, kept in mem_common.c): how many of x[0..n) differ from want
+ * by more than McCalpin's relative 1e-13; *first = index of the first wrong one. */
 size_t stream_check(const double *x, size_t n, double want, size_t *first);
 
 /* Measure a pointer chase starting at start (measure(): calibrated samples of MEM_CHASE_LOADS

@@ -204,8 +204,9 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .desc = "memory-level parallelism by size (MB)",
 	  .line = "%x %v",
 	  .xfmt = "%.6f", .vfmt = "%.2f", .series_title = "Memory load parallelism",
-	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size", .was_param = "size" },
-	  .chart = CHART_SERIES,
+	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size", .was_param = "size",
+					  .lmbench = LMX_MB6 },
+	  .chart = "series",
 	  .summary = { .at = SUMMARY_LAST },
 	  .work = "k random chains walked at once, 2k loads per iteration; ns per load with one / "
 		"with k, the largest over k",

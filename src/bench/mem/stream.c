@@ -50,23 +50,34 @@
 #include "core/timing.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_STREAM_COPY_LATENCY, ROW_STREAM_COPY, ROW_STREAM_SCALE_LATENCY, ROW_STREAM_SCALE,
+	ROW_STREAM_ADD_LATENCY, ROW_STREAM_ADD, ROW_STREAM_TRIAD_LATENCY, ROW_STREAM_TRIAD,
+	ROW_STREAM2_FILL_LATENCY, ROW_STREAM2_FILL, ROW_STREAM2_COPY_LATENCY, ROW_STREAM2_COPY,
+	ROW_STREAM2_DAXPY_LATENCY, ROW_STREAM2_DAXPY, ROW_STREAM2_SUM_LATENCY, ROW_STREAM2_SUM,
+	ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 #define SCALAR 3.0
 #define STREAM_SEQ_ROUNDS 3
 
 enum sk { K_COPY, K_SCALE, K_ADD, K_TRIAD, K_FILL, K_COPY2, K_DAXPY, K_SUM };
 static const struct {
-	const char *name, *metric, *table;
+	const char *name;
+	int lat_row, bw_row; /* its metrics' rows: the latency, the bandwidth */
+	const char *table;
 	int words;      /* 8-byte words moved per element */
 	int stores;     /* writes an array (may use streaming stores) */
 } sk_info[] = {
-	[K_COPY] = { "copy", "stream.copy", "Copy:      ", 2, 1 },
-	[K_SCALE] = { "scale", "stream.scale", "Scale:     ", 2, 1 },
-	[K_ADD] = { "add", "stream.add", "Add:       ", 3, 1 },
-	[K_TRIAD] = { "triad", "stream.triad", "Triad:     ", 3, 1 },
-	[K_FILL] = { "fill", "stream2.fill", "Fill:      ", 1, 1 },
-	[K_COPY2] = { "copy", "stream2.copy", "Copy:      ", 2, 1 },
-	[K_DAXPY] = { "daxpy", "stream2.daxpy", "Daxpy:     ", 3, 1 },
-	[K_SUM] = { "sum", "stream2.sum", "Sum:       ", 1, 0 },
+	[K_COPY] = { "copy", ROW_STREAM_COPY_LATENCY, ROW_STREAM_COPY, "Copy:      ", 2, 1 },
+	[K_SCALE] = { "scale", ROW_STREAM_SCALE_LATENCY, ROW_STREAM_SCALE, "Scale:     ", 2, 1 },
+	[K_ADD] = { "add", ROW_STREAM_ADD_LATENCY, ROW_STREAM_ADD, "Add:       ", 3, 1 },
+	[K_TRIAD] = { "triad", ROW_STREAM_TRIAD_LATENCY, ROW_STREAM_TRIAD, "Triad:     ", 3, 1 },
+	[K_FILL] = { "fill", ROW_STREAM2_FILL_LATENCY, ROW_STREAM2_FILL, "Fill:      ", 1, 1 },
+	[K_COPY2] = { "copy", ROW_STREAM2_COPY_LATENCY, ROW_STREAM2_COPY, "Copy:      ", 2, 1 },
+	[K_DAXPY] = { "daxpy", ROW_STREAM2_DAXPY_LATENCY, ROW_STREAM2_DAXPY, "Daxpy:     ", 3, 1 },
+	[K_SUM] = { "sum", ROW_STREAM2_SUM_LATENCY, ROW_STREAM2_SUM, "Sum:       ", 1, 0 },
 };
 
 /* Failures found in -P copies reach the parent through a shared page. */
@@ -202,21 +213,6 @@ static int st_setup(void *arg)
 		}
 	}
 	return 0;
-}
-
-/* Every element of x equal to want within McCalpin's relative 1e-13? Returns the count of
- * wrong ones; *first gets the index of the first. */
-size_t stream_check(const double *x, size_t n, double want, size_t *first)
-{
-	size_t bad = 0;
-	double tol = 1e-13 * fabs(want);
-	for (size_t i = 0; i < n; i++)
-		if (!(fabs(x[i] - want) <= tol)) {
-			if (!bad && first)
-				*first = i;
-			bad++;
-		}
-	return bad;
 }
 
 static void fail(struct st *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -468,9 +464,8 @@ static void record_kernels(struct tool_ctx *c, const struct st *s, const enum sk
 	char params[96];
 	snprintf(params, sizeof params, "elements=%zu threads=%d", s->n, s->nthreads);
 	for (int i = 0; i < 4; i++) {
-		const char *met = sk_info[ks[i]].metric;
-		char lat[48];
-		snprintf(lat, sizeof lat, "%s_latency", met);
+		const char *lat = metrics[sk_info[ks[i]].lat_row].id,
+			   *met = metrics[sk_info[ks[i]].bw_row].id;
 		double bytes = (double)sk_info[ks[i]].words * 8.0 * (double)s->n;
 		struct result *rl = record_latency(c, lat, params, NAN, &m[i], (double)s->n);
 		struct result *rb = record_bandwidth(c, met, params, NAN, &m[i], bytes); /* BEST */
@@ -561,85 +556,85 @@ static const struct tool tools[] = {
 	"version 3: a real add (lmbench 3 ran its sum loop); streaming stores beyond the "          \
 	"last-level cache, +1 without"
 #define MEMBW_NOISE { .group = "membw", .run = 0.08, .run_eq = 0.08, .df = 5, .clock = OWN_PACE }
-static const struct metric_def metrics[] = {
-	{ .id = "stream.copy_latency", .unit = "ns", .better = LOWER, .stat = BEST, .version = 2,
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_STREAM_COPY_LATENCY] = { .id = "stream.copy_latency", .unit = "ns", .better = LOWER, .stat = BEST, .version = 2,
 	  .desc = "STREAM c=a, ns per element", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "STREAM copy latency: %v nanoseconds", .vfmt = "%.2f",
 	  .work = "c = a; one pass over the arrays, per element",
 	  .subtracted = SUB_CLOCK, .lmbench = NT_STORES("2"), .noise = MEMBW_NOISE },
-	{ .id = "stream.copy", .unit = "MB/s", .better = HIGHER, .stat = BEST, .version = 2,
+	[ROW_STREAM_COPY] = { .id = "stream.copy", .unit = "MB/s", .better = HIGHER, .stat = BEST, .version = 2,
 	  .desc = "STREAM c=a", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "STREAM copy bandwidth: %v MB/sec", .vfmt = "%.2f",
 	  .work = "c = a; 2 x 8 bytes per element / time of the fastest pass",
 	  .subtracted = SUB_CLOCK, .lmbench = NT_STORES("2"), .noise = MEMBW_NOISE },
-	{ .id = "stream.scale_latency", .unit = "ns", .better = LOWER, .stat = BEST, .version = 2,
+	[ROW_STREAM_SCALE_LATENCY] = { .id = "stream.scale_latency", .unit = "ns", .better = LOWER, .stat = BEST, .version = 2,
 	  .desc = "STREAM b=s*c, ns per element", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "STREAM scale latency: %v nanoseconds", .vfmt = "%.2f",
 	  .work = "b = s*c; one pass over the arrays, per element",
 	  .subtracted = SUB_CLOCK, .lmbench = NT_STORES("2"), .noise = MEMBW_NOISE },
-	{ .id = "stream.scale", .unit = "MB/s", .better = HIGHER, .stat = BEST, .version = 2,
+	[ROW_STREAM_SCALE] = { .id = "stream.scale", .unit = "MB/s", .better = HIGHER, .stat = BEST, .version = 2,
 	  .desc = "STREAM b=s*c", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "STREAM scale bandwidth: %v MB/sec", .vfmt = "%.2f",
 	  .work = "b = s*c; 2 x 8 bytes per element / time of the fastest pass",
 	  .subtracted = SUB_CLOCK, .lmbench = NT_STORES("2"), .noise = MEMBW_NOISE },
-	{ .id = "stream.add_latency", .unit = "ns", .better = LOWER, .stat = BEST, .version = 3,
+	[ROW_STREAM_ADD_LATENCY] = { .id = "stream.add_latency", .unit = "ns", .better = LOWER, .stat = BEST, .version = 3,
 	  .desc = "STREAM c=a+b (a real add, unlike lmbench)",
 	  .line = "STREAM add latency: %v nanoseconds", .vfmt = "%.2f",
 	  .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .work = "c = a + b; one pass, per element",
 	  .subtracted = SUB_CLOCK, .lmbench = REAL_ADD, .noise = MEMBW_NOISE },
-	{ .id = "stream.add", .unit = "MB/s", .better = HIGHER, .stat = BEST, .version = 3,
+	[ROW_STREAM_ADD] = { .id = "stream.add", .unit = "MB/s", .better = HIGHER, .stat = BEST, .version = 3,
 	  .desc = "STREAM c=a+b (a real add, unlike lmbench)",
 	  .line = "STREAM add bandwidth: %v MB/sec", .vfmt = "%.2f",
 	  .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .work = "c = a + b; 3 x 8 bytes per element / time of the fastest pass",
 	  .subtracted = SUB_CLOCK, .lmbench = REAL_ADD, .noise = MEMBW_NOISE },
-	{ .id = "stream.triad_latency", .unit = "ns", .better = LOWER, .stat = BEST, .version = 2,
+	[ROW_STREAM_TRIAD_LATENCY] = { .id = "stream.triad_latency", .unit = "ns", .better = LOWER, .stat = BEST, .version = 2,
 	  .desc = "STREAM a=b+s*c, ns per element", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "STREAM triad latency: %v nanoseconds", .vfmt = "%.2f",
 	  .work = "a = b + s*c; one pass over the arrays, per element",
 	  .subtracted = SUB_CLOCK, .lmbench = NT_STORES("2"), .noise = MEMBW_NOISE },
-	{ .id = "stream.triad", .unit = "MB/s", .better = HIGHER, .stat = BEST, .version = 2,
+	[ROW_STREAM_TRIAD] = { .id = "stream.triad", .unit = "MB/s", .better = HIGHER, .stat = BEST, .version = 2,
 	  .desc = "STREAM a=b+s*c", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "STREAM triad bandwidth: %v MB/sec", .vfmt = "%.2f",
 	  .work = "a = b + s*c; 3 x 8 bytes per element / time of the fastest pass",
 	  .subtracted = SUB_CLOCK, .lmbench = NT_STORES("2"), .noise = MEMBW_NOISE },
-	{ .id = "stream2.fill_latency", .unit = "ns", .better = LOWER, .stat = BEST, .version = 2,
+	[ROW_STREAM2_FILL_LATENCY] = { .id = "stream2.fill_latency", .unit = "ns", .better = LOWER, .stat = BEST, .version = 2,
 	  .desc = "STREAM2 a=q", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "STREAM2 fill latency: %v nanoseconds", .vfmt = "%.2f",
 	  .work = "a = q; one pass over the arrays, per element",
 	  .subtracted = SUB_CLOCK, .lmbench = NT_STORES("2"), .noise = MEMBW_NOISE },
-	{ .id = "stream2.fill", .unit = "MB/s", .better = HIGHER, .stat = BEST, .version = 2,
+	[ROW_STREAM2_FILL] = { .id = "stream2.fill", .unit = "MB/s", .better = HIGHER, .stat = BEST, .version = 2,
 	  .desc = "STREAM2 a=q", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "STREAM2 fill bandwidth: %v MB/sec", .vfmt = "%.2f",
 	  .work = "a = q; 1 x 8 bytes per element / time of the fastest pass",
 	  .subtracted = SUB_CLOCK, .lmbench = NT_STORES("2"), .noise = MEMBW_NOISE },
-	{ .id = "stream2.copy_latency", .unit = "ns", .better = LOWER, .stat = BEST, .version = 2,
+	[ROW_STREAM2_COPY_LATENCY] = { .id = "stream2.copy_latency", .unit = "ns", .better = LOWER, .stat = BEST, .version = 2,
 	  .desc = "STREAM2 a=b", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "STREAM2 copy latency: %v nanoseconds", .vfmt = "%.2f",
 	  .work = "a = b; one pass over the arrays, per element",
 	  .subtracted = SUB_CLOCK, .lmbench = NT_STORES("2"), .noise = MEMBW_NOISE },
-	{ .id = "stream2.copy", .unit = "MB/s", .better = HIGHER, .stat = BEST, .version = 2,
+	[ROW_STREAM2_COPY] = { .id = "stream2.copy", .unit = "MB/s", .better = HIGHER, .stat = BEST, .version = 2,
 	  .desc = "STREAM2 a=b", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "STREAM2 copy bandwidth: %v MB/sec", .vfmt = "%.2f",
 	  .work = "a = b; 2 x 8 bytes per element / time of the fastest pass",
 	  .subtracted = SUB_CLOCK, .lmbench = NT_STORES("2"), .noise = MEMBW_NOISE },
-	{ .id = "stream2.daxpy_latency", .unit = "ns", .better = LOWER, .stat = BEST, .version = 2,
+	[ROW_STREAM2_DAXPY_LATENCY] = { .id = "stream2.daxpy_latency", .unit = "ns", .better = LOWER, .stat = BEST, .version = 2,
 	  .desc = "STREAM2 a=a+q*b", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "STREAM2 daxpy latency: %v nanoseconds", .vfmt = "%.2f",
 	  .work = "a = a + q*b; one pass over the arrays, per element",
 	  .subtracted = SUB_CLOCK, .lmbench = NT_STORES("2"), .noise = MEMBW_NOISE },
-	{ .id = "stream2.daxpy", .unit = "MB/s", .better = HIGHER, .stat = BEST, .version = 2,
+	[ROW_STREAM2_DAXPY] = { .id = "stream2.daxpy", .unit = "MB/s", .better = HIGHER, .stat = BEST, .version = 2,
 	  .desc = "STREAM2 a=a+q*b", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "STREAM2 daxpy bandwidth: %v MB/sec", .vfmt = "%.2f",
 	  .work = "a = a + q*b; 3 x 8 bytes per element / time of the fastest pass",
 	  .subtracted = SUB_CLOCK, .lmbench = NT_STORES("2"), .noise = MEMBW_NOISE },
-	{ .id = "stream2.sum_latency", .unit = "ns", .better = LOWER, .stat = BEST, .version = 1,
+	[ROW_STREAM2_SUM_LATENCY] = { .id = "stream2.sum_latency", .unit = "ns", .better = LOWER, .stat = BEST, .version = 1,
 	  .desc = "STREAM2 s+=a", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "STREAM2 sum latency: %v nanoseconds", .vfmt = "%.2f",
 	  .work = "s += a; one pass, per element", .subtracted = SUB_CLOCK, .lmbench = "",
 	  .noise = MEMBW_NOISE },
-	{ .id = "stream2.sum", .unit = "MB/s", .better = HIGHER, .stat = BEST, .version = 1,
+	[ROW_STREAM2_SUM] = { .id = "stream2.sum", .unit = "MB/s", .better = HIGHER, .stat = BEST, .version = 1,
 	  .desc = "STREAM2 s+=a", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "STREAM2 sum bandwidth: %v MB/sec", .vfmt = "%.2f",
 	  .work = "s += a; 1 x 8 bytes per element / time of the fastest pass",

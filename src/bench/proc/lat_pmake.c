@@ -132,7 +132,8 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "fork jobs of x us work each, wait for all",
 	  .line = "%x %v", .xfmt = "%.0f", .vfmt = "%.2f",
-	  .sign = POSITIVE, .x = { .kind = X_OTHER, .label = "x" }, .chart = CHART_SERIES,
+	  .sign = POSITIVE, .x = { .kind = X_OTHER, .label = "work per job (us)" },
+	  .chart = "series",
 	  .summary = { .at = SUMMARY_LAST },
 	  .work = "one round: fork jobs children, each runs a chain of cached loads calibrated (just "
 		"before, alone) to last x microseconds and exits; wait for all",

@@ -32,6 +32,12 @@
 #include "core/sysinfo.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_LAT_PROC_PROCEDURE, ROW_LAT_PROC_FORK, ROW_LAT_PROC_EXEC, ROW_LAT_PROC_SHELL,
+	ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 /* Slow operations: a sample of at least 60 ms, so 11 samples and calibration take about 1 s
  * and each sample holds many process creations. */
 #define PROC_MIN_SAMPLE_NS 60e6
@@ -192,13 +198,14 @@ static void path_info(struct result *r, const char *key, const char *path)
 }
 
 static const struct {
-	const char *mode, *metric;
+	const char *mode;
+	int row; /* its metric's row in metrics[] */
 	void (*loop)(uint64_t, void *);
 } modes[] = {
-	{ "procedure", "lat_proc.procedure", loop_procedure },
-	{ "fork", "lat_proc.fork", loop_spawn },
-	{ "exec", "lat_proc.exec", loop_spawn },
-	{ "shell", "lat_proc.shell", loop_spawn },
+	{ "procedure", ROW_LAT_PROC_PROCEDURE, loop_procedure },
+	{ "fork", ROW_LAT_PROC_FORK, loop_spawn },
+	{ "exec", ROW_LAT_PROC_EXEC, loop_spawn },
+	{ "shell", ROW_LAT_PROC_SHELL, loop_spawn },
 };
 
 static int lat_proc(struct tool_ctx *c, int argc, char **argv)
@@ -223,7 +230,7 @@ static int lat_proc(struct tool_ctx *c, int argc, char **argv)
 			       .teardown = i >= 1 ? spawn_teardown : NULL,
 			       .min_sample_ns = i >= 1 ? PROC_MIN_SAMPLE_NS : 0,
 			       .call_cost = i >= 1 };
-	struct result *r = measure_latency(c, &op, modes[i].metric, "", NAN, 1);
+	struct result *r = measure_latency(c, &op, metrics[modes[i].row].id, "", NAN, 1);
 	if (!r)
 		return EXIT_MEASURE;
 	if (p.spawn) {
@@ -247,8 +254,9 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ .id = "lat_proc.procedure", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 2,
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_LAT_PROC_PROCEDURE] = { .id = "lat_proc.procedure",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 2,
 	  .desc = "procedure call", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "Procedure call: %v microseconds", .vfmt = "%.4f",
 	  .work = "one call of an opaque function and its loop, the whole iteration",
@@ -258,7 +266,8 @@ static const struct metric_def metrics[] = {
 	  .noise = { .group = "proc", .run = 0.1, .run_eq = 0.1, .df = 19, .clock = FOLLOWS_CLOCK },
 	  .steady = { .group = "proc.steady", .run = 0.27, .run_eq = 0.27, .df = 15,
 		   .clock = FOLLOWS_CLOCK, .run_effect = 0.185 } },
-	{ .id = "lat_proc.fork", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 2,
+	[ROW_LAT_PROC_FORK] = { .id = "lat_proc.fork",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 2,
 	  .desc = "fork, child exits, parent waits", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "Process fork+exit: %v microseconds", .vfmt = "%.4f",
 	  .work = "fork(), the child _exit(0)s, the parent waits; forked from plumb-spawn, a "
@@ -270,7 +279,8 @@ static const struct metric_def metrics[] = {
 	  .noise = { .group = "proc", .run = 0.12, .run_eq = 0.12, .df = 5, .clock = OWN_PACE },
 	  .steady = { .group = "proc.steady", .run = 0.1, .run_eq = 0.1, .df = 15,
 		   .clock = OWN_PACE } },
-	{ .id = "lat_proc.exec", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 2,
+	[ROW_LAT_PROC_EXEC] = { .id = "lat_proc.exec",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 2,
 	  .desc = "fork + execve of a tiny program", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "Process fork+execve: %v microseconds", .vfmt = "%.4f",
 	  .work = "fork() + execve() of plumb-hello (empty environment, stdout on /dev/null) + "
@@ -281,7 +291,8 @@ static const struct metric_def metrics[] = {
 	  .noise = { .group = "proc", .run = 0.12, .run_eq = 0.12, .df = 5, .clock = OWN_PACE },
 	  .steady = { .group = "proc.steady", .run = 0.115, .run_eq = 0.115, .df = 15,
 		   .clock = OWN_PACE, .run_effect = 0.04 } },
-	{ .id = "lat_proc.shell", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 2,
+	[ROW_LAT_PROC_SHELL] = { .id = "lat_proc.shell",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 2,
 	  .desc = "fork + /bin/sh -c tiny program", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "Process fork+/bin/sh -c: %v microseconds", .vfmt = "%.4f",
 	  .work = "fork() + execve(/bin/sh -c plumb-hello) + wait, from plumb-spawn",

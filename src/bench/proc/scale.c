@@ -66,6 +66,12 @@
 #include "core/stats.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_SCALE_NULL, ROW_SCALE_PAGEFAULT, ROW_SCALE_MMAP, ROW_SCALE_PIPE, ROW_SCALE_RD,
+	ROW_SCALE_EFFICIENCY, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 #define SCALE_MAX 1024
 #define LINE 128
 #define BATCH_NS 20000.0
@@ -74,6 +80,9 @@
 
 enum { OP_NULL, OP_PF, OP_MMAP, OP_PIPE, OP_RD, NOPS };
 static const char *const op_names[NOPS] = { "null", "pagefault", "mmap", "pipe", "rd" };
+/* the row of each operation's metric */
+static const int op_rows[NOPS] = { ROW_SCALE_NULL, ROW_SCALE_PAGEFAULT, ROW_SCALE_MMAP,
+				   ROW_SCALE_PIPE, ROW_SCALE_RD };
 
 /* One copy's line: its count, written by it alone; its state. */
 struct slot {
@@ -421,16 +430,15 @@ static int scale_op(struct tool_ctx *c, const struct scale_opts *o, int op, int 
 	double one = 0;
 	for (int k = 1; k <= max && !st; k++) {
 		struct point *p = &pts[k];
-		char metric[32], params[80], cpus[256];
+		char params[80], cpus[256];
 		/* a metric per operation (its own unit, one chart with a curve per mode); copies are
 		 * the series' abscissa (x), not part of its identity */
-		snprintf(metric, sizeof metric, "scale.%s", op_names[op]);
 		snprintf(params, sizeof params, "mode=%s", mode);
 		cpu_list(p->cpus, k, cpus, sizeof cpus);
 		if (op == OP_RD) /* blocks of 512 bytes per second in MB/s (10^6 bytes, lmbench's MB) */
 			for (int j = 0; j < p->n; j++)
 				p->s[j].value *= 512 / 1e6;
-		struct result *r = record_values(c, metric, params, k, p->s, (size_t)p->n);
+		struct result *r = record_values(c, metrics[op_rows[op]].id, params, k, p->s, (size_t)p->n);
 		result_add_info(r, "cpus=%s placement=%s", cpus, cpu_policy_desc(&c->timing.place));
 		thr[k] = r->value;
 		if (k == 1)
@@ -439,7 +447,7 @@ static int scale_op(struct tool_ctx *c, const struct scale_opts *o, int op, int 
 		for (int j = 0; j < p->n; j++)
 			p->s[j].value = one > 0 ? p->s[j].value / ((double)k * one) : NAN;
 		snprintf(params, sizeof params, "op=%s mode=%s", op_names[op], mode);
-		r = record_values(c, "scale.efficiency", params, k, p->s, (size_t)p->n);
+		r = record_values(c, metrics[ROW_SCALE_EFFICIENCY].id, params, k, p->s, (size_t)p->n);
 		result_add_info(r, "cpus=%s", cpus);
 		eff[k] = r->value;
 		done = k;
@@ -516,38 +524,40 @@ static const struct tool tools[] = {
 };
 
 #define SCALE_SUB "nothing (the clock is read twice an interval: tens of ns in 10 ms or more)"
-static const struct metric_def metrics[] = {
+static const struct metric_def metrics[ROW_END + 1] = {
 #define SCALE_WORK "the operations x copies, pinned to x CPUs, completed in one wall interval of " \
 	"at least 10 ms (each counts per batch of about 20 us) / the interval, read by the " \
 	"parent; each round measures 1..MAX copies in turn"
-#define SCALE_OP(id_, desc_, line_)                                                             \
-	{ .id = id_, .unit = "/s", .better = HIGHER, .stat = MEDIAN, .version = 1,               \
+#define SCALE_OP(row_, id_, desc_, line_)                                                       \
+	[row_] = { .id = id_, .unit = "/s", .better = HIGHER, .stat = MEDIAN, .version = 1,               \
 	  .desc = desc_ " per second, x copies at once (`mode`: process or thread copies)",       \
 	  .line = line_ " {mode} copies %x: %v ops/s", .xfmt = "%.0f", .vfmt = "%.0f",          \
-	  .sign = POSITIVE, .x = { .kind = X_COUNT, .label = "copies" }, .chart = CHART_SERIES,  \
+	  .sign = POSITIVE, .x = { .kind = X_COUNT, .label = "copies" }, .chart = "series",  \
 	  .summary = { .at = SUMMARY_LAST },                                                     \
 	  .work = SCALE_WORK, .subtracted = SCALE_SUB,                                           \
 	  .lmbench = "not an lmbench tool (lmbench's -P gives one copy count)",                  \
 	  .noise = NOISE_UNMEASURED }
-	SCALE_OP("scale.null", "getppid() calls", "Scale null"),
-	SCALE_OP("scale.pagefault", "first writes to a page of a fresh anonymous mapping",
+	SCALE_OP(ROW_SCALE_NULL, "scale.null", "getppid() calls", "Scale null"),
+	SCALE_OP(ROW_SCALE_PAGEFAULT, "scale.pagefault", "first writes to a page of a fresh anonymous mapping",
 		 "Scale pagefault"),
-	SCALE_OP("scale.mmap", "mmap+munmap of 128 KiB anonymous", "Scale mmap"),
-	SCALE_OP("scale.pipe", "1-byte pipe round trips, a copy an echo pair", "Scale pipe"),
-	{ .id = "scale.rd", .unit = "MB/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
+	SCALE_OP(ROW_SCALE_MMAP, "scale.mmap", "mmap+munmap of 128 KiB anonymous", "Scale mmap"),
+	SCALE_OP(ROW_SCALE_PIPE, "scale.pipe", "1-byte pipe round trips, a copy an echo pair", "Scale pipe"),
+	[ROW_SCALE_RD] = { .id = "scale.rd",
+	  .unit = "MB/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
 	  .desc = "bw_mem rd's loop (one int every 16 bytes), MB read per second, x copies at once, "
 		 "each its own buffer (`mode`: process or thread copies)",
 	  .line = "Scale rd {mode} copies %x: %v MB/s", .xfmt = "%.0f", .vfmt = "%.2f",
-	  .sign = POSITIVE, .x = { .kind = X_COUNT, .label = "copies" }, .chart = CHART_SERIES,
+	  .sign = POSITIVE, .x = { .kind = X_COUNT, .label = "copies" }, .chart = "series",
 	  .summary = { .at = SUMMARY_LAST },
 	  .work = SCALE_WORK "; MB = 512-byte blocks x 512 / 10^6",
 	  .subtracted = SCALE_SUB,
 	  .lmbench = "not an lmbench tool (bw_mem -P gives one copy count)",
 	  .noise = NOISE_UNMEASURED },
-	{ .id = "scale.efficiency", .unit = "x", .better = HIGHER, .stat = MEDIAN, .version = 1,
+	[ROW_SCALE_EFFICIENCY] = { .id = "scale.efficiency",
+	  .unit = "x", .better = HIGHER, .stat = MEDIAN, .version = 1,
 	  .desc = "throughput at x copies / (x times the median throughput at 1 copy)",
 	  .line = "Scale efficiency {op} {mode} copies %x: %v", .xfmt = "%.0f", .vfmt = "%.3f",
-	  .sign = POSITIVE, .x = { .kind = X_COUNT, .label = "copies" }, .chart = CHART_SERIES,
+	  .sign = POSITIVE, .x = { .kind = X_COUNT, .label = "copies" }, .chart = "series",
 	  .summary = { .at = SUMMARY_LAST },
 	  .work = "derived from the medians: each throughput sample at k copies / (k x the median at "
 		"1 copy), so its median is median(k) / (k x median(1)); 1 = perfect scaling; above 1 "

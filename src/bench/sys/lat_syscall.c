@@ -18,6 +18,12 @@
 #include "core/cleanup.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_LAT_SYSCALL_NULL, ROW_LAT_SYSCALL_READ, ROW_LAT_SYSCALL_WRITE, ROW_LAT_SYSCALL_STAT,
+	ROW_LAT_SYSCALL_FSTAT, ROW_LAT_SYSCALL_OPEN, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 struct sc {
 	const char *file;
 	int fd;
@@ -77,17 +83,18 @@ static void loop_open(uint64_t n, void *a)
 }
 
 static const struct {
-	const char *mode, *metric;
+	const char *mode;
+	int row; /* its metric's row in metrics[] */
 	void (*loop)(uint64_t, void *);
 	int needs_file, fd_flags;
 	const char *fd_path;
 } modes[] = {
-	{ "null", "lat_syscall.null", loop_null, 0, 0, NULL },
-	{ "read", "lat_syscall.read", loop_read, 0, O_RDONLY, "/dev/zero" },
-	{ "write", "lat_syscall.write", loop_write, 0, O_WRONLY, "/dev/null" },
-	{ "stat", "lat_syscall.stat", loop_stat, 1, 0, NULL },
-	{ "fstat", "lat_syscall.fstat", loop_fstat, 1, O_RDONLY, NULL },
-	{ "open", "lat_syscall.open", loop_open, 1, 0, NULL },
+	{ "null", ROW_LAT_SYSCALL_NULL, loop_null, 0, 0, NULL },
+	{ "read", ROW_LAT_SYSCALL_READ, loop_read, 0, O_RDONLY, "/dev/zero" },
+	{ "write", ROW_LAT_SYSCALL_WRITE, loop_write, 0, O_WRONLY, "/dev/null" },
+	{ "stat", ROW_LAT_SYSCALL_STAT, loop_stat, 1, 0, NULL },
+	{ "fstat", ROW_LAT_SYSCALL_FSTAT, loop_fstat, 1, O_RDONLY, NULL },
+	{ "open", ROW_LAT_SYSCALL_OPEN, loop_open, 1, 0, NULL },
 };
 
 /* A small file of our own for stat/fstat/open when the user names none. */
@@ -125,7 +132,7 @@ static int lat_syscall(struct tool_ctx *c, int argc, char **argv)
 	if (fdp && (s.fd = open(fdp, modes[i].fd_flags)) < 0)
 		die(EXIT_MEASURE, "%s: %s", fdp, strerror(errno));
 	struct bench_op op = { .loop = modes[i].loop, .arg = &s };
-	struct result *r = measure_latency(c, &op, modes[i].metric, "", NAN, 1);
+	struct result *r = measure_latency(c, &op, metrics[modes[i].row].id, "", NAN, 1);
 	if (!r)
 		return EXIT_MEASURE;
 	if (modes[i].needs_file) {
@@ -144,8 +151,9 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
-static const struct metric_def metrics[] = {
-	{ .id = "lat_syscall.null", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_LAT_SYSCALL_NULL] = { .id = "lat_syscall.null",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "null system call (getppid)", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "Simple syscall: %v microseconds", .vfmt = "%.4f",
 	  .work = "one getppid() call and its loop", .subtracted = SUB_CLOCK, .lmbench = "",
@@ -153,7 +161,8 @@ static const struct metric_def metrics[] = {
 		   .clock = FOLLOWS_CLOCK, .run_effect = 0.04 },
 	  .steady = { .group = "syscall.steady", .run = 0.125, .run_eq = 0.125, .df = 15,
 		   .clock = FOLLOWS_CLOCK, .run_effect = 0.065 } },
-	{ .id = "lat_syscall.read", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	[ROW_LAT_SYSCALL_READ] = { .id = "lat_syscall.read",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "read 1 byte from /dev/zero", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "Simple read: %v microseconds", .vfmt = "%.4f",
 	  .work = "one read() of 1 byte from /dev/zero and its loop",
@@ -162,7 +171,8 @@ static const struct metric_def metrics[] = {
 		   .clock = FOLLOWS_CLOCK, .run_effect = 0.04 },
 	  .steady = { .group = "syscall.steady", .run = 0.135, .run_eq = 0.135, .df = 15,
 		   .clock = FOLLOWS_CLOCK, .run_effect = 0.06 } },
-	{ .id = "lat_syscall.write", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	[ROW_LAT_SYSCALL_WRITE] = { .id = "lat_syscall.write",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "write 1 byte to /dev/null", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "Simple write: %v microseconds", .vfmt = "%.4f",
 	  .work = "one write() of 1 byte to /dev/null and its loop",
@@ -171,7 +181,8 @@ static const struct metric_def metrics[] = {
 		   .clock = FOLLOWS_CLOCK, .run_effect = 0.04 },
 	  .steady = { .group = "syscall.steady", .run = 0.11, .run_eq = 0.11, .df = 15,
 		   .clock = FOLLOWS_CLOCK, .run_effect = 0.045 } },
-	{ .id = "lat_syscall.stat", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	[ROW_LAT_SYSCALL_STAT] = { .id = "lat_syscall.stat",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "stat() of a file", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "Simple stat: %v microseconds", .vfmt = "%.4f",
 	  .work = "one stat() of a small file and its loop", .subtracted = SUB_CLOCK, .lmbench = "",
@@ -179,7 +190,8 @@ static const struct metric_def metrics[] = {
 		   .clock = FOLLOWS_CLOCK, .run_effect = 0.04 },
 	  .steady = { .group = "syscall.steady", .run = 0.2, .run_eq = 0.2, .df = 15,
 		   .clock = FOLLOWS_CLOCK, .run_effect = 0.08 } },
-	{ .id = "lat_syscall.fstat", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	[ROW_LAT_SYSCALL_FSTAT] = { .id = "lat_syscall.fstat",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "fstat() of an open file", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "Simple fstat: %v microseconds", .vfmt = "%.4f",
 	  .work = "one fstat() of an open file and its loop", .subtracted = SUB_CLOCK, .lmbench = "",
@@ -187,7 +199,8 @@ static const struct metric_def metrics[] = {
 		   .clock = FOLLOWS_CLOCK, .run_effect = 0.04 },
 	  .steady = { .group = "syscall.steady", .run = 0.155, .run_eq = 0.155, .df = 15,
 		   .clock = FOLLOWS_CLOCK, .run_effect = 0.095 } },
-	{ .id = "lat_syscall.open", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	[ROW_LAT_SYSCALL_OPEN] = { .id = "lat_syscall.open",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "open()+close() of a file", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "Simple open/close: %v microseconds", .vfmt = "%.4f",
 	  .work = "one open() + close() of a small file and its loop",

@@ -57,12 +57,19 @@
 #include "core/clock.h"
 #include "core/util.h"
 
+/* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
+ * row, never by repeating its id. */
+enum { ROW_LAT_TAIL_P50, ROW_LAT_TAIL_P90, ROW_LAT_TAIL_P99, ROW_LAT_TAIL_P999,
+	ROW_LAT_TAIL_MAX, ROW_END };
+static const struct metric_def metrics[ROW_END + 1];
+
 #define STALL_NS 1000000ull
 #define TAIL_BLOCK 5000 /* operations per block by default */
 #define NQ 5
 static const double quantiles[NQ] = { 0.5, 0.9, 0.99, 0.999, 1.0 };
-static const char *const metric_ids[NQ] = {
-	"lat_tail.p50", "lat_tail.p90", "lat_tail.p99", "lat_tail.p999", "lat_tail.max",
+/* the rows of the quantiles' metrics */
+static const int quantile_rows[NQ] = {
+	ROW_LAT_TAIL_P50, ROW_LAT_TAIL_P90, ROW_LAT_TAIL_P99, ROW_LAT_TAIL_P999, ROW_LAT_TAIL_MAX,
 };
 
 enum op { OP_NULL, OP_READ, OP_WRITE, OP_SIG, OP_PIPE, OP_UNIX, OP_TCP, OP_UDP, OP_FAULT, NOPS };
@@ -387,7 +394,7 @@ static int measure_op(struct tool_ctx *c, struct tail *x)
 			s[i] = keep[i];
 			s[i].value = b[i][q];
 		}
-		struct result *r = record_latency(c, metric_ids[q], params, NAN, &m, 1);
+		struct result *r = record_latency(c, metrics[quantile_rows[q]].id, params, NAN, &m, 1);
 		result_add_info(r, "block=%llu", (unsigned long long)x->k);
 		if (q == NQ - 1)
 			result_add_info(r, "worst_us=%.3f", worst / 1e3);
@@ -459,32 +466,37 @@ static const struct tool tools[] = {
  * and pagefault (one row serves every operation; unix, tcp and udp came later, not measured): p50 0.19 (null), p90 0.10, p99 0.87 (pipe; the others 0.05-0.09), p99.9
  * 2.12 (pipe; sig 1.63, the others 0.13-0.26), max 3.27 (read: a block's worst is either tens of
  * us or a ms stall, run by run). The median tracks the CPU clock; the tails are stalls. */
-static const struct metric_def metrics[] = {
-	{ .id = "lat_tail.p50", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+static const struct metric_def metrics[ROW_END + 1] = {
+	[ROW_LAT_TAIL_P50] = { .id = "lat_tail.p50",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "median of single operations (op)", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "Tail {op} p50: %v microseconds", .vfmt = "%.4f",
 	  TAIL_METHOD("the median (nearest rank)"),
 	  .noise = { .group = "tails", .run = 0.19, .run_eq = 0.19, .df = 5,
 		   .clock = FOLLOWS_CLOCK } },
-	{ .id = "lat_tail.p90", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	[ROW_LAT_TAIL_P90] = { .id = "lat_tail.p90",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "90th percentile of single operations (op)",
 	  .line = "Tail {op} p90: %v microseconds", .vfmt = "%.4f",
 	  .sign = POSITIVE, .x = { .kind = X_NONE },
 	  TAIL_METHOD("the 90th percentile (nearest rank)"),
 	  .noise = { .group = "tails", .run = 0.1, .run_eq = 0.1, .df = 5, .clock = FOLLOWS_CLOCK } },
-	{ .id = "lat_tail.p99", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	[ROW_LAT_TAIL_P99] = { .id = "lat_tail.p99",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "99th percentile of single operations (op)",
 	  .line = "Tail {op} p99: %v microseconds", .vfmt = "%.4f",
 	  .sign = POSITIVE, .x = { .kind = X_NONE },
 	  TAIL_METHOD("the 99th percentile (nearest rank)"),
 	  .noise = { .group = "tails", .run = 0.87, .run_eq = 0.87, .df = 5, .clock = OWN_PACE } },
-	{ .id = "lat_tail.p999", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	[ROW_LAT_TAIL_P999] = { .id = "lat_tail.p999",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "99.9th percentile of single operations (op)",
 	  .line = "Tail {op} p99.9: %v microseconds", .vfmt = "%.4f",
 	  .sign = POSITIVE, .x = { .kind = X_NONE },
 	  TAIL_METHOD("the 99.9th percentile (nearest rank)"),
 	  .noise = { .group = "tails", .run = 2.12, .run_eq = 2.12, .df = 5, .clock = OWN_PACE } },
-	{ .id = "lat_tail.max", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+	[ROW_LAT_TAIL_MAX] = { .id = "lat_tail.max",
+	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "slowest of a block of single operations (op)",
 	  .line = "Tail {op} max: %v microseconds", .vfmt = "%.4f",
 	  .sign = POSITIVE, .x = { .kind = X_NONE },

@@ -210,14 +210,14 @@ static int lat_usleep(struct tool_ctx *c, int argc, char **argv)
 	double *v = single_calls(&r, n);
 	char dparams[128];
 	snprintf(dparams, sizeof dparams, "%s sched=%s", params, rt ? "fifo" : "other");
-	static const struct { const char *metric; double q; } dist[] = {
-		{ "lat_usleep.p50", 0.5 }, { "lat_usleep.p99", 0.99 }, { "lat_usleep.max", 1.0 },
+	static const struct { int row; double q; } dist[] = {
+		{ ROW_LAT_USLEEP_P50, 0.5 }, { ROW_LAT_USLEEP_P99, 0.99 }, { ROW_LAT_USLEEP_MAX, 1.0 },
 	};
 	double at[3];
 	for (int i = 0; i < 3; i++) {
 		at[i] = rank(v, n, dist[i].q);
 		struct sample s = { .value = at[i], .iters = 1, .elapsed_ns = at[i] * 1e3 };
-		struct result *d = record_values(c, dist[i].metric, dparams, NAN, &s, 1);
+		struct result *d = record_values(c, metrics[dist[i].row].id, dparams, NAN, &s, 1);
 		result_add_info(d, "calls=%zu", n);
 	}
 	out_fact(c, res, "Single calls", "%zu: median %.1f p99 %.1f max %.1f microseconds", n,
