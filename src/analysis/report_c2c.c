@@ -299,4 +299,4 @@ static int c2c_bars_too(const struct chart_in *in)
 }
 
 const struct chart_kind chart_kind_c2c = { .kind = "c2c", .fn = report_c2c_charts,
-	.bars_too = c2c_bars_too };
+	.bars_too = c2c_bars_too, .section = "Core to core", .section_id = "c2c" };

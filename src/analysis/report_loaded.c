@@ -116,4 +116,5 @@ void report_loaded_charts(struct charts *out, const struct chart_in *in)
 	free(s);
 }
 
-const struct chart_kind chart_kind_loaded = { .kind = "loaded", .fn = report_loaded_charts };
+const struct chart_kind chart_kind_loaded = { .kind = "loaded", .fn = report_loaded_charts,
+	.section = "Loaded latency", .section_id = "loaded" };

@@ -135,4 +135,5 @@ void report_tails_charts(struct charts *out, const struct chart_in *in)
 	free(ops);
 }
 
-const struct chart_kind chart_kind_tails = { .kind = "tails", .fn = report_tails_charts };
+const struct chart_kind chart_kind_tails = { .kind = "tails", .fn = report_tails_charts,
+	.section = "Tail latency", .section_id = "tails" };

@@ -122,4 +122,7 @@ if [ -s "$T/run.json" ]; then
 	n=$(ls "$T/svg" 2>/dev/null | grep -c 'tails-op-')
 	if [ "$n" -eq 9 ] && grep -q 'percentile in nines' "$T/svg/"*tails-op-pipe.svg; then pass tails/report-chart
 	else fail tails/report-chart "$n percentile charts (want 9): $(ls "$T/svg" 2>/dev/null | tr '\n' ' ')"; fi
-else skip tails/summary "no run file (run-json-csv failed)"; skip tails/report-chart "no run file"; fi
+	# the page itself shows them under their own heading, not only the plot files
+	if grep -q '<h2 id="tails">Tail latency</h2>' "$T/r.html"; then pass tails/report-page-section
+	else fail tails/report-page-section "no Tail latency section: $(grep -o '<h2 id="[a-z0-9]*"' "$T/r.html" | tr '\n' ' ')"; fi
+else skip tails/summary "no run file (run-json-csv failed)"; skip tails/report-chart "no run file"; skip tails/report-page-section "no run file"; fi
