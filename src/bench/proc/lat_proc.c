@@ -268,9 +268,9 @@ static const struct metric_def metrics[] = {
 	  .subtracted = SUB_CLOCK " (the command round trip to plumb-spawn, microseconds per 60 ms "
 		"sample, stays in)",
 	  .lmbench = "version 3: lmbench's operation, the child's exit() included (version 2 "
-		"_exit()ed: ~8 fewer page faults, a quarter less CPU a fork); pinned to one CPU, "
-		"where lmbench 3 lets the scheduler start a child on another CPU, behind what runs "
-		"there (--cpu none measures that)",
+		"_exit()ed, skipping the C library's exit path and its page faults); pinned to one "
+		"CPU, where lmbench 3 lets the scheduler start a child on another CPU, behind what "
+		"runs there (--cpu none measures that)",
 	  .noise = { .group = "proc", .run = 0.12, .run_eq = 0.12, .df = 5, .clock = OWN_PACE },
 	  .steady = { .group = "proc.steady", .run = 0.1, .run_eq = 0.1, .df = 15,
 		   .clock = OWN_PACE } },
