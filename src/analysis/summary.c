@@ -423,7 +423,8 @@ static const struct {
 	  "of 3 on the chain, 1.45x lower." },
 	{ " lat_ctx lat_pipe lat_unix lat_proc.fork bw_tcp ", "single",
 	  "ctxsw, Pipe, AF UNIX, fork proc, TCP bandwidth: plumb's processes share one CPU; "
-	  "lmbench 3 leaves them to the scheduler (--cpu none measures that)." },
+	  "lmbench 3 leaves them to the scheduler, which may wake one on another CPU, behind what "
+	  "runs there (--cpu none measures that)." },
 };
 
 /* Whether a space-separated list names the metric or its tool ("lat_ctx" for lat_ctx.ctx). */

@@ -7,7 +7,7 @@
  *
  *   plumb-spawn PROGRAM SHELL_COMMAND
  *
- * It reads commands on stdin, one per line: "f N" (N x fork, the child _exit(0)s, wait),
+ * It reads commands on stdin, one per line: "f N" (N x fork, the child exit(0)s, wait),
  * "e N" (N x fork + execve PROGRAM with an empty environment, its stdout on /dev/null, wait),
  * "s N" (the same with /bin/sh -c SHELL_COMMAND). It answers each with one line on stdout:
  * "ok" when all N children exited 0, else "err WHAT". plumb times the command from writing it
@@ -77,8 +77,11 @@ int main(int argc, char **argv)
 				break;
 			}
 			if (pid == 0) {
+				/* exit(), not _exit(): the C library's exit path (its
+				 * handlers, stdio, the page faults they take) is part of
+				 * lmbench's fork+exit */
 				if (mode == 'f')
-					_exit(0);
+					exit(0);
 				dup2(devnull, 1);
 				if (mode == 'e')
 					execve(argv[1], exec_argv, empty_env);

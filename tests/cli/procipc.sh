@@ -176,6 +176,33 @@ else fail procipc/proc-no-spawn "rc=$rc $(head -c 200 "$T/nospawn.out")"; fi
 if grep -q '"forked_from": "[^"]*plumb-spawn"' "$T/proc_fork.json" && grep -q '"forked_from": "[^"]*plumb-spawn"' "$T/proc_shell.json"
 then pass procipc/proc-forked-from-spawn; else fail procipc/proc-forked-from-spawn "$(grep forked "$T/proc_fork.json")"; fi
 
+# fork's child leaves through the C library's exit(), lmbench's operation: a destructor
+# preloaded into plumb-spawn runs in each of 3 children and in the helper itself (4), where an
+# _exit() child would skip it (1)
+cat >"$T/dtor.c" <<'EOF'
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+__attribute__((destructor)) static void mark(void)
+{
+	const char *f = getenv("PLUMB_DTOR_FILE");
+	int fd = f ? open(f, O_WRONLY | O_APPEND | O_CREAT, 0600) : -1;
+	if (fd >= 0 && write(fd, "x", 1) == 1)
+		close(fd);
+}
+EOF
+if ${CC:-cc} -shared -fPIC -o "$T/dtor.so" "$T/dtor.c" 2>"$T/dtor.err"; then
+	ans=$(printf 'f 3\n' | PLUMB_DTOR_FILE="$T/dtor.marks" LD_PRELOAD="$T/dtor.so" \
+		"$SPAWN" "$HELLO" true)
+	marks=$(wc -c <"$T/dtor.marks" 2>/dev/null)
+	if [ "$ans" = ok ] && [ "${marks:-0}" -eq 4 ]; then pass procipc/proc-fork-child-exits
+	else fail procipc/proc-fork-child-exits "answer '$ans', ${marks:-no} runs, want 4"
+	fi
+else
+	skip procipc/proc-fork-child-exits \
+		"no C compiler for a preloaded destructor: $(head -c 200 "$T/dtor.err")"
+fi
+
 # installed layout: PREFIX/bin/plumb finds PREFIX/lib/plumb/plumb-hello and plumb-spawn (a
 # blank in the path must survive sh -c)
 mkdir -p "$T/in st/bin" "$T/in st/lib/plumb/bin"
