@@ -7,8 +7,8 @@
  *
  *   call  a loop calling a function the compiler cannot inline or drop: ns per iteration (the
  *         call and its loop, nothing subtracted)
- *   fork  fork(), the child _exit(0)s, the parent waits: ns per iteration, from a process as
- *         small as this one
+ *   fork  fork(), the child exit(0)s through the C library (as lmbench's and plumb's children
+ *         do), the parent waits: ns per iteration, from a process as small as this one
  * Each sample runs a count calibrated to last at least 1 ms (60 ms for fork); the median and the
  * minimum of the samples (default 11) are printed, in nanoseconds, on one line.
  */
@@ -45,6 +45,7 @@ static void calls(uint64_t n)
 
 static void forks(uint64_t n)
 {
+	fflush(NULL); /* a child's exit() flushes stdio: nothing may be buffered to print twice */
 	for (uint64_t i = 0; i < n; i++) {
 		pid_t pid = fork();
 		if (pid < 0) {
@@ -52,7 +53,7 @@ static void forks(uint64_t n)
 			exit(1);
 		}
 		if (pid == 0)
-			_exit(0);
+			exit(0);
 		int st;
 		waitpid(pid, &st, 0);
 	}
