@@ -164,6 +164,15 @@ check fsctx/lat-fs-caveat-json grep -q '"caveat": "fs-history"' "$T/fsj"
 check fsctx/lat-fs-caveat-summary grep -Eq '^  .* lat_fs\.create size=0 .* caveat: fs-history$' "$T/fsjs"
 PLUMB_FS_NOJOURNAL=0 "$PLUMB" lat_fs -N 3 -s 0 -n 20 --fsdir "$FSD" --json >"$T/fsj0"
 check fsctx/lat-fs-no-caveat-with-journal sh -c "! grep -q caveat '$T/fsj0'"
+# the steady figures: the median single create and unlink, files per second; a create is at least
+# an openat() and a close(), so its rate stays below that of the null system call (its steady
+# figure: the median, which other work hardly moves)
+"$PLUMB" lat_fs -N 3 -s 0 --fsdir "$FSD" --json >"$T/fsst"
+cs=$(jfield "$T/fsst" lat_fs.create.steady); ds=$(jfield "$T/fsst" lat_fs.delete.steady)
+null=$("$PLUMB" lat_syscall -N 3 null --json >"$T/nullj" 2>&1; jfield "$T/nullj" lat_syscall.null.steady)
+if [ "$(grep -c '"steady": "single"' "$T/fsst")" -eq 2 ] && lt 0 "$cs" && lt 0 "$ds" &&
+   awk -v r="$cs" -v n="$null" 'BEGIN { exit !(n > 0 && r < 1e6 / n) }'
+then pass fsctx/lat-fs-steady; else fail fsctx/lat-fs-steady "create $cs/s delete $ds/s null $null us"; fi
 empty_after lat_fs
 
 # lat_pagefault: on a disk file system the kernel must count one major fault per page
