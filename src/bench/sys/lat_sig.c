@@ -200,6 +200,31 @@ static struct sample *corrected(const struct measurement *m, double sub_ns)
 	return v;
 }
 
+/* The steady twin of catch: each sample's median single delivery (ms[1]'s steady figure)
+ * minus ONE constant, the median of kill(self, 0)'s steady figures over all samples. Both are
+ * medians of operations timed apart in interleaved rounds: the subtracted system call is its
+ * own measurement and never overlaps the delivery it is taken from. */
+static void record_catch_steady(struct tool_ctx *c, const struct measurement *ms)
+{
+	const struct metric_def *t = metric_steady(metric_find(metrics[ROW_LAT_SIG_CATCH].id));
+	if (!t || !ms[0].steady || !ms[1].steady || ms[1].n == 0)
+		return;
+	double send = steady_stat(&ms[0]);
+	struct sample *v = xmalloc(ms[1].n * sizeof *v);
+	for (size_t i = 0; i < ms[1].n; i++)
+		v[i] = (struct sample){ .value = (ms[1].steady[i].value - send) * 1e-3,
+					.iters = ms[1].steady[i].ops,
+					.elapsed_ns = ms[1].steady[i].elapsed_ns,
+					.round = ms[1].s[i].round };
+	struct result *r = record_values(c, t->id, "", NAN, v, ms[1].n);
+	result_add_info(r, "steady=%s steady_batch=%llu kill0_steady_batch=%llu",
+			ms[1].steady[0].batch == 1 ? "single" : "batches",
+			(unsigned long long)ms[1].steady[0].batch,
+			(unsigned long long)ms[0].steady[0].batch);
+	add_info(c, r, "kill0_steady_ns=%.2f", send, &ms[1]);
+	free(v);
+}
+
 static void measure_or_die(struct tool_ctx *c, const struct bench_op *op, struct measurement *m)
 {
 	if (measure(&c->timing, op, m) != 0)
@@ -234,7 +259,12 @@ static void measure_rounds(struct tool_ctx *c, struct bench_op *ops, int k,
 				if (out[j].n == cap[j]) {
 					cap[j] = 2 * cap[j] + 8;
 					out[j].s = xrealloc(out[j].s, cap[j] * sizeof *out[j].s);
+					if (out[j].steady)
+						out[j].steady = xrealloc(out[j].steady,
+									 cap[j] * sizeof *out[j].steady);
 				}
+				if (out[j].steady && m.steady)
+					out[j].steady[out[j].n] = m.steady[i];
 				out[j].s[out[j].n++] = m.s[i];
 			}
 			measurement_free(&m);
@@ -281,6 +311,7 @@ static int lat_sig(struct tool_ctx *c, int argc, char **argv)
 	};
 	struct measurement ms[3];
 	int k = mode[0] == 'c' ? 2 : 3;
+	ops[0].steady = ops[1].steady = k == 2;
 	measure_rounds(c, ops, k, ms);
 	double send_ns = min_ns(&ms[0]);
 	if (k == 2) {
@@ -288,6 +319,7 @@ static int lat_sig(struct tool_ctx *c, int argc, char **argv)
 		struct result *r = record_values(c, metrics[ROW_LAT_SIG_CATCH].id, "", NAN, v, ms[1].n);
 		add_info(c, r, "kill0_ns=%.2f", send_ns, &ms[1]);
 		free(v);
+		record_catch_steady(c, ms);
 	} else {
 		double catch_ns = min_ns(&ms[1]) - send_ns;
 		struct sample *v = corrected(&ms[2], catch_ns);
@@ -331,7 +363,14 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .lmbench = "the subtracted cost is the minimum of interleaved samples, not a separate run's "
 		"average; results at or below zero are kept, not clamped",
 	  .noise = { .group = "syscall", .run = 0.1, .run_eq = 0.1, .df = 5,
-		   .clock = FOLLOWS_CLOCK, .run_effect = 0.04 } },
+		   .clock = FOLLOWS_CLOCK, .run_effect = 0.04 },
+	  .steady = { .group = "syscall.steady", .run = 0.1, .run_eq = 0.1, .df = 5,
+		   .clock = FOLLOWS_CLOCK, .run_effect = 0.04 },
+	  .steady_how = "the median of single deliveries (or short batches of at least 400 ns) in "
+		"a pass of an eighth of the sample's operations after it, minus one constant: the "
+		"median of kill(self, 0)'s own steady figures over all samples, measured in the "
+		"interleaved rounds, never inside the delivery it is taken from (declared noise: "
+		"the batch mean's, not measured yet)" },
 	[ROW_LAT_SIG_PROT] = { .id = "lat_sig.prot",
 	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "write to a read-only page, caught", .sign = ANY_SIGN, .x = { .kind = X_NONE },
