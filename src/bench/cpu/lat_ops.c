@@ -251,7 +251,8 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .lmbench = "a register-to-register chain the compiler cannot fold; lmbench's "
 		"compiler rewrites r |= (s ^= r) as r | s: 2 dependent ops of its 3, 1.45x lower",
 	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.02, .df = 19, .clock = FOLLOWS_CLOCK },
-	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.02, .df = 19, .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.02, .df = 19,
+		    .clock = FOLLOWS_CLOCK },
 	  .steady_how = "the median of short batches of at least 400 ns in a pass of an "
 		"eighth of the sample's iterations after it (declared noise: the batch "
 		"mean's, not measured yet)" },
@@ -281,7 +282,8 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .subtracted = SUB_CLOCK,
 	  .lmbench = "a pure multiply chain: no add subtracted as lmbench does",
 	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.02, .df = 19, .clock = FOLLOWS_CLOCK },
-	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.02, .df = 19, .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.02, .df = 19,
+		    .clock = FOLLOWS_CLOCK },
 	  .steady_how = "the median of short batches of at least 400 ns in a pass of an "
 		"eighth of the sample's iterations after it (declared noise: the batch "
 		"mean's, not measured yet)" },
@@ -295,7 +297,8 @@ static const struct metric_def metrics[ROW_END + 1] = {
 		"the chain, free where the core eliminates moves)",
 	  .subtracted = SUB_CLOCK, .lmbench = "",
 	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.02, .df = 19, .clock = FOLLOWS_CLOCK },
-	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.02, .df = 19, .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.02, .df = 19,
+		    .clock = FOLLOWS_CLOCK },
 	  .steady_how = "the median of short batches of at least 400 ns in a pass of an "
 		"eighth of the sample's iterations after it (declared noise: the batch "
 		"mean's, not measured yet)" },
@@ -329,7 +332,8 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .lmbench = "a register-to-register chain the compiler cannot fold; lmbench's "
 		"compiler rewrites r |= (s ^= r) as r | s: 2 dependent ops of its 3, 1.45x lower",
 	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.02, .df = 19, .clock = FOLLOWS_CLOCK },
-	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.02, .df = 19, .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.02, .df = 19,
+		    .clock = FOLLOWS_CLOCK },
 	  .steady_how = "the median of short batches of at least 400 ns in a pass of an "
 		"eighth of the sample's iterations after it (declared noise: the batch "
 		"mean's, not measured yet)" },
@@ -343,7 +347,8 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .subtracted = SUB_CLOCK,
 	  .lmbench = "a real dependent chain (lmbench's folds to 0.00 on recent cores)",
 	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.02, .df = 19, .clock = FOLLOWS_CLOCK },
-	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.02, .df = 19, .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.02, .df = 19,
+		    .clock = FOLLOWS_CLOCK },
 	  .steady_how = "the median of short batches of at least 400 ns in a pass of an "
 		"eighth of the sample's iterations after it (declared noise: the batch "
 		"mean's, not measured yet)" },
@@ -357,7 +362,8 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .subtracted = SUB_CLOCK,
 	  .lmbench = "a pure multiply chain: no add subtracted as lmbench does",
 	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.02, .df = 19, .clock = FOLLOWS_CLOCK },
-	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.02, .df = 19, .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.02, .df = 19,
+		    .clock = FOLLOWS_CLOCK },
 	  .steady_how = "the median of short batches of at least 400 ns in a pass of an "
 		"eighth of the sample's iterations after it (declared noise: the batch "
 		"mean's, not measured yet)" },
@@ -404,7 +410,8 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .work = "a dependent chain of float adds; per op", .subtracted = SUB_CLOCK, .lmbench = "",
 	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.02, .df = 19, .clock = FOLLOWS_CLOCK },
-	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.02, .df = 19, .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.02, .df = 19,
+		    .clock = FOLLOWS_CLOCK },
 	  .steady_how = "the median of short batches of at least 400 ns in a pass of an "
 		"eighth of the sample's iterations after it (declared noise: the batch "
 		"mean's, not measured yet)" },
@@ -432,7 +439,8 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .work = "a dependent chain of float divides; per op",
 	  .subtracted = SUB_CLOCK, .lmbench = "",
 	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.04, .df = 19, .clock = FOLLOWS_CLOCK },
-	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.04, .df = 19, .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.04, .df = 19,
+		    .clock = FOLLOWS_CLOCK },
 	  .steady_how = "the median of short batches of at least 400 ns in a pass of an "
 		"eighth of the sample's iterations after it (declared noise: the batch "
 		"mean's, not measured yet)" },
@@ -456,7 +464,8 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .work = "a dependent chain of double adds; per op", .subtracted = SUB_CLOCK, .lmbench = "",
 	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.02, .df = 19, .clock = FOLLOWS_CLOCK },
-	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.02, .df = 19, .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.02, .df = 19,
+		    .clock = FOLLOWS_CLOCK },
 	  .steady_how = "the median of short batches of at least 400 ns in a pass of an "
 		"eighth of the sample's iterations after it (declared noise: the batch "
 		"mean's, not measured yet)" },
@@ -484,7 +493,8 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .work = "a dependent chain of double divides; per op",
 	  .subtracted = SUB_CLOCK, .lmbench = "",
 	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.03, .df = 19, .clock = FOLLOWS_CLOCK },
-	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.03, .df = 19, .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.03, .df = 19,
+		    .clock = FOLLOWS_CLOCK },
 	  .steady_how = "the median of short batches of at least 400 ns in a pass of an "
 		"eighth of the sample's iterations after it (declared noise: the batch "
 		"mean's, not measured yet)" },

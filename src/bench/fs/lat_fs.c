@@ -187,7 +187,8 @@ static struct result *record_rate(struct tool_ctx *c, const char *metric, const 
 
 /* The steady twin of a rate: per sample the files per second of its pass's median file (a
  * time's median turned into a rate is the rate's median), the last m->n passes (the
- * samples'; calibration and warm-up come first). */
+ * samples'; calibration and warm-up come first). -P copies take theirs in child processes,
+ * out of reach here: no twin. */
 static void record_steady_rate(struct tool_ctx *c, const char *metric, const char *params,
 			       const struct measurement *m, const struct steady_sample *st,
 			       size_t nst)
@@ -297,7 +298,8 @@ static const struct metric_def metrics[ROW_END + 1] = {
 		      .clock = OWN_PACE },
 	  .steady_how = "files per second of the median single file in a pass of its own after "
 		"each create sample (an eighth of its files, at least 15, in a fresh tree, each create "
-		"timed alone: it lasts microseconds, long against a clock read); higher is better "
+		"timed alone: it lasts microseconds, long against a clock read; none with -P); "
+		"higher is better "
 		"(declared noise: the batch mean's, not measured yet)", },
 	[ROW_LAT_FS_DELETE] = { .id = "lat_fs.delete",
 	  .unit = "/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
@@ -308,8 +310,9 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .steady = { .group = "file.steady", .run = 0.35, .run_eq = 0.35, .df = 5,
 		      .clock = OWN_PACE },
 	  .steady_how = "files per second of the median single file in a pass of its own after "
-		"each create sample (an eighth of its files, at least 15, in a fresh tree, each unlink, after the creates, "
-		"timed alone: it lasts microseconds, long against a clock read); higher is better "
+		"each create sample (an eighth of its files, at least 15, in a fresh tree, each "
+		"unlink, after the creates, timed alone: it lasts microseconds, long against a "
+		"clock read; none with -P); higher is better "
 		"(declared noise: the batch mean's, not measured yet)", },
 	{ 0 },
 };
