@@ -141,6 +141,14 @@ print(next(r["value"] for r in json.load(sys.stdin)["results"] if r["metric"] ==
 	if lt 0 "$cs" && lt "$cs" "$tp"; then pass procipc/sig-catch-steady; break; fi
 	[ $n -lt 3 ] || { fail procipc/sig-catch-steady "3 tries, the last: steady catch '$cs' us, lat_tail sig p50 '$tp' us"; break; }
 done
+# prot's steady figure: single faults, at least 15 a sample, each read by the handler's clock;
+# a fault's trap and handling cost more than nothing beyond a delivery, and far less than 1 ms
+"$PLUMB" lat_sig prot -N 3 --json >"$T/prot.json"
+set -- $(python3 -c 'import json, sys
+r = next(x for x in json.load(open(sys.argv[1]))["results"] if x["metric"] == "lat_sig.prot.steady")
+print(r["value"], min(s["iters"] for s in r["samples"]), r["info"]["steady"], "catch_steady_ns" in r["info"])' "$T/prot.json" 2>/dev/null)
+if [ $# -eq 4 ] && lt 0 "$1" && lt "$1" 1000 && [ "$2" -ge 15 ] && [ "$3" = single ] && [ "$4" = True ]
+then pass procipc/sig-prot-steady; else fail procipc/sig-prot-steady "value, least faults, steady, catch: $*"; fi
 expect_usage procipc/sig-usage-none "$PLUMB" lat_sig
 expect_usage procipc/sig-usage-mode "$PLUMB" lat_sig bogus
 expect_usage procipc/sig-usage-nofile "$PLUMB" lat_sig prot /no/such/file
