@@ -38,11 +38,11 @@ static const struct metric_def *steady_twin(const struct metric_def *d)
 	t->desc = xasprintf("%s: steady figure, the typical single operation", d->desc);
 	t->xfmt = d->xfmt;
 	t->vfmt = d->vfmt;
-	t->work = xasprintf("%s; per sample, the median of single operations (an operation of "
-			    "20 us or more, timed alone inside lmbench's sample) or of short "
-			    "batches of at least 400 ns (a pass of an eighth of the sample's "
-			    "operations after it), over the samples the median",
-			    d->work);
+	t->work = xasprintf("%s; per sample, %s, over the samples the median", d->work,
+			    d->steady_how ? d->steady_how
+			    : "the median of single operations (an operation of 20 us or more, "
+			      "timed alone inside lmbench's sample) or of short batches of at least "
+			      "400 ns (a pass of an eighth of the sample's operations after it)");
 	t->subtracted = "the clock's read cost, once per timed operation or batch";
 	t->lmbench = "plumb's own figure (lmbench reports the batch mean only, the row without "
 		     ".steady): interruptions of the machine move the mean, rarely the median";

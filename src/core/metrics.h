@@ -135,6 +135,9 @@ struct metric_def {
 	 * default. group NULL: no steady figure (a bandwidth, a figure derived from several
 	 * latencies). */
 	struct metric_noise steady;
+	/* How its steady figure is timed, when not by measure() (core/timing.h): the twin's method
+	 * text after the row's .work (NULL: measure()'s single operations or short batches). */
+	const char *steady_how;
 	/* In a twin the registry made: the row whose steady figure it is (NULL elsewhere). */
 	const struct metric_def *steady_of;
 	int place;                /* its place in the registry's order among the rows of files

@@ -152,7 +152,7 @@ struct steady_plan {
 static struct steady_plan steady_plan(const struct bench_op *op, uint64_t iters, double min_ns)
 {
 	struct steady_plan p = { STEADY_NONE, 0, 0 };
-	if (!op->steady || op->fixed_iters || iters == 0)
+	if (!op->steady || iters == 0)
 		return p;
 	double per = min_ns / (double)iters;
 	if (per >= STEADY_SPLIT_NS && !op->before && !op->after && !op->call_cost) {

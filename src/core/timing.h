@@ -99,7 +99,8 @@ struct bench_op {
 	uint64_t fixed_iters;  /* nonzero: never calibrate, always this many iterations */
 	int helpers;           /* helper processes per copy (for placement) */
 	int no_parallel;       /* ignore -P (the operation cannot run as copies) */
-	int steady;            /* also take the steady figure (above); ignored with fixed_iters */
+	int steady;            /* also take the steady figure (above); with fixed_iters the
+				* count is taken to fill the minimum sample, as calibrated */
 	int call_cost;         /* a call of loop costs more than its iterations (a command round
 				* trip to a helper): the steady figure never splits lmbench's
 				* sample into calls of one iteration, which would time that cost

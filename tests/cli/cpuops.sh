@@ -67,6 +67,19 @@ for again in 1 2; do
 	cyc=$(awk -v a="$add" -v m="$mhz" 'BEGIN { print a * m / 1000 }')
 done
 if between "$cyc" 0.6 1.6; then pass ops/add-one-cycle; else fail ops/add-one-cycle "add=$add ns at $mhz MHz = $cyc cycles"; fi
+# the steady figures (median short batches): one for each of the 16 chains, and physics again:
+# the add's median takes one cycle, a divide more than an add (up to 3 tries: a busy moment)
+for again in 1 2 3; do
+	"$PLUMB" lat_ops -N 3 --json >"$T/latj" 2>/dev/null
+	set -- $(python3 -c 'import json, sys
+r = {x["metric"]: x for x in json.load(open(sys.argv[1]))["results"]}
+st = [m for m in r if m.endswith(".steady") and r[m]["info"].get("steady") == "batches"]
+print(len(st), r["lat_ops.integer_add.steady"]["value"], r["lat_ops.integer_div.steady"]["value"])' "$T/latj" 2>/dev/null)
+	scyc=$(awk -v a="${2:-0}" -v m="$mhz" 'BEGIN { print a * m / 1000 }')
+	[ "${1:-0}" -eq 16 ] && between "$scyc" 0.6 1.6 && lt "$2" "$3" && break
+done
+if [ "${1:-0}" -eq 16 ] && between "$scyc" 0.6 1.6 && lt "$2" "$3"; then pass ops/steady-add-one-cycle
+else fail ops/steady-add-one-cycle "twins=${1:-none} add=${2:-?} ns ($scyc cycles at $mhz MHz) div=${3:-?} ns"; fi
 nom=$("$PLUMB" sysinfo | awk '$1 == "nominal_mhz" { print $2 }')
 # the lowest clock the kernel's frequency driver may choose (none in most guests): a CPU held at
 # its lowest clock (powersave) runs far below its nominal one, and that is not an error
@@ -139,6 +152,15 @@ fm=$(awk '/^float mul parallelism/ { print $NF }' "$T/par")
 if [ "$arch" = x86_64 ]; then
 	if lt 1.5 "$fm"; then pass ops/par-float-mul; else fail ops/par-float-mul "float mul parallelism $fm"; fi
 fi
+# the steady twins: the same ratio from median short batches, one per type; the float
+# multiplier overlaps by them too on x86-64
+"$PLUMB" par_ops -N 4 --json >"$T/parj" 2>/dev/null
+set -- $(python3 -c 'import json, sys
+r = {x["metric"]: x for x in json.load(open(sys.argv[1]))["results"]}
+st = [m for m in r if m.endswith(".steady") and r[m]["info"].get("steady") == "batches" and r[m]["value"] >= 1]
+print(len(st), r["par_ops.float_mul.steady"]["value"])' "$T/parj" 2>/dev/null)
+if [ "${1:-0}" -eq 16 ] && { [ "$arch" != x86_64 ] || lt 1.5 "$2"; }; then pass ops/par-steady
+else fail ops/par-steady "twins of at least 1: ${1:-none}; float mul ${2:-?}"; fi
 
 # ---- memsize: within what the kernel says is available, honours a small argument ---------------
 # memsize stops early when touching pages slows down for three steps in a row (reclaim); a CPU

@@ -132,6 +132,26 @@ TEST(steady_single_operations_keep_lmbench_span)
 	measurement_free(&m);
 }
 
+TEST(steady_with_a_fixed_count)
+{
+	/* lat_sig fixes the count it calibrated for its later rounds: the steady figure is taken
+	 * all the same (short batches of an operation of 1 us, after each sample), and it is the
+	 * operation */
+	struct spin s = { OP_NS, 0, 0 };
+	struct timing_ctx t;
+	timing_ctx_init(&t);
+	t.opts.min_sample_ns = 2e6;
+	t.opts.repetitions = 5;
+	struct bench_op op = { .loop = spin_op, .arg = &s, .steady = 1,
+			       .fixed_iters = 2000000 / OP_NS };
+	struct measurement m;
+	CHECK(measure(&t, &op, &m) == 0);
+	CHECK(m.steady != NULL && m.n == 5 && m.iters == 2000000 / OP_NS);
+	double steady = steady_stat(&m);
+	CHECK(steady >= (double)OP_NS * 0.99 && steady < (double)OP_NS * 1.5);
+	measurement_free(&m);
+}
+
 /* plumb ab's time budget (cmd/ab_rounds.c): when the next round does not fit, the dearest
  * active steps stop first and the cheap ones go on. */
 TEST(ab_fit_round_stops_the_dearest)

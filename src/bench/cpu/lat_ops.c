@@ -139,11 +139,31 @@ static const struct tool_options lat_ops_options = { .timing = { .min_sample_ns 
 
 /* ---- the tool --------------------------------------------------------------------------- */
 
-/* Measure and record chain type t; -1 when the measurement failed. add_ns[0/1] carries the
- * 32/64-bit add latency to the mod correction. */
-static int lat_one(struct tool_ctx *c, int t, struct ops_args *a, double add_ns[2])
+/* The steady figures of a modulo chain, the add of the same width (its steady figure, ns per
+ * op) subtracted as from the batch means; when one would go to or below zero there is no twin.
+ * "" or why not. */
+static const char *steady_corrected(struct measurement *m, double corr, double ops)
 {
-	struct bench_op op = { .loop = lat_fns[t], .arg = a, .no_parallel = 1 };
+	if (!m->steady)
+		return "";
+	int ok = corr > 0 && !isnan(corr);
+	for (size_t i = 0; ok && i < m->n; i++)
+		if (m->steady[i].value / ops - corr <= 0)
+			ok = 0;
+	for (size_t i = 0; ok && i < m->n; i++)
+		m->steady[i].value -= corr * ops;
+	if (ok)
+		return "";
+	free(m->steady);
+	m->steady = NULL;
+	return " steady=none";
+}
+
+/* Measure and record chain type t; -1 when the measurement failed. add_ns[0/1] carries the
+ * 32/64-bit add latency to the mod correction, add_ns[2/3] the add's steady figure. */
+static int lat_one(struct tool_ctx *c, int t, struct ops_args *a, double add_ns[4])
+{
+	struct bench_op op = { .loop = lat_fns[t], .arg = a, .no_parallel = 1, .steady = 1 };
 	struct measurement m;
 	if (measure(&c->timing, &op, &m) != 0)
 		return -1;
@@ -162,17 +182,20 @@ static int lat_one(struct tool_ctx *c, int t, struct ops_args *a, double add_ns[
 		if (ok)
 			for (size_t i = 0; i < m.n; i++)
 				m.s[i].value -= corr * ops;
+		const char *st = steady_corrected(&m, add_ns[2 + is64], ops);
 		r = record_latency(c, metric, "", NAN, &m, ops);
 		char kv[96];
 		if (ok)
 			snprintf(kv, sizeof kv, "correction_ns=-%.4f", corr);
 		else
 			snprintf(kv, sizeof kv, "correction=skipped");
-		result_add_info(r, "%s", kv);
+		result_add_info(r, "%s%s", kv, st);
 	} else {
 		r = record_latency(c, metric, "", NAN, &m, ops);
-		if (strcmp(kind, "add") == 0)
+		if (strcmp(kind, "add") == 0) {
 			add_ns[is64] = r->value;
+			add_ns[2 + is64] = steady_stat(&m) / ops;
+		}
 	}
 	measurement_free(&m);
 	return 0;
@@ -197,7 +220,7 @@ static int lat_ops(struct tool_ctx *c, int argc, char **argv)
 		usage_error(c, "unexpected operand '%s' (lat_ops takes none)", args.v[0]);
 	struct ops_args a;
 	ops_args_init(&a);
-	double add_ns[2] = { NAN, NAN };
+	double add_ns[4] = { NAN, NAN, NAN, NAN };
 	/* The chains are single-process latencies; only bogomflops runs -P copies (lmbench). */
 	for (int t = 0; t < OPS_NTYPES; t++)
 		if (lat_one(c, t, &a, add_ns) != 0)
@@ -235,7 +258,12 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .subtracted = SUB_CLOCK,
 	  .lmbench = "a register-to-register chain the compiler cannot fold; lmbench's "
 		"compiler rewrites r |= (s ^= r) as r | s: 2 dependent ops of its 3, 1.45x lower",
-	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.02, .df = 19, .clock = FOLLOWS_CLOCK } },
+	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.02, .df = 19, .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.02, .df = 19,
+		    .clock = FOLLOWS_CLOCK },
+	  .steady_how = "the median of short batches of at least 400 ns in a pass of an "
+		"eighth of the sample's iterations after it (declared noise: the batch "
+		"mean's, not measured yet)" },
 	[ROW_LAT_OPS_INTEGER_ADD] = { .id = "lat_ops.integer_add",
 	  .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "integer add latency",
@@ -246,7 +274,12 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .subtracted = SUB_CLOCK,
 	  .lmbench = "a real dependent chain (lmbench's folds to 0.00 on recent cores)",
 	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.05, .pair = 0.076, .df = 19,
-		   .clock = FOLLOWS_CLOCK } },
+		   .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.05, .pair = 0.076, .df = 19,
+		   .clock = FOLLOWS_CLOCK },
+	  .steady_how = "the median of short batches of at least 400 ns in a pass of an "
+		"eighth of the sample's iterations after it (declared noise: the batch "
+		"mean's, not measured yet)" },
 	[ROW_LAT_OPS_INTEGER_MUL] = { .id = "lat_ops.integer_mul",
 	  .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "integer multiply latency",
@@ -256,7 +289,12 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .work = "a dependent chain of int multiplies; per op",
 	  .subtracted = SUB_CLOCK,
 	  .lmbench = "a pure multiply chain: no add subtracted as lmbench does",
-	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.02, .df = 19, .clock = FOLLOWS_CLOCK } },
+	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.02, .df = 19, .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.02, .df = 19,
+		    .clock = FOLLOWS_CLOCK },
+	  .steady_how = "the median of short batches of at least 400 ns in a pass of an "
+		"eighth of the sample's iterations after it (declared noise: the batch "
+		"mean's, not measured yet)" },
 	[ROW_LAT_OPS_INTEGER_DIV] = { .id = "lat_ops.integer_div",
 	  .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "integer divide latency",
@@ -266,7 +304,12 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .work = "a dependent chain of int divides; per op (x86: one register move per divide on "
 		"the chain, free where the core eliminates moves)",
 	  .subtracted = SUB_CLOCK, .lmbench = "",
-	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.02, .df = 19, .clock = FOLLOWS_CLOCK } },
+	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.02, .df = 19, .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.02, .df = 19,
+		    .clock = FOLLOWS_CLOCK },
+	  .steady_how = "the median of short batches of at least 400 ns in a pass of an "
+		"eighth of the sample's iterations after it (declared noise: the batch "
+		"mean's, not measured yet)" },
 	[ROW_LAT_OPS_INTEGER_MOD] = { .id = "lat_ops.integer_mod",
 	  .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 2,
 	  .desc = "integer modulo latency",
@@ -279,7 +322,13 @@ static const struct metric_def metrics[ROW_END + 1] = {
 		"said so, if a sample would go to or below zero)",
 	  .lmbench = "version 2: the range is kept with an add, not an OR plus a register move",
 	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.035, .df = 19,
-		   .clock = FOLLOWS_CLOCK } },
+		   .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.035, .df = 19,
+		   .clock = FOLLOWS_CLOCK },
+	  .steady_how = "the median of short batches of at least 400 ns in a pass of an "
+		"eighth of the sample's iterations after it, minus the add's steady figure of "
+		"the same width per op (no twin where that leaves a value at or below "
+		"zero; declared noise: the batch mean's, not measured yet)" },
 	[ROW_LAT_OPS_INT64_BIT] = { .id = "lat_ops.int64_bit",
 	  .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "int64 bitwise op latency",
@@ -290,7 +339,12 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .subtracted = SUB_CLOCK,
 	  .lmbench = "a register-to-register chain the compiler cannot fold; lmbench's "
 		"compiler rewrites r |= (s ^= r) as r | s: 2 dependent ops of its 3, 1.45x lower",
-	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.02, .df = 19, .clock = FOLLOWS_CLOCK } },
+	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.02, .df = 19, .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.02, .df = 19,
+		    .clock = FOLLOWS_CLOCK },
+	  .steady_how = "the median of short batches of at least 400 ns in a pass of an "
+		"eighth of the sample's iterations after it (declared noise: the batch "
+		"mean's, not measured yet)" },
 	[ROW_LAT_OPS_INT64_ADD] = { .id = "lat_ops.int64_add",
 	  .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "int64 add latency",
@@ -300,7 +354,12 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .work = "a dependent chain of int64 adds; per op",
 	  .subtracted = SUB_CLOCK,
 	  .lmbench = "a real dependent chain (lmbench's folds to 0.00 on recent cores)",
-	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.02, .df = 19, .clock = FOLLOWS_CLOCK } },
+	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.02, .df = 19, .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.02, .df = 19,
+		    .clock = FOLLOWS_CLOCK },
+	  .steady_how = "the median of short batches of at least 400 ns in a pass of an "
+		"eighth of the sample's iterations after it (declared noise: the batch "
+		"mean's, not measured yet)" },
 	[ROW_LAT_OPS_INT64_MUL] = { .id = "lat_ops.int64_mul",
 	  .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "int64 multiply latency",
@@ -310,7 +369,12 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .work = "a dependent chain of int64 multiplies; per op",
 	  .subtracted = SUB_CLOCK,
 	  .lmbench = "a pure multiply chain: no add subtracted as lmbench does",
-	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.02, .df = 19, .clock = FOLLOWS_CLOCK } },
+	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.02, .df = 19, .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.02, .df = 19,
+		    .clock = FOLLOWS_CLOCK },
+	  .steady_how = "the median of short batches of at least 400 ns in a pass of an "
+		"eighth of the sample's iterations after it (declared noise: the batch "
+		"mean's, not measured yet)" },
 	[ROW_LAT_OPS_INT64_DIV] = { .id = "lat_ops.int64_div",
 	  .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "int64 divide latency",
@@ -321,7 +385,12 @@ static const struct metric_def metrics[ROW_END + 1] = {
 		"on the chain, free where the core eliminates moves)",
 	  .subtracted = SUB_CLOCK, .lmbench = "",
 	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.025, .df = 19,
-		   .clock = FOLLOWS_CLOCK } },
+		   .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.025, .df = 19,
+		   .clock = FOLLOWS_CLOCK },
+	  .steady_how = "the median of short batches of at least 400 ns in a pass of an "
+		"eighth of the sample's iterations after it (declared noise: the batch "
+		"mean's, not measured yet)" },
 	[ROW_LAT_OPS_INT64_MOD] = { .id = "lat_ops.int64_mod",
 	  .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 2,
 	  .desc = "int64 modulo latency",
@@ -334,7 +403,13 @@ static const struct metric_def metrics[ROW_END + 1] = {
 		"said so, if a sample would go to or below zero)",
 	  .lmbench = "version 2: the range is kept with an add, not an OR plus a register move",
 	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.025, .df = 19,
-		   .clock = FOLLOWS_CLOCK } },
+		   .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.025, .df = 19,
+		   .clock = FOLLOWS_CLOCK },
+	  .steady_how = "the median of short batches of at least 400 ns in a pass of an "
+		"eighth of the sample's iterations after it, minus the add's steady figure of "
+		"the same width per op (no twin where that leaves a value at or below "
+		"zero; declared noise: the batch mean's, not measured yet)" },
 	[ROW_LAT_OPS_FLOAT_ADD] = { .id = "lat_ops.float_add",
 	  .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "float add latency",
@@ -342,7 +417,12 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .line = "float add: %v nanoseconds", .vfmt = "%.2f",
 	  .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .work = "a dependent chain of float adds; per op", .subtracted = SUB_CLOCK, .lmbench = "",
-	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.02, .df = 19, .clock = FOLLOWS_CLOCK } },
+	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.02, .df = 19, .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.02, .df = 19,
+		    .clock = FOLLOWS_CLOCK },
+	  .steady_how = "the median of short batches of at least 400 ns in a pass of an "
+		"eighth of the sample's iterations after it (declared noise: the batch "
+		"mean's, not measured yet)" },
 	[ROW_LAT_OPS_FLOAT_MUL] = { .id = "lat_ops.float_mul",
 	  .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "float multiply latency",
@@ -352,7 +432,12 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .work = "a dependent chain of float multiplies; per op",
 	  .subtracted = SUB_CLOCK, .lmbench = "",
 	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.025, .df = 19,
-		   .clock = FOLLOWS_CLOCK } },
+		   .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.025, .df = 19,
+		   .clock = FOLLOWS_CLOCK },
+	  .steady_how = "the median of short batches of at least 400 ns in a pass of an "
+		"eighth of the sample's iterations after it (declared noise: the batch "
+		"mean's, not measured yet)" },
 	[ROW_LAT_OPS_FLOAT_DIV] = { .id = "lat_ops.float_div",
 	  .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "float divide latency",
@@ -361,7 +446,12 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .work = "a dependent chain of float divides; per op",
 	  .subtracted = SUB_CLOCK, .lmbench = "",
-	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.04, .df = 19, .clock = FOLLOWS_CLOCK } },
+	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.04, .df = 19, .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.04, .df = 19,
+		    .clock = FOLLOWS_CLOCK },
+	  .steady_how = "the median of short batches of at least 400 ns in a pass of an "
+		"eighth of the sample's iterations after it (declared noise: the batch "
+		"mean's, not measured yet)" },
 	[ROW_LAT_OPS_FLOAT_BOGOMFLOPS] = { .id = "lat_ops.float_bogomflops",
 	  .unit = "ns", .better = LOWER, .stat = MEDIAN,
 	  .version = 1,
@@ -381,7 +471,12 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .line = "double add: %v nanoseconds", .vfmt = "%.2f",
 	  .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .work = "a dependent chain of double adds; per op", .subtracted = SUB_CLOCK, .lmbench = "",
-	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.02, .df = 19, .clock = FOLLOWS_CLOCK } },
+	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.02, .df = 19, .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.02, .df = 19,
+		    .clock = FOLLOWS_CLOCK },
+	  .steady_how = "the median of short batches of at least 400 ns in a pass of an "
+		"eighth of the sample's iterations after it (declared noise: the batch "
+		"mean's, not measured yet)" },
 	[ROW_LAT_OPS_DOUBLE_MUL] = { .id = "lat_ops.double_mul",
 	  .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "double multiply latency",
@@ -391,7 +486,12 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .work = "a dependent chain of double multiplies; per op",
 	  .subtracted = SUB_CLOCK, .lmbench = "",
 	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.025, .pair = 0.057, .df = 19,
-		   .clock = FOLLOWS_CLOCK } },
+		   .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.025, .pair = 0.057, .df = 19,
+		   .clock = FOLLOWS_CLOCK },
+	  .steady_how = "the median of short batches of at least 400 ns in a pass of an "
+		"eighth of the sample's iterations after it (declared noise: the batch "
+		"mean's, not measured yet)" },
 	[ROW_LAT_OPS_DOUBLE_DIV] = { .id = "lat_ops.double_div",
 	  .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "double divide latency",
@@ -400,7 +500,12 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .work = "a dependent chain of double divides; per op",
 	  .subtracted = SUB_CLOCK, .lmbench = "",
-	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.03, .df = 19, .clock = FOLLOWS_CLOCK } },
+	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.03, .df = 19, .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.03, .df = 19,
+		    .clock = FOLLOWS_CLOCK },
+	  .steady_how = "the median of short batches of at least 400 ns in a pass of an "
+		"eighth of the sample's iterations after it (declared noise: the batch "
+		"mean's, not measured yet)" },
 	[ROW_LAT_OPS_DOUBLE_BOGOMFLOPS] = { .id = "lat_ops.double_bogomflops",
 	  .unit = "ns", .better = LOWER, .stat = MEDIAN,
 	  .version = 1,

@@ -30,6 +30,7 @@
 #include <unistd.h>
 #include "bench/cpu/ops.h"
 #include "bench/tool.h"
+#include "core/stats.h"
 #include "core/util.h"
 
 /* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
@@ -55,6 +56,12 @@ static const int type_rows[OPS_NTYPES] = {
 #define PAR_GROUPS 3
 #define PAR_PATIENCE 3  /* stop after this many chain counts without a gain */
 #define PAR_GAIN 1.02
+/* How the twins are timed (core/metrics.h .steady_how). */
+#define PAR_STEADY_HOW "the same ratio from each variant's steady figures (the median of " \
+	"short batches of at least 400 ns in a pass of an eighth of the sample's iterations " \
+	"after it): per third of the samples their median per operation, t(1) / t(k) the " \
+	"largest over the chain counts tried (declared noise: the batch figure's, not " \
+	"measured yet)"
 
 #define ALLK(name, T, OPND, U, S, SINK)                                 \
 	CHAIN_FN(par_##name##_1, T, OPND, U, S, SINK, 1, X4)            \
@@ -96,11 +103,33 @@ struct variant {
 	double gel[PAR_GROUPS];  /* elapsed of the group's best sample */
 	uint64_t iters;
 	int ngroups;
+	/* the steady figure (core/timing.h): per group the median of its samples' median short
+	 * batches, per operation; the batch and the operations those timed */
+	double smed[PAR_GROUPS];
+	uint64_t sops[PAR_GROUPS], sbatch;
 };
+
+/* The steady figure per group of samples (NAN without one). */
+static void steady_groups(const struct measurement *m, double ops, struct variant *v)
+{
+	double x[TIMING_MAX_REPS];
+	v->sbatch = m->steady ? m->steady[0].batch : 0;
+	for (int g = 0; g < v->ngroups; g++) {
+		size_t n = 0;
+		v->sops[g] = 0;
+		for (size_t i = 0; m->steady && i < m->n && n < TIMING_MAX_REPS; i++)
+			if ((int)(i * (size_t)v->ngroups / m->n) == g) {
+				x[n++] = m->steady[i].value / ops;
+				v->sops[g] += m->steady[i].ops;
+			}
+		v->smed[g] = n ? stats_median(x, n) : NAN;
+	}
+}
 
 static int run_variant(struct tool_ctx *c, int t, int k, struct ops_args *a, struct variant *v)
 {
-	struct bench_op op = { .loop = par_fns[t][k - 1], .arg = a, .no_parallel = 1 };
+	struct bench_op op = { .loop = par_fns[t][k - 1], .arg = a, .no_parallel = 1,
+			       .steady = 1 };
 	struct measurement m;
 	if (measure(&c->timing, &op, &m) != 0)
 		return -1;
@@ -120,6 +149,7 @@ static int run_variant(struct tool_ctx *c, int t, int k, struct ops_args *a, str
 		}
 	}
 	v->iters = m.iters;
+	steady_groups(&m, ops, v);
 	measurement_free(&m);
 	return 0;
 }
@@ -134,6 +164,11 @@ static int par_type(struct tool_ctx *c, int t, struct ops_args *a)
 	for (int g = 0; g < ng; g++)
 		s[g] = (struct sample){ .value = 1.0, .iters = one.iters, .elapsed_ns = one.gel[g],
 					.round = c->timing.opts.round };
+	/* the twin: the same ratio from the steady figures, per group the largest over k */
+	struct sample st[PAR_GROUPS];
+	for (int g = 0; g < ng; g++)
+		st[g] = (struct sample){ .value = 1.0, .iters = one.sops[g],
+					 .elapsed_ns = one.gel[g], .round = c->timing.opts.round };
 	double best = 1.0;
 	int best_k = 1, gain_k = 1, k;
 	for (k = 2; k <= PAR_MAXK && k < gain_k + PAR_PATIENCE + 1; k++) {
@@ -151,11 +186,22 @@ static int par_type(struct tool_ctx *c, int t, struct ops_args *a)
 			if (pg > s[g].value)
 				s[g] = (struct sample){ .value = pg, .iters = v.iters,
 							.elapsed_ns = v.gel[g], .round = c->timing.opts.round };
+			double sg = one.smed[g] / v.smed[g];
+			if (sg > st[g].value)
+				st[g] = (struct sample){ .value = sg, .iters = v.sops[g],
+							 .elapsed_ns = v.gel[g],
+							 .round = c->timing.opts.round };
 		}
 	}
 	struct result *r = record_values(c, metrics[type_rows[t]].id, "", NAN, s, (size_t)ng);
 	result_add_info(r, "chains=%d chains_tried=%d single_ns=%.4f best_of_minima=%.4f", best_k,
 			k - 1, one.min, best);
+	const struct metric_def *tw = metric_steady(&metrics[type_rows[t]]);
+	if (tw && one.sbatch && !isnan(one.smed[0])) {
+		r = record_values(c, tw->id, "", NAN, st, (size_t)ng);
+		result_add_info(r, "steady=batches steady_batch=%llu chains_tried=%d single_ns=%.4f",
+				(unsigned long long)one.sbatch, k - 1, one.smed[0]);
+	}
 	return 0;
 }
 
@@ -200,7 +246,10 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .lmbench = "stops when 3 more chains do not raise the figure by 2 %; samples are 3 group "
 		"figures",
 	  .noise = { .group = "par_ops", .run = 0.125, .run_eq = 0.125, .pair = 0.145, .df = 19,
-		   .clock = FOLLOWS_CLOCK } },
+		   .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "par_ops.steady", .run = 0.125, .run_eq = 0.125, .pair = 0.145, .df = 19,
+		   .clock = FOLLOWS_CLOCK },
+	  .steady_how = PAR_STEADY_HOW },
 	[ROW_PAR_OPS_INTEGER_ADD] = { .id = "par_ops.integer_add",
 	  .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 1,
 	  .desc = "integer add ops overlapping (parallelism ratio)",
@@ -209,7 +258,10 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .work = "as par_ops bit, for adds", .subtracted = SUB_CLOCK, .lmbench = "as par_ops bit",
 	  .noise = { .group = "par_ops", .run = 0.14, .run_eq = 0.14, .pair = 0.18, .df = 19,
-		   .clock = FOLLOWS_CLOCK } },
+		   .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "par_ops.steady", .run = 0.14, .run_eq = 0.14, .pair = 0.18, .df = 19,
+		   .clock = FOLLOWS_CLOCK },
+	  .steady_how = PAR_STEADY_HOW },
 	[ROW_PAR_OPS_INTEGER_MUL] = { .id = "par_ops.integer_mul",
 	  .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 1,
 	  .desc = "integer multiply ops overlapping (parallelism ratio)",
@@ -219,7 +271,10 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .work = "as par_ops bit, for multiplies",
 	  .subtracted = SUB_CLOCK, .lmbench = "as par_ops bit",
 	  .noise = { .group = "par_ops", .run = 0.09, .run_eq = 0.05, .pair = 0.09, .df = 19,
-		   .clock = FOLLOWS_CLOCK } },
+		   .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "par_ops.steady", .run = 0.09, .run_eq = 0.05, .pair = 0.09, .df = 19,
+		   .clock = FOLLOWS_CLOCK },
+	  .steady_how = PAR_STEADY_HOW },
 	[ROW_PAR_OPS_INTEGER_DIV] = { .id = "par_ops.integer_div",
 	  .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 1,
 	  .desc = "integer divide ops overlapping (parallelism ratio)",
@@ -229,7 +284,10 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .work = "as par_ops bit, for divides",
 	  .subtracted = SUB_CLOCK, .lmbench = "as par_ops bit",
 	  .noise = { .group = "par_ops", .run = 0.09, .run_eq = 0.02, .df = 19,
-		   .clock = FOLLOWS_CLOCK } },
+		   .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "par_ops.steady", .run = 0.09, .run_eq = 0.02, .df = 19,
+		   .clock = FOLLOWS_CLOCK },
+	  .steady_how = PAR_STEADY_HOW },
 	[ROW_PAR_OPS_INTEGER_MOD] = { .id = "par_ops.integer_mod",
 	  .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 2,
 	  .desc = "integer modulo ops overlapping (parallelism ratio)",
@@ -239,7 +297,10 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .work = "as par_ops bit, for modulos (the add-kept chain of lat_ops mod)",
 	  .subtracted = SUB_CLOCK, .lmbench = "version 2: the chain of lat_ops mod version 2",
 	  .noise = { .group = "par_ops", .run = 0.09, .run_eq = 0.02, .df = 19,
-		   .clock = FOLLOWS_CLOCK } },
+		   .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "par_ops.steady", .run = 0.09, .run_eq = 0.02, .df = 19,
+		   .clock = FOLLOWS_CLOCK },
+	  .steady_how = PAR_STEADY_HOW },
 	[ROW_PAR_OPS_INT64_BIT] = { .id = "par_ops.int64_bit",
 	  .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 1,
 	  .desc = "int64 bitwise ops overlapping (parallelism ratio)",
@@ -252,7 +313,10 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .lmbench = "stops when 3 more chains do not raise the figure by 2 %; samples are 3 group "
 		"figures",
 	  .noise = { .group = "par_ops", .run = 0.15, .run_eq = 0.15, .pair = 0.19, .df = 19,
-		   .clock = FOLLOWS_CLOCK } },
+		   .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "par_ops.steady", .run = 0.15, .run_eq = 0.15, .pair = 0.19, .df = 19,
+		   .clock = FOLLOWS_CLOCK },
+	  .steady_how = PAR_STEADY_HOW },
 	[ROW_PAR_OPS_INT64_ADD] = { .id = "par_ops.int64_add",
 	  .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 1,
 	  .desc = "int64 add ops overlapping (parallelism ratio)",
@@ -261,7 +325,10 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .work = "as par_ops bit, for adds", .subtracted = SUB_CLOCK, .lmbench = "as par_ops bit",
 	  .noise = { .group = "par_ops", .run = 0.125, .run_eq = 0.125, .pair = 0.18, .df = 19,
-		   .clock = FOLLOWS_CLOCK } },
+		   .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "par_ops.steady", .run = 0.125, .run_eq = 0.125, .pair = 0.18, .df = 19,
+		   .clock = FOLLOWS_CLOCK },
+	  .steady_how = PAR_STEADY_HOW },
 	[ROW_PAR_OPS_INT64_MUL] = { .id = "par_ops.int64_mul",
 	  .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 1,
 	  .desc = "int64 multiply ops overlapping (parallelism ratio)",
@@ -271,7 +338,10 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .work = "as par_ops bit, for multiplies",
 	  .subtracted = SUB_CLOCK, .lmbench = "as par_ops bit",
 	  .noise = { .group = "par_ops", .run = 0.09, .run_eq = 0.045, .pair = 0.05, .df = 19,
-		   .clock = FOLLOWS_CLOCK } },
+		   .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "par_ops.steady", .run = 0.09, .run_eq = 0.045, .pair = 0.05, .df = 19,
+		   .clock = FOLLOWS_CLOCK },
+	  .steady_how = PAR_STEADY_HOW },
 	[ROW_PAR_OPS_INT64_DIV] = { .id = "par_ops.int64_div",
 	  .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 1,
 	  .desc = "int64 divide ops overlapping (parallelism ratio)",
@@ -281,7 +351,10 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .work = "as par_ops bit, for divides",
 	  .subtracted = SUB_CLOCK, .lmbench = "as par_ops bit",
 	  .noise = { .group = "par_ops", .run = 0.09, .run_eq = 0.055, .df = 19,
-		   .clock = FOLLOWS_CLOCK } },
+		   .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "par_ops.steady", .run = 0.09, .run_eq = 0.055, .df = 19,
+		   .clock = FOLLOWS_CLOCK },
+	  .steady_how = PAR_STEADY_HOW },
 	[ROW_PAR_OPS_INT64_MOD] = { .id = "par_ops.int64_mod",
 	  .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 2,
 	  .desc = "int64 modulo ops overlapping (parallelism ratio)",
@@ -291,7 +364,10 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .work = "as par_ops bit, for modulos (the add-kept chain of lat_ops mod)",
 	  .subtracted = SUB_CLOCK, .lmbench = "version 2: the chain of lat_ops mod version 2",
 	  .noise = { .group = "par_ops", .run = 0.09, .run_eq = 0.045, .df = 19,
-		   .clock = FOLLOWS_CLOCK } },
+		   .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "par_ops.steady", .run = 0.09, .run_eq = 0.045, .df = 19,
+		   .clock = FOLLOWS_CLOCK },
+	  .steady_how = PAR_STEADY_HOW },
 	[ROW_PAR_OPS_FLOAT_ADD] = { .id = "par_ops.float_add",
 	  .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 1,
 	  .desc = "float add ops overlapping (parallelism ratio)",
@@ -301,7 +377,10 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .work = "as par_ops bit, for float adds",
 	  .subtracted = SUB_CLOCK, .lmbench = "as par_ops bit",
 	  .noise = { .group = "par_ops", .run = 0.09, .run_eq = 0.05, .df = 19,
-		   .clock = FOLLOWS_CLOCK } },
+		   .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "par_ops.steady", .run = 0.09, .run_eq = 0.05, .df = 19,
+		   .clock = FOLLOWS_CLOCK },
+	  .steady_how = PAR_STEADY_HOW },
 	[ROW_PAR_OPS_FLOAT_MUL] = { .id = "par_ops.float_mul",
 	  .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 1,
 	  .desc = "float multiply ops overlapping (parallelism ratio)",
@@ -311,7 +390,10 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .work = "as par_ops bit, for float multiplies",
 	  .subtracted = SUB_CLOCK, .lmbench = "as par_ops bit",
 	  .noise = { .group = "par_ops", .run = 0.09, .run_eq = 0.02, .df = 19,
-		   .clock = FOLLOWS_CLOCK } },
+		   .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "par_ops.steady", .run = 0.09, .run_eq = 0.02, .df = 19,
+		   .clock = FOLLOWS_CLOCK },
+	  .steady_how = PAR_STEADY_HOW },
 	[ROW_PAR_OPS_FLOAT_DIV] = { .id = "par_ops.float_div",
 	  .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 1,
 	  .desc = "float divide ops overlapping (parallelism ratio)",
@@ -321,7 +403,10 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .work = "as par_ops bit, for float divides",
 	  .subtracted = SUB_CLOCK, .lmbench = "as par_ops bit",
 	  .noise = { .group = "par_ops", .run = 0.09, .run_eq = 0.025, .pair = 0.23, .df = 19,
-		   .clock = FOLLOWS_CLOCK } },
+		   .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "par_ops.steady", .run = 0.09, .run_eq = 0.025, .pair = 0.23, .df = 19,
+		   .clock = FOLLOWS_CLOCK },
+	  .steady_how = PAR_STEADY_HOW },
 	[ROW_PAR_OPS_DOUBLE_ADD] = { .id = "par_ops.double_add",
 	  .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 1,
 	  .desc = "double add ops overlapping (parallelism ratio)",
@@ -331,7 +416,10 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .work = "as par_ops bit, for double adds",
 	  .subtracted = SUB_CLOCK, .lmbench = "as par_ops bit",
 	  .noise = { .group = "par_ops", .run = 0.09, .run_eq = 0.025, .df = 19,
-		   .clock = FOLLOWS_CLOCK } },
+		   .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "par_ops.steady", .run = 0.09, .run_eq = 0.025, .df = 19,
+		   .clock = FOLLOWS_CLOCK },
+	  .steady_how = PAR_STEADY_HOW },
 	[ROW_PAR_OPS_DOUBLE_MUL] = { .id = "par_ops.double_mul",
 	  .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 1,
 	  .desc = "double multiply ops overlapping (parallelism ratio)",
@@ -341,7 +429,10 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .work = "as par_ops bit, for double multiplies",
 	  .subtracted = SUB_CLOCK, .lmbench = "as par_ops bit",
 	  .noise = { .group = "par_ops", .run = 0.09, .run_eq = 0.045, .df = 19,
-		   .clock = FOLLOWS_CLOCK } },
+		   .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "par_ops.steady", .run = 0.09, .run_eq = 0.045, .df = 19,
+		   .clock = FOLLOWS_CLOCK },
+	  .steady_how = PAR_STEADY_HOW },
 	[ROW_PAR_OPS_DOUBLE_DIV] = { .id = "par_ops.double_div",
 	  .unit = "x", .better = NEUTRAL, .stat = BEST, .version = 1,
 	  .desc = "double divide ops overlapping (parallelism ratio)",
@@ -351,7 +442,10 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .work = "as par_ops bit, for double divides",
 	  .subtracted = SUB_CLOCK, .lmbench = "as par_ops bit",
 	  .noise = { .group = "par_ops", .run = 0.09, .run_eq = 0.02, .df = 19,
-		   .clock = FOLLOWS_CLOCK } },
+		   .clock = FOLLOWS_CLOCK },
+	  .steady = { .group = "par_ops.steady", .run = 0.09, .run_eq = 0.02, .df = 19,
+		   .clock = FOLLOWS_CLOCK },
+	  .steady_how = PAR_STEADY_HOW },
 	{ 0 },
 };
 

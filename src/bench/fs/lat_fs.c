@@ -21,6 +21,8 @@
 #include "bench/tool.h"
 #include "core/arch.h"
 #include "core/cleanup.h"
+#include "core/clock.h"
+#include "core/stats.h"
 #include "core/util.h"
 
 /* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
@@ -47,6 +49,13 @@ struct fsb {
 	int *sub;          /* its subdirectories */
 	uint64_t nsub;
 	char tree[64];
+	/* The steady figure (core/timing.h): after each create sample, untimed for lmbench's
+	 * figures, a pass of its own in a fresh tree: an eighth of the sample's files (at least
+	 * STEADY_MIN_BATCHES) created, then deleted, each create and each unlink timed alone. */
+	double clk;        /* the clock's read cost, subtracted per file */
+	double *one;       /* one pass's files, ns */
+	struct steady_sample *cr, *del; /* every pass's figures, calibration and warm-up first */
+	size_t nst, capst;
 };
 
 static void tree_make(struct fsb *f, uint64_t files)
@@ -86,10 +95,10 @@ static void name_of(uint64_t i, char *n)
 	snprintf(n, 24, "%llu", (unsigned long long)(i % FS_PER_DIR));
 }
 
-static void create_files(struct fsb *f, uint64_t iters)
+static void create_range(struct fsb *f, uint64_t from, uint64_t to)
 {
 	char n[24];
-	for (uint64_t i = 0; i < iters; i++) {
+	for (uint64_t i = from; i < to; i++) {
 		name_of(i, n);
 		int fd = openat(f->sub[i / FS_PER_DIR], n, O_CREAT | O_EXCL | O_WRONLY, 0600);
 		if (fd < 0)
@@ -105,19 +114,60 @@ static void create_files(struct fsb *f, uint64_t iters)
 	}
 }
 
-static void delete_files(struct fsb *f, uint64_t iters)
+static void create_files(struct fsb *f, uint64_t iters) { create_range(f, 0, iters); }
+
+static void delete_range(struct fsb *f, uint64_t from, uint64_t to)
 {
 	char n[24];
-	for (uint64_t i = 0; i < iters; i++) {
+	for (uint64_t i = from; i < to; i++) {
 		name_of(i, n);
 		if (unlinkat(f->sub[i / FS_PER_DIR], n, 0) != 0)
 			die(EXIT_MEASURE, "unlink in %s: %s", f->base, strerror(errno));
 	}
 }
 
+static void delete_files(struct fsb *f, uint64_t iters) { delete_range(f, 0, iters); }
+
+/* Each file of the pass timed alone: consecutive clock reads, each the end of one file and the
+ * start of the next, as measure() times single operations (a create or an unlink lasts
+ * microseconds, long against a clock read). The pass's median file, ns. */
+static struct steady_sample fs_single(struct fsb *f, uint64_t n,
+				      void (*op)(struct fsb *, uint64_t, uint64_t))
+{
+	uint64_t t0 = now_ns(), prev = t0;
+	for (uint64_t i = 0; i < n; i++) {
+		op(f, i, i + 1);
+		uint64_t t = now_ns();
+		f->one[i] = (double)(t - prev) - f->clk;
+		prev = t;
+	}
+	return (struct steady_sample){ stats_median(f->one, n), n, (double)(prev - t0), 1 };
+}
+
+static void fs_steady(struct fsb *f, uint64_t iters)
+{
+	uint64_t n = iters / STEADY_SHARE;
+	if (n < STEADY_MIN_BATCHES)
+		n = STEADY_MIN_BATCHES < iters ? STEADY_MIN_BATCHES : iters;
+	if (n == 0)
+		return;
+	if (f->nst == f->capst) {
+		f->capst = f->capst ? 2 * f->capst : 32;
+		f->cr = xrealloc(f->cr, f->capst * sizeof *f->cr);
+		f->del = xrealloc(f->del, f->capst * sizeof *f->del);
+	}
+	f->one = xrealloc(f->one, n * sizeof *f->one);
+	tree_make(f, n);
+	f->cr[f->nst] = fs_single(f, n, create_range);
+	f->del[f->nst] = fs_single(f, n, delete_range);
+	f->nst++;
+	tree_remove(f);
+}
+
 static void cr_before(uint64_t iters, void *a) { tree_make(a, iters); }
 static void cr_loop(uint64_t iters, void *a) { create_files(a, iters); }
 static void cr_after(uint64_t iters, void *a) { tree_remove(a); }
+static void cr_after_steady(uint64_t iters, void *a) { tree_remove(a); fs_steady(a, iters); }
 static void del_before(uint64_t iters, void *a) { tree_make(a, iters); create_files(a, iters); }
 static void del_loop(uint64_t iters, void *a) { delete_files(a, iters); }
 
@@ -133,6 +183,29 @@ static struct result *record_rate(struct tool_ctx *c, const char *metric, const 
 	meas_info(r, m);
 	free(s);
 	return r;
+}
+
+/* The steady twin of a rate: per sample the files per second of its pass's median file (a
+ * time's median turned into a rate is the rate's median), the last m->n passes (the
+ * samples'; calibration and warm-up come first). -P copies take theirs in child processes,
+ * out of reach here: no twin. */
+static void record_steady_rate(struct tool_ctx *c, const char *metric, const char *params,
+			       const struct measurement *m, const struct steady_sample *st,
+			       size_t nst)
+{
+	const struct metric_def *t = metric_steady(metric_find(metric));
+	if (!t || nst < m->n || m->n == 0)
+		return;
+	st += nst - m->n;
+	struct sample *s = xcalloc(m->n, sizeof *s);
+	for (size_t i = 0; i < m->n; i++)
+		s[i] = (struct sample){ .value = st[i].value > 0 ? 1e9 / st[i].value : NAN,
+					.iters = st[i].ops, .elapsed_ns = st[i].elapsed_ns,
+					.round = m->s[i].round };
+	struct result *r = record_values(c, t->id, params, NAN, s, m->n);
+	result_add_info(r, "steady=single steady_batch=1");
+	meas_info(r, m);
+	free(s);
 }
 
 struct fs_opts { uint64_t size; int size_given, nfiles; };
@@ -157,6 +230,7 @@ static int lat_fs(struct tool_ctx *c, int argc, char **argv)
 		c->fsdir = args.v[0];
 	}
 	struct fsb f = { 0 };
+	f.clk = clock_overhead_ns();
 	f.base = fs_private_dir(c);
 	fs_fact(c, f.base);
 	int history = fs_ext4_nojournal(f.base);
@@ -175,7 +249,7 @@ static int lat_fs(struct tool_ctx *c, int argc, char **argv)
 		memset(f.buf, 'p', f.size < 128 * 1024 ? f.size : 128 * 1024);
 		char params[48];
 		snprintf(params, sizeof params, "size=%zu", f.size);
-		struct bench_op cr = { .before = cr_before, .loop = cr_loop, .after = cr_after,
+		struct bench_op cr = { .before = cr_before, .loop = cr_loop, .after = cr_after_steady,
 				       .arg = &f, .fixed_iters = (uint64_t)nfiles };
 		struct bench_op del = { .before = del_before, .loop = del_loop, .after = cr_after,
 					.arg = &f, .fixed_iters = (uint64_t)nfiles };
@@ -186,12 +260,18 @@ static int lat_fs(struct tool_ctx *c, int argc, char **argv)
 		struct result *rd = record_rate(c, metrics[ROW_LAT_FS_DELETE].id, params, &md);
 		if (history)
 			result_add_info(rc, "caveat=%s", CAVEAT_FS_HISTORY);
+		record_steady_rate(c, metrics[ROW_LAT_FS_CREATE].id, params, &mc, f.cr, f.nst);
+		record_steady_rate(c, metrics[ROW_LAT_FS_DELETE].id, params, &mc, f.del, f.nst);
+		f.nst = 0;
 		out_printf(c, "%zuk\t%llu\t%.0f\t%.0f\n", f.size >> 10, (unsigned long long)mc.iters,
 			   rc->value, rd->value);
 		measurement_free(&mc);
 		measurement_free(&md);
 		free(f.buf);
 	}
+	free(f.one);
+	free(f.cr);
+	free(f.del);
 	free(f.base); /* the directory itself goes at exit (cleanup.h) */
 	return 0;
 }
@@ -213,13 +293,27 @@ static const struct metric_def metrics[ROW_END + 1] = {
 		"directory; files / time",
 	  .subtracted = SUB_CLOCK " (directories made and removed outside the timing)",
 	  .lmbench = "",
-	  .noise = { .group = "file", .run = 0.35, .run_eq = 0.35, .df = 5, .clock = OWN_PACE } },
+	  .noise = { .group = "file", .run = 0.35, .run_eq = 0.35, .df = 5, .clock = OWN_PACE },
+	  .steady = { .group = "file.steady", .run = 0.35, .run_eq = 0.35, .df = 5,
+		      .clock = OWN_PACE },
+	  .steady_how = "files per second of the median single file in a pass of its own after "
+		"each create sample (an eighth of its files, at least 15, in a fresh tree, each create "
+		"timed alone: it lasts microseconds, long against a clock read; none with -P); "
+		"higher is better "
+		"(declared noise: the batch mean's, not measured yet)", },
 	[ROW_LAT_FS_DELETE] = { .id = "lat_fs.delete",
 	  .unit = "/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
 	  .desc = "files deleted per second (size=bytes)",
 	  .line = NULL, .vfmt = "%.0f", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .work = "unlinking those files; files / time", .subtracted = SUB_CLOCK, .lmbench = "",
-	  .noise = { .group = "file", .run = 0.35, .run_eq = 0.35, .df = 5, .clock = OWN_PACE } },
+	  .noise = { .group = "file", .run = 0.35, .run_eq = 0.35, .df = 5, .clock = OWN_PACE },
+	  .steady = { .group = "file.steady", .run = 0.35, .run_eq = 0.35, .df = 5,
+		      .clock = OWN_PACE },
+	  .steady_how = "files per second of the median single file in a pass of its own after "
+		"each create sample (an eighth of its files, at least 15, in a fresh tree, each "
+		"unlink, after the creates, timed alone: it lasts microseconds, long against a "
+		"clock read; none with -P); higher is better "
+		"(declared noise: the batch mean's, not measured yet)", },
 	{ 0 },
 };
 

@@ -22,6 +22,8 @@
 #include "bench/tool.h"
 #include "core/arch.h"
 #include "core/cleanup.h"
+#include "core/clock.h"
+#include "core/stats.h"
 #include "core/util.h"
 
 /* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
@@ -44,6 +46,16 @@ struct pf {
 	uint64_t passes;     /* passes the counts cover */
 	struct rusage ru0;
 	uint64_t acc;
+	/* The steady figure (core/timing.h): after each pass, untimed for lmbench's figure, a
+	 * pass of its own over an eighth of the pages, freshly evicted, each touch timed alone. */
+	int steady;          /* take it: each touch is its own fault (evicted pages) */
+	double clk;          /* the clock's read cost, subtracted per touch */
+	double *touch;       /* one steady pass's touches, ns */
+	size_t share, next;  /* pages per steady pass; where the next starts in order[] */
+	struct steady_sample *st; /* every steady pass's figure, warm-up first */
+	size_t nst, capst;
+	long st_flt;         /* faults the kernel counted in the steady passes ... */
+	uint64_t st_pages;   /* ... over the pages they touched */
 };
 
 static void pf_map(struct pf *p)
@@ -92,6 +104,37 @@ static void pf_loop(uint64_t iters, void *a)
 	KEEP(p->acc);
 }
 
+/* One steady pass: the pages evicted and mapped afresh, then `share` of them in lmbench's
+ * random order (a different stretch each pass), each touch timed alone: consecutive clock
+ * reads, each the end of one touch and the start of the next, as measure() times single
+ * operations. A major fault lasts microseconds to milliseconds, long against a clock read
+ * (~20 ns). Its figure is ns per pass (the median touch times the pages), as lmbench's is. */
+static void pf_steady(struct pf *p)
+{
+	pf_map(p);
+	struct rusage r0, r1;
+	getrusage(RUSAGE_SELF, &r0);
+	uint64_t acc = p->acc, t0 = now_ns(), prev = t0;
+	for (size_t i = 0; i < p->share; i++) {
+		acc += p->map[p->order[(p->next + i) % p->npages] * p->pg];
+		uint64_t t = now_ns();
+		p->touch[i] = (double)(t - prev) - p->clk;
+		prev = t;
+	}
+	getrusage(RUSAGE_SELF, &r1);
+	p->acc = acc;
+	p->next = (p->next + p->share) % p->npages;
+	p->st_flt += (r1.ru_majflt - r0.ru_majflt) + (r1.ru_minflt - r0.ru_minflt);
+	p->st_pages += p->share;
+	if (p->nst == p->capst) {
+		p->capst = p->capst ? 2 * p->capst : 32;
+		p->st = xrealloc(p->st, p->capst * sizeof *p->st);
+	}
+	p->st[p->nst++] = (struct steady_sample){
+		stats_median(p->touch, p->share) * (double)p->npages, p->share,
+		(double)(prev - t0), 1 };
+}
+
 static void pf_after(uint64_t iters, void *a)
 {
 	struct pf *p = a;
@@ -100,6 +143,8 @@ static void pf_after(uint64_t iters, void *a)
 	p->majflt += ru.ru_majflt - p->ru0.ru_majflt;
 	p->minflt += ru.ru_minflt - p->ru0.ru_minflt;
 	p->passes += iters;
+	if (p->steady)
+		pf_steady(p);
 }
 
 /* The file to fault on: the user's (arg, at least 1 MiB) or a new one of plumb's own, whose
@@ -171,7 +216,23 @@ static const char *pf_check_evict(struct tool_ctx *c, struct pf *p, const char *
 	}
 	if (why)
 		out_fact(c, NULL, "PAGEFAULT", "%s", why);
+	p->steady = why == NULL; /* minor faults: no steady figure (pf_steady_setup) */
 	return fstype;
+}
+
+/* The steady figure is taken when every touch is its own fault: evicted pages, no fault-around.
+ * In memory (tmpfs, a user's file) the kernel maps up to 16 cached pages per fault, nearly all
+ * of them early in a pass: single touches are then not alike (a fault or almost nothing), and
+ * their median is not the per-page cost, so there is none. */
+static void pf_steady_setup(struct pf *p)
+{
+	if (!p->steady)
+		return;
+	p->clk = clock_overhead_ns();
+	p->share = p->npages / STEADY_SHARE;
+	if (p->share < STEADY_MIN_BATCHES)
+		p->share = STEADY_MIN_BATCHES < p->npages ? STEADY_MIN_BATCHES : p->npages;
+	p->touch = xmalloc(p->share * sizeof *p->touch);
 }
 
 /* Record the latency per page, with the faults the kernel counted in its info. */
@@ -203,6 +264,11 @@ static void pf_record(struct tool_ctx *c, const struct pf *p, struct measurement
 		 p->file, fstype, p->npages, p->pg, p->evict ? "yes" : "no", p->resident_max,
 		 p->majflt / passes / (double)p->npages, p->minflt / passes / (double)p->npages, fpp,
 		 per_fault);
+	if (m->steady)
+		result_add_info(r, "steady_faults_per_page=%.3f",
+				(double)p->st_flt / (double)(p->st_pages ? p->st_pages : 1));
+	else
+		result_add_info(r, "steady=none");
 }
 
 static int lat_pagefault(struct tool_ctx *c, int argc, char **argv)
@@ -216,6 +282,7 @@ static int lat_pagefault(struct tool_ctx *c, int argc, char **argv)
 	char *own = pf_file(c, &p, args.n == 1 ? args.v[0] : NULL, &size);
 	pf_pages(&p, size);
 	const char *fstype = pf_check_evict(c, &p, own);
+	pf_steady_setup(&p);
 
 	/* One iteration = one pass touching every page once; per-page cost = pass / npages. */
 	struct bench_op op = { .before = pf_before, .loop = pf_loop, .after = pf_after, .arg = &p,
@@ -223,12 +290,19 @@ static int lat_pagefault(struct tool_ctx *c, int argc, char **argv)
 	struct measurement m;
 	if (measure(&c->timing, &op, &m) != 0)
 		return EXIT_MEASURE;
+	/* the samples' steady passes are the last m.n (warm-up passes come first) */
+	if (p.steady && p.nst >= m.n) {
+		m.steady = xmalloc(m.n * sizeof *m.steady);
+		memcpy(m.steady, p.st + (p.nst - m.n), m.n * sizeof *m.steady);
+	}
 	pf_record(c, &p, &m, own, fstype);
 	measurement_free(&m);
 	munmap((void *)p.map, p.len);
 	close(p.fd);
 	free(p.order);
 	free(p.vec);
+	free(p.touch);
+	free(p.st);
 	free(own);
 	return 0;
 }
@@ -255,7 +329,14 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .subtracted = SUB_CLOCK " (eviction and mapping happen before each pass, untimed)",
 	  .lmbench = "version 2: major faults (lmbench's msync(MS_INVALIDATE) left pages cached: "
 		"minor faults); faults counted per page, us_per_fault",
-	  .noise = { .group = "file", .run = 0.3, .run_eq = 0.3, .df = 5, .clock = OWN_PACE } },
+	  .noise = { .group = "file", .run = 0.3, .run_eq = 0.3, .df = 5, .clock = OWN_PACE },
+	  .steady = { .group = "file.steady", .run = 0.3, .run_eq = 0.3, .df = 5,
+		      .clock = OWN_PACE },
+	  .steady_how = "the median of single page touches in a pass of its own after lmbench's "
+		"(an eighth of the pages, evicted again, each touch timed alone: a major fault is "
+		"long against a clock read), times the pages (only where every touch is its own "
+		"fault: not on tmpfs or a user's file, info steady=none; declared noise: the "
+		"batch mean's, not measured yet)" },
 	{ 0 },
 };
 

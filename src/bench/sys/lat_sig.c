@@ -22,6 +22,9 @@
  * page writable and the store completes. A sample of n iterations is therefore n complete
  * fault + handler + sigreturn round trips, plus one mprotect() (amortised over n, well under
  * 0.1 % at the default sample length). No siglongjmp, so no signal-mask system calls are timed.
+ * Steady twins (core/timing.h): catch's is each sample's median single delivery minus the
+ * median of kill(self, 0)'s; prot's each sample's median single fault, timed by the handler's
+ * clock in a row of faults after the sample (prot_steady), minus catch's steady figure.
  * The optional FILE operand (lmbench's prot needs one) is mapped private and read-only; without
  * it an anonymous page is used.
  */
@@ -37,7 +40,9 @@
 #include "bench/tool.h"
 #include "bench/tool_run.h"
 #include "core/arch.h"
+#include "core/clock.h"
 #include "core/cpu.h"
+#include "core/stats.h"
 #include "core/util.h"
 
 /* The rows of metrics[] (at the end of the file) by name: a result is recorded through its
@@ -50,6 +55,12 @@ struct sig {
 	int fd;                /* FILE for prot, or -1 */
 	char *page;
 	size_t pagesz;
+	/* prot's steady figure: after each sample a pass of its own (prot_steady) */
+	double clk;            /* the clock's read cost, subtracted per fault */
+	double *one;           /* one pass's faults, ns */
+	struct steady_sample last; /* the latest pass's figure */
+	struct steady_sample *st;  /* the samples' (measure_rounds keeps them) */
+	size_t nst;
 };
 
 static void empty_handler(int sig)
@@ -101,6 +112,8 @@ static void loop_catch(uint64_t n, void *a)
 static char *volatile fault_page;
 static size_t fault_pagesz;
 static volatile uint64_t faults_left;
+static uint64_t *volatile fault_stamps; /* prot's steady pass: the clock at each fault */
+static volatile size_t nstamps;
 
 static void on_fault(int sig, siginfo_t *si, void *uc)
 {
@@ -111,6 +124,8 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
 		signal(sig, SIG_DFL);
 		return;
 	}
+	if (fault_stamps)
+		fault_stamps[nstamps++] = now_ns(); /* clock_gettime: async-signal-safe */
 	if (--faults_left == 0)
 		mprotect(fault_page, fault_pagesz, PROT_READ | PROT_WRITE);
 }
@@ -152,6 +167,30 @@ static void before_prot(uint64_t n, void *a)
 	faults_left = n;
 	if (mprotect(s->page, s->pagesz, PROT_READ) != 0)
 		die(EXIT_MEASURE, "mprotect: %s", strerror(errno));
+}
+
+/* prot's steady pass, after each sample (untimed for lmbench's figure): an eighth of the
+ * sample's faults (at least STEADY_MIN_BATCHES) in a row, the handler reading the clock at
+ * each: between two reads lies exactly one fault (the handler's return, sigreturn, the store
+ * again, the trap, the delivery), long against a clock read; the mprotect() that ends the
+ * row comes after the last read, in no interval. The pass's median fault, ns. */
+static void prot_steady(uint64_t n, void *a)
+{
+	struct sig *s = a;
+	uint64_t k = n / STEADY_SHARE < STEADY_MIN_BATCHES ? STEADY_MIN_BATCHES : n / STEADY_SHARE;
+	uint64_t *t = xmalloc((k + 1) * sizeof *t);
+	s->one = xrealloc(s->one, k * sizeof *s->one);
+	nstamps = 0;
+	fault_stamps = t;
+	faults_left = k + 1;
+	if (mprotect(s->page, s->pagesz, PROT_READ) != 0)
+		die(EXIT_MEASURE, "mprotect: %s", strerror(errno));
+	*(volatile char *)fault_page = (char)k;
+	fault_stamps = NULL;
+	for (uint64_t i = 0; i < k; i++)
+		s->one[i] = (double)(t[i + 1] - t[i]) - s->clk;
+	s->last = (struct steady_sample){ stats_median(s->one, k), k, (double)(t[k] - t[0]), 1 };
+	free(t);
 }
 
 static void loop_prot(uint64_t n, void *a)
@@ -200,6 +239,52 @@ static struct sample *corrected(const struct measurement *m, double sub_ns)
 	return v;
 }
 
+/* The steady twin of catch: each sample's median single delivery (ms[1]'s steady figure)
+ * minus ONE constant, the median of kill(self, 0)'s steady figures over all samples. Both are
+ * medians of operations timed apart in interleaved rounds: the subtracted system call is its
+ * own measurement and never overlaps the delivery it is taken from. */
+static void record_catch_steady(struct tool_ctx *c, const struct measurement *ms)
+{
+	const struct metric_def *t = metric_steady(metric_find(metrics[ROW_LAT_SIG_CATCH].id));
+	if (!t || !ms[0].steady || !ms[1].steady || ms[1].n == 0)
+		return;
+	double send = steady_stat(&ms[0]);
+	struct sample *v = xmalloc(ms[1].n * sizeof *v);
+	for (size_t i = 0; i < ms[1].n; i++)
+		v[i] = (struct sample){ .value = (ms[1].steady[i].value - send) * 1e-3,
+					.iters = ms[1].steady[i].ops,
+					.elapsed_ns = ms[1].steady[i].elapsed_ns,
+					.round = ms[1].s[i].round };
+	struct result *r = record_values(c, t->id, "", NAN, v, ms[1].n);
+	result_add_info(r, "steady=%s steady_batch=%llu kill0_steady_batch=%llu",
+			ms[1].steady[0].batch == 1 ? "single" : "batches",
+			(unsigned long long)ms[1].steady[0].batch,
+			(unsigned long long)ms[0].steady[0].batch);
+	add_info(c, r, "kill0_steady_ns=%.2f", send, &ms[1]);
+	free(v);
+}
+
+/* The steady twin of prot: each sample's median single fault minus ONE constant, catch's
+ * steady figure (the median delivery less the median kill(self, 0), both over all samples):
+ * measured apart in the interleaved rounds, never inside the fault it is taken from. */
+static void record_prot_steady(struct tool_ctx *c, const struct measurement *ms,
+			       const struct sig *s)
+{
+	const struct metric_def *t = metric_steady(metric_find(metrics[ROW_LAT_SIG_PROT].id));
+	if (!t || !ms[0].steady || !ms[1].steady || s->nst != ms[2].n || ms[2].n == 0)
+		return;
+	double catch_ns = steady_stat(&ms[1]) - steady_stat(&ms[0]);
+	struct sample *v = xmalloc(ms[2].n * sizeof *v);
+	for (size_t i = 0; i < ms[2].n; i++)
+		v[i] = (struct sample){ .value = (s->st[i].value - catch_ns) * 1e-3,
+					.iters = s->st[i].ops, .elapsed_ns = s->st[i].elapsed_ns,
+					.round = ms[2].s[i].round };
+	struct result *r = record_values(c, t->id, "", NAN, v, ms[2].n);
+	result_add_info(r, "steady=single steady_batch=1");
+	add_info(c, r, "catch_steady_ns=%.2f", catch_ns, &ms[2]);
+	free(v);
+}
+
 static void measure_or_die(struct tool_ctx *c, const struct bench_op *op, struct measurement *m)
 {
 	if (measure(&c->timing, op, m) != 0)
@@ -224,6 +309,11 @@ static void measure_rounds(struct tool_ctx *c, struct bench_op *ops, int k,
 		for (int j = 0; j < k; j++) {
 			struct measurement m;
 			measure_or_die(c, &ops[j], &m);
+			if (ops[j].after == prot_steady) { /* the sample's pass is the last */
+				struct sig *s = ops[j].arg;
+				s->st = xrealloc(s->st, (s->nst + 1) * sizeof *s->st);
+				s->st[s->nst++] = s->last;
+			}
 			if (r == 0) {
 				ops[j].fixed_iters = m.iters;
 				out[j] = m;
@@ -234,7 +324,12 @@ static void measure_rounds(struct tool_ctx *c, struct bench_op *ops, int k,
 				if (out[j].n == cap[j]) {
 					cap[j] = 2 * cap[j] + 8;
 					out[j].s = xrealloc(out[j].s, cap[j] * sizeof *out[j].s);
+					if (out[j].steady)
+						out[j].steady = xrealloc(out[j].steady,
+									 cap[j] * sizeof *out[j].steady);
 				}
+				if (out[j].steady && m.steady)
+					out[j].steady[out[j].n] = m.steady[i];
 				out[j].s[out[j].n++] = m.s[i];
 			}
 			measurement_free(&m);
@@ -277,10 +372,12 @@ static int lat_sig(struct tool_ctx *c, int argc, char **argv)
 		{ .setup = setup_catch, .loop = loop_send, .arg = &s },
 		{ .setup = setup_catch, .loop = loop_catch, .arg = &s },
 		{ .setup = setup_prot, .before = before_prot, .loop = loop_prot,
-		  .teardown = teardown_prot, .arg = &s },
+		  .after = prot_steady, .teardown = teardown_prot, .arg = &s },
 	};
+	s.clk = clock_overhead_ns();
 	struct measurement ms[3];
 	int k = mode[0] == 'c' ? 2 : 3;
+	ops[0].steady = ops[1].steady = 1;
 	measure_rounds(c, ops, k, ms);
 	double send_ns = min_ns(&ms[0]);
 	if (k == 2) {
@@ -288,13 +385,17 @@ static int lat_sig(struct tool_ctx *c, int argc, char **argv)
 		struct result *r = record_values(c, metrics[ROW_LAT_SIG_CATCH].id, "", NAN, v, ms[1].n);
 		add_info(c, r, "kill0_ns=%.2f", send_ns, &ms[1]);
 		free(v);
+		record_catch_steady(c, ms);
 	} else {
 		double catch_ns = min_ns(&ms[1]) - send_ns;
 		struct sample *v = corrected(&ms[2], catch_ns);
 		struct result *r = record_values(c, metrics[ROW_LAT_SIG_PROT].id, "", NAN, v, ms[2].n);
 		add_info(c, r, "catch_ns=%.2f", catch_ns, &ms[2]);
 		free(v);
+		record_prot_steady(c, ms, &s);
 	}
+	free(s.one);
+	free(s.st);
 	for (int j = 0; j < k; j++)
 		measurement_free(&ms[j]);
 	if (s.fd >= 0)
@@ -331,7 +432,14 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .lmbench = "the subtracted cost is the minimum of interleaved samples, not a separate run's "
 		"average; results at or below zero are kept, not clamped",
 	  .noise = { .group = "syscall", .run = 0.1, .run_eq = 0.1, .df = 5,
-		   .clock = FOLLOWS_CLOCK, .run_effect = 0.04 } },
+		   .clock = FOLLOWS_CLOCK, .run_effect = 0.04 },
+	  .steady = { .group = "syscall.steady", .run = 0.1, .run_eq = 0.1, .df = 5,
+		   .clock = FOLLOWS_CLOCK, .run_effect = 0.04 },
+	  .steady_how = "the median of single deliveries (or short batches of at least 400 ns) in "
+		"a pass of an eighth of the sample's operations after it, minus one constant: the "
+		"median of kill(self, 0)'s own steady figures over all samples, measured in the "
+		"interleaved rounds, never inside the delivery it is taken from (declared noise: "
+		"the batch mean's, not measured yet)" },
 	[ROW_LAT_SIG_PROT] = { .id = "lat_sig.prot",
 	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "write to a read-only page, caught", .sign = ANY_SIGN, .x = { .kind = X_NONE },
@@ -341,7 +449,15 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .subtracted = SUB_CLOCK "; then the least disturbed catch sample, from every sample",
 	  .lmbench = "no siglongjmp (no signal-mask calls timed); an anonymous page without FILE",
 	  .noise = { .group = "syscall", .run = 0.32, .run_eq = 0.32, .df = 5,
-		   .clock = FOLLOWS_CLOCK, .run_effect = 0.095 } },
+		   .clock = FOLLOWS_CLOCK, .run_effect = 0.095 },
+	  .steady = { .group = "syscall.steady", .run = 0.32, .run_eq = 0.32, .df = 5,
+		   .clock = FOLLOWS_CLOCK, .run_effect = 0.095 },
+	  .steady_how = "the median single fault in a pass of its own after each sample (an "
+		"eighth of its faults, at least 15, in a row, the handler reading the clock at each; "
+		"the mprotect() that ends the row in no interval), minus one constant: catch's "
+		"steady figure (the median delivery less the median kill(self, 0), measured in the "
+		"interleaved rounds, never inside a fault) (declared noise: the batch mean's, not "
+		"measured yet)" },
 	{ 0 },
 };
 
