@@ -22,10 +22,12 @@ K=${K:-$((NV / 2 + 1))}
 SHIFT=${SHIFT:-1.10}
 CALLS=${CALLS:-null read write stat fstat open}
 TREND=${TREND:-}
-P=$(pwd)/bin/plumb
-[ -x "$P" ] || { echo "needs bin/plumb (make)" >&2; exit 2; }
+[ -x bin/plumb ] || { echo "needs bin/plumb (make)" >&2; exit 2; }
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
+# a copy: a rebuild while the series run must not change the binary under them
+cp bin/plumb "$out/plumb" || exit 2
+P=$out/plumb
 ncalls=$(echo $CALLS | wc -w)
 scale() { # FACTOR FILE: every lat_syscall sample and value in FILE times FACTOR, in place
 	python3 - "$1" "$2" <<'EOF'
