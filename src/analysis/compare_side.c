@@ -51,7 +51,7 @@ static void each_sample(const struct cmp_table *t, const struct cmp_row *r, size
 		for (size_t i = 0; i < l->n; i++)
 			if (point_same(&l->v[i], metric, r->params, r->x))
 				for (size_t j = 0; j < l->v[i].nsamples; j++)
-					if (l->v[i].samples[j].side.have)
+					if (l->v[i].samples[j].side)
 						fn(&l->v[i], &l->v[i].samples[j], arg);
 	}
 }
@@ -73,7 +73,7 @@ static void collect(const struct result *r, const struct sample *sm, void *arg)
 	struct side_vals *sv = arg;
 	sv->samples++;
 	for (int f = 0; f < SIDE_NFIELDS; f++) {
-		double v = side_per_op(&sm->side, f);
+		double v = side_per_op(sm->side, f);
 		if (!isnan(v))
 			add(sv, f, v);
 	}
@@ -81,14 +81,14 @@ static void collect(const struct result *r, const struct sample *sm, void *arg)
 	if (!param_get(r->info, "idle_states", names, sizeof names))
 		return;
 	char *save = NULL, *nm = strtok_r(names, ",", &save);
-	for (uint32_t k = 0; nm && k < sm->side.idle_states; k++, nm = strtok_r(NULL, ",", &save)) {
+	for (uint32_t k = 0; nm && k < sm->side->idle_states; k++, nm = strtok_r(NULL, ",", &save)) {
 		int slot = state_slot(sv, nm);
 		if (slot < 0)
 			break;
 		if (sm->elapsed_ns > 0)
-			add(sv, SIDE_NFIELDS + 2 * slot, 100 * sm->side.idle_us[k] * 1e3 / sm->elapsed_ns);
-		if (sm->side.ops > 0)
-			add(sv, SIDE_NFIELDS + 2 * slot + 1, sm->side.idle_usage[k] / sm->side.ops);
+			add(sv, SIDE_NFIELDS + 2 * slot, 100 * sm->side->idle_us[k] * 1e3 / sm->elapsed_ns);
+		if (sm->side->ops > 0)
+			add(sv, SIDE_NFIELDS + 2 * slot + 1, sm->side->idle_usage[k] / sm->side->ops);
 	}
 }
 
@@ -120,7 +120,7 @@ static void count_disturbed(const struct result *r, const struct sample *sm, voi
 {
 	(void)r;
 	struct dist *d = arg;
-	const struct side_sample *s = &sm->side;
+	const struct side_sample *s = sm->side;
 	int bad = (s->have & 1u << SIDE_STEAL_NS) && s->v[SIDE_STEAL_NS] >= 0.01 * sm->elapsed_ns;
 	bad |= (s->have & 1u << SIDE_MIGRATIONS) && s->v[SIDE_MIGRATIONS] >= 1;
 	bad |= (s->have & 1u << SIDE_INVOL_CS) && s->ops > 0 &&

@@ -236,6 +236,7 @@ static void measure_rounds(struct tool_ctx *c, struct bench_op *ops, int k,
 					out[j].s = xrealloc(out[j].s, cap[j] * sizeof *out[j].s);
 				}
 				out[j].s[out[j].n++] = m.s[i];
+				m.s[i].side = NULL; /* out[j] owns it now */
 			}
 			measurement_free(&m);
 		}
