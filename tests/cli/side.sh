@@ -47,6 +47,22 @@ a = json.load(open(sys.argv[1]))["results"][0]["side"]
 b = json.load(open(sys.argv[2]))["results"][0]["side"]
 assert a == b, (a, b)
 ' "$T/null.json" "$T/again.json"
+# CSV export: a sample's side metrics in columns of their own, the values of the JSON
+"$PLUMB" export "$T/null.json" --format csv >"$T/null.csv" 2>"$T/csv.err"
+check side/export-csv python3 -c '
+import csv, json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+rows = [x for x in csv.DictReader(open(sys.argv[2], newline="")) if x["metric"] == r["metric"]]
+assert len(rows) == len(r["samples"]) == 5, len(rows)
+for k in ("iters", "elapsed_ns", "side_ops", "vol_cs", "invol_cs", "cs", "migrations",
+          "task_ns", "steal_ns", "freq_khz", "cycles", "dtlb_misses", "idle_states"):
+    assert k in rows[0], k
+for i, row in enumerate(rows):
+    assert float(row["side_ops"]) == r["side"]["ops"][i]
+    for k in ("cs", "task_ns", "minflt"):
+        assert float(row[k]) == r["side"][k][i], (k, row[k], r["side"][k][i])
+    assert int(row["iters"]) == r["samples"][i]["iters"]
+' "$T/null.json" "$T/null.csv"
 # off: nothing read, nothing written; an old reader's document (no side) reads as before
 PLUMB_SIDE=off "$PLUMB" lat_syscall null --json -N 3 >"$T/off.json"
 check side/off-writes-none python3 -c '
