@@ -57,8 +57,16 @@ static void each_sample(const struct cmp_table *t, const struct cmp_row *r, size
 }
 
 /* The figure index of cpuidle state `name` in sv (claimed when new), -1 when full. */
-static int state_slot(struct side_vals *sv, const char *name)
+static int state_slot(struct side_vals *sv, const char *raw)
 {
+	/* a state's name comes from a file: it labels text, CSV and chart rows, so only the
+	 * characters sysfs names use are kept (cpuidle: "POLL", "C1E", "C6_ACPI") */
+	char name[32];
+	snprintf(name, sizeof name, "%s", raw);
+	for (char *p = name; *p; p++)
+		if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+		      *p == '_' || *p == '-' || *p == '.'))
+			*p = '?';
 	for (int k = 0; k < SIDE_IDLE_MAX; k++) {
 		if (!sv->state[k][0])
 			snprintf(sv->state[k], sizeof sv->state[k], "%s", name);
