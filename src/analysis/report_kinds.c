@@ -13,6 +13,7 @@ chart_fn report_tails_charts;  /* report_tails.c: lat_tail's percentiles per ope
 chart_fn report_loaded_charts; /* report_loaded.c: lat_loaded's latency against bandwidth */
 chart_fn report_bar_charts;    /* report.c: bars of the summary metrics */
 chart_fn report_trend_charts;  /* report_trend.c: each metric across a series of 3+ sides */
+chart_fn report_side_charts;   /* report_side.c: side metrics beside changed rows, per tool */
 
 static const struct chart_page_row kinds[] = {
 	{ .kind = "series", .fn = report_series_charts },
@@ -21,6 +22,7 @@ static const struct chart_page_row kinds[] = {
 	{ .kind = "loaded", .fn = report_loaded_charts },
 	{ .kind = "bars", .fn = report_bar_charts },
 	{ .kind = "trend", .fn = report_trend_charts },
+	{ .kind = "side", .fn = report_side_charts },
 	{ 0 },
 };
 

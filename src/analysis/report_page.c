@@ -357,6 +357,7 @@ static void chart_block(FILE *f, const struct report_chart *c)
 static const struct {
 	const char *prefix, *title, *id;
 } sect[] = {
+	{ "side-", "Side metrics: what else happened during the samples", "side" }, /* report_side.c */
 	{ "mem-latency", "Memory latency", "latency" },
 	{ "bw-mem", "Memory bandwidth", "bandwidth" },
 	{ "ctx-switch", "Context switch", "ctx" },
