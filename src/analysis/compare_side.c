@@ -267,7 +267,8 @@ int cmp_side_pair(FILE *f, const struct cmp_table *t, const struct cmp_row *r, s
 static void row_lines(FILE *f, const struct cmp_table *t, const struct cmp_row *r, size_t s,
 		      int *header)
 {
-	char nm[256], title[1024];
+	/* within 120 columns: the row's name cut at 72, a side's at 40 (term_str adds "...") */
+	char nm[73], sn[41], title[1024];
 	size_t o = 0;
 	if (!*header)
 		o += (size_t)snprintf(title, sizeof title, "side metrics per operation (median [95%% "
@@ -278,7 +279,7 @@ static void row_lines(FILE *f, const struct cmp_table *t, const struct cmp_row *
 			      term_str(cmp_row_name(r, raw, sizeof raw), nm, sizeof nm));
 	if (t->nsides > 2 && o < sizeof title)
 		o += (size_t)snprintf(title + o, sizeof title - o, " (%s)",
-				      term_str(t->sides[s].name, nm, sizeof nm));
+				      term_str(t->sides[s].name, sn, sizeof sn));
 	if (o < sizeof title)
 		snprintf(title + o, sizeof title - o, "\n");
 	if (cmp_side_pair(f, t, r, 0, s, t->o.side, title))

@@ -201,6 +201,21 @@ else
 fi
 check side/compare-says-disturbed grep -Eq '^lat_pipe\.latency.* worse( at equal clock)? disturbed$' "$T/cmp.txt"
 check side/compare-width-120 awk 'length > 120 { exit 1 }' "$T/cmp.txt"
+# three sides of long names, every side metric: the tables and their headers stay within 120
+# columns (the one-sentence answers above them name each side whole)
+L="$T/a-side-named-at-length-for-the-baseline-of-kernel-6.1.0-with-its-build-flags"
+cp "$T/a.json" "$L-A.json"
+cp "$T/b.json" "$L-B.json"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["run"]["uid"] = "1123456789abcdef0123456789abcdef"
+json.dump(d, open(sys.argv[2], "w"))' "$T/b.json" "$L-C.json"
+"$PLUMB" compare --side "$L-A.json" "$L-B.json" "$L-C.json" >"$T/long.txt" 2>/dev/null
+check side/compare-side-3-long-names-120 awk '/ is (slower|faster|mixed): / { next }
+	length > 120 { bad = 1 } END { exit bad || NR < 10 }' "$T/long.txt"
+"$PLUMB" trend "$L-A.json" "$L-B.json" "$L-C.json" "$L-A.json" >"$T/long-trend.txt" 2>/dev/null
+check side/trend-long-names-120 awk 'length > 120 { exit 1 }' "$T/long-trend.txt"
 "$PLUMB" compare --side "$T/a.json" "$T/a.json" >"$T/same.txt" 2>/dev/null
 check side/compare-side-every-row grep -Eq '^    minflt ' "$T/same.txt"
 "$PLUMB" compare --json "$T/a.json" "$T/b.json" >"$T/cmp.json" 2>/dev/null
