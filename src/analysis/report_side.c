@@ -2,10 +2,11 @@
  * report_side.c — the side metrics (core/side.h, docs/side-metrics.md) in the report, the
  * chart kind "side" (report_kinds.c).
  *
- * Two or more sides: a chart per compared row judged worse or better (the first SIDE_CHARTS of
- * them, in compare's order), beside the verdict: one group per side metric per operation, a
- * bar per side, the bar the median of the side's samples and the whisker its 95 % interval —
- * the figures `plumb compare` prints under the row (compare_side.h). The groups are the
+ * Two or more sides: a chart per compared row judged worse or better with compare's default
+ * options, as every chart kind judges (the first SIDE_CHARTS of them, in compare's order),
+ * beside the verdict: one group per side metric per operation, a bar per side, the bar the
+ * median of the side's samples and the whisker its 95 % interval — the figures `plumb
+ * compare` prints under the row (compare_side.h). The groups are the
  * metrics that changed with the row, then the scheduler's own (switches, involuntary
  * switches, migrations, task clock, steal) so a reader sees what did not move too.
  *
