@@ -47,6 +47,16 @@ a = json.load(open(sys.argv[1]))["results"][0]["side"]
 b = json.load(open(sys.argv[2]))["results"][0]["side"]
 assert a == b, (a, b)
 ' "$T/null.json" "$T/again.json"
+# -P copies: each copy's side metrics travel with its samples to the parent
+"$PLUMB" lat_syscall null -P 2 --json -N 3 >"$T/par.json" 2>/dev/null
+check side/parallel-copies-keep-side python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+s = r["side"]
+assert len(r["samples"]) == 6 and len(s["task_ns"]) == 6, s
+for t, m in zip(s["task_ns"], r["samples"]):
+    assert 0 < t <= m["elapsed_ns"] * 1.05 + 1e5, (t, m["elapsed_ns"])
+' "$T/par.json"
 # CSV export: a sample's side metrics in columns of their own, the values of the JSON
 "$PLUMB" export "$T/null.json" --format csv >"$T/null.csv" 2>"$T/csv.err"
 check side/export-csv python3 -c '
