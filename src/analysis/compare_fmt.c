@@ -224,12 +224,13 @@ static void print_grid(FILE *f, const struct cmp_table *t, int markdown)
 /* The default text table, within 120 columns for up to four sides (--wide: print_grid): two
  * sides show each value, the judged change with its interval and the verdict; three or more
  * show the base's value and, for each other side, its change and verdict in one column
- * ("+12% [+8, +16] worse"; "undecided" for no significant change). Long side names become A,
- * B, C... named in a line above the table. */
+ * ("+12% [+8, +16] worse"; "undecided" for no significant change; "worse*" judged at equal
+ * clock, said under the table). Long side names become A, B, C... named in a line above the
+ * table. */
 static void narrow_change(const struct cmp_test *ts, int compact, char *buf, size_t len)
 {
 	const struct cmp_change *c = ts->judged_eq && !isnan(ts->eq.est) ? &ts->eq : &ts->raw;
-	const char *eq = ts->judged_eq ? " at equal clock" : "";
+	const char *eq = ts->judged_eq ? "*" : "";
 	if (!compact) {
 		if (c == &ts->eq)
 			interval_text(c, buf, len);
@@ -248,13 +249,24 @@ static void narrow_change(const struct cmp_test *ts, int compact, char *buf, siz
 
 static void print_narrow(FILE *f, const struct cmp_table *t)
 {
-	int letters = 0, two = t->nsides == 2;
+	int letters = 0, two = t->nsides == 2, starred = 0;
 	for (size_t s = 0; s < t->nsides; s++)
 		letters |= width(t->sides[s].name) > (two ? 14 : 10);
 	if (letters) {
+		/* within 120 columns: a name cut at 110, a line broken before a name past it */
+		size_t col = 0;
 		for (size_t s = 0; s < t->nsides && s < 26; s++) {
-			fprintf(f, "%s%c = ", s ? ", " : "", (int)('A' + s));
-			term_fputs(f, t->sides[s].name);
+			char nm[111];
+			size_t w = strlen(term_str(t->sides[s].name, nm, sizeof nm)) + 4;
+			if (s && col + 2 + w > 120) {
+				fputs(",\n", f);
+				col = 0;
+			} else if (s) {
+				fputs(", ", f);
+				col += 2;
+			}
+			fprintf(f, "%c = %s", (int)('A' + s), nm);
+			col += w;
 		}
 		fputc('\n', f);
 	}
@@ -299,6 +311,7 @@ static void print_narrow(FILE *f, const struct cmp_table *t)
 				continue;
 			const struct cmp_test *ts = &r->test[s];
 			narrow_change(ts, !two, buf, sizeof buf);
+			starred |= !two && ts->judged_eq;
 			grid_set(&g, row, k++, buf);
 			if (two) {
 				snprintf(buf, sizeof buf, "%s%s%s", verdict_name(ts->v),
@@ -310,14 +323,18 @@ static void print_narrow(FILE *f, const struct cmp_table *t)
 		}
 	}
 	grid_print(f, &g, 0);
+	if (starred)
+		fputs("*: judged at equal clock (docs/compare.md)\n", f);
 }
 
 /* The default text header: what the narrow table's columns are, in lines under 120 columns. */
 static void print_header_narrow(FILE *f, const struct cmp_table *t)
 {
-	fputs("baseline ", f);
-	term_fputs(f, t->sides[0].name);
-	fprintf(f, "; value: median of the rounds; change: ratio of geometric means, 95%% interval\n"
+	/* within 120 columns: a long name (cut at 110) gets the line to itself */
+	char nm[111];
+	term_str(t->sides[0].name, nm, sizeof nm);
+	fprintf(f, "baseline %s%s", nm, strlen(nm) > 30 ? "\n" : "; ");
+	fprintf(f, "value: median of the rounds; change: ratio of geometric means, 95%% interval\n"
 		   "verdict: t test on logs, alpha %g, %s over %zu tests, min effect %g%%; same: "
 		   "within ±%g%%\n(--wide: spreads, rounds, change at equal clock, detectable change, "
 		   "noise; docs/compare.md)\n",

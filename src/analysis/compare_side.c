@@ -51,14 +51,22 @@ static void each_sample(const struct cmp_table *t, const struct cmp_row *r, size
 		for (size_t i = 0; i < l->n; i++)
 			if (point_same(&l->v[i], metric, r->params, r->x))
 				for (size_t j = 0; j < l->v[i].nsamples; j++)
-					if (l->v[i].samples[j].side.have)
+					if (l->v[i].samples[j].side)
 						fn(&l->v[i], &l->v[i].samples[j], arg);
 	}
 }
 
 /* The figure index of cpuidle state `name` in sv (claimed when new), -1 when full. */
-static int state_slot(struct side_vals *sv, const char *name)
+static int state_slot(struct side_vals *sv, const char *raw)
 {
+	/* a state's name comes from a file: it labels text, CSV and chart rows, so only the
+	 * characters sysfs names use are kept (cpuidle: "POLL", "C1E", "C6_ACPI") */
+	char name[32];
+	snprintf(name, sizeof name, "%s", raw);
+	for (char *p = name; *p; p++)
+		if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+		      *p == '_' || *p == '-' || *p == '.'))
+			*p = '?';
 	for (int k = 0; k < SIDE_IDLE_MAX; k++) {
 		if (!sv->state[k][0])
 			snprintf(sv->state[k], sizeof sv->state[k], "%s", name);
@@ -73,7 +81,7 @@ static void collect(const struct result *r, const struct sample *sm, void *arg)
 	struct side_vals *sv = arg;
 	sv->samples++;
 	for (int f = 0; f < SIDE_NFIELDS; f++) {
-		double v = side_per_op(&sm->side, f);
+		double v = side_per_op(sm->side, f);
 		if (!isnan(v))
 			add(sv, f, v);
 	}
@@ -81,14 +89,14 @@ static void collect(const struct result *r, const struct sample *sm, void *arg)
 	if (!param_get(r->info, "idle_states", names, sizeof names))
 		return;
 	char *save = NULL, *nm = strtok_r(names, ",", &save);
-	for (uint32_t k = 0; nm && k < sm->side.idle_states; k++, nm = strtok_r(NULL, ",", &save)) {
+	for (uint32_t k = 0; nm && k < sm->side->idle_states; k++, nm = strtok_r(NULL, ",", &save)) {
 		int slot = state_slot(sv, nm);
 		if (slot < 0)
 			break;
 		if (sm->elapsed_ns > 0)
-			add(sv, SIDE_NFIELDS + 2 * slot, 100 * sm->side.idle_us[k] * 1e3 / sm->elapsed_ns);
-		if (sm->side.ops > 0)
-			add(sv, SIDE_NFIELDS + 2 * slot + 1, sm->side.idle_usage[k] / sm->side.ops);
+			add(sv, SIDE_NFIELDS + 2 * slot, 100 * sm->side->idle_us[k] * 1e3 / sm->elapsed_ns);
+		if (sm->side->ops > 0)
+			add(sv, SIDE_NFIELDS + 2 * slot + 1, sm->side->idle_usage[k] / sm->side->ops);
 	}
 }
 
@@ -120,7 +128,7 @@ static void count_disturbed(const struct result *r, const struct sample *sm, voi
 {
 	(void)r;
 	struct dist *d = arg;
-	const struct side_sample *s = &sm->side;
+	const struct side_sample *s = sm->side;
 	int bad = (s->have & 1u << SIDE_STEAL_NS) && s->v[SIDE_STEAL_NS] >= 0.01 * sm->elapsed_ns;
 	bad |= (s->have & 1u << SIDE_MIGRATIONS) && s->v[SIDE_MIGRATIONS] >= 1;
 	bad |= (s->have & 1u << SIDE_INVOL_CS) && s->ops > 0 &&
@@ -186,7 +194,7 @@ static int changed(struct fig a, struct fig b)
 	return 100 * fabs(b.med - a.med) >= CMP_SIDE_MIN_PCT * base;
 }
 
-static int is_judged(const struct cmp_row *r, size_t nsides)
+int cmp_side_judged(const struct cmp_row *r, size_t nsides)
 {
 	for (size_t s = 1; s < nsides; s++)
 		if (r->test[s].v == V_WORSE || r->test[s].v == V_BETTER)
@@ -194,23 +202,14 @@ static int is_judged(const struct cmp_row *r, size_t nsides)
 	return 0;
 }
 
-static void fig_text(struct fig g, char *buf, size_t len)
-{
-	char a[32], b[32], c[32];
-	if (isnan(g.lo))
-		snprintf(buf, len, "%s", cmp_fmt_num(g.med, a, sizeof a));
-	else
-		snprintf(buf, len, "%s [%s, %s]", cmp_fmt_num(g.med, a, sizeof a),
-			 cmp_fmt_num(g.lo, b, sizeof b), cmp_fmt_num(g.hi, c, sizeof c));
-}
-
-int cmp_side_pair(FILE *f, const struct cmp_table *t, const struct cmp_row *r, size_t from,
-		  size_t to, int all, const char *title)
+size_t cmp_side_figs(const struct cmp_table *t, const struct cmp_row *r, size_t from,
+		     size_t to, int all, struct cmp_side_fig **out)
 {
 	struct side_vals a = { 0 }, b = { 0 };
 	each_sample(t, r, from, collect, &a);
 	each_sample(t, r, to, collect, &b);
-	int lines = 0;
+	size_t n = 0;
+	*out = NULL;
 	for (int k = 0; k < NFIG; k++) {
 		int kb = fig_in(&a, k, &b);
 		if (kb < 0)
@@ -218,28 +217,58 @@ int cmp_side_pair(FILE *f, const struct cmp_table *t, const struct cmp_row *r, s
 		struct fig x = figure(&a, k), y = figure(&b, kb);
 		if (!x.have || !y.have || (!all && !changed(x, y)))
 			continue;
-		if (!lines && title)
-			fputs(title, f);
-		char p[96], q[96], nm[48];
-		fig_text(x, p, sizeof p);
-		fig_text(y, q, sizeof q);
-		double pct = x.med != 0 ? 100 * (y.med - x.med) / fabs(x.med) : NAN;
-		fprintf(f, "    %-12s %s -> %s", fig_name(&a, k, nm, sizeof nm), p, q);
-		if (!isnan(pct))
-			fprintf(f, " (%+.0f%%)", pct);
-		fputs(changed(x, y) ? " changed\n" : "\n", f);
-		lines++;
+		*out = xrealloc(*out, (n + 1) * sizeof **out);
+		struct cmp_side_fig *g = &(*out)[n++];
+		char nm[48];
+		snprintf(g->name, sizeof g->name, "%s", fig_name(&a, k, nm, sizeof nm));
+		g->field = k < SIDE_NFIELDS ? k : -1;
+		g->med[0] = x.med, g->lo[0] = x.lo, g->hi[0] = x.hi;
+		g->med[1] = y.med, g->lo[1] = y.lo, g->hi[1] = y.hi;
+		g->changed = changed(x, y);
 	}
 	vals_free(&a);
 	vals_free(&b);
-	return lines;
+	return n;
+}
+
+static void fig_text(double med, double lo, double hi, char *buf, size_t len)
+{
+	char a[32], b[32], c[32];
+	if (isnan(lo))
+		snprintf(buf, len, "%s", cmp_fmt_num(med, a, sizeof a));
+	else
+		snprintf(buf, len, "%s [%s, %s]", cmp_fmt_num(med, a, sizeof a),
+			 cmp_fmt_num(lo, b, sizeof b), cmp_fmt_num(hi, c, sizeof c));
+}
+
+int cmp_side_pair(FILE *f, const struct cmp_table *t, const struct cmp_row *r, size_t from,
+		  size_t to, int all, const char *title)
+{
+	struct cmp_side_fig *g;
+	size_t n = cmp_side_figs(t, r, from, to, all, &g);
+	for (size_t i = 0; i < n; i++) {
+		if (!i && title)
+			fputs(title, f);
+		char p[96], q[96];
+		fig_text(g[i].med[0], g[i].lo[0], g[i].hi[0], p, sizeof p);
+		fig_text(g[i].med[1], g[i].lo[1], g[i].hi[1], q, sizeof q);
+		double pct = g[i].med[0] != 0 ? 100 * (g[i].med[1] - g[i].med[0]) / fabs(g[i].med[0])
+					      : NAN;
+		fprintf(f, "    %-12s %s -> %s", g[i].name, p, q);
+		if (!isnan(pct))
+			fprintf(f, " (%+.0f%%)", pct);
+		fputs(g[i].changed ? " changed\n" : "\n", f);
+	}
+	free(g);
+	return (int)n;
 }
 
 /* Row r's lines for side s against the baseline, under the block's header (printed once). */
 static void row_lines(FILE *f, const struct cmp_table *t, const struct cmp_row *r, size_t s,
 		      int *header)
 {
-	char nm[256], title[1024];
+	/* within 120 columns: the row's name cut at 72, a side's at 40 (term_str adds "...") */
+	char nm[73], sn[41], title[1024];
 	size_t o = 0;
 	if (!*header)
 		o += (size_t)snprintf(title, sizeof title, "side metrics per operation (median [95%% "
@@ -250,7 +279,7 @@ static void row_lines(FILE *f, const struct cmp_table *t, const struct cmp_row *
 			      term_str(cmp_row_name(r, raw, sizeof raw), nm, sizeof nm));
 	if (t->nsides > 2 && o < sizeof title)
 		o += (size_t)snprintf(title + o, sizeof title - o, " (%s)",
-				      term_str(t->sides[s].name, nm, sizeof nm));
+				      term_str(t->sides[s].name, sn, sizeof sn));
 	if (o < sizeof title)
 		snprintf(title + o, sizeof title - o, "\n");
 	if (cmp_side_pair(f, t, r, 0, s, t->o.side, title))
@@ -262,7 +291,7 @@ void cmp_side_text(FILE *f, const struct cmp_table *t)
 	int header = 0;
 	for (size_t i = 0; i < t->nrows; i++) {
 		const struct cmp_row *r = &t->rows[i];
-		if (!cmp_row_shown(t, r) || (!t->o.side && !is_judged(r, t->nsides)))
+		if (!cmp_row_shown(t, r) || (!t->o.side && !cmp_side_judged(r, t->nsides)))
 			continue;
 		for (size_t s = 1; s < t->nsides; s++)
 			row_lines(f, t, r, s, &header);

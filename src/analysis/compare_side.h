@@ -28,6 +28,20 @@ void cmp_side_text(FILE *f, const struct cmp_table *t);
  * each change of level). */
 int cmp_side_pair(FILE *f, const struct cmp_table *t, const struct cmp_row *r, size_t from,
 		  size_t to, int all, const char *title);
+/* One side metric of a row on two sides: its label ("cs", "POLL%", "POLL/op"), the side.h
+ * field (-1 for a cpuidle state's figure), per side ([0] from, [1] to) the median per
+ * operation and its 95 % interval (NAN when it has none), and whether it changed. */
+struct cmp_side_fig {
+	char name[48];
+	int field;
+	double med[2], lo[2], hi[2];
+	int changed;
+};
+/* The figures cmp_side_pair() prints, into *out (malloc'd, free it); returns their count. */
+size_t cmp_side_figs(const struct cmp_table *t, const struct cmp_row *r, size_t from,
+		     size_t to, int all, struct cmp_side_fig **out);
+/* 1 when side s's verdict on row r is worse or better for some side s >= 1. */
+int cmp_side_judged(const struct cmp_row *r, size_t nsides);
 /* JSON: "disturbed" and a "side" object of side s's per-operation figures for row r. */
 void cmp_side_json(struct json *j, const struct cmp_table *t, const struct cmp_row *r, size_t s);
 /* CSV: ",DISTURBED,FIELD=MEDIAN[LO;HI] ..." for side s of row r. */

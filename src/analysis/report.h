@@ -3,7 +3,8 @@
  * font or URL from outside): a table of contents, the verdicts when there are several runs,
  * lmbench's summary tables, memory latency and bandwidth versus working-set size, context
  * switch versus processes, every other series, bar charts of the summary metrics with min–max
- * whiskers, and the runs' system facts. The same charts can be written as separate .svg files (`plumb plot`,
+ * whiskers, the side metrics beside the changed rows (report_side.c), and the runs' system
+ * facts. The same charts can be written as separate .svg files (`plumb plot`,
  * `report --svg-dir`); each chart is well-formed XML on its own.
  */
 #ifndef PLUMB_REPORT_H

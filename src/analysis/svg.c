@@ -345,7 +345,7 @@ struct bar_layout {
 
 /* The legend from y top - 2: one entry per side, wrapped to rows, then the note on the marks. */
 static void bar_legend(FILE *f, const struct bar_layout *L, char *const *side_names,
-		       size_t nsides, int top)
+		       size_t nsides, int top, const char *note)
 {
 	int label_w = L->label_w;
 	double lx = label_w, ly = top - 2;
@@ -369,9 +369,10 @@ static void bar_legend(FILE *f, const struct bar_layout *L, char *const *side_na
 	fprintf(f, "<path d=\"M%d %.1fH%dM%d %.1fV%.1fM%d %.1fV%.1f\" stroke=\"#222222\" "
 		   "stroke-width=\"1\" fill=\"none\"/>\n", label_w + 4, ly + 11, label_w + 30,
 		label_w + 4, ly + 9, ly + 13, label_w + 30, ly + 9, ly + 13);
-	fprintf(f, "<text class=\"note\" x=\"%d\" y=\"%.1f\" fill=\"#444444\">bar: median, its "
-		   "value printed at the bar's end; thin line below: min\xe2\x80\x93max</text>\n",
-		label_w + 38, ly + 9);
+	fprintf(f, "<text class=\"note\" x=\"%d\" y=\"%.1f\" fill=\"#444444\">", label_w + 38,
+		ly + 9);
+	xml_fputs(f, note);
+	fputs("</text>\n", f);
 }
 
 /* One group (i counts from 0, for the shading) at y: its name and unit, each side's band. */
@@ -422,6 +423,20 @@ static void bar_group(FILE *f, const struct bar_layout *L, const struct svg_bar_
 void svg_bar_chart(FILE *f, const char *title, char *const *side_names, size_t nsides,
 		   const struct svg_bar_group *g, size_t ng, int width, int standalone)
 {
+	svg_bar_chart_note(f, title, side_names, nsides, g, ng, width, standalone,
+			   "bar: median, its value printed at the bar's end; thin line below: "
+			   "min\xe2\x80\x93max");
+}
+
+int svg_open(FILE *f, int w, int h, const char *title, int standalone)
+{
+	return open_svg(f, w, h, title, standalone);
+}
+
+void svg_bar_chart_note(FILE *f, const char *title, char *const *side_names, size_t nsides,
+			const struct svg_bar_group *g, size_t ng, int width, int standalone,
+			const char *note)
+{
 	struct bar_layout L = { .w = width ? width : 1000, .bar_h = 12, .label_w = 300,
 				.right = 130 };
 	L.band = L.bar_h + 10;
@@ -440,7 +455,7 @@ void svg_bar_chart(FILE *f, const char *title, char *const *side_names, size_t n
 	int top = 36 + title_extra(title, L.w);
 	int legend_h = rows * 18 + 22, h0 = top + legend_h + (int)ng * L.group_h + 10;
 	open_svg(f, L.w, h0 - title_extra(title, L.w), title, standalone);
-	bar_legend(f, &L, side_names, nsides, top);
+	bar_legend(f, &L, side_names, nsides, top, note);
 	for (size_t i = 0; i < ng; i++)
 		bar_group(f, &L, &g[i], i, nsides, top + legend_h + (double)i * L.group_h);
 	fputs("</svg>\n", f);

@@ -60,6 +60,16 @@ struct svg_bar_group {
 void svg_bar_chart(FILE *f, const char *title, char *const *side_names, size_t nsides,
 		   const struct svg_bar_group *g, size_t ng, int width, int standalone);
 
+/* svg_bar_chart with the legend's note on the marks said by the caller (what the whisker is). */
+void svg_bar_chart_note(FILE *f, const char *title, char *const *side_names, size_t nsides,
+			const struct svg_bar_group *g, size_t ng, int width, int standalone,
+			const char *note);
+
+/* A chart's frame w x h px and its title (wrapped as the charts' are, which adds height):
+ * what a chart drawn elsewhere (report_side.c) starts with. Returns the title's extra height
+ * (px) below which the caller draws; the caller closes the </svg>. */
+int svg_open(FILE *f, int w, int h, const char *title, int standalone);
+
 /* Colour of palette index i (colour-blind-safe palette, cycles). */
 const char *svg_color(int i);
 

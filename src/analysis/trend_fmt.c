@@ -196,7 +196,7 @@ static void print_text(FILE *f, const struct trend_table *t)
 		}
 		/* what changed with each change of level (side metrics, docs/side-metrics.md) */
 		for (size_t k = 0; k < r->nch; k++) {
-			char title[256], a[64], b[64];
+			char title[256], a[41], b[41]; /* within 120 columns */
 			snprintf(title, sizeof title, "  side metrics per operation, %s -> %s:\n",
 				 term_str(t->sides[r->ch[k].from].name, a, sizeof a),
 				 term_str(t->sides[r->ch[k].at].name, b, sizeof b));

@@ -144,11 +144,11 @@ static void finish(struct tool_ctx *c, struct result *r, const struct measuremen
 			 m->min_sample_ns, trimmed(lo, sizeof lo, m->loop_overhead_ns, 4),
 			 trimmed(co, sizeof co, m->clock_overhead_ns, 2));
 		append_info(&r->info, kv);
-		if (*m->side_source && r->nsamples && r->samples[0].side.have) {
+		if (*m->side_source && r->nsamples && r->samples[0].side) {
 			snprintf(kv, sizeof kv, "side=%s", m->side_source);
 			append_info(&r->info, kv);
 		}
-		if (*m->idle_names && r->nsamples && r->samples[0].side.have) {
+		if (*m->idle_names && r->nsamples && r->samples[0].side) {
 			snprintf(kv, sizeof kv, "idle_states=%s", m->idle_names);
 			append_info(&r->info, kv);
 		}
@@ -201,8 +201,13 @@ struct result *record_latency(struct tool_ctx *c, const char *metric, const char
 	double k = unit_scale_time(r->unit) / (ops > 0 ? ops : 1);
 	for (size_t i = 0; i < m->n; i++) {
 		struct sample s = m->s[i];
+		struct side_sample sd;
 		s.value *= k;
-		s.side.ops = (double)s.iters * (ops > 0 ? ops : 1);
+		if (s.side) {
+			sd = *s.side;
+			sd.ops = (double)s.iters * (ops > 0 ? ops : 1);
+			s.side = &sd;
+		}
 		result_add_sample(r, s);
 	}
 	finish(c, r, m);
@@ -220,8 +225,13 @@ struct result *record_bandwidth(struct tool_ctx *c, const char *metric, const ch
 	int P = m->parallel > 0 ? m->parallel : 1;
 	for (size_t i = 0; i < m->n; i++) {
 		struct sample s = m->s[i];
+		struct side_sample sd;
 		s.value = s.value > 0 ? bytes * P / s.value * k : NAN;
-		s.side.ops = (double)s.iters;
+		if (s.side) {
+			sd = *s.side;
+			sd.ops = (double)s.iters;
+			s.side = &sd;
+		}
 		result_add_sample(r, s);
 	}
 	finish(c, r, m);

@@ -138,7 +138,14 @@ void result_add_sample(struct result *r, struct sample s)
 		r->cap = r->cap ? 2 * r->cap : 2;
 		r->samples = xrealloc(r->samples, r->cap * sizeof *r->samples);
 	}
+	s.side = side_dup(s.side);
 	r->samples[r->nsamples++] = s;
+}
+
+const struct side_sample *sample_side(const struct sample *s)
+{
+	static const struct side_sample none;
+	return s->side ? s->side : &none;
 }
 
 void result_free(struct result *r)
@@ -147,6 +154,8 @@ void result_free(struct result *r)
 	free(r->params);
 	free(r->unit);
 	free(r->info);
+	for (size_t i = 0; i < r->nsamples; i++)
+		free(r->samples[i].side);
 	free(r->samples);
 	memset(r, 0, sizeof *r);
 }

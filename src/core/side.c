@@ -16,6 +16,7 @@
 #include "core/cleanup.h"
 #include "core/pmu.h"
 #include "core/side.h"
+#include "core/util.h"
 
 static const char *const field_names[SIDE_NFIELDS] = {
 	"vol_cs", "invol_cs", "cs", "migrations", "minflt", "majflt", "task_ns", "steal_ns",
@@ -48,6 +49,15 @@ double side_per_op(const struct side_sample *s, int f)
 	if (side_field_is_level(f))
 		return s->v[f];
 	return s->ops > 0 ? s->v[f] / s->ops : NAN;
+}
+
+struct side_sample *side_dup(const struct side_sample *s)
+{
+	if (!s || !s->have)
+		return NULL;
+	struct side_sample *c = xmalloc(sizeof *c);
+	*c = *s;
+	return c;
 }
 
 /* The software events, in the order of side_probe.perf, and the field each fills. */

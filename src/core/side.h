@@ -66,6 +66,9 @@ struct side_sample {
 	double idle_us[SIDE_IDLE_MAX];
 };
 
+/* A heap copy of s, or NULL when s is NULL or read nothing (have = 0). */
+struct side_sample *side_dup(const struct side_sample *s);
+
 /* The JSON key of a field ("vol_cs", "invol_cs", "cs", "migrations", "minflt", "majflt",
  * "task_ns", "steal_ns", "irqs", "idle_usage", "idle_us", "freq_khz", "cycles",
  * "instructions", "cache_misses", "dtlb_misses"); side_field_find() the reverse (-1). */

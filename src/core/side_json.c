@@ -35,13 +35,13 @@ static void idle_arrays(struct json *j, const struct result *r, uint32_t states)
 		json_obj_begin(j, name);
 		json_arr_begin(j, "usage");
 		for (size_t i = 0; i < r->nsamples; i++)
-			json_num(j, NULL, k < r->samples[i].side.idle_states
-					       ? r->samples[i].side.idle_usage[k] : NAN);
+			json_num(j, NULL, k < sample_side(&r->samples[i])->idle_states
+					       ? sample_side(&r->samples[i])->idle_usage[k] : NAN);
 		json_arr_end(j);
 		json_arr_begin(j, "time_us");
 		for (size_t i = 0; i < r->nsamples; i++)
-			json_num(j, NULL, k < r->samples[i].side.idle_states
-					       ? r->samples[i].side.idle_us[k] : NAN);
+			json_num(j, NULL, k < sample_side(&r->samples[i])->idle_states
+					       ? sample_side(&r->samples[i])->idle_us[k] : NAN);
 		json_arr_end(j);
 		json_obj_end(j);
 	}
@@ -52,23 +52,23 @@ void side_json(struct json *j, const struct result *r)
 {
 	uint32_t any = 0, states = 0;
 	for (size_t i = 0; i < r->nsamples; i++) {
-		any |= r->samples[i].side.have;
-		if (r->samples[i].side.idle_states > states)
-			states = r->samples[i].side.idle_states;
+		any |= sample_side(&r->samples[i])->have;
+		if (sample_side(&r->samples[i])->idle_states > states)
+			states = sample_side(&r->samples[i])->idle_states;
 	}
 	if (!any)
 		return;
 	json_obj_begin(j, "side");
 	json_arr_begin(j, "ops");
 	for (size_t i = 0; i < r->nsamples; i++)
-		json_num(j, NULL, r->samples[i].side.ops > 0 ? r->samples[i].side.ops : NAN);
+		json_num(j, NULL, sample_side(&r->samples[i])->ops > 0 ? sample_side(&r->samples[i])->ops : NAN);
 	json_arr_end(j);
 	for (int f = 0; f < SIDE_NFIELDS; f++) {
 		if (!(any & (1u << f)))
 			continue;
 		json_arr_begin(j, side_field_name(f));
 		for (size_t i = 0; i < r->nsamples; i++) {
-			const struct side_sample *s = &r->samples[i].side;
+			const struct side_sample *s = sample_side(&r->samples[i]);
 			json_num(j, NULL, s->have & (1u << f) ? s->v[f] : NAN);
 		}
 		json_arr_end(j);

@@ -218,13 +218,13 @@ static void steady_pass(const struct bench_op *op, const struct steady_plan *p, 
 	free(d);
 }
 
+/* A sample; its side metrics go to *side, which it points at (push() copies them). */
 static struct sample take_sample(const struct bench_op *op, uint64_t iters, double clk_ovh,
 				 int round, const struct steady_plan *p, struct steady_sample *st,
-				 struct side_probe *sp)
+				 struct side_probe *sp, struct side_sample *side)
 {
-	struct side_sample side;
-	uint64_t el = p->mode == STEADY_SINGLE ? time_single(op, iters, clk_ovh, st, sp, &side)
-						: time_side(op, iters, sp, &side);
+	uint64_t el = p->mode == STEADY_SINGLE ? time_single(op, iters, clk_ovh, st, sp, side)
+						: time_side(op, iters, sp, side);
 	if (p->mode == STEADY_PASS)
 		steady_pass(op, p, clk_ovh, st);
 	double net = (double)el - clk_ovh;
@@ -266,7 +266,18 @@ static void push(struct measurement *m, struct sample s, const struct steady_sam
 	}
 	if (st)
 		m->steady[m->n] = *st;
+	s.side = side_dup(s.side);
 	m->s[m->n++] = s;
+}
+
+/* Forget m's samples (their side metrics freed), keeping the arrays. */
+static void drop_samples(struct measurement *m)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		free(m->s[i].side);
+		m->s[i].side = NULL;
+	}
+	m->n = 0;
 }
 
 /* Adaptive stopping: is the median known well enough yet? */
@@ -323,14 +334,15 @@ static int measure_here(struct timing_ctx *t, const struct bench_op *op, struct 
 		warm(t, op, m->iters);
 		int n = reps(t);
 		int cap_n = adaptive_cap(t) > n ? adaptive_cap(t) : n;
-		m->n = 0;
+		drop_samples(m);
 		struct steady_plan plan = steady_plan(op, m->iters, m->min_sample_ns);
 		for (int i = 0; i < cap_n; i++) {
 			if (i >= n && precise_enough(t, m))
 				break;
 			struct steady_sample st;
+			struct side_sample sd;
 			struct sample s = take_sample(op, m->iters, m->clock_overhead_ns,
-						      t->opts.round, &plan, &st, &sp);
+						      t->opts.round, &plan, &st, &sp, &sd);
 			push(m, s, plan.mode != STEADY_NONE ? &st : NULL, &cap);
 		}
 		uint64_t fit = again ? 0 : recalibrated(op, m);
@@ -388,15 +400,18 @@ static void copy_main(struct timing_ctx *t, const struct bench_op *op, int copy,
 	int n = reps(t);
 	struct sample *s = xmalloc((size_t)n * sizeof *s);
 	struct steady_sample *st = xcalloc((size_t)n, sizeof *st);
+	struct side_sample *sd = xcalloc((size_t)n, sizeof *sd);
 	struct steady_plan plan = steady_plan(op, h.iters, h.min_ns);
 	for (int i = 0; i < n; i++)
-		s[i] = take_sample(op, h.iters, h.clk_ovh, t->opts.round, &plan, &st[i], &sp);
+		s[i] = take_sample(op, h.iters, h.clk_ovh, t->opts.round, &plan, &st[i], &sp,
+				   &sd[i]);
 	side_meta(&sp, h.side_source, h.idle_names);
 	side_close(&sp);
 	h.n = n;
 	h.steady = plan.mode != STEADY_NONE;
 	write_in_full(res_w, &h, sizeof h);
 	write_in_full(res_w, s, (size_t)n * sizeof *s);
+	write_in_full(res_w, sd, (size_t)n * sizeof *sd); /* s[i].side points into it */
 	if (h.steady)
 		write_in_full(res_w, st, (size_t)n * sizeof *st);
 	/* Keep the machine loaded until every copy is done (lmbench's cool-down). */
@@ -440,12 +455,17 @@ static int wait_bytes(int fd, int count, pid_t *pids, int npids)
 static int read_copy(int fd, const struct copy_header *h, struct measurement *m, size_t *cap)
 {
 	struct sample *s = xmalloc(((size_t)h->n + 1) * sizeof *s);
+	struct side_sample *sd = xmalloc(((size_t)h->n + 1) * sizeof *sd);
 	struct steady_sample *st = h->steady ? xmalloc(((size_t)h->n + 1) * sizeof *st) : NULL;
 	int rc = read_in_full(fd, s, (size_t)h->n * sizeof *s) < 0 ||
+		 read_in_full(fd, sd, (size_t)h->n * sizeof *sd) < 0 ||
 		 (st && read_in_full(fd, st, (size_t)h->n * sizeof *st) < 0) ? -1 : 0;
-	for (int k = 0; rc == 0 && k < h->n; k++)
+	for (int k = 0; rc == 0 && k < h->n; k++) {
+		s[k].side = &sd[k]; /* the copy's pointer named its own memory */
 		push(m, s[k], st ? &st[k] : NULL, cap);
+	}
 	free(s);
+	free(sd);
 	free(st);
 	return rc;
 }
@@ -530,6 +550,7 @@ int measure(struct timing_ctx *t, const struct bench_op *op, struct measurement 
 
 void measurement_free(struct measurement *m)
 {
+	drop_samples(m);
 	free(m->s);
 	free(m->steady);
 	memset(m, 0, sizeof *m);

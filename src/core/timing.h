@@ -123,7 +123,8 @@ struct steady_sample {
 #define STEADY_MAX_BATCHES 4000
 
 struct measurement {
-	struct sample *s;      /* value = ns per iteration, the clock's read cost subtracted */
+	struct sample *s;      /* value = ns per iteration, the clock's read cost subtracted;
+				* their side metrics owned here (measurement_free) */
 	struct steady_sample *steady; /* one per sample when the op asked for it, else NULL */
 	size_t n;
 	uint64_t iters;        /* iterations per sample */

@@ -430,7 +430,7 @@ static void read_side(struct result *res, const struct jnode *side)
 		return;
 	const struct jnode *idle = get(side, "idle");
 	for (size_t i = 0; i < res->nsamples; i++) {
-		struct side_sample *ss = &res->samples[i].side;
+		struct side_sample one = { 0 }, *ss = &one;
 		double v;
 		if (arr_num(get(side, "ops"), i, &v) == 0)
 			ss->ops = v;
@@ -447,6 +447,8 @@ static void read_side(struct result *res, const struct jnode *side)
 				break;
 		}
 		ss->idle_states = k;
+		free(res->samples[i].side);
+		res->samples[i].side = side_dup(ss);
 	}
 }
 

@@ -243,7 +243,7 @@ static int save_samples(struct store *s, int64_t rid, const struct result *p)
 			row[3] = vint((int64_t)sm->iters); /* uint64 as its int64 bit pattern */
 			row[4] = vreal(sm->elapsed_ns);
 			row[5] = vint(sm->round);
-			side_encode(&sm->side, side[i], sizeof side[i]);
+			side_encode(sample_side(sm), side[i], sizeof side[i]);
 			row[6] = side[i][0] ? vtext(side[i]) : (struct dbval){ .t = DB_NULL };
 		}
 		if (q(s, sql[k], v, (int)(k * SAMPLE_COLS), NULL))

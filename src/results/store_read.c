@@ -154,8 +154,11 @@ static int load_results(struct store *s, struct run *r, char *err, size_t errlen
 				     .elapsed_ns = db_real(&rows, i, 3, &bad),
 				     .round = (int)db_int(&rows, i, 4, 0, MAX_ROUNDS, &bad) };
 		char *side = db_text(&rows, i, 5, &bad);
-		if (side && side_decode(side, &sm.side) != 0)
+		struct side_sample sd;
+		if (side && side_decode(side, &sd) != 0)
 			bad = 1;
+		else if (side)
+			sm.side = &sd; /* copied by result_add_sample */
 		free(side);
 		if (!bad)
 			result_add_sample(&r->results.v[seq], sm);

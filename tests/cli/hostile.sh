@@ -35,6 +35,12 @@ for n in 'ab':
     d['results'][1]['params'] = {'p' + evil: evil}
     d['results'][2]['unit'] = evil
     d['results'][3]['info'] = {'caveat': evil}
+    # side metrics (report's charts, export's CSV) with a hostile cpuidle state name
+    for r in d['results'][:4]:
+        k = len(r['samples'])
+        r['side'] = {'ops': [1000] * k, 'cs': [(2000 if n == 'a' else 3000) + i for i in range(k)],
+                     'idle': {evil: {'usage': [1] * k, 'time_us': [5] * k}}}
+        r.setdefault('info', {})['idle_states'] = evil + ',C1'
     s = json.dumps(d).encode()
     # raw bytes that are not UTF-8 inside the label (a JSON reader may keep them)
     s = s.replace(b'FAKE ROW 99', b'FAKE\xff\xfe ROW 99', 2)

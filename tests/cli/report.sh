@@ -55,6 +55,70 @@ else
 		"$ntrend charts: $(head -c 200 "$T/series.err")"
 fi
 
+# side metrics (report_side.c): two runs whose samples carry them, B slower with 50 % more
+# switches per operation and the host stealing a tenth of each sample. The page draws a chart
+# beside each worse row, its bars the per-operation medians compare computes; one run alone
+# draws the per-tool chart; a run without side metrics draws none.
+gen_run "$T/b.json" vm b 2 4
+for w in a b; do
+	python3 - "$T/$w.json" "$T/side-$w.json" "$([ $w = a ] && echo 2 || echo 3)" \
+		"$([ $w = a ] && echo 0.001 || echo 0.1)" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+cs, steal = float(sys.argv[3]), float(sys.argv[4])
+for r in d["results"]:
+    ops = [s["iters"] for s in r["samples"]]
+    el = [s["elapsed_ns"] for s in r["samples"]]
+    r["side"] = {"ops": ops, "cs": [o * cs * (1 + 0.01 * (i % 3)) for i, o in enumerate(ops)],
+                 "migrations": [i % 2 for i in range(len(ops))],
+                 "task_ns": [e * 0.9 for e in el], "steal_ns": [e * steal for e in el]}
+json.dump(d, open(sys.argv[2], "w"))
+PY
+done
+"$PLUMB" report -o "$T/side.html" "$T/side-a.json" "$T/side-b.json" >/dev/null 2>"$T/side.err"
+# the medians of cs per operation, as the chart prints them (%.3f from 1 to 10)
+check "report: side metrics beside each worse row" python3 - "$T/side.html" "$T/side-a.json" \
+	"$T/side-b.json" <<'PY'
+import json, re, sys
+html = open(sys.argv[1]).read()
+def med(f, metric):
+    r = [r for r in json.load(open(f))["results"] if r["metric"] == metric][0]
+    v = sorted(c / o for c, o in zip(r["side"]["cs"], r["side"]["ops"]))
+    n = len(v)
+    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+for metric in ("lat_syscall.null", "lat_syscall.read"):
+    m = re.search(r'<div class="chart wide" id="side-%s">(.*?)</div>' % metric.replace(".", "-"),
+                  html, re.S)
+    assert m, metric + ": no chart"
+    svg = m.group(1)
+    assert "worse" in svg and "cs, changed (per op)" in svg, metric
+    vals = re.findall(r'class="value"[^>]*>([^<]*)<', svg)
+    for f in sys.argv[2:]:
+        assert "%.3f" % med(f, metric) in vals, (metric, f, med(f, metric), vals)
+assert 'id="side-lat_syscall-write"' not in html  # no change, no chart
+PY
+python3 tests/cli/report_geometry.py "$T/side.html" side-a.json side-b.json |
+	sed 's/^\(PASS\|FAIL\) report:/\1 report side:/'
+"$PLUMB" report -o "$T/side1.html" "$T/side-a.json" >/dev/null 2>"$T/side1.err"
+check "report: side metrics per tool of one run" python3 - "$T/side1.html" "$T/side-a.json" <<'PY'
+import json, re, sys
+html = open(sys.argv[1]).read()
+m = re.search(r'<div class="chart wide" id="side-tools">(.*?)</div>', html, re.S)
+assert m, "no per-tool chart"
+svg = m.group(1)
+assert re.search(r'class="point"[^>]*>lat_syscall<', svg), "no lat_syscall row"
+v = sorted(c / o for r in json.load(open(sys.argv[2]))["results"]
+           for c, o in zip(r["side"]["cs"], r["side"]["ops"]))
+n = len(v)
+want = "%.2f" % (v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2)
+vals = re.findall(r'class="value"[^>]*>([^<]*)<', svg)
+assert vals[0] == want and vals[3] == "90.0", (want, vals)  # cs/op; task clock 90 % of wall
+PY
+python3 tests/cli/report_geometry.py "$T/side1.html" side-a.json |
+	sed 's/^\(PASS\|FAIL\) report:/\1 report side one run:/'
+"$PLUMB" report -o "$T/noside.html" "$T/a.json" >/dev/null 2>&1
+check "report: no side charts without side metrics" sh -c "! grep -q 'id=\"side' '$T/noside.html'"
+
 UNIT=${UNIT:-$BIN/unit-tests}
 if [ ! -x "$UNIT" ]; then
 	skip "report: html" "$UNIT not built (make bin/unit-tests)"

@@ -47,6 +47,32 @@ a = json.load(open(sys.argv[1]))["results"][0]["side"]
 b = json.load(open(sys.argv[2]))["results"][0]["side"]
 assert a == b, (a, b)
 ' "$T/null.json" "$T/again.json"
+# -P copies: each copy's side metrics travel with its samples to the parent
+"$PLUMB" lat_syscall null -P 2 --json -N 3 >"$T/par.json" 2>/dev/null
+check side/parallel-copies-keep-side python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+s = r["side"]
+assert len(r["samples"]) == 6 and len(s["task_ns"]) == 6, s
+for t, m in zip(s["task_ns"], r["samples"]):
+    assert 0 < t <= m["elapsed_ns"] * 1.05 + 1e5, (t, m["elapsed_ns"])
+' "$T/par.json"
+# CSV export: a sample's side metrics in columns of their own, the values of the JSON
+"$PLUMB" export "$T/null.json" --format csv >"$T/null.csv" 2>"$T/csv.err"
+check side/export-csv python3 -c '
+import csv, json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+rows = [x for x in csv.DictReader(open(sys.argv[2], newline="")) if x["metric"] == r["metric"]]
+assert len(rows) == len(r["samples"]) == 5, len(rows)
+for k in ("iters", "elapsed_ns", "side_ops", "vol_cs", "invol_cs", "cs", "migrations",
+          "task_ns", "steal_ns", "freq_khz", "cycles", "dtlb_misses", "idle_states"):
+    assert k in rows[0], k
+for i, row in enumerate(rows):
+    assert float(row["side_ops"]) == r["side"]["ops"][i]
+    for k in ("cs", "task_ns", "minflt"):
+        assert float(row[k]) == r["side"][k][i], (k, row[k], r["side"][k][i])
+    assert int(row["iters"]) == r["samples"][i]["iters"]
+' "$T/null.json" "$T/null.csv"
 # off: nothing read, nothing written; an old reader's document (no side) reads as before
 PLUMB_SIDE=off "$PLUMB" lat_syscall null --json -N 3 >"$T/off.json"
 check side/off-writes-none python3 -c '
@@ -185,6 +211,21 @@ else
 fi
 check side/compare-says-disturbed grep -Eq '^lat_pipe\.latency.* worse( at equal clock)? disturbed$' "$T/cmp.txt"
 check side/compare-width-120 awk 'length > 120 { exit 1 }' "$T/cmp.txt"
+# three sides of long names, every side metric: the tables and their headers stay within 120
+# columns (the one-sentence answers above them name each side whole)
+L="$T/a-side-named-at-length-for-the-baseline-of-kernel-6.1.0-with-its-build-flags"
+cp "$T/a.json" "$L-A.json"
+cp "$T/b.json" "$L-B.json"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["run"]["uid"] = "1123456789abcdef0123456789abcdef"
+json.dump(d, open(sys.argv[2], "w"))' "$T/b.json" "$L-C.json"
+"$PLUMB" compare --side "$L-A.json" "$L-B.json" "$L-C.json" >"$T/long.txt" 2>/dev/null
+check side/compare-side-3-long-names-120 awk '/ is (slower|faster|mixed): / { next }
+	length > 120 { bad = 1 } END { exit bad || NR < 10 }' "$T/long.txt"
+"$PLUMB" trend "$L-A.json" "$L-B.json" "$L-C.json" "$L-A.json" >"$T/long-trend.txt" 2>/dev/null
+check side/trend-long-names-120 awk 'length > 120 { exit 1 }' "$T/long-trend.txt"
 "$PLUMB" compare --side "$T/a.json" "$T/a.json" >"$T/same.txt" 2>/dev/null
 check side/compare-side-every-row grep -Eq '^    minflt ' "$T/same.txt"
 "$PLUMB" compare --json "$T/a.json" "$T/b.json" >"$T/cmp.json" 2>/dev/null

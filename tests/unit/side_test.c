@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/pmu.h"
+#include "core/result.h"
 #include "core/side.h"
 #include "core/timing.h"
 #include "test.h"
@@ -62,14 +63,14 @@ TEST(side_with_every_sample)
 	CHECK(measure(&t, &op, &m) == 0);
 	CHECK(m.n == 3);
 	for (size_t i = 0; i < m.n; i++)
-		CHECK(m.s[i].side.have & (1u << SIDE_TASK_NS | 1u << SIDE_CS));
+		CHECK(m.s[i].side && m.s[i].side->have & (1u << SIDE_TASK_NS | 1u << SIDE_CS));
 	CHECK(strcmp(m.side_source, "proc") == 0);
 	measurement_free(&m);
 	setenv("PLUMB_SIDE", "off", 1);
 	CHECK(measure(&t, &op, &m) == 0);
 	unsetenv("PLUMB_SIDE");
 	for (size_t i = 0; i < m.n; i++)
-		CHECK(m.s[i].side.have == 0);
+		CHECK(m.s[i].side == NULL);
 	CHECK(m.side_source[0] == 0);
 	measurement_free(&m);
 }
@@ -92,4 +93,24 @@ TEST(side_text_round_trip)
 	struct side_sample none = { 0 };
 	side_encode(&none, buf, sizeof buf);
 	CHECK(buf[0] == 0);
+}
+
+/* a sample holds its side metrics out of line: 40 bytes whatever it read; a result keeps its
+ * own copy of each, none for a sample that read nothing (freed with the result: ASan) */
+TEST(side_out_of_line)
+{
+	CHECK(sizeof(struct sample) <= 40);
+	struct side_sample sd = { .ops = 10, .have = 1u << SIDE_CS };
+	sd.v[SIDE_CS] = 20;
+	struct result r = { 0 };
+	result_add_sample(&r, (struct sample){ .value = 1, .iters = 10, .side = &sd });
+	result_add_sample(&r, (struct sample){ .value = 2, .iters = 10 });
+	struct side_sample nothing = { .ops = 10 };
+	result_add_sample(&r, (struct sample){ .value = 3, .iters = 10, .side = &nothing });
+	sd.v[SIDE_CS] = 99; /* the caller's copy changes; the result's does not */
+	CHECK(r.samples[0].side && r.samples[0].side != &sd);
+	CHECK(side_per_op(r.samples[0].side, SIDE_CS) == 2.0);
+	CHECK(r.samples[1].side == NULL && r.samples[2].side == NULL);
+	CHECK(sample_side(&r.samples[1])->have == 0);
+	result_free(&r);
 }

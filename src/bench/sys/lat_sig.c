@@ -331,6 +331,7 @@ static void measure_rounds(struct tool_ctx *c, struct bench_op *ops, int k,
 				if (out[j].steady && m.steady)
 					out[j].steady[out[j].n] = m.steady[i];
 				out[j].s[out[j].n++] = m.s[i];
+				m.s[i].side = NULL; /* out[j] owns it now */
 			}
 			measurement_free(&m);
 		}
