@@ -406,7 +406,7 @@ static void print_csv(FILE *f, const struct cmp_table *t)
 	fprintf(f, "metric,params,x,unit,side,value,min,max,spread_pct,rounds,change_pct,"
 		   "change_lo_pct,change_hi_pct,equal_clock_change_pct,equal_clock_lo_pct,"
 		   "equal_clock_hi_pct,judged_at_equal_clock,p,p_adjusted,verdict,detectable_pct,"
-		   "noise,p_same,p_same_adjusted,disturbed,side\n");
+		   "noise,p_same,p_same_adjusted,disturbed,side_metrics\n");
 	for (size_t i = 0; i < t->nrows; i++) {
 		const struct cmp_row *r = &t->rows[i];
 		for (size_t s = 0; s < t->nsides; s++) {

@@ -117,19 +117,20 @@ static enum trend_status row_status(const struct trend_table *t, const struct cm
  * runs less one degrees of freedom (*dfs; 0 when none has two runs). */
 /* Versions a series of one run each needs before its own scatter is its noise. */
 #define SCATTER_MIN_VERSIONS 5
-/* The MAD's efficiency against the standard deviation for normal data: what the differences
- * are worth as degrees of freedom (conservative: neighbouring differences share a version). */
-#define MAD_EFFICIENCY 0.37
 
 /* A series of one run per version (a nightly, a kernel per boot) has no within-version spread,
  * and the default table's figure is a run's noise on some machine, often far from this
- * series' (issue 33: 18.9 % declared where the runs scattered 1 %). Its noise is then the
- * scatter of its versions around their segments, from successive differences: a step moves
- * one difference, so the median absolute difference is robust to a few steps. Variance of a
- * run's log value, or NAN with fewer than SCATTER_MIN_VERSIONS versions; *df what it is worth. */
+ * series' (18.9 % declared where the runs scattered 1 %). Its noise is then the scatter of
+ * its versions from successive differences: the mean squared difference over two (von
+ * Neumann's estimator). Every difference counts, so runs that sit at two levels (a shared
+ * host: bench/README.md, "Trend") or a rare slow run make the noise they are; a median of the
+ * differences read the quiet half of such a series and found changes everywhere. A real step
+ * adds its square over 2(n-1): the noise is overstated by it, never understated. Variance of a
+ * run's log value, or NAN with fewer than SCATTER_MIN_VERSIONS versions; *df what it is worth
+ * (for normal data 2(n-1)^2 / (3n-4), about two thirds of the differences). */
 static double series_scatter(const struct trend_table *t, const struct cmp_row *row, double *df)
 {
-	double *y = xmalloc((t->nsides + 1) * sizeof *y), *d = xmalloc((t->nsides + 1) * sizeof *d);
+	double *y = xmalloc((t->nsides + 1) * sizeof *y);
 	size_t n = 0;
 	for (size_t s = 0; s < t->nsides; s++) {
 		struct version_logs L;
@@ -141,16 +142,14 @@ static double series_scatter(const struct trend_table *t, const struct cmp_row *
 	double var = NAN;
 	*df = 0;
 	if (n >= SCATTER_MIN_VERSIONS) {
+		double ss = 0;
 		for (size_t i = 0; i + 1 < n; i++)
-			d[i] = fabs(y[i + 1] - y[i]);
-		double sd = stats_median(d, n - 1) / 0.6745 / sqrt(2.0);
-		var = sd * sd;
-		*df = MAD_EFFICIENCY * (double)(n - 1);
-		if (*df < 1)
-			*df = 1;
+			ss += (y[i + 1] - y[i]) * (y[i + 1] - y[i]);
+		double m = (double)(n - 1);
+		var = ss / (2 * m);
+		*df = 2 * m * m / (3 * (double)n - 4);
 	}
 	free(y);
-	free(d);
 	return var;
 }
 

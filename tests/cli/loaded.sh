@@ -80,7 +80,14 @@ while :; do
 done
 if [ -n "$okbw" ]; then pass loaded/bandwidth-delivered
 else fail loaded/bandwidth-delivered "no bandwidth at full speed in 3 tries:$seen"; fi
+# the law is the chase's and the loaders' alone: other work on the machine also evicts the
+# chase's lines, and it runs less while the loaders hold a CPU, so a machine busier than its
+# CPUs can read an "idle" chase slower than a loaded one (seen at load 9-15: idle 333-369 ns,
+# full load 160-207 ns); there the test says so instead of judging
+load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null)
 if [ -n "$oklaw" ]; then pass loaded/loaded-not-below-idle
+elif awk -v l="${load:-0}" -v n="$(nproc 2>/dev/null || echo 1)" 'BEGIN { exit !(l > n) }'; then
+	skip loaded/loaded-not-below-idle "load average $load on $(nproc) CPUs: other work beside the chase moved its idle level ($seen)"
 else fail loaded/loaded-not-below-idle "below 0.8 x idle in each of 3 tries:$seen"; fi
 
 # the other traffic kinds move bytes too; the JSON goes into a store (the run check passes)

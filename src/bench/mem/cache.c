@@ -95,9 +95,11 @@ static int measure_curve(struct cache_run *r)
 }
 
 /* Split the curve into levels and decide whether the last one is main memory: it is when the
- * sizes went past twice the largest cache sysfs knows, or when it is far slower (3x, and over
- * 40 ns) than the level before; otherwise -M stopped inside a cache and the last level is that
- * cache. */
+ * sizes went past twice the largest cache sysfs knows, when its plateau starts past that cache
+ * (no cache is larger than the largest there is: a curve made jagged by other work beside it
+ * can show a step between the last cache and memory, and the plateau after it is still
+ * memory), or when it is far slower (3x, and over 40 ns) than the level before; otherwise -M
+ * stopped inside a cache and the last level is that cache. */
 static void split_levels(struct cache_run *r)
 {
 	r->nl = mem_find_levels(r->sz, r->ns, r->n, r->lv, 8);
@@ -109,6 +111,7 @@ static void split_levels(struct cache_run *r)
 	const struct level *lv = r->lv;
 	int nl = r->nl;
 	r->last_is_mem = nl > 1 && ((llc_sys && r->max >= 2 * llc_sys) ||
+				    (llc_sys && r->sz[lv[nl - 1].first] > llc_sys) ||
 				    (lv[nl - 1].ns > 3 * lv[nl - 2].ns && lv[nl - 1].ns > 40));
 	r->ncache = r->last_is_mem ? nl - 1 : nl;
 }
