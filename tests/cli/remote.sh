@@ -233,7 +233,7 @@ else
 	SB="$T/slowbundle/$sb.tar.gz"
 	tar czf "$SB" -C "$T/slowb" "$sb"
 	on board ab --a "$B" --b "$SB" $abc $abkeep --remote-dir "$T/target" --only lat_syscall.null \
-		--repeat 6 --time-limit 0 --alpha 0.01 --min-effect 25 --fail-on-regression \
+		--repeat 3 --time-limit 0 --alpha 0.01 --min-effect 25 --fail-on-regression \
 		--label base,slower >"$T/ab3.out" 2>"$T/ab3.err"
 	rc=$?
 	if [ $rc -eq 1 ] && grep -q '^lat_syscall\.null.* worse ' "$T/ab3.out"; then

@@ -243,7 +243,7 @@ head = next(csv.reader(open(sys.argv[1])))
 assert len(head) == len(set(head)), head  # a column name twice is a column lost to DictReader
 rows = list(csv.DictReader(open(sys.argv[1])))
 r = [r for r in rows if r["metric"] == "lat_pipe.latency" and r["disturbed"] == "1"]
-assert r and r[0]["side"] in ("A", "B") and "cs=3" in r[0]["side_metrics"], rows[:2]
+assert r and r[0]["side"] and "=" not in r[0]["side"] and "cs=3" in r[0]["side_metrics"], rows[:2]
 ' "$T/cmp.csv"
 
 # ---- the store keeps them (schema 7: samples.side) --------------------------------------------

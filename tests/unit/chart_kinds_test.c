@@ -21,8 +21,10 @@ TEST(chart_kinds_collected)
 		CHECK(chart_kind_find(chart_kinds[n]->kind) == chart_kinds[n]);
 	}
 	CHECK(n >= 6);
-	/* mk/charts.order: the memory charts first, the bars and the trend last */
-	CHECK(rank_of("mem_latency") == 0);
+	/* mk/charts.order: the side metrics first (what else happened), then the memory charts;
+	 * the bars and the trend last */
+	CHECK(rank_of("side") == 0);
+	CHECK(rank_of("mem_latency") == 1);
 	CHECK(rank_of("series") > rank_of("ctx_switch"));
 	CHECK(rank_of("bars") == n - 2);
 	CHECK(rank_of("trend") == n - 1);
