@@ -1,4 +1,5 @@
 #!/bin/sh
+# lane: parallel (no timing asserted but a 25x slower null call: runs beside the timing scripts)
 # remote.sh — `plumb on HOST`, the suite on another machine over ssh, against a real OpenSSH
 # server this test starts on loopback (its own host key, client key and sshd_config in a temp
 # directory; the target is this machine as this user): a run comes back into a local store with
