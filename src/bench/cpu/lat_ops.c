@@ -34,6 +34,15 @@ enum { ROW_LAT_OPS_INTEGER_BIT, ROW_LAT_OPS_INTEGER_ADD, ROW_LAT_OPS_INTEGER_MUL
 	ROW_LAT_OPS_FLOAT_MUL, ROW_LAT_OPS_FLOAT_DIV, ROW_LAT_OPS_FLOAT_BOGOMFLOPS,
 	ROW_LAT_OPS_DOUBLE_ADD, ROW_LAT_OPS_DOUBLE_MUL, ROW_LAT_OPS_DOUBLE_DIV,
 	ROW_LAT_OPS_DOUBLE_BOGOMFLOPS, ROW_END };
+/* How the twins are timed (docs/metrics.md shows it per row). */
+#define OPS_STEADY_HOW "the median of short batches of at least 400 ns in a pass of an " \
+	"eighth of the sample's iterations after it (declared noise: the batch mean's, not " \
+	"measured yet)"
+#define OPS_MOD_STEADY_HOW "the median of short batches of at least 400 ns in a pass of an " \
+	"eighth of the sample's iterations after it, minus the add's steady figure of the " \
+	"same width per op (no twin where that leaves a value at or below zero; declared " \
+	"noise: the batch mean's, not measured yet)"
+
 static const struct metric_def metrics[ROW_END + 1];
 
 /* The row of each operation type's metric, in ops_types[] order (ops.h). */
@@ -261,9 +270,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.02, .df = 19, .clock = FOLLOWS_CLOCK },
 	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.02, .df = 19,
 		    .clock = FOLLOWS_CLOCK },
-	  .steady_how = "the median of short batches of at least 400 ns in a pass of an "
-		"eighth of the sample's iterations after it (declared noise: the batch "
-		"mean's, not measured yet)" },
+	  .steady_how = OPS_STEADY_HOW },
 	[ROW_LAT_OPS_INTEGER_ADD] = { .id = "lat_ops.integer_add",
 	  .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "integer add latency",
@@ -277,9 +284,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 		   .clock = FOLLOWS_CLOCK },
 	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.05, .pair = 0.076, .df = 19,
 		   .clock = FOLLOWS_CLOCK },
-	  .steady_how = "the median of short batches of at least 400 ns in a pass of an "
-		"eighth of the sample's iterations after it (declared noise: the batch "
-		"mean's, not measured yet)" },
+	  .steady_how = OPS_STEADY_HOW },
 	[ROW_LAT_OPS_INTEGER_MUL] = { .id = "lat_ops.integer_mul",
 	  .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "integer multiply latency",
@@ -292,9 +297,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.02, .df = 19, .clock = FOLLOWS_CLOCK },
 	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.02, .df = 19,
 		    .clock = FOLLOWS_CLOCK },
-	  .steady_how = "the median of short batches of at least 400 ns in a pass of an "
-		"eighth of the sample's iterations after it (declared noise: the batch "
-		"mean's, not measured yet)" },
+	  .steady_how = OPS_STEADY_HOW },
 	[ROW_LAT_OPS_INTEGER_DIV] = { .id = "lat_ops.integer_div",
 	  .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "integer divide latency",
@@ -307,9 +310,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.02, .df = 19, .clock = FOLLOWS_CLOCK },
 	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.02, .df = 19,
 		    .clock = FOLLOWS_CLOCK },
-	  .steady_how = "the median of short batches of at least 400 ns in a pass of an "
-		"eighth of the sample's iterations after it (declared noise: the batch "
-		"mean's, not measured yet)" },
+	  .steady_how = OPS_STEADY_HOW },
 	[ROW_LAT_OPS_INTEGER_MOD] = { .id = "lat_ops.integer_mod",
 	  .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 2,
 	  .desc = "integer modulo latency",
@@ -325,10 +326,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 		   .clock = FOLLOWS_CLOCK },
 	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.035, .df = 19,
 		   .clock = FOLLOWS_CLOCK },
-	  .steady_how = "the median of short batches of at least 400 ns in a pass of an "
-		"eighth of the sample's iterations after it, minus the add's steady figure of "
-		"the same width per op (no twin where that leaves a value at or below "
-		"zero; declared noise: the batch mean's, not measured yet)" },
+	  .steady_how = OPS_MOD_STEADY_HOW },
 	[ROW_LAT_OPS_INT64_BIT] = { .id = "lat_ops.int64_bit",
 	  .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "int64 bitwise op latency",
@@ -342,9 +340,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.02, .df = 19, .clock = FOLLOWS_CLOCK },
 	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.02, .df = 19,
 		    .clock = FOLLOWS_CLOCK },
-	  .steady_how = "the median of short batches of at least 400 ns in a pass of an "
-		"eighth of the sample's iterations after it (declared noise: the batch "
-		"mean's, not measured yet)" },
+	  .steady_how = OPS_STEADY_HOW },
 	[ROW_LAT_OPS_INT64_ADD] = { .id = "lat_ops.int64_add",
 	  .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "int64 add latency",
@@ -357,9 +353,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.02, .df = 19, .clock = FOLLOWS_CLOCK },
 	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.02, .df = 19,
 		    .clock = FOLLOWS_CLOCK },
-	  .steady_how = "the median of short batches of at least 400 ns in a pass of an "
-		"eighth of the sample's iterations after it (declared noise: the batch "
-		"mean's, not measured yet)" },
+	  .steady_how = OPS_STEADY_HOW },
 	[ROW_LAT_OPS_INT64_MUL] = { .id = "lat_ops.int64_mul",
 	  .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "int64 multiply latency",
@@ -372,9 +366,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.02, .df = 19, .clock = FOLLOWS_CLOCK },
 	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.02, .df = 19,
 		    .clock = FOLLOWS_CLOCK },
-	  .steady_how = "the median of short batches of at least 400 ns in a pass of an "
-		"eighth of the sample's iterations after it (declared noise: the batch "
-		"mean's, not measured yet)" },
+	  .steady_how = OPS_STEADY_HOW },
 	[ROW_LAT_OPS_INT64_DIV] = { .id = "lat_ops.int64_div",
 	  .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "int64 divide latency",
@@ -388,9 +380,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 		   .clock = FOLLOWS_CLOCK },
 	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.025, .df = 19,
 		   .clock = FOLLOWS_CLOCK },
-	  .steady_how = "the median of short batches of at least 400 ns in a pass of an "
-		"eighth of the sample's iterations after it (declared noise: the batch "
-		"mean's, not measured yet)" },
+	  .steady_how = OPS_STEADY_HOW },
 	[ROW_LAT_OPS_INT64_MOD] = { .id = "lat_ops.int64_mod",
 	  .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 2,
 	  .desc = "int64 modulo latency",
@@ -406,10 +396,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 		   .clock = FOLLOWS_CLOCK },
 	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.025, .df = 19,
 		   .clock = FOLLOWS_CLOCK },
-	  .steady_how = "the median of short batches of at least 400 ns in a pass of an "
-		"eighth of the sample's iterations after it, minus the add's steady figure of "
-		"the same width per op (no twin where that leaves a value at or below "
-		"zero; declared noise: the batch mean's, not measured yet)" },
+	  .steady_how = OPS_MOD_STEADY_HOW },
 	[ROW_LAT_OPS_FLOAT_ADD] = { .id = "lat_ops.float_add",
 	  .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "float add latency",
@@ -420,9 +407,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.02, .df = 19, .clock = FOLLOWS_CLOCK },
 	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.02, .df = 19,
 		    .clock = FOLLOWS_CLOCK },
-	  .steady_how = "the median of short batches of at least 400 ns in a pass of an "
-		"eighth of the sample's iterations after it (declared noise: the batch "
-		"mean's, not measured yet)" },
+	  .steady_how = OPS_STEADY_HOW },
 	[ROW_LAT_OPS_FLOAT_MUL] = { .id = "lat_ops.float_mul",
 	  .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "float multiply latency",
@@ -435,9 +420,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 		   .clock = FOLLOWS_CLOCK },
 	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.025, .df = 19,
 		   .clock = FOLLOWS_CLOCK },
-	  .steady_how = "the median of short batches of at least 400 ns in a pass of an "
-		"eighth of the sample's iterations after it (declared noise: the batch "
-		"mean's, not measured yet)" },
+	  .steady_how = OPS_STEADY_HOW },
 	[ROW_LAT_OPS_FLOAT_DIV] = { .id = "lat_ops.float_div",
 	  .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "float divide latency",
@@ -449,9 +432,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.04, .df = 19, .clock = FOLLOWS_CLOCK },
 	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.04, .df = 19,
 		    .clock = FOLLOWS_CLOCK },
-	  .steady_how = "the median of short batches of at least 400 ns in a pass of an "
-		"eighth of the sample's iterations after it (declared noise: the batch "
-		"mean's, not measured yet)" },
+	  .steady_how = OPS_STEADY_HOW },
 	[ROW_LAT_OPS_FLOAT_BOGOMFLOPS] = { .id = "lat_ops.float_bogomflops",
 	  .unit = "ns", .better = LOWER, .stat = MEDIAN,
 	  .version = 1,
@@ -474,9 +455,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.02, .df = 19, .clock = FOLLOWS_CLOCK },
 	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.02, .df = 19,
 		    .clock = FOLLOWS_CLOCK },
-	  .steady_how = "the median of short batches of at least 400 ns in a pass of an "
-		"eighth of the sample's iterations after it (declared noise: the batch "
-		"mean's, not measured yet)" },
+	  .steady_how = OPS_STEADY_HOW },
 	[ROW_LAT_OPS_DOUBLE_MUL] = { .id = "lat_ops.double_mul",
 	  .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "double multiply latency",
@@ -489,9 +468,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 		   .clock = FOLLOWS_CLOCK },
 	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.025, .pair = 0.057, .df = 19,
 		   .clock = FOLLOWS_CLOCK },
-	  .steady_how = "the median of short batches of at least 400 ns in a pass of an "
-		"eighth of the sample's iterations after it (declared noise: the batch "
-		"mean's, not measured yet)" },
+	  .steady_how = OPS_STEADY_HOW },
 	[ROW_LAT_OPS_DOUBLE_DIV] = { .id = "lat_ops.double_div",
 	  .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "double divide latency",
@@ -503,9 +480,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .noise = { .group = "ops", .run = 0.09, .run_eq = 0.03, .df = 19, .clock = FOLLOWS_CLOCK },
 	  .steady = { .group = "ops.steady", .run = 0.09, .run_eq = 0.03, .df = 19,
 		    .clock = FOLLOWS_CLOCK },
-	  .steady_how = "the median of short batches of at least 400 ns in a pass of an "
-		"eighth of the sample's iterations after it (declared noise: the batch "
-		"mean's, not measured yet)" },
+	  .steady_how = OPS_STEADY_HOW },
 	[ROW_LAT_OPS_DOUBLE_BOGOMFLOPS] = { .id = "lat_ops.double_bogomflops",
 	  .unit = "ns", .better = LOWER, .stat = MEDIAN,
 	  .version = 1,
