@@ -114,6 +114,35 @@ static size_t width(const char *s)
 	return w;
 }
 
+/* Cut s to at most w columns, its end replaced by "..." (UTF-8 lead bytes counted). */
+static void cut_to_width(char *s, size_t w)
+{
+	if (width(s) <= w || w < 4)
+		return;
+	size_t cols = 0;
+	char *p = s;
+	for (; *p; p++) {
+		if (((unsigned char)*p & 0xc0) != 0x80 && cols++ == w - 3)
+			break;
+	}
+	memcpy(p, "...", 4);
+}
+
+/* A text table wider than 120 columns gives up the end of its longest first cells (metric
+ * names with their parameters: the JSON and CSV keep them whole), down to 24 columns. */
+static void grid_fit(const struct grid *g, size_t *w)
+{
+	size_t total = 2 * (g->ncol - 1);
+	for (size_t c = 0; c < g->ncol; c++)
+		total += w[c];
+	if (total <= 120 || w[0] <= 24)
+		return;
+	size_t over = total - 120, w0 = w[0] - (over < w[0] - 24 ? over : w[0] - 24);
+	for (size_t r = 0; r < g->nrow; r++)
+		cut_to_width(g->c[r * g->ncol], w0);
+	w[0] = w0;
+}
+
 static void grid_print(FILE *f, const struct grid *g, int markdown)
 {
 	/* cells hold names from runs (labels, metrics, units): escaped for the medium first, so
@@ -128,6 +157,8 @@ static void grid_print(FILE *f, const struct grid *g, int markdown)
 		for (size_t c = 0; c < g->ncol; c++)
 			if (width(g->c[r * g->ncol + c]) > w[c])
 				w[c] = width(g->c[r * g->ncol + c]);
+	if (!markdown)
+		grid_fit(g, w);
 	for (size_t r = 0; r < g->nrow; r++) {
 		for (size_t c = 0; c < g->ncol; c++) {
 			const char *s = g->c[r * g->ncol + c];
