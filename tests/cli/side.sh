@@ -126,12 +126,15 @@ f=$(awk -v a="$mi" -v b="$ma" 'BEGIN { print a + b }')
 if between "$f" 0.8 1.5; then pass side/pagefault-one-fault-per-page
 else fail side/pagefault-one-fault-per-page "minor $mi + major $ma per page"; fi
 # a process made to yield: a busy loop shares the tool's CPU, so the scheduler takes the CPU
-# from the tool during its samples: involuntary switches
+# from the tool during its samples: involuntary switches. Each sample is 20 ms (ENOUGH=20000),
+# several scheduler slices and ticks: at the suite's 2 ms a sample of ~1 ms fits between two
+# preemptions, and CI saw 11 such samples with none inside (a fair scheduler never gives one of
+# two equal tasks 220 ms in a row).
 if command -v taskset >/dev/null 2>&1; then
 	taskset -c "$cpu" sh -c 'while :; do :; done' &
 	busy=$!
 	trap 'kill $busy 2>/dev/null; rm -rf "$T"' EXIT
-	"$PLUMB" lat_syscall null --cpu "$cpu" --json -N 11 >"$T/yield.json"
+	ENOUGH=20000 "$PLUMB" lat_syscall null --cpu "$cpu" --json -N 11 >"$T/yield.json"
 	kill $busy 2>/dev/null; wait $busy 2>/dev/null
 	n=$(python3 -c 'import json,sys; print(sum(json.load(open(sys.argv[1]))["results"][0]["side"]["invol_cs"]))' "$T/yield.json")
 	if [ "${n:-0}" -ge 1 ] 2>/dev/null; then pass side/shared-cpu-involuntary
