@@ -54,7 +54,12 @@ def main():
             scale(path, factor, pattern)
         sys.stdout.buffer.write(line)
         sys.stdout.buffer.flush()
-    sys.exit(child.wait())
+    rc = child.wait()
+    # os._exit, not sys.exit: the feeding thread may sit in a read of stdin, and Python 3.11's
+    # shutdown then aborts ("could not acquire lock for stdin"), which the session reads as a
+    # failed side
+    sys.stdout.flush()
+    os._exit(rc)
 
 
 if __name__ == '__main__':
