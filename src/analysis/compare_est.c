@@ -5,6 +5,7 @@
  * core clock, as its tool's file declares them (core/metrics.h; bench/README.md).
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "analysis/compare_est.h"
 #include "core/metrics.h"
@@ -155,18 +156,47 @@ struct log_est est_diff(struct log_est a, struct log_est b)
 	return e;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+struct paired_spread paired_trimmed(const double *d, size_t n)
+{
+	struct paired_spread r = { NAN, NAN, 0 };
+	if (n == 0)
+		return r;
+	double x[256];
+	size_t m = n < 256 ? n : 256;
+	memcpy(x, d, m * sizeof *x);
+	qsort(x, m, sizeof *x, cmp_double);
+	size_t g = m >= PAIRED_TRIM_MIN ? (size_t)floor(PAIRED_TRIM * (double)m) : 0, h = m - 2 * g;
+	double c = 0;
+	for (size_t i = g; i < m - g; i++)
+		c += x[i];
+	r.center = c / (double)h;
+	if (h < 2)
+		return r;
+	/* the winsorized sample: each trimmed difference replaced by the nearest one kept */
+	for (size_t i = 0; i < g; i++) {
+		x[i] = x[g];
+		x[m - 1 - i] = x[m - 1 - g];
+	}
+	double sw2 = sample_var(x, m);
+	r.s2 = (double)m * (double)(m - 1) * sw2 / ((double)h * (double)(h - 1));
+	r.df = (double)(h - 1);
+	return r;
+}
+
 struct log_est est_paired(const double *d, size_t n, double prior_var, double prior_df,
 			  double floor_var)
 {
 	struct log_est e = { NAN, NAN, NAN, 0 };
 	if (n == 0)
 		return e;
-	double m = 0;
-	for (size_t i = 0; i < n; i++)
-		m += d[i];
-	m /= (double)n;
-	double s2 = sample_var(d, n);
-	double dfo = n >= 2 ? (double)(n - 1) : 0;
+	struct paired_spread ps = paired_trimmed(d, n);
+	double m = ps.center, s2 = ps.s2, dfo = ps.df;
 	if (isnan(prior_var) || prior_var <= 0)
 		prior_df = 0;
 	if (dfo + prior_df <= 0)

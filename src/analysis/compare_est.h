@@ -32,7 +32,25 @@ struct log_est est_side(double *const *runs, const size_t *n, size_t k, double p
 			double prior_df);
 /* Difference b - a with Welch–Satterthwaite degrees of freedom. */
 struct log_est est_diff(struct log_est a, struct log_est b);
-/* Paired: d[i] = log b_i - log a_i for rounds run back to back; the variance of d is moderated
+/* The centre and spread of paired differences, robust to a minority of pairs whose two halves
+ * fell on different levels of the machine (a host that flips between two speeds every few
+ * hundred ms puts some pairs ±30 % apart while the rest agree within 1 %): Yuen's trimmed mean.
+ * From PAIRED_TRIM_MIN differences on, g = floor(PAIRED_TRIM n) of the smallest and of the largest
+ * are trimmed, h = n - 2g kept; center is the mean of the kept ones, s2 the per-round variance that
+ * gives its standard error (s2 / n = (n - 1) s_w^2 / (h (h - 1)), s_w^2 the winsorized sample
+ * variance) and df = h - 1. Below it (g = 0) they are the mean, the sample variance and n - 1:
+ * trimming 2 of 5 costs 2 of 4 degrees of freedom, and a few rounds cannot tell a straddling
+ * pair from noise anyway. df 0 and s2 NAN for n < 2. */
+struct paired_spread {
+	double center, s2, df;
+};
+struct paired_spread paired_trimmed(const double *d, size_t n);
+/* The share of the paired differences trimmed at each end (Yuen's 20 %), from how many on. */
+#define PAIRED_TRIM 0.2
+#define PAIRED_TRIM_MIN 10
+
+/* Paired: d[i] = log b_i - log a_i for rounds run back to back, summarized by paired_trimmed();
+ * the variance of d is moderated
  * with prior_var (worth prior_df degrees of freedom: the median over the table's paired rows of
  * the same noise group, each in units of its metric's default noise, corrected for the median's bias;
  * prior_df from prior_df_from_spread()) and never below floor_var (the metric's paired noise on a

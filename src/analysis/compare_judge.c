@@ -201,8 +201,15 @@ struct pending {
 	int rid[256];
 	size_t nd, nuse;
 	int paired, eq_ok;
-	double s2[2];
+	double s2[2], df[2]; /* paired_trimmed()'s per-round variance and its degrees of freedom */
 };
+
+static void paired_spread_of(struct pending *p, int eq, size_t n)
+{
+	struct paired_spread ps = paired_trimmed(p->d[eq], n);
+	p->s2[eq] = ps.s2;
+	p->df[eq] = ps.df;
+}
 
 /* Use the differences of rounds before limit (all when limit < 0). */
 static void use_rounds(struct pending *p, int limit)
@@ -211,7 +218,7 @@ static void use_rounds(struct pending *p, int limit)
 	while (p->nuse < p->nd && (limit < 0 || p->rid[p->nuse] < limit))
 		p->nuse++;
 	for (int eq = 0; eq <= p->eq_ok; eq++)
-		p->s2[eq] = sample_var(p->d[eq], p->nuse);
+		paired_spread_of(p, eq, p->nuse);
 }
 
 static void prepare_test(const struct cmp_table *t, struct cmp_row *row, size_t s,
@@ -237,7 +244,7 @@ static void prepare_test(const struct cmp_table *t, struct cmp_row *row, size_t 
 			pd->paired = 1;
 			pd->nd = paired_diffs(&A, &B, pd->d[eq], pd->rid, 256);
 			pd->nuse = pd->nd;
-			pd->s2[eq] = sample_var(pd->d[eq], pd->nd);
+			paired_spread_of(pd, eq, pd->nd);
 			ts->noise = NS_PAIRED;
 		} else {
 			/* each side's assumed run-to-run noise: its history, else the default */
@@ -282,15 +289,15 @@ static double group_prior(const struct cmp_table *t, const struct pending *pd, s
 		size_t row = i / t->nsides;
 		/* each variance over its chi-square median ratio: the median of a few skewed
 		 * sample variances lies ~30 % below the variance (2 degrees of freedom) */
-		if (pd[i].paired && !isnan(pd[i].s2[eq]) && pd[i].nuse >= 2 &&
+		if (pd[i].paired && !isnan(pd[i].s2[eq]) && pd[i].df[eq] >= 1 &&
 		    strcmp(noise_group(t->rows[row].metric), group) == 0) {
 			/* in units of the metric's own declared noise: a noise group's metrics
 			 * differ in noise (bogomflops 8 times lat_ops' median), and pooling them as
 			 * equals would judge the noisy ones with the quiet ones' variance */
 			double r = default_run_noise(t->rows[row].metric, 1);
 			s2[n] = pd[i].s2[eq] / (r * r);
-			dfs[n] = (double)pd[i].nuse - 1;
-			v[n] = s2[n] / chi2_median_ratio((double)pd[i].nuse - 1);
+			dfs[n] = pd[i].df[eq];
+			v[n] = s2[n] / chi2_median_ratio(pd[i].df[eq]);
 			n++;
 		}
 	}
