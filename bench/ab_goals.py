@@ -38,6 +38,7 @@ for line in open(os.path.join(out, 'amounts.txt')):
         continue
     null_hit = rows_hit = rows_all = ops_hit = ops_all = every = 0
     ch, rd = [], []
+    above = 0  # syscall+IPC rows whose 95 % interval lies above 0, whatever the minimum effect
     for p in files:
         miss = 0
         for r in rows(p):
@@ -51,6 +52,7 @@ for line in open(os.path.join(out, 'amounts.txt')):
                 rows_all += 1
                 rows_hit += r['verdict'] == 'worse'
                 miss += r['verdict'] != 'worse'
+                above += bool(r.get('change_lo_pct')) and float(r['change_lo_pct']) > 0
                 if r['change_pct']:
                     ch.append(float(r['change_pct']))
         every += miss == 0
@@ -59,6 +61,9 @@ for line in open(os.path.join(out, 'amounts.txt')):
             rd.append(n)
     med = f"{statistics.median(ch):+.1f} %" if ch else '-'
     print(f"| +{a} % | {ln} | +{got} % | {len(files)} | {null_hit}/{len(files)} | {rows_hit}/{rows_all} | {med} | {ops_hit}/{ops_all} | {every}/{len(files)} | {statistics.median(rd) if rd else '-'} |")
+    print(f"(syscall+IPC rows whose 95 % interval lies above 0: {above}/{rows_all}; `worse` also needs"
+          f" the estimate at or above the minimum effect, so a change of exactly the minimum effect is"
+          f" called worse about half the time)")
 
 aa = [p for p in sorted(glob.glob(os.path.join(out, 'aa-*.csv'))) if os.path.getsize(p) > 0]
 if aa:

@@ -11,7 +11,10 @@
 # (lat_syscall.CALL.steady) are counted.
 # Usage: bench/trend_goals.sh [OUTDIR] (default ${TMPDIR:-/tmp}/plumb-trend-goals); NS (10),
 # NV (6), NR (2), K (NV/2 + 1), SHIFT (1.10), CALLS ("null read write stat fstat open"),
-# TREND (extra `plumb trend` options) from the environment. Needs bin/plumb and python3.
+# TREND (extra `plumb trend` options) from the environment. RUNS=suite makes each run one
+# `plumb run --only lat_syscall` instead (the system calls' 12 rounds spread over the run, as a
+# nightly's run has them; every call, CALLS unused), RUNS=tool (default) one tool invocation a
+# call (a tenth of a second: one moment of the machine). Needs bin/plumb and python3.
 set -u
 cd "$(dirname "$0")/.."
 out=${1:-${TMPDIR:-/tmp}/plumb-trend-goals}
@@ -22,6 +25,7 @@ K=${K:-$((NV / 2 + 1))}
 SHIFT=${SHIFT:-1.10}
 CALLS=${CALLS:-null read write stat fstat open}
 TREND=${TREND:-}
+RUNS=${RUNS:-tool}
 [ -x bin/plumb ] || { echo "needs bin/plumb (make)" >&2; exit 2; }
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -53,6 +57,14 @@ for s in $(seq 1 "$NS"); do
 	rm -rf "$dir" && mkdir -p "$dir"
 	for r in $(seq 1 "$NR"); do
 		for v in $(seq 1 "$NV"); do
+			if [ "$RUNS" = suite ]; then
+				# a nightly's run: the suite's rounds spread over the run
+				"$P" run --only lat_syscall --no-store -o "$dir/a$v-$r-run.json" >/dev/null 2>&1 ||
+					{ echo "plumb run --only lat_syscall failed" >&2; exit 1; }
+				cp "$dir/a$v-$r-run.json" "$dir/s$v-$r-run.json"
+				[ "$v" -ge "$K" ] && scale "$SHIFT" "$dir/s$v-$r-run.json"
+				continue
+			fi
 			for c in $CALLS; do
 				"$P" lat_syscall --json "$c" >"$dir/a$v-$r-$c.json" 2>/dev/null ||
 					{ echo "lat_syscall $c failed" >&2; exit 1; }
