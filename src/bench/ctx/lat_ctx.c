@@ -287,7 +287,8 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .desc = "context switch among N processes touching KB each",
 	  .line = "%x %v", .xfmt = "%.0f", .vfmt = "%.2f",
 	  .sign = ANY_SIGN, .x = { .kind = X_COUNT, .label = "processes" },
-	  .chart = "ctx_switch",
+	  .chart = "ctx_switch", .chart_slug = "ctx-switch",
+	  .chart_title = "Context switch time by process count (lat_ctx), a line per size (KB)",
 	  .summary = { .at = SUMMARY_LISTED, .x = { 2, 8, 16 } },
 	  .work = "one trip of a token around a ring of N processes, each summing its KB buffer; "
 		"per switch",
