@@ -64,6 +64,22 @@ struct metric_x {
 	enum lmbench_x lmbench; /* how lmbench's text prints it (above) */
 };
 
+/* Where lmbench's text holds a row's values when neither its template line (.line) nor its
+ * series title (.series_title) says: the importer (results/lmbench_read.c) finds the row by it
+ * and the writer (results/lmbench_write.c) writes the values back there. */
+struct metric_lmbench_text {
+	/* A series' title line: this text, then the value of the series' parameter param (bw_tcp:
+	 * "Socket bandwidth using " and host), or with whole this line alone, for the series whose
+	 * parameter param is set other than "0" (bw_mem's "\"libc bcopy aligned", read back as
+	 * param=1) */
+	const char *title, *param;
+	int whole;
+	const char *unset; /* what the writer puts for a series without param (NULL: "?") */
+	/* 1, 2: its column of lmbench's "File system latency" block, a line per file size
+	 * (creates per second, deletes per second); 0: not in it */
+	int fs_column;
+};
+
 /* Which values a measurement of the metric can give (results/run_check.c judges a run by it). */
 enum sign_rule {
 	SIGN_UNDECLARED, /* refused by the registry's check */
@@ -126,10 +142,13 @@ struct metric_summary {
  *     .summary = { .at = SUMMARY_LAST },
  * A row whose chart is titled by it names the title and the slug together (lmbench's memory
  * and context-switch charts: .chart_title, .chart_slug); one in a figure joining rows of its
- * tool says its part (.figure = { .kind = "tails", .role = FIG_POINT, .at = 2, .name = "p99" }).
+ * tool says its part (.figure = { .kind = "tails", .role = FIG_POINT, .at = 2, .name = "p99" });
+ * one whose values lmbench's text holds in a title or a block of its own says where
+ * (.lmbench_text = { .title = "Socket bandwidth using ", .param = "host" }, .fs_column).
  * A row that leaves out a field a room needs (unit, version, description, method, noise, sign
  * rule, abscissa; with a series its label, chart and summary points; a chart title without its
- * slug or a slug without its title; a figure without its part) is incomplete:
+ * slug or a slug without its title; a figure without its part; an lmbench title without its
+ * parameter) is incomplete:
  * mk/registry.sh refuses a table whose rows lack noise, sign rule or abscissa at build time,
  * metric_set_check() names what any row lacks (tests/unit/metrics_test.c runs it on every
  * file's rows), and a tool recording an incomplete row's metric stops with an internal error.
@@ -147,6 +166,7 @@ struct metric_def {
 	const char *xfmt, *vfmt;  /* printf formats, or "bw" (lmbench's "%.6f if < 1 else %.2f"),
 				   * or "micromb" (lat_mmap: %.0f if >= 10) */
 	const char *series_title; /* the header printed before a series, or NULL */
+	struct metric_lmbench_text lmbench_text; /* where else lmbench's text holds it (above) */
 	const char *work;         /* the unit of work one timed iteration performs, and how the
 				   * value is derived from it */
 	const char *subtracted;   /* what is subtracted from the timed span */
@@ -229,7 +249,7 @@ const struct metric_def *metric_find(const char *id);
 int metric_check_record(const char *tool, const char *id, char *why, size_t len);
 /* Whether the rows of s are complete (id, unit, version, description, method, noise, sign rule,
  * abscissa; with a series its label, chart and summary points; a chart's title and slug
- * together; a figure's part): 0, or -1 with why. */
+ * together; a figure's part; an lmbench title's parameter): 0, or -1 with why. */
 int metric_set_check(const struct metric_set *s, char *why, size_t len);
 /* The rows of the registry whose figure is kind and whose part in it is role, in the registry's
  * order (steady twins are in no figure): how many, at most max, stored in out. */

@@ -228,6 +228,31 @@ static void start_series(struct lmp *P, enum series_kind k, const char *metric, 
 	snprintf(P->sparams, sizeof P->sparams, "%s", params);
 }
 
+/* A title line that a row's .lmbench_text names: its text and a parameter's value (bw_tcp's
+ * "Socket bandwidth using HOST", disk's), or a whole line meaning param=1 (bw_mem's aligned
+ * bcopy). Starts the row's series; 1 when recognised. */
+static int titled_line(struct lmp *P, const char *line)
+{
+	char params[256];
+	for (int i = 0; metric_at(i); i++) {
+		const struct metric_def *d = metric_at(i);
+		const struct metric_lmbench_text *t = &d->lmbench_text;
+		if (!t->title || !t->param)
+			continue;
+		size_t pl = strlen(t->title);
+		if (t->whole ? !strcmp(line, t->title)
+			     : (!strncmp(line, t->title, pl) && line[pl] && !strchr(line + pl, ' '))) {
+			if (t->whole)
+				snprintf(params, sizeof params, "%s=1", t->param);
+			else
+				snprintf(params, sizeof params, "%s=%s", t->param, line + pl);
+			start_series(P, S_XY, d->id, params);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* A title line: starts a series (or sets lat_mem_rd's mode). 1 when recognised. */
 static int title_line(struct lmp *P, const char *line)
 {
@@ -255,26 +280,11 @@ static int title_line(struct lmp *P, const char *line)
 		}
 	}
 	if (!strcmp(line, "\"File system latency")) {
-		start_series(P, S_FS, "lat_fs", "");
+		start_series(P, S_FS, "", ""); /* its columns' rows say whose they are */
 		return 1;
 	}
-	static const struct { const char *prefix, *metric, *key; } named[] = {
-		{ "Socket bandwidth using ", "bw_tcp.bandwidth", "host" },
-		{ "\"Seek times for ", "disk.seek", "dev" },
-		{ "\"Zone bandwidth for ", "disk.zone", "dev" },
-	};
-	for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
-		size_t pl = strlen(named[i].prefix);
-		if (!strncmp(line, named[i].prefix, pl) && line[pl] && !strchr(line + pl, ' ')) {
-			snprintf(params, sizeof params, "%s=%s", named[i].key, line + pl);
-			start_series(P, S_XY, named[i].metric, params);
-			return 1;
-		}
-	}
-	if (!strcmp(line, "\"libc bcopy aligned")) {
-		start_series(P, S_XY, "bw_mem.bcopy", "conflict=1");
+	if (titled_line(P, line))
 		return 1;
-	}
 	for (int i = 0; metric_at(i); i++) {
 		const struct metric_def *d = metric_at(i);
 		if (d->series_title && !strchr(d->series_title, '{') && !strcmp(line, d->series_title)) {
@@ -345,8 +355,12 @@ static int series_line(struct lmp *P, const char *line)
 			return 0;
 		snprintf(params, sizeof params, "size=%.0f", x * 1024);
 		uint64_t files = y > 0 && y < 1e18 ? (uint64_t)y : 0;
-		add_value(P, "lat_fs.create", params, NAN, c, NULL, files);
-		add_value(P, "lat_fs.delete", params, NAN, d, NULL, files);
+		/* the columns' metrics: the rows that say they are (.lmbench_text.fs_column) */
+		for (int i = 0; metric_at(i); i++) {
+			int col = metric_at(i)->lmbench_text.fs_column;
+			if (col == 1 || col == 2)
+				add_value(P, metric_at(i)->id, params, NAN, col == 1 ? c : d, NULL, files);
+		}
 		return 1;
 	}
 	default:

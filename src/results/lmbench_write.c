@@ -41,18 +41,30 @@ static void point(FILE *f, const struct result *p)
 		text_line(f, "", line, "");
 }
 
-/* The lat_fs block: "<k>k\t<files>\t<creates/s>\t<deletes/s>" per size. */
+/* The metric of column col of lmbench's "File system latency" block (its row's
+ * .lmbench_text.fs_column), or NULL. */
+static const char *fs_metric(int col)
+{
+	for (int i = 0; metric_at(i); i++)
+		if (metric_at(i)->lmbench_text.fs_column == col)
+			return metric_at(i)->id;
+	return NULL;
+}
+
+/* The lat_fs block: "<k>k\t<files>\t<creates/s>\t<deletes/s>" per size, the two columns' rows
+ * saying which they are. */
 static void fs_block(FILE *f, const struct run *r)
 {
+	const char *create = fs_metric(1), *del = fs_metric(2);
 	fprintf(f, "\"File system latency\n");
-	for (size_t i = 0; i < r->results.n; i++) {
+	for (size_t i = 0; i < r->results.n && create; i++) {
 		const struct result *c = &r->results.v[i];
-		if (strcmp(c->metric, "lat_fs.create"))
+		if (strcmp(c->metric, create))
 			continue;
 		char size[32];
 		if (!param_get(c->params, "size", size, sizeof size))
 			continue;
-		const struct result *d = run_find(r, "lat_fs.delete", c->params, NAN);
+		const struct result *d = del ? run_find(r, del, c->params, NAN) : NULL;
 		unsigned long long files = c->nsamples ? (unsigned long long)c->samples[0].iters : 0;
 		fprintf(f, "%.0fk\t%llu\t%.0f\t%.0f\n", atof(size) / 1024, files,
 			isnan(c->value) ? -1 : c->value, d && !isnan(d->value) ? d->value : -1);
@@ -64,6 +76,7 @@ static void series(FILE *f, const struct run *r, size_t first, int *mode)
 {
 	const struct result *s = &r->results.v[first];
 	const struct metric_def *d = metric_find(s->metric);
+	const struct metric_lmbench_text *t = d && d->lmbench_text.title ? &d->lmbench_text : NULL;
 	char v[256];
 	if (!strncmp(s->metric, "lat_mem_rd.", 11)) {
 		int rnd = !strcmp(s->metric, "lat_mem_rd.rand");
@@ -76,15 +89,11 @@ static void series(FILE *f, const struct run *r, size_t first, int *mode)
 		char ovr[48];
 		snprintf(ovr, sizeof ovr, "k ovr=%.2f", o && !isnan(o->value) ? o->value : 0.0);
 		text_line(f, "\n\"size=", param_get(s->params, "size", v, sizeof v) ? v : "0", ovr);
-	} else if (!strcmp(s->metric, "bw_tcp.bandwidth")) {
-		text_line(f, "Socket bandwidth using ",
-			  param_get(s->params, "host", v, sizeof v) ? v : "localhost", "");
-	} else if (!strncmp(s->metric, "disk.", 5)) {
-		text_line(f, strcmp(s->metric, "disk.seek") ? "\"Zone bandwidth for " : "\"Seek times for ",
-			  param_get(s->params, "dev", v, sizeof v) ? v : "?", "");
-	} else if (!strcmp(s->metric, "bw_mem.bcopy") && param_get(s->params, "conflict", v, sizeof v) &&
-		   strcmp(v, "0")) {
-		fprintf(f, "\"libc bcopy aligned\n");
+	} else if (t && !t->whole) { /* a title and a parameter's value: bw_tcp's, disk's */
+		text_line(f, t->title, param_get(s->params, t->param, v, sizeof v) ? v
+				       : t->unset ? t->unset : "?", "");
+	} else if (t && param_get(s->params, t->param, v, sizeof v) && strcmp(v, "0")) {
+		fprintf(f, "%s\n", t->title); /* bw_mem's aligned bcopy */
 	} else if (d && d->series_title) {
 		fprintf(f, "%s\n", d->series_title);
 	} else {
@@ -211,7 +220,7 @@ static void write_text(const struct run *r, FILE *f)
 		const struct metric_def *d = metric_find(p->metric);
 		if (d && d->steady_of)
 			continue; /* a steady figure: lmbench has no line for it */
-		if (!strncmp(p->metric, "lat_fs.", 7)) {
+		if (d && d->lmbench_text.fs_column) {
 			if (!fs_done++)
 				fs_block(f, r);
 			continue;

@@ -124,6 +124,9 @@ TEST(metrics_row_without_a_room_field_refused)
 		  "part in its figure (.figure.role)" },
 		{ { ROW(.sign = POSITIVE, .x = { .kind = X_NONE },
 			.figure = { .kind = "tails", .role = FIG_POINT, .at = 1, .name = "p" }) }, NULL },
+		{ { ROW(.sign = POSITIVE, .x = { .kind = X_NONE },
+			.lmbench_text = { .title = "Socket bandwidth using " }) },
+		  "lmbench title's parameter" },
 	};
 #undef ROW
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {

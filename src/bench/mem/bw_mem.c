@@ -395,6 +395,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  BW_DESC("bcopy",
 		  "libc memcpy (conflict=1: destination offset 1920 bytes, lmbench's \"aligned\")"),
 	  .line = "%x %v", .xfmt = "bw", .vfmt = "bw", .series_title = "\"libc bcopy unaligned",
+	  .lmbench_text = { .title = "\"libc bcopy aligned", .param = "conflict", .whole = 1 },
 	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "working set", .was_param = "size",
 					  .lmbench = LMX_MB },
 	  .summary = { .at = SUMMARY_LAST },
