@@ -229,8 +229,9 @@ static int complete(const struct metric_def *d, char *why, size_t len)
 						      "(.chart_title, .chart_slug)"
 		: d->figure.kind && d->figure.role == FIG_UNDECLARED ? "its part in its figure "
 								     "(.figure.role)"
-		: d->lmbench_text.title && !d->lmbench_text.param ? "its lmbench title's parameter "
-								  "(.lmbench_text.param)"
+		: (d->lmbench_text.title || d->lmbench_text.mode) &&
+		  (!d->lmbench_text.title || !d->lmbench_text.param)
+		? "its lmbench title's text and parameter (.lmbench_text.title, .param)"
 		: series_lack(d);
 	if (!lack)
 		return 0;

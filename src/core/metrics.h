@@ -75,6 +75,10 @@ struct metric_lmbench_text {
 	const char *title, *param;
 	int whole;
 	const char *unset; /* what the writer puts for a series without param (NULL: "?") */
+	/* With title and param: the line before such series that says whose they are, when rows
+	 * share the title (lat_mem_rd's "Memory load latency" and "Random load latency" before
+	 * "\"stride=N"); param's value is then an integer. Before any, the first such row's. */
+	const char *mode;
 	/* 1, 2: its column of lmbench's "File system latency" block, a line per file size
 	 * (creates per second, deletes per second); 0: not in it */
 	int fs_column;
@@ -147,8 +151,8 @@ struct metric_summary {
  * (.lmbench_text = { .title = "Socket bandwidth using ", .param = "host" }, .fs_column).
  * A row that leaves out a field a room needs (unit, version, description, method, noise, sign
  * rule, abscissa; with a series its label, chart and summary points; a chart title without its
- * slug or a slug without its title; a figure without its part; an lmbench title without its
- * parameter) is incomplete:
+ * slug or a slug without its title; a figure without its part; an lmbench title or mode
+ * without the title's text and parameter) is incomplete:
  * mk/registry.sh refuses a table whose rows lack noise, sign rule or abscissa at build time,
  * metric_set_check() names what any row lacks (tests/unit/metrics_test.c runs it on every
  * file's rows), and a tool recording an incomplete row's metric stops with an internal error.

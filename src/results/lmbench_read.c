@@ -45,7 +45,9 @@ struct lmp {
 	struct run *cur;
 	size_t block_results;
 	int blocks;
-	int rand_mode;           /* after "Random load latency": lat_mem_rd.rand */
+	/* after a row's mode line (lat_mem_rd's "Random load latency"): that row, whose series
+	 * the title the rows share starts; NULL: none yet */
+	const struct metric_def *mode;
 	enum series_kind series;
 	enum x_kind xkind;
 	char smetric[64];
@@ -228,6 +230,19 @@ static void start_series(struct lmp *P, enum series_kind k, const char *metric, 
 	snprintf(P->sparams, sizeof P->sparams, "%s", params);
 }
 
+/* The row whose mode line (.lmbench_text.mode) line is; with line NULL, the first row that has
+ * one (whose series a shared title starts before any mode line). NULL: none. */
+static const struct metric_def *mode_row(const char *line)
+{
+	for (int i = 0; metric_at(i); i++) {
+		const struct metric_def *d = metric_at(i);
+		if (d->lmbench_text.mode && d->lmbench_text.title && d->lmbench_text.param &&
+		    (!line || !strcmp(line, d->lmbench_text.mode)))
+			return d;
+	}
+	return NULL;
+}
+
 /* A title line that a row's .lmbench_text names: its text and a parameter's value (bw_tcp's
  * "Socket bandwidth using HOST", disk's), or a whole line meaning param=1 (bw_mem's aligned
  * bcopy). Starts the row's series; 1 when recognised. */
@@ -237,8 +252,8 @@ static int titled_line(struct lmp *P, const char *line)
 	for (int i = 0; metric_at(i); i++) {
 		const struct metric_def *d = metric_at(i);
 		const struct metric_lmbench_text *t = &d->lmbench_text;
-		if (!t->title || !t->param)
-			continue;
+		if (!t->title || !t->param || t->mode)
+			continue; /* a mode's series: title_line() */
 		size_t pl = strlen(t->title);
 		if (t->whole ? !strcmp(line, t->title)
 			     : (!strncmp(line, t->title, pl) && line[pl] && !strchr(line + pl, ' '))) {
@@ -258,14 +273,19 @@ static int title_line(struct lmp *P, const char *line)
 {
 	char params[256];
 	double a, b;
-	if (!strcmp(line, "Memory load latency") || !strcmp(line, "Random load latency")) {
-		P->rand_mode = line[0] == 'R';
+	const struct metric_def *m = mode_row(line);
+	if (m) {
+		P->mode = m;
 		P->series = S_NONE;
 		return 1;
 	}
-	if (!strncmp(line, "\"stride=", 8) && num_token(line + 8, &a) && a == floor(a)) {
-		snprintf(params, sizeof params, "stride=%.0f", a);
-		start_series(P, S_XY, P->rand_mode ? "lat_mem_rd.rand" : "lat_mem_rd.seq", params);
+	/* the series of the row the last mode line named (lat_mem_rd's "stride=N) */
+	m = P->mode ? P->mode : mode_row(NULL);
+	size_t tl = m ? strlen(m->lmbench_text.title) : 0;
+	if (m && !strncmp(line, m->lmbench_text.title, tl) && num_token(line + tl, &a) &&
+	    a == floor(a)) {
+		snprintf(params, sizeof params, "%s=%.0f", m->lmbench_text.param, a);
+		start_series(P, S_XY, m->id, params);
 		return 1;
 	}
 	/* lat_ctx: "size=0k ovr=3.61 — the overhead, then "procs usecs" lines */
@@ -479,7 +499,7 @@ static void begin_block(struct lmp *P, const char *line, size_t len)
 	struct run *r = run_new();
 	P->cur = r;
 	P->block_results = 0;
-	P->rand_mode = 0;
+	P->mode = NULL;
 	P->series = S_NONE;
 	P->ndates = 0;
 	r->profile = xstrdup("lmbench");

@@ -72,18 +72,19 @@ static void fs_block(FILE *f, const struct run *r)
 	fputc('\n', f);
 }
 
-static void series(FILE *f, const struct run *r, size_t first, int *mode)
+/* A series as lmbench's suite writes it: its title, its points, an empty line. mode: the last
+ * mode line written (lat_mem_rd's "Random load latency", its row's .lmbench_text.mode). */
+static void series(FILE *f, const struct run *r, size_t first, const char **mode)
 {
 	const struct result *s = &r->results.v[first];
 	const struct metric_def *d = metric_find(s->metric);
 	const struct metric_lmbench_text *t = d && d->lmbench_text.title ? &d->lmbench_text : NULL;
 	char v[256];
-	if (!strncmp(s->metric, "lat_mem_rd.", 11)) {
-		int rnd = !strcmp(s->metric, "lat_mem_rd.rand");
-		if (*mode != rnd)
-			fprintf(f, "%s load latency\n", rnd ? "Random" : "Memory");
-		*mode = rnd;
-		text_line(f, "\"stride=", param_get(s->params, "stride", v, sizeof v) ? v : "?", "");
+	if (t && t->mode && t->param) {
+		if (!*mode || strcmp(*mode, t->mode))
+			fprintf(f, "%s\n", t->mode);
+		*mode = t->mode;
+		text_line(f, t->title, param_get(s->params, t->param, v, sizeof v) ? v : "?", "");
 	} else if (!strcmp(s->metric, "lat_ctx.switch")) {
 		const struct result *o = run_find(r, "lat_ctx.overhead", s->params, NAN);
 		char ovr[48];
@@ -214,7 +215,8 @@ static void headers(FILE *f, const struct run *r)
 static void write_text(const struct run *r, FILE *f)
 {
 	headers(f, r);
-	int mode = -1, fs_done = 0; /* lat_mem_rd: no mode line written yet */
+	const char *mode = NULL; /* no mode line written yet */
+	int fs_done = 0;
 	for (size_t i = 0; i < r->results.n; i++) {
 		const struct result *p = &r->results.v[i];
 		const struct metric_def *d = metric_find(p->metric);

@@ -126,7 +126,10 @@ TEST(metrics_row_without_a_room_field_refused)
 			.figure = { .kind = "tails", .role = FIG_POINT, .at = 1, .name = "p" }) }, NULL },
 		{ { ROW(.sign = POSITIVE, .x = { .kind = X_NONE },
 			.lmbench_text = { .title = "Socket bandwidth using " }) },
-		  "lmbench title's parameter" },
+		  "lmbench title's text and parameter" },
+		{ { ROW(.sign = POSITIVE, .x = { .kind = X_NONE },
+			.lmbench_text = { .mode = "Random load latency", .param = "stride" }) },
+		  "lmbench title's text and parameter" },
 	};
 #undef ROW
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
