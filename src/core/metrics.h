@@ -82,6 +82,9 @@ struct metric_lmbench_text {
 	/* 1, 2: its column of lmbench's "File system latency" block, a line per file size
 	 * (creates per second, deletes per second); 0: not in it */
 	int fs_column;
+	/* The [KEY: value] header of lmbench's results that the writer makes of its value when
+	 * the run's facts do not hold it (mhz.mhz: "MHZ", line.bytes: "LINE_SIZE"); NULL: none */
+	const char *header;
 };
 
 /* Which values a measurement of the metric can give (results/run_check.c judges a run by it). */
@@ -148,7 +151,8 @@ struct metric_summary {
  * and context-switch charts: .chart_title, .chart_slug); one in a figure joining rows of its
  * tool says its part (.figure = { .kind = "tails", .role = FIG_POINT, .at = 2, .name = "p99" });
  * one whose values lmbench's text holds in a title or a block of its own says where
- * (.lmbench_text = { .title = "Socket bandwidth using ", .param = "host" }, .fs_column).
+ * (.lmbench_text = { .title = "Socket bandwidth using ", .param = "host" }, .fs_column,
+ * .header).
  * A row that leaves out a field a room needs (unit, version, description, method, noise, sign
  * rule, abscissa; with a series its label, chart and summary points; a chart title without its
  * slug or a slug without its title; a figure without its part; an lmbench title or mode

@@ -155,6 +155,18 @@ static void date_line(FILE *f, const char *iso)
 		text_line(f, "[", iso, "]");
 }
 
+/* The result (no params) of the row whose value lmbench's header key carries
+ * (.lmbench_text.header), or NULL. */
+static const struct result *header_result(const struct run *r, const char *key)
+{
+	for (int i = 0; metric_at(i); i++) {
+		const char *h = metric_at(i)->lmbench_text.header;
+		if (h && !strcmp(h, key))
+			return run_find(r, metric_at(i)->id, "", NAN);
+	}
+	return NULL;
+}
+
 static void headers(FILE *f, const struct run *r)
 {
 	const char *uname = kv_get(&r->facts, "uname");
@@ -184,11 +196,11 @@ static void headers(FILE *f, const struct run *r)
 	}
 	/* plumb's own runs: the headers lmbench's summary reads, from plumb's facts */
 	const char *mhz = kv_get(&r->facts, "mhz");
-	const struct result *m = run_find(r, "mhz.mhz", "", NAN);
+	const struct result *m = header_result(r, "MHZ");
 	double mv = mhz ? atof(mhz) : m ? m->value : NAN;
 	if (!have_mhz && mv > 0)
 		fprintf(f, "[MHZ: %.0f MHz, %.4f nanosec clock]\n", mv, 1000 / mv);
-	const struct result *lb = run_find(r, "line.bytes", "", NAN);
+	const struct result *lb = header_result(r, "LINE_SIZE");
 	const char *cl = kv_get(&r->facts, "line_size");
 	if (!cl)
 		cl = kv_get(&r->facts, "cache_line");
