@@ -247,6 +247,14 @@ int metric_set_check(const struct metric_set *s, char *why, size_t len)
 	return 0;
 }
 
+const char *metric_lmbench_id(enum lmbench_block b)
+{
+	for (int i = 0; b != LMB_NONE && metric_at(i); i++)
+		if (metric_at(i)->lmbench_text.block == b)
+			return metric_at(i)->id;
+	return NULL;
+}
+
 int metric_figure_rows(const char *kind, enum figure_role role, const struct metric_def **out,
 		       int max)
 {

@@ -64,6 +64,19 @@ struct metric_x {
 	enum lmbench_x lmbench; /* how lmbench's text prints it (above) */
 };
 
+/* A layout of lmbench's text that holds rows together, which the lmbench reader and writer
+ * read and write by code, finding each row by its place in it: */
+enum lmbench_block {
+	LMB_NONE,
+	LMB_FS_CREATE,     /* "File system latency": "<k>k <files> <creates/s> <deletes/s>" lines, */
+	LMB_FS_DELETE,     /* a line per file size */
+	LMB_CTX,           /* lat_ctx's series of each size, titled "size=<k>k ovr=<overhead>" */
+	LMB_CTX_OVERHEAD,  /* the overhead in that title */
+	LMB_CACHE_SIZE,    /* "L<level> cache: <size> bytes <latency> nanoseconds" */
+	LMB_CACHE_LATENCY, /* the latency in it; main memory's "Memory latency: <l> nanoseconds" */
+	LMB_HTTP,          /* lat_http's "Avg xfer: ..., <total> in <ms> millisecs, ...", read only */
+};
+
 /* Where lmbench's text holds a row's values when neither its template line (.line) nor its
  * series title (.series_title) says: the importer (results/lmbench_read.c) finds the row by it
  * and the writer (results/lmbench_write.c) writes the values back there. */
@@ -79,9 +92,7 @@ struct metric_lmbench_text {
 	 * share the title (lat_mem_rd's "Memory load latency" and "Random load latency" before
 	 * "\"stride=N"); param's value is then an integer. Before any, the first such row's. */
 	const char *mode;
-	/* 1, 2: its column of lmbench's "File system latency" block, a line per file size
-	 * (creates per second, deletes per second); 0: not in it */
-	int fs_column;
+	enum lmbench_block block; /* its place in a layout of lmbench's (above) */
 	/* The [KEY: value] header of lmbench's results that the writer makes of its value when
 	 * the run's facts do not hold it (mhz.mhz: "MHZ", line.bytes: "LINE_SIZE"); NULL: none */
 	const char *header;
@@ -151,8 +162,7 @@ struct metric_summary {
  * and context-switch charts: .chart_title, .chart_slug); one in a figure joining rows of its
  * tool says its part (.figure = { .kind = "tails", .role = FIG_POINT, .at = 2, .name = "p99" });
  * one whose values lmbench's text holds in a title or a block of its own says where
- * (.lmbench_text = { .title = "Socket bandwidth using ", .param = "host" }, .fs_column,
- * .header).
+ * (.lmbench_text = { .title = "Socket bandwidth using ", .param = "host" }, .block, .header).
  * A row that leaves out a field a room needs (unit, version, description, method, noise, sign
  * rule, abscissa; with a series its label, chart and summary points; a chart title without its
  * slug or a slug without its title; a figure without its part; an lmbench title or mode
@@ -259,6 +269,8 @@ int metric_check_record(const char *tool, const char *id, char *why, size_t len)
  * abscissa; with a series its label, chart and summary points; a chart's title and slug
  * together; a figure's part; an lmbench title's parameter): 0, or -1 with why. */
 int metric_set_check(const struct metric_set *s, char *why, size_t len);
+/* The id of the row whose place in lmbench's layouts is b (its .lmbench_text.block), or NULL. */
+const char *metric_lmbench_id(enum lmbench_block b);
 /* The rows of the registry whose figure is kind and whose part in it is role, in the registry's
  * order (steady twins are in no figure): how many, at most max, stored in out. */
 int metric_figure_rows(const char *kind, enum figure_role role, const struct metric_def **out,

@@ -9,6 +9,8 @@
  *                                     templates (core/metrics.h), so the two cannot drift apart
  *   a title line, then "x y" lines    a series (bw_mem, lat_mem_rd, lat_ctx, lat_fs, ...), ended
  *                                     by an empty line
+ * The titles, blocks and odd lines that are lmbench's own layouts are read into the rows whose
+ * .lmbench_text says they belong there (core/metrics.h); no metric is named here.
  * Like lmbench's own report scripts, lines that are not recognised (stray error messages, prose
  * in hand-trimmed posts, ". . .") are skipped. Each value becomes a result with method version 0
  * (measured by lmbench, not by plumb) and one sample; a value lmbench printed as negative (its
@@ -91,10 +93,11 @@ static const char *num_token(const char *s, double *v)
 	return s + n;
 }
 
+/* A value of metric (NULL: a layout's row the registry lacks, nothing kept). */
 static void add_value(struct lmp *P, const char *metric, const char *params, double x, double v,
 		      const char *info, uint64_t iters)
 {
-	if (!(v >= 0) || !isfinite(v) || !P->cur)
+	if (!metric || !(v >= 0) || !isfinite(v) || !P->cur)
 		return;
 	char why[256];
 	if (v == 0 && value_check(metric, NULL, v, why, sizeof why)) {
@@ -198,7 +201,7 @@ static int single_line(struct lmp *P, const char *line)
 	if (!strncmp(line, "Avg xfer", 8)) {
 		const char *in = strstr(line, " in ");
 		if (in && parse_num(in + 4, &v) && strstr(in, " millisec")) {
-			add_value(P, "lat_http.latency", "", NAN, v, NULL, 0);
+			add_value(P, metric_lmbench_id(LMB_HTTP), "", NAN, v, NULL, 0);
 			return 1;
 		}
 	}
@@ -208,12 +211,12 @@ static int single_line(struct lmp *P, const char *line)
 	if (sscanf(line, "L%d cache: %lf bytes %lf nanoseconds", &level, &size, &lat) == 3 &&
 	    level > 0 && level < 10) {
 		snprintf(params, sizeof params, "level=%d", level);
-		add_value(P, "cache.size", params, NAN, size, NULL, 0);
-		add_value(P, "cache.latency", params, NAN, lat, NULL, 0);
+		add_value(P, metric_lmbench_id(LMB_CACHE_SIZE), params, NAN, size, NULL, 0);
+		add_value(P, metric_lmbench_id(LMB_CACHE_LATENCY), params, NAN, lat, NULL, 0);
 		return 1;
 	}
 	if (sscanf(line, "Memory latency: %lf nanoseconds", &lat) == 1) {
-		add_value(P, "cache.latency", "level=mem", NAN, lat, NULL, 0);
+		add_value(P, metric_lmbench_id(LMB_CACHE_LATENCY), "level=mem", NAN, lat, NULL, 0);
 		return 1;
 	}
 	return 0;
@@ -289,13 +292,13 @@ static int title_line(struct lmp *P, const char *line)
 		return 1;
 	}
 	/* lat_ctx: "size=0k ovr=3.61 — the overhead, then "procs usecs" lines */
-	if (!strncmp(line, "\"size=", 6)) {
+	if (!strncmp(line, "\"size=", 6) && metric_lmbench_id(LMB_CTX)) {
 		size_t n = parse_num(line + 6, &a);
 		if (n && line[6 + n] == 'k' && !strncmp(line + 7 + n, " ovr=", 5) &&
 		    num_token(line + 12 + n, &b)) {
 			snprintf(params, sizeof params, "size=%.0f", a);
-			add_value(P, "lat_ctx.overhead", params, NAN, b, NULL, 0);
-			start_series(P, S_CTX, "lat_ctx.switch", params);
+			add_value(P, metric_lmbench_id(LMB_CTX_OVERHEAD), params, NAN, b, NULL, 0);
+			start_series(P, S_CTX, metric_lmbench_id(LMB_CTX), params);
 			return 1;
 		}
 	}
@@ -375,12 +378,8 @@ static int series_line(struct lmp *P, const char *line)
 			return 0;
 		snprintf(params, sizeof params, "size=%.0f", x * 1024);
 		uint64_t files = y > 0 && y < 1e18 ? (uint64_t)y : 0;
-		/* the columns' metrics: the rows that say they are (.lmbench_text.fs_column) */
-		for (int i = 0; metric_at(i); i++) {
-			int col = metric_at(i)->lmbench_text.fs_column;
-			if (col == 1 || col == 2)
-				add_value(P, metric_at(i)->id, params, NAN, col == 1 ? c : d, NULL, files);
-		}
+		add_value(P, metric_lmbench_id(LMB_FS_CREATE), params, NAN, c, NULL, files);
+		add_value(P, metric_lmbench_id(LMB_FS_DELETE), params, NAN, d, NULL, files);
 		return 1;
 	}
 	default:

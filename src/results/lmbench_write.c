@@ -3,7 +3,9 @@
  * line, [KEY: value] headers, then every result as the line lmbench prints for it (from the
  * registry's templates) and every series as lmbench's suite writes it (title, "x y" lines, an
  * empty line). lmbench's own summary script and plumb's importer both read the file; values carry
- * lmbench's printed precision, so the exact samples travel in JSON instead.
+ * lmbench's printed precision, so the exact samples travel in JSON instead. The titles, blocks
+ * and headers that are lmbench's own layouts are written for the rows whose .lmbench_text says
+ * they belong there (core/metrics.h); no metric is named here.
  *
  * Not written, because lmbench's format has no line for them: lat_http (its line needs byte
  * counts plumb does not keep), memsize, and plumb's per-sample detail.
@@ -41,21 +43,12 @@ static void point(FILE *f, const struct result *p)
 		text_line(f, "", line, "");
 }
 
-/* The metric of column col of lmbench's "File system latency" block (its row's
- * .lmbench_text.fs_column), or NULL. */
-static const char *fs_metric(int col)
-{
-	for (int i = 0; metric_at(i); i++)
-		if (metric_at(i)->lmbench_text.fs_column == col)
-			return metric_at(i)->id;
-	return NULL;
-}
-
 /* The lat_fs block: "<k>k\t<files>\t<creates/s>\t<deletes/s>" per size, the two columns' rows
  * saying which they are. */
 static void fs_block(FILE *f, const struct run *r)
 {
-	const char *create = fs_metric(1), *del = fs_metric(2);
+	const char *create = metric_lmbench_id(LMB_FS_CREATE);
+	const char *del = metric_lmbench_id(LMB_FS_DELETE);
 	fprintf(f, "\"File system latency\n");
 	for (size_t i = 0; i < r->results.n && create; i++) {
 		const struct result *c = &r->results.v[i];
@@ -85,8 +78,9 @@ static void series(FILE *f, const struct run *r, size_t first, const char **mode
 			fprintf(f, "%s\n", t->mode);
 		*mode = t->mode;
 		text_line(f, t->title, param_get(s->params, t->param, v, sizeof v) ? v : "?", "");
-	} else if (!strcmp(s->metric, "lat_ctx.switch")) {
-		const struct result *o = run_find(r, "lat_ctx.overhead", s->params, NAN);
+	} else if (d && d->lmbench_text.block == LMB_CTX) {
+		const char *ov = metric_lmbench_id(LMB_CTX_OVERHEAD);
+		const struct result *o = ov ? run_find(r, ov, s->params, NAN) : NULL;
 		char ovr[48];
 		snprintf(ovr, sizeof ovr, "k ovr=%.2f", o && !isnan(o->value) ? o->value : 0.0);
 		text_line(f, "\n\"size=", param_get(s->params, "size", v, sizeof v) ? v : "0", ovr);
@@ -112,10 +106,11 @@ static void single(FILE *f, const struct result *p)
 	char line[512], v[64];
 	if (!d || isnan(p->value))
 		return;
-	if (!strcmp(p->metric, "cache.latency") || !strcmp(p->metric, "cache.size")) {
+	enum lmbench_block b = d->lmbench_text.block;
+	if (b == LMB_CACHE_LATENCY || b == LMB_CACHE_SIZE) {
 		if (!param_get(p->params, "level", v, sizeof v))
 			return;
-		if (!strcmp(v, "mem") && !strcmp(p->metric, "cache.latency"))
+		if (!strcmp(v, "mem") && b == LMB_CACHE_LATENCY)
 			fprintf(f, "Memory latency: %.2f nanoseconds\n", p->value);
 		return; /* level lines are written with their size, below */
 	}
@@ -128,11 +123,13 @@ static void single(FILE *f, const struct result *p)
 
 static void cache_levels(FILE *f, const struct run *r)
 {
-	for (size_t i = 0; i < r->results.n; i++) {
+	const char *size = metric_lmbench_id(LMB_CACHE_SIZE);
+	const char *lat = metric_lmbench_id(LMB_CACHE_LATENCY);
+	for (size_t i = 0; i < r->results.n && size; i++) {
 		const struct result *s = &r->results.v[i];
-		if (strcmp(s->metric, "cache.size") || isnan(s->value))
+		if (strcmp(s->metric, size) || isnan(s->value))
 			continue;
-		const struct result *l = run_find(r, "cache.latency", s->params, NAN);
+		const struct result *l = lat ? run_find(r, lat, s->params, NAN) : NULL;
 		char v[16];
 		char rest[96];
 		snprintf(rest, sizeof rest, " cache: %.0f bytes %.2f nanoseconds", s->value,
@@ -234,7 +231,8 @@ static void write_text(const struct run *r, FILE *f)
 		const struct metric_def *d = metric_find(p->metric);
 		if (d && d->steady_of)
 			continue; /* a steady figure: lmbench has no line for it */
-		if (d && d->lmbench_text.fs_column) {
+		if (d && (d->lmbench_text.block == LMB_FS_CREATE ||
+			  d->lmbench_text.block == LMB_FS_DELETE)) {
 			if (!fs_done++)
 				fs_block(f, r);
 			continue;
