@@ -225,10 +225,10 @@ static int complete(const struct metric_def *d, char *why, size_t len)
 		: !d->noise.group || !(d->noise.run > 0) || !(d->noise.df > 0) ? "its run-to-run noise"
 		: d->sign == SIGN_UNDECLARED ? "its sign rule (.sign)"
 		: d->x.kind == X_UNDECLARED ? "its abscissa (.x.kind)"
-		: !d->chart_title != !d->chart_slug ? "its chart's title and slug together "
-						      "(.chart_title, .chart_slug)"
-		: d->figure.kind && d->figure.role == FIG_UNDECLARED ? "its part in its figure "
-								     "(.figure.role)"
+		: (d->chart_title == NULL) != (d->chart_slug == NULL)
+		? "its chart's title and slug together (.chart_title, .chart_slug)"
+		: d->figure.kind && d->figure.role == FIG_UNDECLARED
+		? "its part in its figure (.figure.role)"
 		: (d->lmbench_text.title || d->lmbench_text.mode) &&
 		  (!d->lmbench_text.title || !d->lmbench_text.param)
 		? "its lmbench title's text and parameter (.lmbench_text.title, .param)"
