@@ -9,7 +9,7 @@
 # every kind it does not name, in path order, so a new kind needs no line there. The files given
 # are the chart files and the tool files: exits 1 with one line on stderr when two files declare
 # one kind, when the order list names a kind twice or one no file declares, or when a row of a
-# tool file names a chart kind no file declares.
+# tool file names a chart kind no file declares (its .chart or its .figure's kind).
 set -euf # -f: the order list's `*` is a word, not a glob
 order=$(dirname "$0")/charts.order
 while getopts o: o; do
@@ -42,13 +42,18 @@ for k in $listed; do
 	printf '%s\n' "$kinds" | awk -v k="$k" '$1 == k { f = 1 } END { exit !f }' ||
 		{ echo "charts.sh: $order names $k, which no file declares" >&2; exit 1; }
 done
-# every .chart = "NAME" of a metric row names a declared kind: the build refuses a row whose
-# chart no room draws
-for f in "$@"; do
-	for k in $(sed -n 's/.*\.chart = "\([^"]*\)".*/\1/p' "$f" | sort -u); do
+# every .chart = "NAME" of a metric row, and every .figure = { .kind = "NAME", names a declared
+# kind: the build refuses a row whose chart or figure no room draws. undrawn FILE FIELD SCRIPT:
+# every kind the sed SCRIPT prints from FILE is declared
+undrawn() {
+	for k in $(sed -n "$3" "$1" | sort -u); do
 		printf '%s\n' "$kinds" | awk -v k="$k" '$1 == k { f = 1 } END { exit !f }' ||
-			{ echo "charts.sh: $f: .chart = \"$k\" names no chart kind (src/analysis: const struct chart_kind chart_kind_$k)" >&2; exit 1; }
+			{ echo "charts.sh: $1: $2 = \"$k\" names no chart kind (src/analysis: const struct chart_kind chart_kind_$k)" >&2; return 1; }
 	done
+}
+for f in "$@"; do
+	undrawn "$f" .chart 's/.*\.chart = "\([^"]*\)".*/\1/p' || exit 1
+	undrawn "$f" '.figure = { .kind' 's/.*\.figure = { \.kind = "\([^"]*\)".*/\1/p' || exit 1
 done
 # the page order: the listed kinds, the unlisted ones (path order) where `*` stands, else last
 unlisted=$(printf '%s\n' "$kinds" | awk 'NF' | sort -k3,3 | while read -r name sym f; do

@@ -2,7 +2,8 @@
  * report.c — the report's series and bar charts from runs (the chart kinds "mem_latency",
  * "mem_bandwidth", "ctx_switch", "series" and "bars", declared at the end): one line per side
  * and series (metric + params; the abscissa is never part of a series), values = median of the
- * rounds, as compare computes them; cache sizes marked on the memory charts; bar charts of the
+ * rounds, as compare computes them; each chart titled and named by its metric's row
+ * (.chart_title, .chart_slug, x.label); cache sizes marked on the memory charts; bar charts of the
  * summary metrics, split so that no chart holds more than SVG_TEXT_MAX texts. The HTML page
  * around them: report_page.c.
  */
@@ -275,8 +276,36 @@ static char *render_line(struct svg_chart *c)
 	return buf;
 }
 
+/* A series' axis name: its row's (core/metrics.h, x.label), "x" for a metric plumb does not
+ * know or one declared without a series. */
+static const char *x_name(const struct metric_def *d)
+{
+	return d && d->x.label ? d->x.label : "x";
+}
+
+/* A chart's slug and title: its row's (.chart_slug, .chart_title), else "series-ID" and "ID:
+ * description" (the id alone for a metric plumb does not know). */
+static void chart_names(const char *metric, const struct metric_def *d, char *slug, size_t ls,
+			char *title, size_t lt)
+{
+	if (d && d->chart_slug) {
+		snprintf(slug, ls, "%s", d->chart_slug);
+	} else {
+		snprintf(slug, ls, "series-%s", metric);
+		for (char *p = slug; *p; p++)
+			if (*p == '.' || *p == '_')
+				*p = '-';
+	}
+	if (d && d->chart_title)
+		snprintf(title, lt, "%s", d->chart_title);
+	else
+		snprintf(title, lt, "%s%s%s", metric, d ? ": " : "", d ? d->desc : "");
+}
+
+/* The chart of metric's series, when some run holds a curve of it: named and titled by its row
+ * (chart_names()), x named by the row's x.label, on a log2 axis in MB when it is a size, where
+ * markers marks the cache sizes. */
 static void series_chart(struct charts *out, const struct chart_in *in, const char *metric,
-			 const char *slug, const char *title, const char *xlabel, enum x_kind xk,
 			 int markers)
 {
 	const struct side *sides = in->sides;
@@ -288,10 +317,12 @@ static void series_chart(struct charts *out, const struct chart_in *in, const ch
 	if (ns == 0)
 		return;
 	const struct metric_def *d = metric_find(metric);
-	char ylabel[64];
+	char ylabel[64], slug[96], title[200];
+	chart_names(metric, d, slug, sizeof slug, title, sizeof title);
 	/* "x" is a ratio's unit, not the axis's name */
 	snprintf(ylabel, sizeof ylabel, "%s", !d ? "" : strcmp(d->unit, "x") ? d->unit : "ratio");
-	struct svg_chart c = { .title = title, .xlabel = xlabel, .ylabel = ylabel, .xk = xk,
+	enum x_kind xk = x_is_size(d) ? X_LOG2_MB : X_LINEAR;
+	struct svg_chart c = { .title = title, .xlabel = x_name(d), .ylabel = ylabel, .xk = xk,
 			       .s = s, .ns = ns, .standalone = in->standalone };
 	c.logy = d && d->better == LOWER && wants_logy(s, ns);
 	if (markers && xk == X_LOG2_MB)
@@ -402,13 +433,6 @@ static void report_bar_charts(struct charts *out, const struct chart_in *in)
 
 /* ---- all charts --------------------------------------------------------------------------- */
 
-/* A series' axis name: its row's (core/metrics.h, x.label), "x" for a metric plumb does not
- * know or one declared without a series. */
-static const char *x_name(const struct metric_def *d)
-{
-	return d && d->x.label ? d->x.label : "x";
-}
-
 /* Whether a chart of its own (not the generic one per metric) draws the series of m. */
 static int covered(const char *m)
 {
@@ -416,37 +440,31 @@ static int covered(const char *m)
 	return d && d->chart && strcmp(d->chart, "series") != 0;
 }
 
+/* A chart for each row that names kind, in the registry's order, named and titled by its row;
+ * markers: cache sizes marked on a size axis. */
+static void row_charts(struct charts *c, const struct chart_in *in, const char *kind, int markers)
+{
+	for (int i = 0; metric_at(i); i++)
+		if (chart_draws(metric_at(i), kind))
+			series_chart(c, in, metric_at(i)->id, markers);
+}
+
 /* The chart kind "mem_latency": lat_mem_rd's chains, titled as lmbench's readers know them. */
 static void mem_latency_charts(struct charts *c, const struct chart_in *in)
 {
-	series_chart(c, in, "lat_mem_rd.seq", "mem-latency-seq",
-		     "Memory load latency, sequential chain (lat_mem_rd)", "working set", X_LOG2_MB, 1);
-	series_chart(c, in, "lat_mem_rd.rand", "mem-latency-rand",
-		     "Memory load latency, random chain (lat_mem_rd -t)", "working set", X_LOG2_MB, 1);
+	row_charts(c, in, "mem_latency", 1);
 }
 
 /* The chart kind "mem_bandwidth": a chart per metric whose row names it (bw_mem's operations). */
 static void mem_bandwidth_charts(struct charts *c, const struct chart_in *in)
 {
-	const struct side *sides = in->sides;
-	size_t n = in->n;
-	for (int i = 0; metric_at(i); i++) {
-		const struct metric_def *d = metric_at(i);
-		if (!chart_draws(d, "mem_bandwidth") || !has_series(sides, n, d->id))
-			continue;
-		char slug[64], title[160];
-		snprintf(slug, sizeof slug, "bw-mem-%s", d->id + 7);
-		snprintf(title, sizeof title, "Memory bandwidth, bw_mem %s: %s", d->id + 7, d->desc);
-		series_chart(c, in, d->id, slug, title, "working set", X_LOG2_MB, 1);
-	}
+	row_charts(c, in, "mem_bandwidth", 1);
 }
 
 /* The chart kind "ctx_switch": lat_ctx's chart, a line per size. */
 static void ctx_switch_charts(struct charts *c, const struct chart_in *in)
 {
-	series_chart(c, in, "lat_ctx.switch", "ctx-switch",
-		     "Context switch time by process count (lat_ctx), a line per size (KB)",
-		     "processes", X_LINEAR, 0);
+	row_charts(c, in, "ctx_switch", 0);
 }
 
 /* The chart kind "series": a chart of its own for every other series the runs hold, registry
@@ -466,18 +484,8 @@ static void series_charts(struct charts *c, const struct chart_in *in)
 				if (!isnan(r->x) && !covered(r->metric))
 					strs_add(&other, r->metric);
 			}
-	for (size_t i = 0; i < other.n; i++) {
-		const struct metric_def *d = metric_find(other.v[i]);
-		int mb = x_is_size(d);
-		char slug[96], title[200];
-		snprintf(slug, sizeof slug, "series-%s", other.v[i]);
-		for (char *p = slug; *p; p++)
-			if (*p == '.' || *p == '_')
-				*p = '-';
-		snprintf(title, sizeof title, "%s%s%s", other.v[i], d ? ": " : "", d ? d->desc : "");
-		series_chart(c, in, other.v[i], slug, title, mb ? "size" : x_name(d),
-			     mb ? X_LOG2_MB : X_LINEAR, 0);
-	}
+	for (size_t i = 0; i < other.n; i++)
+		series_chart(c, in, other.v[i], 0);
 	strs_free(&other);
 }
 

@@ -1,7 +1,7 @@
 /*
  * report_loaded.c — the loaded-latency curve as MLC draws it: x = the bandwidth lat_loaded's
- * loaders delivered at a level (lat_loaded.bandwidth), y = the chase's latency at that level
- * (lat_loaded.latency), both the median of the side's rounds at that level, as the report's
+ * loaders delivered at a level (the row whose .figure is this kind's x), y = the chase's latency
+ * at that level (its y), both the median of the side's rounds at that level, as the report's
  * other charts take them; a line per side and parameter set (traffic kind). The two metrics
  * also have their own charts against the level (report.c's generic series); this one joins
  * them, which is the figure people quote ("latency at 80 % of peak bandwidth").
@@ -13,11 +13,15 @@
 #include "analysis/compare.h"
 #include "analysis/report_util.h"
 #include "analysis/svg.h"
+#include "core/metrics.h"
 #include "core/stats.h"
 #include "core/util.h"
 
-#define LAT "lat_loaded.latency"
-#define BW "lat_loaded.bandwidth"
+/* The figure's two metrics, found by their rows (.figure = { .kind = "loaded", .role = FIG_Y }
+ * and FIG_X): y the latency, x the bandwidth. */
+struct pair {
+	const char *lat, *bw;
+};
 
 /* The median of the rounds of (metric, params, x) on side s; NAN when it has none. */
 static double point(const struct side *s, const char *metric, const char *params, double x)
@@ -39,14 +43,15 @@ static int seen(char **v, size_t n, const char *p)
 }
 
 /* One side's lines: a series per parameter set, a point per level with both figures. */
-static void side_series(const struct side *s, int si, struct svg_series **out, size_t *ns)
+static void side_series(const struct side *s, int si, const struct pair *m,
+			struct svg_series **out, size_t *ns)
 {
 	char **params = NULL;
 	size_t np = 0;
 	for (size_t i = 0; i < s->nruns; i++)
 		for (size_t k = 0; k < s->runs[i]->results.n; k++) {
 			const struct result *r = &s->runs[i]->results.v[k];
-			if (!isnan(r->x) && !strcmp(r->metric, LAT) && !seen(params, np, r->params)) {
+			if (!isnan(r->x) && !strcmp(r->metric, m->lat) && !seen(params, np, r->params)) {
 				params = xrealloc(params, (np + 1) * sizeof *params);
 				params[np++] = r->params;
 			}
@@ -57,9 +62,10 @@ static void side_series(const struct side *s, int si, struct svg_series **out, s
 		for (size_t i = 0; i < s->nruns; i++)
 			for (size_t k = 0; k < s->runs[i]->results.n; k++) {
 				const struct result *r = &s->runs[i]->results.v[k];
-				if (isnan(r->x) || strcmp(r->metric, LAT) || strcmp(r->params, params[p]))
+				if (isnan(r->x) || strcmp(r->metric, m->lat) || strcmp(r->params, params[p]))
 					continue;
-				double lat = point(s, LAT, params[p], r->x), bw = point(s, BW, params[p], r->x);
+				double lat = point(s, m->lat, params[p], r->x),
+				       bw = point(s, m->bw, params[p], r->x);
 				int dup = 0;
 				for (size_t j = 0; j < se.n && !dup; j++)
 					dup = se.x[j] == bw && se.y[j] == lat;
@@ -89,17 +95,23 @@ static void side_series(const struct side *s, int si, struct svg_series **out, s
  * levels or more. */
 void report_loaded_charts(struct charts *out, const struct chart_in *in)
 {
+	const struct metric_def *y, *x;
+	if (metric_figure_rows("loaded", FIG_Y, &y, 1) < 1 ||
+	    metric_figure_rows("loaded", FIG_X, &x, 1) < 1)
+		return;
+	const struct pair ids = { .lat = y->id, .bw = x->id };
 	struct svg_series *s = NULL;
 	size_t ns = 0;
 	for (size_t i = 0; i < in->n; i++)
-		side_series(&in->sides[i], (int)i, &s, &ns);
+		side_series(&in->sides[i], (int)i, &ids, &s, &ns);
 	if (!ns)
 		return;
 	const char *title = "Loaded latency: memory latency against the bandwidth other CPUs "
 			    "delivered (lat_loaded)";
-	struct svg_chart c = { .title = title, .xlabel = "delivered bandwidth, MB/s",
-			       .ylabel = "ns", .xk = X_LINEAR, .s = s, .ns = ns,
-			       .standalone = in->standalone };
+	char xlabel[64];
+	snprintf(xlabel, sizeof xlabel, "delivered bandwidth, %s", x->unit);
+	struct svg_chart c = { .title = title, .xlabel = xlabel, .ylabel = y->unit, .xk = X_LINEAR,
+			       .s = s, .ns = ns, .standalone = in->standalone };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);

@@ -5,7 +5,8 @@
  * axis would give the median; the block's maximum is drawn at 4. y the latency on a log
  * scale (a tail is often 100x the median). One line per side: at each percentile the median
  * of the side's samples (blocks) pooled over its runs and rounds, the value compare reads.
- * The bars chart keeps each percentile's interval; this one shows the shape.
+ * The bars chart keeps each percentile's interval; this one shows the shape. The percentiles
+ * are the rows whose .figure is this kind (core/metrics.h), each at the place its row gives.
  */
 #include <math.h>
 #include <stdio.h>
@@ -13,19 +14,22 @@
 #include <string.h>
 #include "analysis/report_tails.h"
 #include "analysis/svg.h"
+#include "core/metrics.h"
 #include "core/result.h"
 #include "core/stats.h"
 #include "core/util.h"
 #include "results/run.h"
 
-#define NQ 5
-static const char *const qmetric[NQ] = {
-	"lat_tail.p50", "lat_tail.p90", "lat_tail.p99", "lat_tail.p999", "lat_tail.max",
+/* The percentiles drawn: the rows whose figure is "tails" (.figure, each a point at its
+ * percentile in nines), in the registry's order; at most QMAX. */
+#define QMAX 8
+struct tail_rows {
+	const struct metric_def *q[QMAX];
+	int n;
 };
-static const double qnines[NQ] = { 0.30103, 1, 2, 3, 4 };
 
-/* The distinct params of lat_tail results over every side, in first-seen order. */
-static size_t ops_seen(const struct side *sides, size_t n, const char ***out)
+/* The distinct params of the first percentile's results over every side, in first-seen order. */
+static size_t ops_seen(const struct side *sides, size_t n, const char *first, const char ***out)
 {
 	const char **v = NULL;
 	size_t k = 0, cap = 0;
@@ -33,7 +37,7 @@ static size_t ops_seen(const struct side *sides, size_t n, const char ***out)
 		for (size_t i = 0; i < sides[s].nruns; i++)
 			for (size_t j = 0; j < sides[s].runs[i]->results.n; j++) {
 				const struct result *r = &sides[s].runs[i]->results.v[j];
-				if (strcmp(r->metric, qmetric[0]) != 0)
+				if (strcmp(r->metric, first) != 0)
 					continue;
 				size_t a = 0;
 				while (a < k && !params_same(v[a], r->params))
@@ -69,7 +73,19 @@ static double side_median(const struct side *s, const char *metric, const char *
 	return med;
 }
 
-static char *render(const struct chart_in *in, const char *params, const char *title)
+/* The x axis' name: each percentile's place and name ("0.3 p50, 1 p90, ..."). */
+static void x_label(const struct tail_rows *t, char *buf, size_t len)
+{
+	size_t at = (size_t)snprintf(buf, len, "percentile in nines:");
+	for (int q = 0; q < t->n && at < len; q++)
+		at += (size_t)snprintf(buf + at, len - at, "%s %.2g %s", q ? "," : "",
+				       t->q[q]->figure.at, t->q[q]->figure.name);
+	if (at < len)
+		snprintf(buf + at, len - at, " of a block");
+}
+
+static char *render(const struct chart_in *in, const struct tail_rows *t, const char *params,
+		    const char *title)
 {
 	const struct side *sides = in->sides;
 	size_t n = in->n;
@@ -77,12 +93,12 @@ static char *render(const struct chart_in *in, const char *params, const char *t
 	size_t ns = 0;
 	for (size_t s = 0; s < n; s++) {
 		struct svg_series *z = &ser[ns];
-		z->x = xmalloc(NQ * sizeof *z->x);
-		z->y = xmalloc(NQ * sizeof *z->y);
-		for (int q = 0; q < NQ; q++) {
-			double v = side_median(&sides[s], qmetric[q], params);
+		z->x = xmalloc(QMAX * sizeof *z->x);
+		z->y = xmalloc(QMAX * sizeof *z->y);
+		for (int q = 0; q < t->n; q++) {
+			double v = side_median(&sides[s], t->q[q]->id, params);
 			if (isfinite(v) && v > 0) { /* a log axis: a value at or below 0 is not drawn */
-				z->x[z->n] = qnines[q];
+				z->x[z->n] = t->q[q]->figure.at;
 				z->y[z->n++] = v;
 			}
 		}
@@ -101,9 +117,10 @@ static char *render(const struct chart_in *in, const char *params, const char *t
 	FILE *f = open_memstream(&buf, &len);
 	if (!f)
 		die(1, "out of memory");
-	struct svg_chart c = { .title = title,
-			       .xlabel = "percentile in nines: 0.3 p50, 1 p90, 2 p99, 3 p99.9, 4 max of a block",
-			       .ylabel = "us", .xk = X_LINEAR, .logy = 1, .s = ser, .ns = ns,
+	char xlabel[160];
+	x_label(t, xlabel, sizeof xlabel);
+	struct svg_chart c = { .title = title, .xlabel = xlabel, .ylabel = t->q[0]->unit,
+			       .xk = X_LINEAR, .logy = 1, .s = ser, .ns = ns,
 			       .standalone = in->standalone };
 	svg_line_chart(f, &c);
 	fclose(f);
@@ -119,8 +136,12 @@ static char *render(const struct chart_in *in, const char *params, const char *t
 /* The chart kind "tails" (its line below): a percentile chart per lat_tail operation. */
 void report_tails_charts(struct charts *out, const struct chart_in *in)
 {
+	struct tail_rows t;
+	t.n = metric_figure_rows("tails", FIG_POINT, t.q, QMAX);
+	if (!t.n)
+		return;
 	const char **ops;
-	size_t k = ops_seen(in->sides, in->n, &ops);
+	size_t k = ops_seen(in->sides, in->n, t.q[0]->id, &ops);
 	for (size_t i = 0; i < k; i++) {
 		char slug[96];
 		snprintf(slug, sizeof slug, "tails-%s", ops[i]);
@@ -129,7 +150,7 @@ void report_tails_charts(struct charts *out, const struct chart_in *in)
 				*p = '-';
 		char *title = xasprintf("Tail latency (lat_tail) %s: percentiles of single operations",
 					ops[i]);
-		chart_add(out, slug, title, render(in, ops[i], title), 0);
+		chart_add(out, slug, title, render(in, &t, ops[i], title), 0);
 		free(title);
 	}
 	free(ops);

@@ -10,13 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/summary_tails.h"
+#include "core/metrics.h"
 #include "core/result.h"
 #include "core/util.h"
 
-#define NQ 5
-static const char *const qmetric[NQ] = {
-	"lat_tail.p50", "lat_tail.p90", "lat_tail.p99", "lat_tail.p999", "lat_tail.max",
-};
+/* The percentiles shown, a column each: the rows whose figure is "tails" (.figure, which also
+ * says whose spread and whose worst sample the last two columns show), in the registry's order */
+#define QMAX 8
 
 static void cell(FILE *f, double v)
 {
@@ -28,10 +28,29 @@ static void cell(FILE *f, double v)
 		fprintf(f, " %9.1f", v);
 }
 
+/* The table's head: what it shows, and a column per percentile, the worst operation and the
+ * spread. */
+static void head(FILE *f, const struct metric_def *const *q, int nq)
+{
+	const char *sp = "-";
+	for (int i = 0; i < nq; i++)
+		if (q[i]->figure.spread)
+			sp = q[i]->figure.name;
+	fprintf(f, "Tail latency (lat_tail), microseconds: each percentile the median over blocks of "
+		   "single operations;\nworst = the slowest operation of the run; %s +- = half the "
+		   "95%% interval of %s, in %%\n\n%-16s %-10s %-18s", sp, sp, "Run", "Host", "Op");
+	for (int i = 0; i < nq; i++)
+		fprintf(f, " %9s", q[i]->figure.name);
+	char pm[32];
+	snprintf(pm, sizeof pm, "%s +-", sp);
+	fprintf(f, " %9s %7s\n", "worst", pm);
+}
+
 int summary_tails(FILE *f, struct run *const *runs, size_t n)
 {
-	int any = 0;
-	for (size_t i = 0; i < n; i++) {
+	const struct metric_def *q[QMAX];
+	int nq = metric_figure_rows("tails", FIG_POINT, q, QMAX), any = 0;
+	for (size_t i = 0; i < n && nq; i++) {
 		const struct run *run = runs[i];
 		char name[64];
 		if (run->label)
@@ -42,15 +61,10 @@ int summary_tails(FILE *f, struct run *const *runs, size_t n)
 			snprintf(name, sizeof name, "#%zu", i + 1);
 		for (size_t k = 0; k < run->results.n; k++) {
 			const struct result *p50 = &run->results.v[k];
-			if (strcmp(p50->metric, qmetric[0]) != 0)
+			if (strcmp(p50->metric, q[0]->id) != 0)
 				continue;
 			if (!any++)
-				fprintf(f, "Tail latency (lat_tail), microseconds: each percentile the median "
-					   "over blocks of single operations;\nworst = the slowest "
-					   "operation of the run; p99 +- = half the 95%% interval of p99, "
-					   "in %%\n\n%-16s %-10s %-18s %9s %9s %9s %9s %9s %9s %7s\n",
-					"Run", "Host", "Op", "p50", "p90", "p99", "p99.9", "max",
-					"worst", "p99 +-");
+				head(f, q, nq);
 			char op[32];
 			if (!param_get(p50->params, "op", op, sizeof op))
 				snprintf(op, sizeof op, "?");
@@ -62,12 +76,12 @@ int summary_tails(FILE *f, struct run *const *runs, size_t n)
 				snprintf(what, sizeof what, "%s", op);
 			fprintf(f, "%-16s %-10.10s %-18s", name, run->host ? run->host : "?", what);
 			double noise = NAN, worst = NAN;
-			for (int q = 0; q < NQ; q++) {
-				const struct result *r = run_point(run, qmetric[q], p50->params, NAN);
+			for (int j = 0; j < nq; j++) {
+				const struct result *r = run_point(run, q[j]->id, p50->params, NAN);
 				cell(f, r ? r->value : NAN);
-				if (r && q == 2)
+				if (r && q[j]->figure.spread)
 					noise = result_noise_pct(r);
-				for (size_t s = 0; r && q == NQ - 1 && s < r->nsamples; s++)
+				for (size_t s = 0; r && q[j]->figure.worst && s < r->nsamples; s++)
 					if (!(r->samples[s].value <= worst))
 						worst = r->samples[s].value;
 			}

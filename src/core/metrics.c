@@ -225,6 +225,13 @@ static int complete(const struct metric_def *d, char *why, size_t len)
 		: !d->noise.group || !(d->noise.run > 0) || !(d->noise.df > 0) ? "its run-to-run noise"
 		: d->sign == SIGN_UNDECLARED ? "its sign rule (.sign)"
 		: d->x.kind == X_UNDECLARED ? "its abscissa (.x.kind)"
+		: (d->chart_title == NULL) != (d->chart_slug == NULL)
+		? "its chart's title and slug together (.chart_title, .chart_slug)"
+		: d->figure.kind && d->figure.role == FIG_UNDECLARED
+		? "its part in its figure (.figure.role)"
+		: (d->lmbench_text.title || d->lmbench_text.mode) &&
+		  (!d->lmbench_text.title || !d->lmbench_text.param)
+		? "its lmbench title's text and parameter (.lmbench_text.title, .param)"
 		: series_lack(d);
 	if (!lack)
 		return 0;
@@ -238,6 +245,26 @@ int metric_set_check(const struct metric_set *s, char *why, size_t len)
 		if (complete(d, why, len) != 0)
 			return -1;
 	return 0;
+}
+
+const char *metric_lmbench_id(enum lmbench_block b)
+{
+	for (int i = 0; b != LMB_NONE && metric_at(i); i++)
+		if (metric_at(i)->lmbench_text.block == b)
+			return metric_at(i)->id;
+	return NULL;
+}
+
+int metric_figure_rows(const char *kind, enum figure_role role, const struct metric_def **out,
+		       int max)
+{
+	int n = 0;
+	for (int i = 0; metric_at(i) && n < max; i++) {
+		const struct metric_def *d = metric_at(i);
+		if (d->figure.kind && !strcmp(d->figure.kind, kind) && d->figure.role == role)
+			out[n++] = d;
+	}
+	return n;
 }
 
 int metric_check_record(const char *tool, const char *id, char *why, size_t len)

@@ -64,6 +64,40 @@ struct metric_x {
 	enum lmbench_x lmbench; /* how lmbench's text prints it (above) */
 };
 
+/* A layout of lmbench's text that holds rows together, which the lmbench reader and writer
+ * read and write by code, finding each row by its place in it: */
+enum lmbench_block {
+	LMB_NONE,
+	LMB_FS_CREATE,     /* "File system latency": "<k>k <files> <creates/s> <deletes/s>" lines, */
+	LMB_FS_DELETE,     /* a line per file size */
+	LMB_CTX,           /* lat_ctx's series of each size, titled "size=<k>k ovr=<overhead>" */
+	LMB_CTX_OVERHEAD,  /* the overhead in that title */
+	LMB_CACHE_SIZE,    /* "L<level> cache: <size> bytes <latency> nanoseconds" */
+	LMB_CACHE_LATENCY, /* the latency in it; main memory's "Memory latency: <l> nanoseconds" */
+	LMB_HTTP,          /* lat_http's "Avg xfer: ..., <total> in <ms> millisecs, ...", read only */
+};
+
+/* Where lmbench's text holds a row's values when neither its template line (.line) nor its
+ * series title (.series_title) says: the importer (results/lmbench_read.c) finds the row by it
+ * and the writer (results/lmbench_write.c) writes the values back there. */
+struct metric_lmbench_text {
+	/* A series' title line: this text, then the value of the series' parameter param (bw_tcp:
+	 * "Socket bandwidth using " and host), or with whole this line alone, for the series whose
+	 * parameter param is set other than "0" (bw_mem's "\"libc bcopy aligned", read back as
+	 * param=1) */
+	const char *title, *param;
+	int whole;
+	const char *unset; /* what the writer puts for a series without param (NULL: "?") */
+	/* With title and param: the line before such series that says whose they are, when rows
+	 * share the title (lat_mem_rd's "Memory load latency" and "Random load latency" before
+	 * "\"stride=N"); param's value is then an integer. Before any, the first such row's. */
+	const char *mode;
+	enum lmbench_block block; /* its place in a layout of lmbench's (above) */
+	/* The [KEY: value] header of lmbench's results that the writer makes of its value when
+	 * the run's facts do not hold it (mhz.mhz: "MHZ", line.bytes: "LINE_SIZE"); NULL: none */
+	const char *header;
+};
+
 /* Which values a measurement of the metric can give (results/run_check.c judges a run by it). */
 enum sign_rule {
 	SIGN_UNDECLARED, /* refused by the registry's check */
@@ -71,6 +105,26 @@ enum sign_rule {
 	ZERO_OR_MORE,    /* zero is a measurement too (lat_loaded's level 0 delivers 0 MB/s) */
 	ANY_SIGN,        /* a measurement less an estimated overhead, or a difference of two:
 			  * recorded as measured even at or below zero */
+};
+
+/* A row's part in a figure that joins rows of its tool, drawn by a chart kind besides the row's
+ * own chart (.chart): lat_tail's percentiles (a chart per operation, and `plumb summary
+ * --tails`'s table), lat_loaded's latency against its bandwidth. The kind and the table find
+ * their rows by it, never by id. */
+enum figure_role {
+	FIG_UNDECLARED, /* refused on a row that names a figure */
+	FIG_POINT,      /* a point at .at of the figure's x; the points in the registry's order */
+	FIG_X,          /* the figure's x, paired with its FIG_Y row at each params and abscissa */
+	FIG_Y,          /* the figure's y */
+};
+struct metric_figure {
+	const char *kind;      /* the chart kind that draws the figure (mk/charts.sh checks it is
+				* declared); NULL: in none */
+	enum figure_role role;
+	double at;             /* FIG_POINT: its abscissa (lat_tail: the percentile in nines) */
+	const char *name;      /* FIG_POINT: its name on the axis and a table's column ("p99.9") */
+	int spread;            /* 1: its spread is the table's "+-" column (lat_tail's p99) */
+	int worst;             /* 1: its samples' largest is the table's "worst" (lat_tail's max) */
 };
 
 /* Which points of a series lmbench's summary tables read (analysis/compare.c: the points
@@ -104,8 +158,15 @@ struct metric_summary {
  * draws it and which points lmbench's summary reads:
  *     .x = { .kind = X_COUNT, .label = "copies" }, .chart = "series",
  *     .summary = { .at = SUMMARY_LAST },
+ * A row whose chart is titled by it names the title and the slug together (lmbench's memory
+ * and context-switch charts: .chart_title, .chart_slug); one in a figure joining rows of its
+ * tool says its part (.figure = { .kind = "tails", .role = FIG_POINT, .at = 2, .name = "p99" });
+ * one whose values lmbench's text holds in a title or a block of its own says where
+ * (.lmbench_text = { .title = "Socket bandwidth using ", .param = "host" }, .block, .header).
  * A row that leaves out a field a room needs (unit, version, description, method, noise, sign
- * rule, abscissa; with a series its label, chart and summary points) is incomplete:
+ * rule, abscissa; with a series its label, chart and summary points; a chart title without its
+ * slug or a slug without its title; a figure without its part; an lmbench title or mode
+ * without the title's text and parameter) is incomplete:
  * mk/registry.sh refuses a table whose rows lack noise, sign rule or abscissa at build time,
  * metric_set_check() names what any row lacks (tests/unit/metrics_test.c runs it on every
  * file's rows), and a tool recording an incomplete row's metric stops with an internal error.
@@ -123,6 +184,7 @@ struct metric_def {
 	const char *xfmt, *vfmt;  /* printf formats, or "bw" (lmbench's "%.6f if < 1 else %.2f"),
 				   * or "micromb" (lat_mmap: %.0f if >= 10) */
 	const char *series_title; /* the header printed before a series, or NULL */
+	struct metric_lmbench_text lmbench_text; /* where else lmbench's text holds it (above) */
 	const char *work;         /* the unit of work one timed iteration performs, and how the
 				   * value is derived from it */
 	const char *subtracted;   /* what is subtracted from the timed span */
@@ -150,6 +212,11 @@ struct metric_def {
 	 * kind). "series" is a line chart of its own per metric, x named by x.label; a row with a
 	 * series names one, a row without may (lat_epoll's "samples"); NULL: none but the bars. */
 	const char *chart;
+	/* Its chart's title and slug (file name stem and HTML id), both or neither; NULL: "ID:
+	 * description" and "series-ID", as every chart per metric is named ("series",
+	 * "mem_latency", "mem_bandwidth", "ctx_switch" draw a chart per row) */
+	const char *chart_title, *chart_slug;
+	struct metric_figure figure; /* its part in a figure joining rows of its tool (above) */
 	struct metric_summary summary; /* lmbench's summary points (with a series) */
 	/* 1: the value is a size in bytes that the report marks on the size axis of its memory
 	 * charts, named "L" and the result's level= parameter (a cache level's size: cache.size,
@@ -199,8 +266,15 @@ const struct metric_def *metric_find(const char *id);
  * or declared without noise). A tool plumb does not know (a test's) may record any known id. */
 int metric_check_record(const char *tool, const char *id, char *why, size_t len);
 /* Whether the rows of s are complete (id, unit, version, description, method, noise, sign rule,
- * abscissa; with a series its label, chart and summary points): 0, or -1 with why. */
+ * abscissa; with a series its label, chart and summary points; a chart's title and slug
+ * together; a figure's part; an lmbench title's parameter): 0, or -1 with why. */
 int metric_set_check(const struct metric_set *s, char *why, size_t len);
+/* The id of the row whose place in lmbench's layouts is b (its .lmbench_text.block), or NULL. */
+const char *metric_lmbench_id(enum lmbench_block b);
+/* The rows of the registry whose figure is kind and whose part in it is role, in the registry's
+ * order (steady twins are in no figure): how many, at most max, stored in out. */
+int metric_figure_rows(const char *kind, enum figure_role role, const struct metric_def **out,
+		       int max);
 /* docs/metrics.md: every metric, its unit of work, subtraction, statistic, version and
  * difference from lmbench, as Markdown. -1 when a metric lacks its method. */
 int metrics_doc(FILE *f);

@@ -9,6 +9,8 @@
  *                                     templates (core/metrics.h), so the two cannot drift apart
  *   a title line, then "x y" lines    a series (bw_mem, lat_mem_rd, lat_ctx, lat_fs, ...), ended
  *                                     by an empty line
+ * The titles, blocks and odd lines that are lmbench's own layouts are read into the rows whose
+ * .lmbench_text says they belong there (core/metrics.h); no metric is named here.
  * Like lmbench's own report scripts, lines that are not recognised (stray error messages, prose
  * in hand-trimmed posts, ". . .") are skipped. Each value becomes a result with method version 0
  * (measured by lmbench, not by plumb) and one sample; a value lmbench printed as negative (its
@@ -45,7 +47,9 @@ struct lmp {
 	struct run *cur;
 	size_t block_results;
 	int blocks;
-	int rand_mode;           /* after "Random load latency": lat_mem_rd.rand */
+	/* after a row's mode line (lat_mem_rd's "Random load latency"): that row, whose series
+	 * the title the rows share starts; NULL: none yet */
+	const struct metric_def *mode;
 	enum series_kind series;
 	enum x_kind xkind;
 	char smetric[64];
@@ -89,10 +93,11 @@ static const char *num_token(const char *s, double *v)
 	return s + n;
 }
 
+/* A value of metric (NULL: a layout's row the registry lacks, nothing kept). */
 static void add_value(struct lmp *P, const char *metric, const char *params, double x, double v,
 		      const char *info, uint64_t iters)
 {
-	if (!(v >= 0) || !isfinite(v) || !P->cur)
+	if (!metric || !(v >= 0) || !isfinite(v) || !P->cur)
 		return;
 	char why[256];
 	if (v == 0 && value_check(metric, NULL, v, why, sizeof why)) {
@@ -196,7 +201,7 @@ static int single_line(struct lmp *P, const char *line)
 	if (!strncmp(line, "Avg xfer", 8)) {
 		const char *in = strstr(line, " in ");
 		if (in && parse_num(in + 4, &v) && strstr(in, " millisec")) {
-			add_value(P, "lat_http.latency", "", NAN, v, NULL, 0);
+			add_value(P, metric_lmbench_id(LMB_HTTP), "", NAN, v, NULL, 0);
 			return 1;
 		}
 	}
@@ -206,12 +211,12 @@ static int single_line(struct lmp *P, const char *line)
 	if (sscanf(line, "L%d cache: %lf bytes %lf nanoseconds", &level, &size, &lat) == 3 &&
 	    level > 0 && level < 10) {
 		snprintf(params, sizeof params, "level=%d", level);
-		add_value(P, "cache.size", params, NAN, size, NULL, 0);
-		add_value(P, "cache.latency", params, NAN, lat, NULL, 0);
+		add_value(P, metric_lmbench_id(LMB_CACHE_SIZE), params, NAN, size, NULL, 0);
+		add_value(P, metric_lmbench_id(LMB_CACHE_LATENCY), params, NAN, lat, NULL, 0);
 		return 1;
 	}
 	if (sscanf(line, "Memory latency: %lf nanoseconds", &lat) == 1) {
-		add_value(P, "cache.latency", "level=mem", NAN, lat, NULL, 0);
+		add_value(P, metric_lmbench_id(LMB_CACHE_LATENCY), "level=mem", NAN, lat, NULL, 0);
 		return 1;
 	}
 	return 0;
@@ -228,53 +233,81 @@ static void start_series(struct lmp *P, enum series_kind k, const char *metric, 
 	snprintf(P->sparams, sizeof P->sparams, "%s", params);
 }
 
+/* The row whose mode line (.lmbench_text.mode) line is; with line NULL, the first row that has
+ * one (whose series a shared title starts before any mode line). NULL: none. */
+static const struct metric_def *mode_row(const char *line)
+{
+	for (int i = 0; metric_at(i); i++) {
+		const struct metric_def *d = metric_at(i);
+		if (d->lmbench_text.mode && d->lmbench_text.title && d->lmbench_text.param &&
+		    (!line || !strcmp(line, d->lmbench_text.mode)))
+			return d;
+	}
+	return NULL;
+}
+
+/* A title line that a row's .lmbench_text names: its text and a parameter's value (bw_tcp's
+ * "Socket bandwidth using HOST", disk's), or a whole line meaning param=1 (bw_mem's aligned
+ * bcopy). Starts the row's series; 1 when recognised. */
+static int titled_line(struct lmp *P, const char *line)
+{
+	char params[256];
+	for (int i = 0; metric_at(i); i++) {
+		const struct metric_def *d = metric_at(i);
+		const struct metric_lmbench_text *t = &d->lmbench_text;
+		if (!t->title || !t->param || t->mode)
+			continue; /* a mode's series: title_line() */
+		size_t pl = strlen(t->title);
+		if (t->whole ? !strcmp(line, t->title)
+			     : (!strncmp(line, t->title, pl) && line[pl] && !strchr(line + pl, ' '))) {
+			if (t->whole)
+				snprintf(params, sizeof params, "%s=1", t->param);
+			else
+				snprintf(params, sizeof params, "%s=%s", t->param, line + pl);
+			start_series(P, S_XY, d->id, params);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* A title line: starts a series (or sets lat_mem_rd's mode). 1 when recognised. */
 static int title_line(struct lmp *P, const char *line)
 {
 	char params[256];
 	double a, b;
-	if (!strcmp(line, "Memory load latency") || !strcmp(line, "Random load latency")) {
-		P->rand_mode = line[0] == 'R';
+	const struct metric_def *m = mode_row(line);
+	if (m) {
+		P->mode = m;
 		P->series = S_NONE;
 		return 1;
 	}
-	if (!strncmp(line, "\"stride=", 8) && num_token(line + 8, &a) && a == floor(a)) {
-		snprintf(params, sizeof params, "stride=%.0f", a);
-		start_series(P, S_XY, P->rand_mode ? "lat_mem_rd.rand" : "lat_mem_rd.seq", params);
+	/* the series of the row the last mode line named (lat_mem_rd's "stride=N) */
+	m = P->mode ? P->mode : mode_row(NULL);
+	size_t tl = m ? strlen(m->lmbench_text.title) : 0;
+	if (m && !strncmp(line, m->lmbench_text.title, tl) && num_token(line + tl, &a) &&
+	    a == floor(a)) {
+		snprintf(params, sizeof params, "%s=%.0f", m->lmbench_text.param, a);
+		start_series(P, S_XY, m->id, params);
 		return 1;
 	}
 	/* lat_ctx: "size=0k ovr=3.61 — the overhead, then "procs usecs" lines */
-	if (!strncmp(line, "\"size=", 6)) {
+	if (!strncmp(line, "\"size=", 6) && metric_lmbench_id(LMB_CTX)) {
 		size_t n = parse_num(line + 6, &a);
 		if (n && line[6 + n] == 'k' && !strncmp(line + 7 + n, " ovr=", 5) &&
 		    num_token(line + 12 + n, &b)) {
 			snprintf(params, sizeof params, "size=%.0f", a);
-			add_value(P, "lat_ctx.overhead", params, NAN, b, NULL, 0);
-			start_series(P, S_CTX, "lat_ctx.switch", params);
+			add_value(P, metric_lmbench_id(LMB_CTX_OVERHEAD), params, NAN, b, NULL, 0);
+			start_series(P, S_CTX, metric_lmbench_id(LMB_CTX), params);
 			return 1;
 		}
 	}
 	if (!strcmp(line, "\"File system latency")) {
-		start_series(P, S_FS, "lat_fs", "");
+		start_series(P, S_FS, "", ""); /* its columns' rows say whose they are */
 		return 1;
 	}
-	static const struct { const char *prefix, *metric, *key; } named[] = {
-		{ "Socket bandwidth using ", "bw_tcp.bandwidth", "host" },
-		{ "\"Seek times for ", "disk.seek", "dev" },
-		{ "\"Zone bandwidth for ", "disk.zone", "dev" },
-	};
-	for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
-		size_t pl = strlen(named[i].prefix);
-		if (!strncmp(line, named[i].prefix, pl) && line[pl] && !strchr(line + pl, ' ')) {
-			snprintf(params, sizeof params, "%s=%s", named[i].key, line + pl);
-			start_series(P, S_XY, named[i].metric, params);
-			return 1;
-		}
-	}
-	if (!strcmp(line, "\"libc bcopy aligned")) {
-		start_series(P, S_XY, "bw_mem.bcopy", "conflict=1");
+	if (titled_line(P, line))
 		return 1;
-	}
 	for (int i = 0; metric_at(i); i++) {
 		const struct metric_def *d = metric_at(i);
 		if (d->series_title && !strchr(d->series_title, '{') && !strcmp(line, d->series_title)) {
@@ -345,8 +378,8 @@ static int series_line(struct lmp *P, const char *line)
 			return 0;
 		snprintf(params, sizeof params, "size=%.0f", x * 1024);
 		uint64_t files = y > 0 && y < 1e18 ? (uint64_t)y : 0;
-		add_value(P, "lat_fs.create", params, NAN, c, NULL, files);
-		add_value(P, "lat_fs.delete", params, NAN, d, NULL, files);
+		add_value(P, metric_lmbench_id(LMB_FS_CREATE), params, NAN, c, NULL, files);
+		add_value(P, metric_lmbench_id(LMB_FS_DELETE), params, NAN, d, NULL, files);
 		return 1;
 	}
 	default:
@@ -465,7 +498,7 @@ static void begin_block(struct lmp *P, const char *line, size_t len)
 	struct run *r = run_new();
 	P->cur = r;
 	P->block_results = 0;
-	P->rand_mode = 0;
+	P->mode = NULL;
 	P->series = S_NONE;
 	P->ndates = 0;
 	r->profile = xstrdup("lmbench");

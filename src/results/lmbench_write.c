@@ -3,7 +3,9 @@
  * line, [KEY: value] headers, then every result as the line lmbench prints for it (from the
  * registry's templates) and every series as lmbench's suite writes it (title, "x y" lines, an
  * empty line). lmbench's own summary script and plumb's importer both read the file; values carry
- * lmbench's printed precision, so the exact samples travel in JSON instead.
+ * lmbench's printed precision, so the exact samples travel in JSON instead. The titles, blocks
+ * and headers that are lmbench's own layouts are written for the rows whose .lmbench_text says
+ * they belong there (core/metrics.h); no metric is named here.
  *
  * Not written, because lmbench's format has no line for them: lat_http (its line needs byte
  * counts plumb does not keep), memsize, and plumb's per-sample detail.
@@ -41,18 +43,21 @@ static void point(FILE *f, const struct result *p)
 		text_line(f, "", line, "");
 }
 
-/* The lat_fs block: "<k>k\t<files>\t<creates/s>\t<deletes/s>" per size. */
+/* The lat_fs block: "<k>k\t<files>\t<creates/s>\t<deletes/s>" per size, the two columns' rows
+ * saying which they are. */
 static void fs_block(FILE *f, const struct run *r)
 {
+	const char *create = metric_lmbench_id(LMB_FS_CREATE);
+	const char *del = metric_lmbench_id(LMB_FS_DELETE);
 	fprintf(f, "\"File system latency\n");
-	for (size_t i = 0; i < r->results.n; i++) {
+	for (size_t i = 0; i < r->results.n && create; i++) {
 		const struct result *c = &r->results.v[i];
-		if (strcmp(c->metric, "lat_fs.create"))
+		if (strcmp(c->metric, create))
 			continue;
 		char size[32];
 		if (!param_get(c->params, "size", size, sizeof size))
 			continue;
-		const struct result *d = run_find(r, "lat_fs.delete", c->params, NAN);
+		const struct result *d = del ? run_find(r, del, c->params, NAN) : NULL;
 		unsigned long long files = c->nsamples ? (unsigned long long)c->samples[0].iters : 0;
 		fprintf(f, "%.0fk\t%llu\t%.0f\t%.0f\n", atof(size) / 1024, files,
 			isnan(c->value) ? -1 : c->value, d && !isnan(d->value) ? d->value : -1);
@@ -60,31 +65,30 @@ static void fs_block(FILE *f, const struct run *r)
 	fputc('\n', f);
 }
 
-static void series(FILE *f, const struct run *r, size_t first, int *mode)
+/* A series as lmbench's suite writes it: its title, its points, an empty line. mode: the last
+ * mode line written (lat_mem_rd's "Random load latency", its row's .lmbench_text.mode). */
+static void series(FILE *f, const struct run *r, size_t first, const char **mode)
 {
 	const struct result *s = &r->results.v[first];
 	const struct metric_def *d = metric_find(s->metric);
+	const struct metric_lmbench_text *t = d && d->lmbench_text.title ? &d->lmbench_text : NULL;
 	char v[256];
-	if (!strncmp(s->metric, "lat_mem_rd.", 11)) {
-		int rnd = !strcmp(s->metric, "lat_mem_rd.rand");
-		if (*mode != rnd)
-			fprintf(f, "%s load latency\n", rnd ? "Random" : "Memory");
-		*mode = rnd;
-		text_line(f, "\"stride=", param_get(s->params, "stride", v, sizeof v) ? v : "?", "");
-	} else if (!strcmp(s->metric, "lat_ctx.switch")) {
-		const struct result *o = run_find(r, "lat_ctx.overhead", s->params, NAN);
+	if (t && t->mode && t->param) {
+		if (!*mode || strcmp(*mode, t->mode))
+			fprintf(f, "%s\n", t->mode);
+		*mode = t->mode;
+		text_line(f, t->title, param_get(s->params, t->param, v, sizeof v) ? v : "?", "");
+	} else if (d && d->lmbench_text.block == LMB_CTX) {
+		const char *ov = metric_lmbench_id(LMB_CTX_OVERHEAD);
+		const struct result *o = ov ? run_find(r, ov, s->params, NAN) : NULL;
 		char ovr[48];
 		snprintf(ovr, sizeof ovr, "k ovr=%.2f", o && !isnan(o->value) ? o->value : 0.0);
 		text_line(f, "\n\"size=", param_get(s->params, "size", v, sizeof v) ? v : "0", ovr);
-	} else if (!strcmp(s->metric, "bw_tcp.bandwidth")) {
-		text_line(f, "Socket bandwidth using ",
-			  param_get(s->params, "host", v, sizeof v) ? v : "localhost", "");
-	} else if (!strncmp(s->metric, "disk.", 5)) {
-		text_line(f, strcmp(s->metric, "disk.seek") ? "\"Zone bandwidth for " : "\"Seek times for ",
-			  param_get(s->params, "dev", v, sizeof v) ? v : "?", "");
-	} else if (!strcmp(s->metric, "bw_mem.bcopy") && param_get(s->params, "conflict", v, sizeof v) &&
-		   strcmp(v, "0")) {
-		fprintf(f, "\"libc bcopy aligned\n");
+	} else if (t && !t->whole) { /* a title and a parameter's value: bw_tcp's, disk's */
+		text_line(f, t->title, param_get(s->params, t->param, v, sizeof v) ? v
+				       : t->unset ? t->unset : "?", "");
+	} else if (t && param_get(s->params, t->param, v, sizeof v) && strcmp(v, "0")) {
+		fprintf(f, "%s\n", t->title); /* bw_mem's aligned bcopy */
 	} else if (d && d->series_title) {
 		fprintf(f, "%s\n", d->series_title);
 	} else {
@@ -102,10 +106,11 @@ static void single(FILE *f, const struct result *p)
 	char line[512], v[64];
 	if (!d || isnan(p->value))
 		return;
-	if (!strcmp(p->metric, "cache.latency") || !strcmp(p->metric, "cache.size")) {
+	enum lmbench_block b = d->lmbench_text.block;
+	if (b == LMB_CACHE_LATENCY || b == LMB_CACHE_SIZE) {
 		if (!param_get(p->params, "level", v, sizeof v))
 			return;
-		if (!strcmp(v, "mem") && !strcmp(p->metric, "cache.latency"))
+		if (!strcmp(v, "mem") && b == LMB_CACHE_LATENCY)
 			fprintf(f, "Memory latency: %.2f nanoseconds\n", p->value);
 		return; /* level lines are written with their size, below */
 	}
@@ -118,11 +123,13 @@ static void single(FILE *f, const struct result *p)
 
 static void cache_levels(FILE *f, const struct run *r)
 {
-	for (size_t i = 0; i < r->results.n; i++) {
+	const char *size = metric_lmbench_id(LMB_CACHE_SIZE);
+	const char *lat = metric_lmbench_id(LMB_CACHE_LATENCY);
+	for (size_t i = 0; i < r->results.n && size; i++) {
 		const struct result *s = &r->results.v[i];
-		if (strcmp(s->metric, "cache.size") || isnan(s->value))
+		if (strcmp(s->metric, size) || isnan(s->value))
 			continue;
-		const struct result *l = run_find(r, "cache.latency", s->params, NAN);
+		const struct result *l = lat ? run_find(r, lat, s->params, NAN) : NULL;
 		char v[16];
 		char rest[96];
 		snprintf(rest, sizeof rest, " cache: %.0f bytes %.2f nanoseconds", s->value,
@@ -143,6 +150,18 @@ static void date_line(FILE *f, const char *iso)
 		fprintf(f, "[%s]\n", buf);
 	else
 		text_line(f, "[", iso, "]");
+}
+
+/* The result (no params) of the row whose value lmbench's header key carries
+ * (.lmbench_text.header), or NULL. */
+static const struct result *header_result(const struct run *r, const char *key)
+{
+	for (int i = 0; metric_at(i); i++) {
+		const char *h = metric_at(i)->lmbench_text.header;
+		if (h && !strcmp(h, key))
+			return run_find(r, metric_at(i)->id, "", NAN);
+	}
+	return NULL;
 }
 
 static void headers(FILE *f, const struct run *r)
@@ -174,11 +193,11 @@ static void headers(FILE *f, const struct run *r)
 	}
 	/* plumb's own runs: the headers lmbench's summary reads, from plumb's facts */
 	const char *mhz = kv_get(&r->facts, "mhz");
-	const struct result *m = run_find(r, "mhz.mhz", "", NAN);
+	const struct result *m = header_result(r, "MHZ");
 	double mv = mhz ? atof(mhz) : m ? m->value : NAN;
 	if (!have_mhz && mv > 0)
 		fprintf(f, "[MHZ: %.0f MHz, %.4f nanosec clock]\n", mv, 1000 / mv);
-	const struct result *lb = run_find(r, "line.bytes", "", NAN);
+	const struct result *lb = header_result(r, "LINE_SIZE");
 	const char *cl = kv_get(&r->facts, "line_size");
 	if (!cl)
 		cl = kv_get(&r->facts, "cache_line");
@@ -205,21 +224,22 @@ static void headers(FILE *f, const struct run *r)
 static void write_text(const struct run *r, FILE *f)
 {
 	headers(f, r);
-	int mode = -1, fs_done = 0; /* lat_mem_rd: no mode line written yet */
+	const char *mode = NULL; /* no mode line written yet */
+	int fs_done = 0;
 	for (size_t i = 0; i < r->results.n; i++) {
 		const struct result *p = &r->results.v[i];
 		const struct metric_def *d = metric_find(p->metric);
 		if (d && d->steady_of)
 			continue; /* a steady figure: lmbench has no line for it */
-		if (!strncmp(p->metric, "lat_fs.", 7)) {
+		if (d && (d->lmbench_text.block == LMB_FS_CREATE ||
+			  d->lmbench_text.block == LMB_FS_DELETE)) {
 			if (!fs_done++)
 				fs_block(f, r);
 			continue;
 		}
-		if (!strcmp(p->metric, "lat_ctx.overhead") || !strcmp(p->metric, "mhz.mhz"))
-			continue;
 		if (isnan(p->x)) {
-			single(f, p);
+			single(f, p); /* nothing for a row without a line (.line NULL): lat_ctx's
+				       * overhead goes in its title, mhz in the MHZ header */
 			continue;
 		}
 		int seen = 0; /* a series is written whole where its first point is */

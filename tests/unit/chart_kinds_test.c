@@ -40,8 +40,32 @@ TEST(chart_kinds_every_row_drawn)
 			fprintf(stderr, "%s: .chart = \"%s\" names no chart kind\n", d->id, d->chart);
 			CHECK(0);
 		}
+		if (d->figure.kind && !chart_kind_find(d->figure.kind)) {
+			fprintf(stderr, "%s: .figure.kind = \"%s\" names no chart kind\n", d->id,
+				d->figure.kind);
+			CHECK(0);
+		}
 		/* a series is drawn by a chart of some kind */
 		if (d->x.kind != X_NONE)
 			CHECK(d->chart != NULL);
 	}
+}
+
+/* The figures that join rows find them by their rows: lat_tail's percentiles, a point each in
+ * the registry's order with one spread and one worst column, and lat_loaded's pair. */
+TEST(chart_kinds_figures_found_by_row)
+{
+	const struct metric_def *q[8], *x, *y;
+	int n = metric_figure_rows("tails", FIG_POINT, q, 8), spread = 0, worst = 0;
+	CHECK(n == 5);
+	for (int i = 0; i < n; i++) {
+		CHECK(q[i]->figure.name != NULL);
+		CHECK(i == 0 || q[i]->figure.at > q[i - 1]->figure.at);
+		spread += q[i]->figure.spread;
+		worst += q[i]->figure.worst;
+	}
+	CHECK(spread == 1 && worst == 1);
+	CHECK(metric_figure_rows("loaded", FIG_X, &x, 1) == 1);
+	CHECK(metric_figure_rows("loaded", FIG_Y, &y, 1) == 1);
+	CHECK(metric_figure_rows("no such kind", FIG_POINT, q, 8) == 0);
 }

@@ -114,6 +114,22 @@ TEST(metrics_row_without_a_room_field_refused)
 		{ { ROW(.sign = POSITIVE, .x = { .kind = X_COUNT, .label = "copies" },
 			.chart = "series", .summary = { .at = SUMMARY_LISTED, .x = { 2 } }) },
 		  NULL },
+		{ { ROW(.sign = POSITIVE, .x = { .kind = X_NONE }, .chart_title = "a title") },
+		  "title and slug together" },
+		{ { ROW(.sign = POSITIVE, .x = { .kind = X_NONE }, .chart_slug = "a-slug") },
+		  "title and slug together" },
+		{ { ROW(.sign = POSITIVE, .x = { .kind = X_NONE }, .chart_slug = "a-slug",
+			.chart_title = "a title") }, NULL },
+		{ { ROW(.sign = POSITIVE, .x = { .kind = X_NONE }, .figure = { .kind = "tails" }) },
+		  "part in its figure (.figure.role)" },
+		{ { ROW(.sign = POSITIVE, .x = { .kind = X_NONE },
+			.figure = { .kind = "tails", .role = FIG_POINT, .at = 1, .name = "p" }) }, NULL },
+		{ { ROW(.sign = POSITIVE, .x = { .kind = X_NONE },
+			.lmbench_text = { .title = "Socket bandwidth using " }) },
+		  "lmbench title's text and parameter" },
+		{ { ROW(.sign = POSITIVE, .x = { .kind = X_NONE },
+			.lmbench_text = { .mode = "Random load latency", .param = "stride" }) },
+		  "lmbench title's text and parameter" },
 	};
 #undef ROW
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {

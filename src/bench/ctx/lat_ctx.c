@@ -278,6 +278,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "lat_ctx loop overhead per switch (size=KB)",
 	  .line = NULL, .vfmt = "%.2f", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .lmbench_text = { .block = LMB_CTX_OVERHEAD }, /* in lmbench's title of the series */
 	  .work = "one pipe write + read and one buffer sum in a single process: what a switch "
 		"step costs besides the switch",
 	  .subtracted = SUB_CLOCK, .lmbench = "recorded as its own result",
@@ -286,8 +287,10 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "context switch among N processes touching KB each",
 	  .line = "%x %v", .xfmt = "%.0f", .vfmt = "%.2f",
+	  .lmbench_text = { .block = LMB_CTX },
 	  .sign = ANY_SIGN, .x = { .kind = X_COUNT, .label = "processes" },
-	  .chart = "ctx_switch",
+	  .chart = "ctx_switch", .chart_slug = "ctx-switch",
+	  .chart_title = "Context switch time by process count (lat_ctx), a line per size (KB)",
 	  .summary = { .at = SUMMARY_LISTED, .x = { 2, 8, 16 } },
 	  .work = "one trip of a token around a ring of N processes, each summing its KB buffer; "
 		"per switch",

@@ -211,6 +211,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .unit = "ms", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "seek time by distance (MB)",
 	  .line = "%x %v", .xfmt = "%.01f", .vfmt = "%.02f",
+	  .lmbench_text = { .title = "\"Seek times for ", .param = "dev" },
 	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size" }, .chart = "series",
 	  .summary = { .at = SUMMARY_LAST },
 	  .work = "one 4 KiB read (O_DIRECT when possible) at alternating positions; one sample "
@@ -222,6 +223,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .unit = "MB/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
 	  .desc = "read bandwidth by offset (MB)",
 	  .line = "%x %v", .xfmt = "%.01f", .vfmt = "%.2f",
+	  .lmbench_text = { .title = "\"Zone bandwidth for ", .param = "dev" },
 	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size" }, .chart = "series",
 	  .summary = { .at = SUMMARY_LAST },
 	  .work = "one 1 MiB read at an offset; one sample per read",

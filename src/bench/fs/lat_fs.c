@@ -289,6 +289,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .unit = "/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
 	  .desc = "files created per second (size=bytes)",
 	  .line = NULL, .vfmt = "%.0f", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .lmbench_text = { .block = LMB_FS_CREATE },
 	  .work = "creating files (open O_CREAT|O_EXCL, write SIZE bytes, close), at most 100 per "
 		"directory; files / time",
 	  .subtracted = SUB_CLOCK " (directories made and removed outside the timing)",
@@ -305,6 +306,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .unit = "/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
 	  .desc = "files deleted per second (size=bytes)",
 	  .line = NULL, .vfmt = "%.0f", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .lmbench_text = { .block = LMB_FS_DELETE },
 	  .work = "unlinking those files; files / time", .subtracted = SUB_CLOCK, .lmbench = "",
 	  .noise = { .group = "file", .run = 0.35, .run_eq = 0.35, .df = 5, .clock = OWN_PACE },
 	  .steady = { .group = "file.steady", .run = 0.35, .run_eq = 0.35, .df = 5,

@@ -254,6 +254,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .unit = "bytes", .better = NEUTRAL, .stat = MEDIAN, .version = 1,
 	  .desc = "cache size of level {level}",
 	  .line = NULL, .vfmt = "%.0f", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .lmbench_text = { .block = LMB_CACHE_SIZE },
 	  .size_mark = 1, /* the report marks it on memory charts */
 	  .work = "random chases over growing sizes; where the per-load cost steps",
 	  .subtracted = SUB_CLOCK, .lmbench = "derived from chase latencies",
@@ -262,6 +263,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "load latency of level {level}; level=mem for main memory",
 	  .line = NULL, .vfmt = "%.2f", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .lmbench_text = { .block = LMB_CACHE_LATENCY },
 	  .work = "100 dependent random loads within a level's size; per load",
 	  .subtracted = SUB_CLOCK, .lmbench = "",
 	  .noise = { .group = "memory", .run = 0.21, .run_eq = 0.21, .df = 5, .clock = OWN_PACE } },

@@ -458,7 +458,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .line = "Loaded latency level %x ({traffic}): %v nanoseconds",
 	  .xfmt = "%.0f", .vfmt = "%.2f",
 	  .sign = POSITIVE, .x = { .kind = X_LEVEL, .label = "load level (0: no loader)" },
-	  .chart = "series",
+	  .chart = "series", .figure = { .kind = "loaded", .role = FIG_Y },
 	  .summary = { .at = SUMMARY_LAST },
 	  .work = "100 dependent loads of one random cycle through every line of the chase's "
 		 "size, on one CPU while the other CPUs' loaders run at the level's delay; per "
@@ -475,7 +475,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .desc = "bandwidth the loaders delivered at load level x",
 	  .line = "Loaded bandwidth level %x ({traffic}): %v MB/s", .xfmt = "%.0f", .vfmt = "%.0f",
 	  .sign = ZERO_OR_MORE, .x = { .kind = X_LEVEL, .label = "load level (0: no loader)" },
-	  .chart = "series",
+	  .chart = "series", .figure = { .kind = "loaded", .role = FIG_X },
 	  .summary = { .at = SUMMARY_LAST },
 	  .work = "bytes all loaders read plus bytes they wrote (a copy counts both) during one "
 		 "timed latency sample, over its wall time",

@@ -156,6 +156,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .unit = "bytes", .better = NEUTRAL, .stat = MEDIAN, .version = 1,
 	  .desc = "cache line size",
 	  .line = "%v", .vfmt = "%.0f", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .lmbench_text = { .header = "LINE_SIZE" },
 	  .work = "chases at growing distances over flushed blocks; the distance where the cost "
 		"per load steps",
 	  .subtracted = SUB_CLOCK, .lmbench = "derived from chase latencies",

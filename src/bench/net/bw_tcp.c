@@ -135,6 +135,8 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .unit = "MB/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
 	  .desc = "TCP bandwidth by message size (MB)",
 	  .line = "%x %v MB/sec", .xfmt = "%.6f", .vfmt = "%.2f",
+	  .lmbench_text = { .title = "Socket bandwidth using ", .param = "host",
+			    .unset = "localhost" },
 	  .sign = POSITIVE, .x = { .kind = X_SIZE, .label = "size" }, .chart = "series",
 	  .summary = { .at = SUMMARY_LAST },
 	  .work = "reading MOVE bytes from a TCP sender in reads of the message size; MOVE / time",

@@ -215,6 +215,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .unit = "ms", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "HTTP GET of a set of pages",
 	  .line = NULL, .vfmt = "%.4f", .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .lmbench_text = { .block = LMB_HTTP },
 	  .work = "fetching every URL of the page list, each over a new connection",
 	  .subtracted = SUB_CLOCK,
 	  .lmbench = "the 14 pages are generated in memory, same shape; the mean divides by count, "

@@ -454,6 +454,9 @@ static const struct tool tools[] = {
 	{ 0 },
 };
 
+/* Each row is a point of the chart kind "tails" (analysis/report_tails.c: x the percentile in
+ * nines, -log10(1 - q), the block's maximum at 4) and a column of `plumb summary --tails`, which
+ * shows p99's spread and the worst single operation (.figure, core/metrics.h). */
 #define TAIL_METHOD(what)                                                                     \
 	.work = what " of a block of K single operations (op: getppid; 1-byte read of /dev/zero or " \
 	       "write to /dev/null; kill(self, SIGUSR1) handled; a 1-byte round trip to a child "  \
@@ -471,6 +474,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "median of single operations (op)", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "Tail {op} p50: %v microseconds", .vfmt = "%.4f",
+	  .figure = { .kind = "tails", .role = FIG_POINT, .at = 0.30103, .name = "p50" },
 	  TAIL_METHOD("the median (nearest rank)"),
 	  .noise = { .group = "tails", .run = 0.19, .run_eq = 0.19, .df = 5,
 		   .clock = FOLLOWS_CLOCK } },
@@ -479,6 +483,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .desc = "90th percentile of single operations (op)",
 	  .line = "Tail {op} p90: %v microseconds", .vfmt = "%.4f",
 	  .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .figure = { .kind = "tails", .role = FIG_POINT, .at = 1, .name = "p90" },
 	  TAIL_METHOD("the 90th percentile (nearest rank)"),
 	  .noise = { .group = "tails", .run = 0.1, .run_eq = 0.1, .df = 5, .clock = FOLLOWS_CLOCK } },
 	[ROW_LAT_TAIL_P99] = { .id = "lat_tail.p99",
@@ -486,6 +491,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .desc = "99th percentile of single operations (op)",
 	  .line = "Tail {op} p99: %v microseconds", .vfmt = "%.4f",
 	  .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .figure = { .kind = "tails", .role = FIG_POINT, .at = 2, .name = "p99", .spread = 1 },
 	  TAIL_METHOD("the 99th percentile (nearest rank)"),
 	  .noise = { .group = "tails", .run = 0.87, .run_eq = 0.87, .df = 5, .clock = OWN_PACE } },
 	[ROW_LAT_TAIL_P999] = { .id = "lat_tail.p999",
@@ -493,6 +499,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .desc = "99.9th percentile of single operations (op)",
 	  .line = "Tail {op} p99.9: %v microseconds", .vfmt = "%.4f",
 	  .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .figure = { .kind = "tails", .role = FIG_POINT, .at = 3, .name = "p99.9" },
 	  TAIL_METHOD("the 99.9th percentile (nearest rank)"),
 	  .noise = { .group = "tails", .run = 2.12, .run_eq = 2.12, .df = 5, .clock = OWN_PACE } },
 	[ROW_LAT_TAIL_MAX] = { .id = "lat_tail.max",
@@ -500,6 +507,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .desc = "slowest of a block of single operations (op)",
 	  .line = "Tail {op} max: %v microseconds", .vfmt = "%.4f",
 	  .sign = POSITIVE, .x = { .kind = X_NONE },
+	  .figure = { .kind = "tails", .role = FIG_POINT, .at = 4, .name = "max", .worst = 1 },
 	  TAIL_METHOD("the slowest"),
 	  .noise = { .group = "tails", .run = 3.27, .run_eq = 3.27, .df = 5, .clock = OWN_PACE } },
 	{ 0 },
