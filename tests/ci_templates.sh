@@ -7,7 +7,7 @@
 # as its runner does (before_script installs packages: not run). PLUMB_OPTIONS is made small
 # (one step, --time-limit 30s). Checked: the job passes (base and change are the same code: no
 # regression to find), its JUnit file validates against tests/junit.xsd, GitHub's step summary
-# gets the markdown table. Then, for GitHub's template, a change that makes lat_syscall's null
+# gets the markdown table. Then, for each template, a change that makes lat_syscall's null
 # call three getppid() calls: the job fails, and its JUnit file holds the failure.
 . tests/lib.sh
 PY=/usr/bin/python3
@@ -63,16 +63,19 @@ PYEOF
 	git -C "$w/repo" worktree remove --force ../plumb-base 2>/dev/null
 done
 
-# a real regression: the change's null call makes three system calls
-w="$T/github-actions"
-git -C "$w/repo" worktree remove --force ../plumb-base 2>/dev/null
-sed -i 's/^\(\t*\)(void)getppid();$/\1{ (void)getppid(); (void)getppid(); (void)getppid(); }/' \
-	"$w/repo/src/bench/sys/lat_syscall.c"
-git -C "$w/repo" -c user.name=ci -c user.email=ci@localhost commit -q -a -m "a slower null call"
-rm -f "$w/repo/plumb-ab.db" "$w/repo/plumb-junit.xml"
-run_steps "$w"
-rc=$?
-check "ci-templates: github-actions: a regression fails the job (exit $rc)" test $rc -eq 1
-check "ci-templates: github-actions: the regression is a JUnit failure" \
-	grep -q '<failure' "$w/repo/plumb-junit.xml"
-git -C "$w/repo" worktree remove --force ../plumb-base 2>/dev/null
+# a real regression: the change's null call makes three system calls; each template's job fails
+for tpl in ${CI_TEMPLATES:-github-actions gitlab-ci}; do
+	w="$T/$tpl"
+	[ -d "$w/repo" ] || continue
+	git -C "$w/repo" worktree remove --force ../plumb-base 2>/dev/null
+	sed -i 's/^\(\t*\)(void)getppid();$/\1{ (void)getppid(); (void)getppid(); (void)getppid(); }/' \
+		"$w/repo/src/bench/sys/lat_syscall.c"
+	git -C "$w/repo" -c user.name=ci -c user.email=ci@localhost commit -q -a -m "a slower null call"
+	rm -f "$w/repo/plumb-ab.db" "$w/repo/plumb-junit.xml"
+	run_steps "$w"
+	rc=$?
+	check "ci-templates: $tpl: a regression fails the job (exit $rc)" test $rc -eq 1
+	check "ci-templates: $tpl: the regression is a JUnit failure" \
+		grep -q '<failure' "$w/repo/plumb-junit.xml"
+	git -C "$w/repo" worktree remove --force ../plumb-base 2>/dev/null
+done

@@ -90,3 +90,46 @@ cat "$T/check"
 [ "$(grep -c '^PASS' "$T/check")" -ge 6 ] || grep -q '^FAIL' "$T/check" ||
 	fail "lava: LAVA's parsing ran" "$(tail -n 3 "$T/check")"
 check "lava: LAVA's own result files written" test -s "$T/results/results/plumb-run/result"
+
+# UPLOAD_URL: the run's JSON PUT to a loopback HTTP server this test starts (as curl -T sends it
+# to a lab's artifact store) and referenced with LAVA's lava-test-reference; when the upload
+# fails (the server gone), the JSON goes into the log between the markers instead
+cat >"$T/put.py" <<'PYEOF'
+import http.server, sys
+class Put(http.server.BaseHTTPRequestHandler):
+    def do_PUT(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        open(sys.argv[1], "wb").write(body)
+        self.send_response(201)
+        self.end_headers()
+    def log_message(self, *a):
+        pass
+s = http.server.HTTPServer(("127.0.0.1", 0), Put)
+open(sys.argv[2], "w").write(str(s.server_address[1]))
+s.timeout = 60
+s.handle_request()  # one upload, then gone
+PYEOF
+"$PY" "$T/put.py" "$T/uploaded.json" "$T/port" &
+srv=$!
+for i in 1 2 3 4 5 6 7 8 9 10; do [ -s "$T/port" ] && break; sleep 0.2; done
+url="http://127.0.0.1:$(cat "$T/port" 2>/dev/null)/plumb-run.json"
+up() { # up LOG: the step with UPLOAD_URL=$url
+	(cd "$T/def" && PATH="$T/lavabin:$PATH" LAVA_RESULT_DIR="$T/results" PLUMB_DB="$T/none.db" \
+		TMPDIR="$T/devtmp" sh ./contrib/lava/plumb-lava.sh "" "$url" --quick --only lat_syscall.null) \
+		>"$1" 2>>"$T/err"
+}
+up "$T/uplog"
+kill $srv 2>/dev/null; wait $srv 2>/dev/null
+check "lava: UPLOAD_URL: the run's JSON arrives whole" "$PY" -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert any(x["metric"] == "lat_syscall.null" and x["samples"] for x in r["results"]), r.keys()
+' "$T/uploaded.json"
+check "lava: UPLOAD_URL: referenced with lava-test-reference" \
+	grep -q "<LAVA_SIGNAL_TESTREFERENCE plumb-run-json pass $url>" "$T/uplog"
+check "lava: UPLOAD_URL: the JSON is not also in the log" sh -c '! grep -q "=== plumb run JSON begin" "$1"' _ "$T/uplog"
+# the server is gone: curl fails, the JSON is kept in the log
+up "$T/uplog2"
+check "lava: UPLOAD_URL refused: the JSON is in the log instead" \
+	sh -c 'grep -q "=== plumb run JSON begin" "$1" && ! grep -q TESTREFERENCE "$1"' _ "$T/uplog2"
+check "lava: the device keeps no file after the uploads" test -z "$(ls -A "$T/devtmp")"
