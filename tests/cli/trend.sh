@@ -60,8 +60,10 @@ for m in null read fstat null.steady read.steady fstat.steady; do
 	grep -q "^  lat_syscall.$m: +[0-9.]* % \[+[0-9.]*, +[0-9.]*\] between v3 and v4 (worse)" \
 		"$T/trend.out" || bad="$bad $m-not-found-at-v4"
 done
-n=$(grep -c '^  lat_syscall.*: [-+][0-9.]* % .* between ' "$T/trend.out")
-[ "$n" -eq 6 ] || bad="$bad $n-changes"
+# nowhere else: the steady figures (the median operation) alone; a batch mean carries whatever
+# else ran in its samples (beside a busy CPU it doubles), which is the machine, not the series
+n=$(grep -c '^  lat_syscall\.[a-z]*\.steady: [-+][0-9.]* % .* between ' "$T/trend.out")
+[ "$n" -eq 3 ] || bad="$bad $n-steady-changes"
 if [ $rc -eq 1 ] && [ -z "$bad" ]
 then pass "trend: slower system calls from v$K on are found at v$K, nowhere else"
 else fail "trend: slower system calls from v$K on are found at v$K, nowhere else" "rc=$rc$bad $(cat "$T/trend.out")"; fi
