@@ -142,13 +142,30 @@ print(next(r["value"] for r in json.load(sys.stdin)["results"] if r["metric"] ==
 	[ $n -lt 3 ] || { fail procipc/sig-catch-steady "3 tries, the last: steady catch '$cs' us, lat_tail sig p50 '$tp' us"; break; }
 done
 # prot's steady figure: single faults, at least 15 a sample, each read by the handler's clock;
-# a fault's trap and handling cost more than nothing beyond a delivery, and far less than 1 ms
-"$PLUMB" lat_sig prot -N 3 --json >"$T/prot.json"
-set -- $(python3 -c 'import json, sys
-r = next(x for x in json.load(open(sys.argv[1]))["results"] if x["metric"] == "lat_sig.prot.steady")
-print(r["value"], min(s["iters"] for s in r["samples"]), r["info"]["steady"], "catch_steady_ns" in r["info"])' "$T/prot.json" 2>/dev/null)
-if [ $# -eq 4 ] && lt 0 "$1" && lt "$1" 1000 && [ "$2" -ge 15 ] && [ "$3" = single ] && [ "$4" = True ]
-then pass procipc/sig-prot-steady; else fail procipc/sig-prot-steady "value, least faults, steady, catch: $*"; fi
+# a fault's trap and handling cost more than nothing beyond a delivery, and far less than 1 ms.
+# The delivery subtracted is measured at other moments: on a host that flips between two
+# speeds a fault can read below it, and the tool then records no twin and says steady=none on
+# lat_sig.prot (seen once in 5 runs here, at -0.32 us before it did): up to 3 tries
+n=0 seen=""
+while :; do
+	n=$((n + 1))
+	"$PLUMB" lat_sig prot -N 3 --json >"$T/prot.json"
+	set -- $(python3 -c 'import json, sys
+res = json.load(open(sys.argv[1]))["results"]
+r = next((x for x in res if x["metric"] == "lat_sig.prot.steady"), None)
+if r is None:
+    b = next(x for x in res if x["metric"] == "lat_sig.prot")
+    print("none", b["info"].get("steady", "?"))
+else:
+    print(r["value"], min(s["iters"] for s in r["samples"]), r["info"]["steady"], "catch_steady_ns" in r["info"])' "$T/prot.json" 2>/dev/null)
+	seen="$seen [$*]"
+	if [ $# -eq 4 ] && lt 0 "$1" && lt "$1" 1000 && [ "$2" -ge 15 ] && [ "$3" = single ] && [ "$4" = True ]
+	then pass procipc/sig-prot-steady; break; fi
+	# a twin left out must say so on the batch row; a twin present must be right
+	if [ $# -ne 2 ] || [ "$2" != none ] || [ $n -ge 3 ]; then
+		fail procipc/sig-prot-steady "value, least faults, steady, catch:$seen"; break
+	fi
+done
 expect_usage procipc/sig-usage-none "$PLUMB" lat_sig
 expect_usage procipc/sig-usage-mode "$PLUMB" lat_sig bogus
 expect_usage procipc/sig-usage-nofile "$PLUMB" lat_sig prot /no/such/file

@@ -268,12 +268,20 @@ static void record_catch_steady(struct tool_ctx *c, const struct measurement *ms
  * steady figure (the median delivery less the median kill(self, 0), both over all samples):
  * measured apart in the interleaved rounds, never inside the fault it is taken from. */
 static void record_prot_steady(struct tool_ctx *c, const struct measurement *ms,
-			       const struct sig *s)
+			       const struct sig *s, struct result *batch)
 {
 	const struct metric_def *t = metric_steady(metric_find(metrics[ROW_LAT_SIG_PROT].id));
 	if (!t || !ms[0].steady || !ms[1].steady || s->nst != ms[2].n || ms[2].n == 0)
 		return;
 	double catch_ns = steady_stat(&ms[1]) - steady_stat(&ms[0]);
+	/* a single fault measured below the delivery subtracted from it: the two were taken at
+	 * different levels of the machine, and a difference of them is no fault's cost. No twin
+	 * then (as lat_ops' modulo), rather than a figure at or below zero */
+	for (size_t i = 0; i < ms[2].n; i++)
+		if (!(s->st[i].value - catch_ns > 0)) {
+			result_add_info(batch, "steady=none catch_steady_ns=%.2f", catch_ns);
+			return;
+		}
 	struct sample *v = xmalloc(ms[2].n * sizeof *v);
 	for (size_t i = 0; i < ms[2].n; i++)
 		v[i] = (struct sample){ .value = (s->st[i].value - catch_ns) * 1e-3,
@@ -393,7 +401,7 @@ static int lat_sig(struct tool_ctx *c, int argc, char **argv)
 		struct result *r = record_values(c, metrics[ROW_LAT_SIG_PROT].id, "", NAN, v, ms[2].n);
 		add_info(c, r, "catch_ns=%.2f", catch_ns, &ms[2]);
 		free(v);
-		record_prot_steady(c, ms, &s);
+		record_prot_steady(c, ms, &s, r);
 	}
 	free(s.one);
 	free(s.st);
