@@ -5,10 +5,10 @@
  * core clock, as its tool's file declares them (core/metrics.h; bench/README.md).
  */
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 #include "analysis/compare_est.h"
 #include "core/metrics.h"
+#include "core/stats.h"
 
 /* Continued fraction of the incomplete beta (modified Lentz). */
 static double beta_cf(double a, double b, double x)
@@ -156,12 +156,6 @@ struct log_est est_diff(struct log_est a, struct log_est b)
 	return e;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 struct paired_spread paired_trimmed(const double *d, size_t n)
 {
 	struct paired_spread r = { NAN, NAN, 0 };
@@ -170,7 +164,7 @@ struct paired_spread paired_trimmed(const double *d, size_t n)
 	double x[256];
 	size_t m = n < 256 ? n : 256;
 	memcpy(x, d, m * sizeof *x);
-	qsort(x, m, sizeof *x, cmp_double);
+	stats_sort(x, m);
 	size_t g = m >= PAIRED_TRIM_MIN ? (size_t)floor(PAIRED_TRIM * (double)m) : 0, h = m - 2 * g;
 	double c = 0;
 	for (size_t i = g; i < m - g; i++)
