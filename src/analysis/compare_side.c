@@ -9,8 +9,8 @@
 #include "core/util.h"
 
 /* Figures beyond the fields: per cpuidle state (names from the result's info idle_states),
- * its residency in % of the sample's wall time (summed over the CPUs read, so up to 200 % for
- * two) and its entries per operation. */
+ * its residency in % of the time of the CPUs read over the span the machine's figures cover
+ * (side_idle_share: none for files without that span) and its entries per operation. */
 #define NFIG (SIDE_NFIELDS + 2 * SIDE_IDLE_MAX)
 
 /* One side's figures for one row: per figure, the values of its samples. */
@@ -82,7 +82,7 @@ static void collect(const struct result *r, const struct sample *sm, void *arg)
 	sv->samples++;
 	for (int f = 0; f < SIDE_NFIELDS; f++) {
 		double v = side_per_op(sm->side, f);
-		if (!isnan(v))
+		if (!isnan(v) && !side_field_is_scale(f))
 			add(sv, f, v);
 	}
 	char names[128];
@@ -93,8 +93,9 @@ static void collect(const struct result *r, const struct sample *sm, void *arg)
 		int slot = state_slot(sv, nm);
 		if (slot < 0)
 			break;
-		if (sm->elapsed_ns > 0)
-			add(sv, SIDE_NFIELDS + 2 * slot, 100 * sm->side->idle_us[k] * 1e3 / sm->elapsed_ns);
+		double share = side_idle_share(sm->side, k);
+		if (!isnan(share))
+			add(sv, SIDE_NFIELDS + 2 * slot, share);
 		if (sm->side->ops > 0)
 			add(sv, SIDE_NFIELDS + 2 * slot + 1, sm->side->idle_usage[k] / sm->side->ops);
 	}
@@ -129,7 +130,8 @@ static void count_disturbed(const struct result *r, const struct sample *sm, voi
 	(void)r;
 	struct dist *d = arg;
 	const struct side_sample *s = sm->side;
-	int bad = (s->have & 1u << SIDE_STEAL_NS) && s->v[SIDE_STEAL_NS] >= 0.01 * sm->elapsed_ns;
+	int bad = (s->have & 1u << SIDE_STEAL_NS) &&
+		  s->v[SIDE_STEAL_NS] >= 0.01 * side_window(s, sm->elapsed_ns);
 	bad |= (s->have & 1u << SIDE_MIGRATIONS) && s->v[SIDE_MIGRATIONS] >= 1;
 	bad |= (s->have & 1u << SIDE_INVOL_CS) && s->ops > 0 &&
 	       s->v[SIDE_INVOL_CS] > 2 * d->own * s->ops + 2;

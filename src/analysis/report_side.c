@@ -11,7 +11,8 @@
  * switches, migrations, task clock, steal) so a reader sees what did not move too.
  *
  * One side: every tool's scheduling picture in one chart — switches per operation, migrations
- * per sample, steal and task clock in % of a sample's wall time — a row per tool and a common
+ * per sample, steal in % of the span the machine's figures cover (window_ns) and task clock in
+ * % of a sample's wall time — a row per tool and a common
  * scale per column, so the tool that was disturbed stands out. Each cell is the median over
  * every sample of the tool's results with its 95 % interval.
  */
@@ -159,7 +160,7 @@ static void changed_rows(struct charts *out, const struct chart_in *in)
 
 #define NCOL 4
 static const char *const col_name[NCOL] = {
-	"switches per op", "migrations per sample", "steal, % of wall", "task clock, % of wall",
+	"switches per op", "migrations per sample", "steal, % of window", "task clock, % of wall",
 };
 
 /* A sample's figure for column c; NAN when it was not read. */
@@ -173,7 +174,9 @@ static double cell_value(const struct sample *sm, int c)
 		return side_per_op(s, f);
 	if (c == 1)
 		return s->v[f];
-	return sm->elapsed_ns > 0 ? 100 * s->v[f] / sm->elapsed_ns : NAN;
+	/* steal is the machine's, over the span its figures cover; the task clock the sample's */
+	double wall = c == 2 ? side_window(s, sm->elapsed_ns) : sm->elapsed_ns;
+	return wall > 0 ? 100 * s->v[f] / wall : NAN;
 }
 
 struct tool_row {

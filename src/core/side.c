@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 #include "core/cleanup.h"
 #include "core/pmu.h"
@@ -21,7 +22,7 @@
 static const char *const field_names[SIDE_NFIELDS] = {
 	"vol_cs", "invol_cs", "cs", "migrations", "minflt", "majflt", "task_ns", "steal_ns",
 	"irqs", "idle_usage", "idle_us", "freq_khz", "cycles", "instructions", "cache_misses",
-	"dtlb_misses",
+	"dtlb_misses", "window_ns", "idle_cpus",
 };
 
 const char *side_field_name(int f)
@@ -39,7 +40,28 @@ int side_field_find(const char *name)
 
 int side_field_is_level(int f)
 {
-	return f == SIDE_FREQ_KHZ;
+	return f == SIDE_FREQ_KHZ || f == SIDE_IDLE_CPUS;
+}
+
+double side_window(const struct side_sample *s, double elapsed_ns)
+{
+	if (s && (s->have & 1u << SIDE_WINDOW_NS) && s->v[SIDE_WINDOW_NS] > 0)
+		return s->v[SIDE_WINDOW_NS];
+	return elapsed_ns;
+}
+
+int side_field_is_scale(int f)
+{
+	return f == SIDE_WINDOW_NS || f == SIDE_IDLE_CPUS;
+}
+
+double side_idle_share(const struct side_sample *s, uint32_t k)
+{
+	uint32_t need = 1u << SIDE_WINDOW_NS | 1u << SIDE_IDLE_CPUS;
+	if (!s || (s->have & need) != need || k >= s->idle_states || !(s->v[SIDE_WINDOW_NS] > 0) ||
+	    !(s->v[SIDE_IDLE_CPUS] > 0))
+		return NAN;
+	return 100 * s->idle_us[k] * 1e3 / (s->v[SIDE_WINDOW_NS] * s->v[SIDE_IDLE_CPUS]);
 }
 
 double side_per_op(const struct side_sample *s, int f)
@@ -91,14 +113,14 @@ static int open_ro(const char *path)
 	return open(path, O_RDONLY | O_CLOEXEC);
 }
 
-/* The cpuidle files of up to SIDE_IDLE_CPUS CPUs the process may run on. */
+/* The cpuidle files of up to SIDE_IDLE_CPU_MAX CPUs the process may run on. */
 static void idle_open(struct side_probe *p)
 {
 	cpu_set_t set;
 	if (sched_getaffinity(0, sizeof set, &set) != 0)
 		return;
 	/* unpinned: the CPUs a helper may share with us are unknown; read the first few */
-	for (int cpu = 0; cpu < CPU_SETSIZE && p->idle_cpus < SIDE_IDLE_CPUS; cpu++) {
+	for (int cpu = 0; cpu < CPU_SETSIZE && p->idle_cpus < SIDE_IDLE_CPU_MAX; cpu++) {
 		if (!CPU_ISSET(cpu, &set))
 			continue;
 		int k = p->idle_cpus, st = 0;
@@ -148,7 +170,7 @@ void side_open(struct side_probe *p, int cpu)
 		p->perf[i] = -1;
 	for (int i = 0; i < 4; i++)
 		p->hw[i] = -1;
-	for (int c = 0; c < SIDE_IDLE_CPUS; c++)
+	for (int c = 0; c < SIDE_IDLE_CPU_MAX; c++)
 		for (int s = 0; s < SIDE_IDLE_MAX; s++)
 			p->idle_fd[c][s][0] = p->idle_fd[c][s][1] = -1;
 	if (env_off("PLUMB_SIDE")) {
@@ -197,7 +219,7 @@ void side_close(struct side_probe *p)
 	for (int i = 0; i < 4; i++)
 		if (fds[i] >= 0)
 			close(fds[i]);
-	for (int c = 0; c < SIDE_IDLE_CPUS; c++)
+	for (int c = 0; c < SIDE_IDLE_CPU_MAX; c++)
 		for (int s = 0; s < SIDE_IDLE_MAX; s++)
 			for (int k = 0; k < 2; k++)
 				if (p->idle_fd[c][s][k] >= 0)
@@ -275,6 +297,7 @@ static void idle_read(const struct side_probe *p, struct side_snap *s)
 	s->idle_states = (uint32_t)p->idle_states;
 	put(s, SIDE_IDLE_USAGE, tu);
 	put(s, SIDE_IDLE_US, tt);
+	put(s, SIDE_IDLE_CPUS, p->idle_cpus);
 }
 
 /* A number after "key" in text (0 when absent). */
@@ -353,6 +376,10 @@ static void snap_system(const struct side_probe *p, struct side_snap *s)
 		if (p->hw[i] >= 0 && read(p->hw[i], &c, sizeof c) == (ssize_t)sizeof c)
 			put(s, SIDE_CYCLES + i, (double)c);
 	}
+	/* the window's ends: its length is the difference, as for the counters read with it */
+	struct timespec now;
+	if (clock_gettime(CLOCK_MONOTONIC, &now) == 0)
+		put(s, SIDE_WINDOW_NS, (double)now.tv_sec * 1e9 + (double)now.tv_nsec);
 	proc_stat(p, s);
 	idle_read(p, s);
 	double khz;

@@ -15,11 +15,13 @@
  *   - migrations: se.nr_migrations of /proc/self/sched, where the kernel has it;
  *   - steal time and interrupts: /proc/stat (the whole machine);
  *   - cpuidle usage and residency per state, summed over the CPUs the process may run on
- *     (at most SIDE_IDLE_CPUS), and the current frequency of the sample's CPU: sysfs;
+ *     (at most SIDE_IDLE_CPU_MAX, their count kept as idle_cpus), and the current frequency of
+ *     the sample's CPU: sysfs;
  *   - cycles, instructions, cache and dTLB misses: hardware events, only when the PMU probe
  *     (pmu.h) accepted them.
  * The process's figures are read at both ends of a sample; the machine's once a sample, at
- * its end, covering the span from the previous sample's end.
+ * its end, covering the span from the previous sample's end (its length kept as window_ns,
+ * so a share of it is taken over the span its figures cover, not over the timed part).
  * PLUMB_SIDE_PERF=on reads switches, migrations, faults and task clock from perf software
  * events instead (inherit: helpers forked by setup count), which are work inside the timed
  * loop (a perf context switched with the task, counters copied at fork): off by default.
@@ -48,10 +50,12 @@ enum side_field {
 	SIDE_INSTRUCTIONS,
 	SIDE_CACHE_MISSES,
 	SIDE_DTLB_MISSES,
+	SIDE_WINDOW_NS,   /* the span the machine's figures cover (from the previous sample's end) */
+	SIDE_IDLE_CPUS,   /* CPUs whose cpuidle counters are summed (a level) */
 	SIDE_NFIELDS
 };
 #define SIDE_IDLE_MAX 8   /* cpuidle states kept per sample */
-#define SIDE_IDLE_CPUS 2  /* CPUs whose cpuidle counters are summed */
+#define SIDE_IDLE_CPU_MAX 2 /* CPUs whose cpuidle counters are summed, at most */
 #define SIDE_HELPERS 4    /* live helpers read from /proc/PID/schedstat */
 
 /* One sample's side metrics: the difference of two snapshots (SIDE_FREQ_KHZ: the level read
@@ -71,11 +75,21 @@ struct side_sample *side_dup(const struct side_sample *s);
 
 /* The JSON key of a field ("vol_cs", "invol_cs", "cs", "migrations", "minflt", "majflt",
  * "task_ns", "steal_ns", "irqs", "idle_usage", "idle_us", "freq_khz", "cycles",
- * "instructions", "cache_misses", "dtlb_misses"); side_field_find() the reverse (-1). */
+ * "instructions", "cache_misses", "dtlb_misses", "window_ns", "idle_cpus"); side_field_find()
+ * the reverse (-1). */
 const char *side_field_name(int f);
 int side_field_find(const char *name);
-/* 1 for a level (frequency), 0 for a count that per_op divides by the operations. */
+/* 1 for a level (frequency, idle CPUs), 0 for a count that per_op divides by the operations. */
 int side_field_is_level(int f);
+/* 1 for a field that only scales others (window_ns, idle_cpus): stored, never shown as a
+ * figure of its own. */
+int side_field_is_scale(int f);
+/* The share (%) of the idle CPUs' time that state k's residency took in sample s: residency
+ * over window_ns × idle_cpus; NAN without both (files written before they were kept). */
+double side_idle_share(const struct side_sample *s, uint32_t k);
+/* The span sample s's machine figures (steal, interrupts, cpuidle) cover: window_ns where it
+ * was kept, else the sample's own elapsed_ns (files written before it was). */
+double side_window(const struct side_sample *s, double elapsed_ns);
 
 /* A snapshot: absolute counters. */
 struct side_snap {
@@ -90,7 +104,7 @@ struct side_probe {
 	int perf[5];                  /* cs, migrations, minflt, majflt, task clock (-1: none) */
 	int hw[4];                    /* cycles, instructions, cache, dTLB misses (-1: none) */
 	int stat_fd, freq_fd, schedstat_fd, sched_fd;
-	int idle_fd[SIDE_IDLE_CPUS][SIDE_IDLE_MAX][2]; /* usage, time */
+	int idle_fd[SIDE_IDLE_CPU_MAX][SIDE_IDLE_MAX][2]; /* usage, time */
 	int idle_cpus, idle_states;
 	char source[16];              /* "proc", "perf" or "off" */
 	char idle_names[96];          /* the states' names joined by ',' ("POLL,C1") */

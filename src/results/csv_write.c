@@ -6,7 +6,7 @@
  * then each sample's own figures and side metrics (core/side.h, docs/side-metrics.md):
  *     iters,elapsed_ns,side_ops,vol_cs,invol_cs,cs,migrations,minflt,majflt,task_ns,
  *     steal_ns,irqs,idle_usage,idle_us,freq_khz,cycles,instructions,cache_misses,dtlb_misses,
- *     idle_states
+ *     window_ns,idle_cpus,idle_states
  * (totals over the sample, not per operation; side_ops the operations they cover; a field not
  * read is empty; idle_states "NAME=USAGE/TIME_US ..." per cpuidle state), so that
  * pandas.read_csv / R's read.csv load it in one call. Text fields go through csv_fputs

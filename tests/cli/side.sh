@@ -65,7 +65,8 @@ r = json.load(open(sys.argv[1]))["results"][0]
 rows = [x for x in csv.DictReader(open(sys.argv[2], newline="")) if x["metric"] == r["metric"]]
 assert len(rows) == len(r["samples"]) == 5, len(rows)
 for k in ("iters", "elapsed_ns", "side_ops", "vol_cs", "invol_cs", "cs", "migrations",
-          "task_ns", "steal_ns", "freq_khz", "cycles", "dtlb_misses", "idle_states"):
+          "task_ns", "steal_ns", "freq_khz", "cycles", "dtlb_misses", "window_ns", "idle_cpus",
+          "idle_states"):
     assert k in rows[0], k
 for i, row in enumerate(rows):
     assert float(row["side_ops"]) == r["side"]["ops"][i]
@@ -188,7 +189,9 @@ r = [r for r in d["results"] if r["metric"] == "lat_pipe.latency"][0]
 assert len(r["side"]["cs"]) == len(r["samples"]) >= 6, r.get("side")
 ' "$T/a.json"
 # B: the same run, twice as slow, with 50 % more switches per operation and the host stealing a
-# tenth of every sample: compare must call it worse, name cs as changed, say "disturbed"
+# tenth of every sample's window (the span the machine's figures cover, window_ns), the first
+# idle state a fifth of the idle CPUs' time over it: compare must call it worse, name cs and
+# the state as changed, say "disturbed"
 python3 - "$T/a.json" "$T/b.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -199,9 +202,10 @@ for r in d["results"]:
     side = r.get("side")
     if side:
         side["cs"] = [c * 1.5 for c in side["cs"]]
-        side["steal_ns"] = [s["elapsed_ns"] * 0.1 for s in r["samples"]]
-        for st in (side.get("idle") or {}).values():  # the first state: 20 % of each sample
-            st["time_us"] = [s["elapsed_ns"] * 0.2 / 1000 for s in r["samples"]]
+        win = side["window_ns"]
+        side["steal_ns"] = [w * 0.1 for w in win]
+        for st in (side.get("idle") or {}).values():  # the first state: 20 % of the CPUs' time
+            st["time_us"] = [w * n * 0.2 / 1000 for w, n in zip(win, side["idle_cpus"])]
             break
 json.dump(d, open(sys.argv[2], "w"))
 PY

@@ -40,6 +40,28 @@ TEST(side_per_op_and_names)
 	for (int f = 0; f < SIDE_NFIELDS; f++)
 		CHECK(side_field_find(side_field_name(f)) == f);
 	CHECK(side_field_find("nonsense") == -1);
+	CHECK(side_field_is_level(SIDE_IDLE_CPUS) && side_field_is_scale(SIDE_WINDOW_NS));
+}
+
+/* a state's residency is a share of the time the CPUs read had over the window, so two CPUs
+ * idle half the window in it are 50 %, not 100 %; a file without the window gives none */
+TEST(side_idle_share_over_window_and_cpus)
+{
+	struct side_sample s = { .ops = 10, .idle_states = 2 };
+	s.idle_us[0] = 1000;   /* 1 ms: half of 2 CPUs x 1 ms */
+	s.idle_us[1] = 0;
+	s.v[SIDE_WINDOW_NS] = 1e6;
+	s.v[SIDE_IDLE_CPUS] = 2;
+	s.have = 1u << SIDE_WINDOW_NS | 1u << SIDE_IDLE_CPUS;
+	CHECK(fabs(side_idle_share(&s, 0) - 50) < 1e-9);
+	CHECK(side_idle_share(&s, 1) == 0);
+	CHECK(isnan(side_idle_share(&s, 2)));           /* no such state */
+	CHECK(side_window(&s, 5e5) == 1e6);
+	CHECK(side_per_op(&s, SIDE_IDLE_CPUS) == 2);    /* a level, not per operation */
+	s.have = 1u << SIDE_IDLE_CPUS;
+	CHECK(isnan(side_idle_share(&s, 0)));           /* an older file: no window */
+	CHECK(side_window(&s, 5e5) == 5e5);             /* steal over the sample then */
+	CHECK(side_window(NULL, 7) == 7);
 }
 
 static void spin(uint64_t iters, void *arg)
@@ -64,6 +86,10 @@ TEST(side_with_every_sample)
 	CHECK(m.n == 3);
 	for (size_t i = 0; i < m.n; i++)
 		CHECK(m.s[i].side && m.s[i].side->have & (1u << SIDE_TASK_NS | 1u << SIDE_CS));
+	/* the machine's window runs from before a sample's first clock read to after its last */
+	for (size_t i = 0; i < m.n; i++)
+		CHECK((m.s[i].side->have & 1u << SIDE_WINDOW_NS) &&
+		      m.s[i].side->v[SIDE_WINDOW_NS] >= m.s[i].elapsed_ns);
 	CHECK(strcmp(m.side_source, "proc") == 0);
 	measurement_free(&m);
 	setenv("PLUMB_SIDE", "off", 1);
