@@ -194,7 +194,12 @@ on board ab --a "$B" --b "$B" $abc $abkeep --remote-dir "$T/target" --only lat_s
 	--time-limit 10s --label base,change >"$T/ab.out" 2>"$T/ab.err"
 rc=$?
 check "remote: plumb on HOST ab ends as ab does (status $rc)" test $rc -eq 0
-check "remote: ab's verdict shows here" grep -q '^change: .*point' "$T/ab.out"
+# the answer's headline, whichever it is: an A/A session on a loaded machine may honestly call
+# B faster (a false positive at alpha 0.05) or test nothing in 10 s; what is checked is that
+# the verdict reaches this side
+if grep -Eq '^change( is (slower|faster|mixed))?: ' "$T/ab.out"
+then pass "remote: ab's verdict shows here"
+else fail "remote: ab's verdict shows here" "no answer line: $(head -c 300 "$T/ab.out")"; fi
 check "remote: ab's session ran there with both plumbs" grep -q '^ab: .*lat_syscall' "$T/ab.err"
 if [ -n "$abkeep" ]; then
 	check "remote: ab's runs come back" grep -q '^plumb on: runs base and change of .*not stored' "$T/ab.err"
