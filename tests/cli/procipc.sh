@@ -129,17 +129,26 @@ n=$(grep -c '"elapsed_ns"' "$T/catch.json")
 if [ "$n" -eq 6 ] && grep -q '"kill0_ns"' "$T/catch.json" && grep -q '"kill0_steady_ns"' "$T/catch.json"
 then pass procipc/sig-catch-json; else fail procipc/sig-catch-json "samples=$n"; fi
 # the steady delivery: more than nothing (a delivery adds a signal frame, the handler and a
-# sigreturn to the system call subtracted) and less than lat_tail's median whole kill(self,
-# SIGUSR1), the system call included, taken in the same moment (up to 3 tries: the machine's
-# level moves between moments)
+# sigreturn to the system call subtracted), and the whole single kill(self, SIGUSR1) it was
+# taken from (the delivery plus kill(self, 0), both medians of single calls) agrees with
+# lat_tail's median of the same call within a factor of 2. Not a tighter bound: the two are
+# taken in different processes at different moments, and this guest's level moves 20-35 %
+# between moments (seen: steady catch 2.51 us beside a p50 of 2.35 us under make test, where
+# a quiet machine gives 2.0 and 2.4). Up to 3 tries.
 n=0
 while :; do
 	n=$((n + 1))
-	cs=$("$PLUMB" lat_sig catch -N 3 --json 2>/dev/null | python3 -c 'import json, sys
-print(next(r["value"] for r in json.load(sys.stdin)["results"] if r["metric"] == "lat_sig.catch.steady"))' 2>/dev/null)
+	read -r cs k0 <<EOT
+$("$PLUMB" lat_sig catch -N 3 --json 2>/dev/null | python3 -c 'import json, sys
+r = next(r for r in json.load(sys.stdin)["results"] if r["metric"] == "lat_sig.catch.steady")
+print(r["value"], r["info"]["kill0_steady_ns"] / 1000)' 2>/dev/null)
+EOT
 	tp=$("$PLUMB" lat_tail -o sig -N 3 -k 2000 2>&1 | awk '$3 == "p50:" { print $4 }')
-	if lt 0 "$cs" && lt "$cs" "$tp"; then pass procipc/sig-catch-steady; break; fi
-	[ $n -lt 3 ] || { fail procipc/sig-catch-steady "3 tries, the last: steady catch '$cs' us, lat_tail sig p50 '$tp' us"; break; }
+	whole=$(awk -v a="$cs" -v b="$k0" 'BEGIN { print a + b }')
+	if lt 0 "$cs" && lt 0 "$k0" && isnum "$tp" &&
+	   between "$whole" "$(awk -v t="$tp" 'BEGIN { print t / 2 }')" "$(awk -v t="$tp" 'BEGIN { print t * 2 }')"
+	then pass procipc/sig-catch-steady; break; fi
+	[ $n -lt 3 ] || { fail procipc/sig-catch-steady "3 tries, the last: steady catch '$cs' us + kill(self, 0) '$k0' us against lat_tail sig p50 '$tp' us"; break; }
 done
 # prot's steady figure: single faults, at least 15 a sample, each read by the handler's clock;
 # a fault's trap and handling cost more than nothing beyond a delivery, and far less than 1 ms.
