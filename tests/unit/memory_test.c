@@ -10,13 +10,13 @@
 #include "bench/mem/mem_levels.h"
 #include "test.h"
 
-static const struct mem_kernels *vers[4];
+static const struct mem_kernels *vers[8];
 static int nvers;
 
 static void load_versions(void)
 {
 	if (!nvers)
-		nvers = mem_kernels_all(vers, 4);
+		nvers = mem_kernels_all(vers, 8);
 }
 
 TEST(mem_kernels_copy_moves_bytes)

@@ -101,6 +101,8 @@ int mem_kernels_all(const struct mem_kernels **v, int max)
 		v[n++] = &mem_kernels_avx512;
 	if (n < max && arch_has(FEAT_AVX2))
 		v[n++] = &mem_kernels_avx2;
+	if (n < max && arch_has(FEAT_SSE2))
+		v[n++] = &mem_kernels_sse2;
 #endif
 	if (n < max)
 		v[n++] = &mem_kernels_portable;
@@ -109,7 +111,16 @@ int mem_kernels_all(const struct mem_kernels **v, int max)
 
 const struct mem_kernels *mem_kernels_best(void)
 {
-	const struct mem_kernels *v[4];
-	mem_kernels_all(v, 4);
+	const struct mem_kernels *v[8];
+	mem_kernels_all(v, 8);
 	return v[0];
+}
+
+const struct mem_kernels *mem_kernels_plain(void)
+{
+#if defined(__x86_64__)
+	if (arch_has(FEAT_SSE2))
+		return &mem_kernels_sse2;
+#endif
+	return mem_kernels_best();
 }

@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 struct mem_kernels {
-	const char *name;   /* "portable", "avx2", "avx512" */
+	const char *name;   /* "portable", "sse2", "avx2", "avx512" */
 	int has_nt;         /* nt = 1 really uses streaming stores */
 	uint64_t (*frd)(const char *p, size_t bytes);          /* sum of every 64-bit word */
 	void (*fwr)(char *p, size_t bytes, uint64_t v);         /* store v to every word */
@@ -32,10 +32,15 @@ struct mem_kernels {
 
 extern const struct mem_kernels mem_kernels_portable;
 #if defined(__x86_64__)
-extern const struct mem_kernels mem_kernels_avx2, mem_kernels_avx512;
+extern const struct mem_kernels mem_kernels_sse2, mem_kernels_avx2, mem_kernels_avx512;
 #endif
 /* The best version this CPU runs (portable with PLUMB_PORTABLE=1). */
 const struct mem_kernels *mem_kernels_best(void);
+/* The version for STREAM's plain (write-allocating) stores: 16-byte SSE2 on x86-64, the width
+ * gcc -O3 gives stream.c for x86-64; the widest otherwise (portable with PLUMB_PORTABLE=1).
+ * Why not the widest: on a Zen 4 guest, 32- and 64-byte plain stores to arrays beyond the caches
+ * moved 15-25 % fewer bytes than 8- or 16-byte ones (bench/README.md, "STREAM's vector width"). */
+const struct mem_kernels *mem_kernels_plain(void);
 /* Every version this CPU can run, best first; returns the count (for the unit tests). */
 int mem_kernels_all(const struct mem_kernels **v, int max);
 

@@ -29,6 +29,10 @@
  * them; lmbench's stream and a portable build do not); a [Streaming stores: ...] fact says which
  * kernels used them, --no-nt turns them off, and a kernel that stored without them gets method
  * version + 1 (metrics[] below), so compare never takes the difference for a regression.
+ * Plain stores on x86-64 use 16-byte SSE2 kernels, the width gcc -O3 gives stream.c there: on a
+ * Zen 4 guest 32- and 64-byte plain stores moved 15-25 % fewer bytes (bench/README.md), while
+ * streaming stores gain a little from width and keep the widest. Where SSE2 replaced a wider
+ * version the plain kernels get method version + 2.
  */
 #include <errno.h>
 #include <math.h>
@@ -90,6 +94,7 @@ struct st {
 	double *a, *b, *c;
 	enum sk k;
 	int nt;
+	int narrowed;           /* plain-store kernels narrower than the widest (version + 2) */
 	const struct mem_kernels *kern;
 	uint64_t passes;        /* passes of the kernel since the arrays were reset */
 	int nthreads;
@@ -469,9 +474,10 @@ static void record_kernels(struct tool_ctx *c, const struct st *s, const enum sk
 		struct result *rl = record_latency(c, lat, params, NAN, &m[i], (double)s->n);
 		struct result *rb = record_bandwidth(c, met, params, NAN, &m[i], bytes); /* BEST */
 		if (sk_info[ks[i]].stores && !s->nt) {
-			/* plain stores: another operation than the registry's (streaming) one */
-			rl->version++;
-			rb->version++;
+			/* plain stores: another operation than the registry's (streaming) one, and
+			 * where 16-byte kernels replaced wider ones for them, another again */
+			rl->version += 1 + s->narrowed;
+			rb->version += 1 + s->narrowed;
 		}
 		if (table) {
 			c->out = o;
@@ -521,6 +527,15 @@ static int stream(struct tool_ctx *c, int argc, char **argv)
 		.corrupt = getenv("PLUMB_STREAM_CORRUPT"), .skip = getenv("PLUMB_STREAM_SKIP"),
 	};
 	s.nt = !o.no_nt && s.kern->has_nt && n * 8 > llc;
+	/* Plain stores: the kernels of that width (mem_kernels_plain()), but sum, which stores
+	 * nothing and whose method version stays, keeps the widest loads. */
+	static struct mem_kernels plain;
+	if (!s.nt) {
+		s.narrowed = mem_kernels_plain() != s.kern;
+		plain = *mem_kernels_plain();
+		plain.s_sum = s.kern->s_sum;
+		s.kern = &plain;
+	}
 	memset(psum, 0, sizeof psum);
 	static const enum sk v1[] = { K_COPY, K_SCALE, K_ADD, K_TRIAD };
 	static const enum sk v2[] = { K_FILL, K_COPY2, K_DAXPY, K_SUM };
@@ -552,7 +567,10 @@ static const struct tool tools[] = {
 	"streaming stores on x86 beyond the last-level cache, +1 with plain ones (--no-nt, "    \
 	"portable build, small arrays: lmbench's operation); they skip the read of each "       \
 	"destination line STREAM's count leaves out: up to 1.5x (copy, scale), 1.33x (add, "    \
-	"triad) the plain figure; gcc -O3 makes stream.c's copy a memcpy, which streams"
+	"triad) the plain figure; gcc -O3 makes stream.c's copy glibc's memcpy (it streams "    \
+	"on some hosts); +2 where 16-byte SSE2 kernels replace wider ones for plain stores, "   \
+	"the width gcc -O3 gives stream.c on x86-64 (the widest were 15-25 % slower on a Zen "  \
+	"4 guest)"
 #define NT_STORES(ver) "version " ver ": " NT_TEXT
 #define REAL_ADD "version 3: a real add (lmbench 3 ran its sum loop); " NT_TEXT
 #define MEMBW_NOISE { .group = "membw", .run = 0.08, .run_eq = 0.08, .df = 5, .clock = OWN_PACE }
