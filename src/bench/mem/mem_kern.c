@@ -124,3 +124,11 @@ const struct mem_kernels *mem_kernels_plain(void)
 #endif
 	return mem_kernels_best();
 }
+
+int mem_kernels_plain_stream(struct mem_kernels *k)
+{
+	const struct mem_kernels *widest = mem_kernels_best();
+	*k = *mem_kernels_plain();
+	k->s_sum = widest->s_sum;
+	return mem_kernels_plain() != widest;
+}

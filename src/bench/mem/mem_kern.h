@@ -41,6 +41,10 @@ const struct mem_kernels *mem_kernels_best(void);
  * Why not the widest: on a Zen 4 guest, 32- and 64-byte plain stores to arrays beyond the caches
  * moved 15-25 % fewer bytes than 8- or 16-byte ones (bench/README.md, "STREAM's vector width"). */
 const struct mem_kernels *mem_kernels_plain(void);
+/* STREAM's kernels for plain stores into *k: mem_kernels_plain()'s, but sum, which stores
+ * nothing, keeps the widest loads (its method stays). 1 when they are narrower than the widest
+ * (another method: stream's method version + 2), else 0. */
+int mem_kernels_plain_stream(struct mem_kernels *k);
 /* Every version this CPU can run, best first; returns the count (for the unit tests). */
 int mem_kernels_all(const struct mem_kernels **v, int max);
 

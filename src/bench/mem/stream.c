@@ -28,11 +28,8 @@
  * a plain store reads its line first, traffic STREAM's byte count leaves out (McCalpin allows
  * them; lmbench's stream and a portable build do not); a [Streaming stores: ...] fact says which
  * kernels used them, --no-nt turns them off, and a kernel that stored without them gets method
- * version + 1 (metrics[] below), so compare never takes the difference for a regression.
- * Plain stores on x86-64 use 16-byte SSE2 kernels, the width gcc -O3 gives stream.c there: on a
- * Zen 4 guest 32- and 64-byte plain stores moved 15-25 % fewer bytes (bench/README.md), while
- * streaming stores gain a little from width and keep the widest. Where SSE2 replaced a wider
- * version the plain kernels get method version + 2.
+ * version + 1 (metrics[] below), so compare never takes the difference for a regression;
+ * + 2 where the plain stores' 16-byte kernels replace wider ones (mem_kernels_plain_stream()).
  */
 #include <errno.h>
 #include <math.h>
@@ -93,8 +90,7 @@ struct st {
 	size_t n;               /* elements per array */
 	double *a, *b, *c;
 	enum sk k;
-	int nt;
-	int narrowed;           /* plain-store kernels narrower than the widest (version + 2) */
+	int nt, narrowed;       /* streaming stores; plain ones' kernels narrower (version + 2) */
 	const struct mem_kernels *kern;
 	uint64_t passes;        /* passes of the kernel since the arrays were reset */
 	int nthreads;
@@ -385,7 +381,7 @@ static const struct tool_options stream_options = { .opts = (const struct opt[])
 	OPT_BOOL(0, "table", struct stream_opts, table,
 		"McCalpin's table (best rate, avg/min/max seconds per pass)"),
 	OPT_BOOL(0, "no-nt", struct stream_opts, no_nt,
-		"plain stores, as lmbench's stream (method version + 1)"),
+		"plain stores (16-byte on x86-64, as stream.c -O3): method version + 1 or 2"),
 	MEM_PAGES_OPT(struct stream_opts, pages),
 	OPT_END } };
 
@@ -474,8 +470,7 @@ static void record_kernels(struct tool_ctx *c, const struct st *s, const enum sk
 		struct result *rl = record_latency(c, lat, params, NAN, &m[i], (double)s->n);
 		struct result *rb = record_bandwidth(c, met, params, NAN, &m[i], bytes); /* BEST */
 		if (sk_info[ks[i]].stores && !s->nt) {
-			/* plain stores: another operation than the registry's (streaming) one, and
-			 * where 16-byte kernels replaced wider ones for them, another again */
+			/* plain stores: another operation (+ 1 again where narrower kernels) */
 			rl->version += 1 + s->narrowed;
 			rb->version += 1 + s->narrowed;
 		}
@@ -527,15 +522,9 @@ static int stream(struct tool_ctx *c, int argc, char **argv)
 		.corrupt = getenv("PLUMB_STREAM_CORRUPT"), .skip = getenv("PLUMB_STREAM_SKIP"),
 	};
 	s.nt = !o.no_nt && s.kern->has_nt && n * 8 > llc;
-	/* Plain stores: the kernels of that width (mem_kernels_plain()), but sum, which stores
-	 * nothing and whose method version stays, keeps the widest loads. */
 	static struct mem_kernels plain;
-	if (!s.nt) {
-		s.narrowed = mem_kernels_plain() != s.kern;
-		plain = *mem_kernels_plain();
-		plain.s_sum = s.kern->s_sum;
-		s.kern = &plain;
-	}
+	if (!s.nt)
+		s.narrowed = mem_kernels_plain_stream(&plain), s.kern = &plain;
 	memset(psum, 0, sizeof psum);
 	static const enum sk v1[] = { K_COPY, K_SCALE, K_ADD, K_TRIAD };
 	static const enum sk v2[] = { K_FILL, K_COPY2, K_DAXPY, K_SUM };
@@ -567,10 +556,8 @@ static const struct tool tools[] = {
 	"streaming stores on x86 beyond the last-level cache, +1 with plain ones (--no-nt, "    \
 	"portable build, small arrays: lmbench's operation); they skip the read of each "       \
 	"destination line STREAM's count leaves out: up to 1.5x (copy, scale), 1.33x (add, "    \
-	"triad) the plain figure; gcc -O3 makes stream.c's copy glibc's memcpy (it streams "    \
-	"on some hosts); +2 where 16-byte SSE2 kernels replace wider ones for plain stores, "   \
-	"the width gcc -O3 gives stream.c on x86-64 (the widest were 15-25 % slower on a Zen "  \
-	"4 guest)"
+	"triad) the plain figure; stream.c -O3's copy is glibc's memcpy (it streams on some "  \
+	"hosts); +2 where plain stores' 16-byte kernels (stream.c -O3's) replace wider ones"
 #define NT_STORES(ver) "version " ver ": " NT_TEXT
 #define REAL_ADD "version 3: a real add (lmbench 3 ran its sum loop); " NT_TEXT
 #define MEMBW_NOISE { .group = "membw", .run = 0.08, .run_eq = 0.08, .df = 5, .clock = OWN_PACE }
