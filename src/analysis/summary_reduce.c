@@ -18,6 +18,7 @@
 #include <string.h>
 #include "analysis/summary_row.h"
 #include "core/escape.h"
+#include "core/metrics.h"
 #include "core/result.h"
 
 /* ---- finding figures in a run ------------------------------------------------------------- */
@@ -291,8 +292,9 @@ static void fill_facts(const struct run *r, struct row *w, int lm)
 		return;
 	}
 	v[F_MHZ] = fact_num(r, "mhz");
-	if (v[F_MHZ] < 0)
-		v[F_MHZ] = val(w, r, "mhz.mhz", "");
+	const struct metric_def *mhz = metric_of_run_fact("mhz");
+	if (v[F_MHZ] < 0 && mhz)
+		v[F_MHZ] = val(w, r, mhz->id, ""); /* a tool's own file: the measurement itself */
 	/* the line size measured by line, else what the run used, else sysfs's */
 	v[F_LINE] = val(w, r, "line.bytes", "");
 	if (v[F_LINE] < 0)

@@ -204,6 +204,15 @@ const struct metric_def *metric_find(const char *id)
 	return NULL;
 }
 
+const struct metric_def *metric_of_run_fact(const char *fact)
+{
+	pthread_once(&table_once, build_table);
+	for (int i = 0; i < count; i++)
+		if (table[i]->run_fact && strcmp(table[i]->run_fact, fact) == 0)
+			return table[i];
+	return NULL;
+}
+
 /* What a row with a series (an abscissa other than X_NONE) lacks, or NULL. */
 static const char *series_lack(const struct metric_def *d)
 {
@@ -232,6 +241,7 @@ static int complete(const struct metric_def *d, char *why, size_t len)
 		: (d->lmbench_text.title || d->lmbench_text.mode) &&
 		  (!d->lmbench_text.title || !d->lmbench_text.param)
 		? "its lmbench title's text and parameter (.lmbench_text.title, .param)"
+		: d->run_fact && d->vfmt[0] != '%' ? "a printf value format for its run fact (.vfmt)"
 		: series_lack(d);
 	if (!lack)
 		return 0;

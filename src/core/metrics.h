@@ -222,6 +222,10 @@ struct metric_def {
 	 * charts, named "L" and the result's level= parameter (a cache level's size: cache.size,
 	 * and lmbench's "L1 cache:" lines imported as it) */
 	int size_mark;
+	/* The run fact its value is recorded as when a run holds it (mhz.mhz: "mhz", printed with
+	 * vfmt), for readers that take the fact from any run (summary, the lmbench writer); NULL:
+	 * none */
+	const char *run_fact;
 };
 
 /* The suffix of a steady twin's id. */
@@ -262,6 +266,8 @@ const struct metric_def *metric_at(int i);
 int metric_total(void);
 /* The definition of id, or NULL when plumb does not know it. */
 const struct metric_def *metric_find(const char *id);
+/* The row whose value a run records as the fact named fact (.run_fact), or NULL. */
+const struct metric_def *metric_of_run_fact(const char *fact);
 /* Whether tool may record id: 0, or -1 with why (id unknown, declared by another tool's file,
  * or declared without noise). A tool plumb does not know (a test's) may record any known id. */
 int metric_check_record(const char *tool, const char *id, char *why, size_t len);

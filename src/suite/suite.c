@@ -354,9 +354,11 @@ static void record_end(const struct suite_plan *P, struct suite_run *R)
 		run->incomplete = 1;
 		kv_set(&run->facts, "stopped_by", signal_name(suite_stop_sig));
 	}
-	for (size_t i = 0; i < run->results.n; i++)
-		if (!strcmp(run->results.v[i].metric, "mhz.mhz") && !isnan(run->results.v[i].value))
-			fact_num(run, "mhz", "%.0f", run->results.v[i].value);
+	for (size_t i = 0; i < run->results.n; i++) {
+		const struct metric_def *d = metric_find(run->results.v[i].metric);
+		if (d && d->run_fact && !isnan(run->results.v[i].value))
+			fact_num(run, d->run_fact, d->vfmt, run->results.v[i].value);
+	}
 	clock_watch_end(&R->clock, run, run_warn);
 	contention_end(&R->busy, run, run_warn);
 	char steps[160];

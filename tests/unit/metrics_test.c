@@ -142,6 +142,27 @@ TEST(metrics_row_without_a_room_field_refused)
 	}
 }
 
+/* A row whose value a run records as a fact: found by the fact's name, and refused when its
+ * value format is not printf's (a fact is written with it). */
+TEST(metrics_run_fact_found_and_checked)
+{
+	const struct metric_def *d = metric_of_run_fact("mhz");
+	CHECK(d != NULL && strcmp(d->id, "mhz.mhz") == 0);
+	CHECK(metric_of_run_fact("no_such_fact") == NULL);
+	static const struct metric_def bad[] = {
+		{ .id = "test.fact", .unit = "MB/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
+		  .desc = "a fact written as lmbench's bandwidth", .vfmt = "bw", .run_fact = "bw",
+		  .sign = POSITIVE, .x = { .kind = X_NONE }, .work = "nothing",
+		  .subtracted = SUB_CLOCK, .lmbench = "", .noise = NOISE_UNMEASURED },
+		{ 0 },
+	};
+	const struct metric_def *rows = bad;
+	const struct metric_set s = { &rows, 1 };
+	char why[256] = "";
+	CHECK(metric_set_check(&s, why, sizeof why) == -1);
+	CHECK(strstr(why, "printf value format for its run fact") != NULL);
+}
+
 /* The same check on the real recording path: an undeclared id stops the tool loudly. */
 TEST(metrics_record_undeclared_dies)
 {

@@ -258,7 +258,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .unit = "MHz", .better = NEUTRAL, .stat = MEDIAN, .version = 1,
 	  .desc = "clock the core really runs at",
 	  .line = NULL, .vfmt = "%.0f", .sign = POSITIVE, .x = { .kind = X_NONE },
-	  .lmbench_text = { .header = "MHZ" },
+	  .lmbench_text = { .header = "MHZ" }, .run_fact = "mhz",
 	  .work = "a dependent register-add chain (1 cycle per add), checked against a multiply "
 		"chain in the same round; median of accepted rounds",
 	  .subtracted = SUB_CLOCK,
