@@ -1,9 +1,9 @@
 /*
  * summary.c — lmbench's summary tables (its getsummary script, behind `make see`) from runs.
  *
- * Two steps: each run is reduced to the figures lmbench's tables show (summary_reduce.c: which
- * metric, parameters and x feed each figure), then tables[] below, one description per table
- * (its header lines, the figures whose presence prints a row, and each cell: the figure, the
+ * Two steps: each run is reduced to the figures lmbench's tables show (summary_reduce.c,
+ * from the cells each metric row declares it feeds: .cells), then tables[] below, one
+ * description per table (its header lines, the figures whose presence prints a row, and each cell: the figure, the
  * number format and the width), is printed by one printer with lmbench's gating, column widths
  * and number formatting (lmbench 3's scripts/getsummary). The memory
  * table's "Guesses" column is the one printed by its own function.
@@ -96,7 +96,7 @@ enum fmt { NUM, INUM, SNUM, FIX0, DESC };
 
 /* One cell: figure fig formatted in w characters, printed in pw (lmbench's %PW.PWs; 0: w). */
 struct cell_spec {
-	enum fig fig;
+	enum summary_cell fig;
 	enum fmt fmt;
 	int w, pw;
 };
@@ -205,75 +205,81 @@ static const char *os_col(const struct row *w, int named)
 /* lmbench's "Guesses" column: "" when it has none. */
 static const char *mem_guess(const double *v)
 {
-	if (!same(v[F_L1], v[F_L2]) && same(v[F_L2], v[F_MEM]))
+	if (!same(v[SUM_L1], v[SUM_L2]) && same(v[SUM_L2], v[SUM_MEM]))
 		return "No L2 cache?";
-	return same(v[F_L1], v[F_L2]) ? "No L1 cache?" : "";
+	return same(v[SUM_L1], v[SUM_L2]) ? "No L1 cache?" : "";
 }
 
 static void p_mem(FILE *f, const struct row *w, int named)
 {
 	const double *v = w->v;
 	cell c[4];
-	fprintf(f, "%-9.9s %13.13s  %4d", w->host, os_col(w, named), (int)v[F_MHZ]);
-	if (v[F_L1] < 0 && !(v[F_L2] > 0 || v[F_MEM] > 0)) {
+	fprintf(f, "%-9.9s %13.13s  %4d", w->host, os_col(w, named), (int)v[SUM_MHZ]);
+	if (v[SUM_L1] < 0 && !(v[SUM_L2] > 0 || v[SUM_MEM] > 0)) {
 		/* no memory figure at all: the row is there so that rows match, blank */
 		fputc('\n', f);
 		return;
 	}
-	if (v[F_L1] < 0) {
+	if (v[SUM_L1] < 0) {
 		fprintf(f, "%6s %6s %11s    %s\n", "-", "-", "-", "Bad mhz?");
 		return;
 	}
-	fprintf(f, " %6.6s %6.6s %6.6s %11.11s", num(c[0], v[F_L1], 6), num(c[1], v[F_L2], 6),
-		num(c[2], v[F_MEM], 6), num(c[3], v[F_RND], 6));
+	fprintf(f, " %6.6s %6.6s %6.6s %11.11s", num(c[0], v[SUM_L1], 6), num(c[1], v[SUM_L2], 6),
+		num(c[2], v[SUM_MEM], 6), num(c[3], v[SUM_RND], 6));
 	if (*mem_guess(v))
 		fprintf(f, "    %s", mem_guess(v));
 	fputc('\n', f);
 }
 
 #define C(fig, fmt, w) { fig, fmt, w, 0 }
-#define FOUR_OPS(base) C(base, SNUM, 6), C(base + 1, SNUM, 6), C(base + 2, SNUM, 6), C(base + 3, SNUM, 6)
+#define FOUR_OPS(base) C(base, SNUM, 6), C(base + 1, SNUM, 6), C(base + 2, SNUM, 6), \
+	C(base + 3, SNUM, 6)
 
 static const struct table tables[] = {
-	{ h_basic, { F_TLB, F_LINE, F_MEMPAR, NO_FIG }, "",
-	  { C(F_MHZ, DESC, 23), C(F_MHZ, INUM, 4), C(F_TLB, INUM, 5), C(F_LINE, INUM, 5),
-	    C(F_MEMPAR, NUM, 6), C(F_LOAD, INUM, 4) }, 6, NULL },
-	{ h_proc, { F_SYSCALL, F_READ, F_WRITE, F_STAT, F_OPENCLOSE, F_TCPSEL, F_SIGINST,
-		    F_SIGCATCH, F_FORK, F_EXEC, F_SH, NO_FIG }, "",
-	  { C(F_MHZ, FIX0, 4), C(F_SYSCALL, NUM, 4), C(F_IO, NUM, 4), C(F_STAT, NUM, 4),
-	    C(F_OPENCLOSE, NUM, 4), C(F_TCPSEL, NUM, 4), C(F_SIGINST, NUM, 4),
-	    C(F_SIGCATCH, NUM, 4), C(F_FORK, NUM, 4), C(F_EXEC, NUM, 4), C(F_SH, NUM, 4) }, 11, NULL },
-	{ h_int, { F_INT0, F_INT0 + 1, F_INT0 + 2, F_INT0 + 3, F_INT0 + 4, NO_FIG }, "",
-	  { FOUR_OPS(F_INT0), C(F_INT0 + 4, SNUM, 6) }, 5, NULL },
+	{ h_basic, { SUM_TLB, SUM_LINE, SUM_MEMPAR, NO_FIG }, "",
+	  { C(SUM_MHZ, DESC, 23), C(SUM_MHZ, INUM, 4), C(SUM_TLB, INUM, 5), C(SUM_LINE, INUM, 5),
+	    C(SUM_MEMPAR, NUM, 6), C(SUM_LOAD, INUM, 4) }, 6, NULL },
+	{ h_proc, { SUM_SYSCALL, SUM_READ, SUM_WRITE, SUM_STAT, SUM_OPENCLOSE, SUM_TCPSEL,
+		    SUM_SIGINST, SUM_SIGCATCH, SUM_FORK, SUM_EXEC, SUM_SH, NO_FIG }, "",
+	  { C(SUM_MHZ, FIX0, 4), C(SUM_SYSCALL, NUM, 4), C(SUM_IO, NUM, 4), C(SUM_STAT, NUM, 4),
+	    C(SUM_OPENCLOSE, NUM, 4), C(SUM_TCPSEL, NUM, 4), C(SUM_SIGINST, NUM, 4),
+	    C(SUM_SIGCATCH, NUM, 4), C(SUM_FORK, NUM, 4), C(SUM_EXEC, NUM, 4),
+	    C(SUM_SH, NUM, 4) }, 11, NULL },
+	{ h_int, { SUM_INT0, SUM_INT0 + 1, SUM_INT0 + 2, SUM_INT0 + 3, SUM_INT0 + 4, NO_FIG }, "",
+	  { FOUR_OPS(SUM_INT0), C(SUM_INT0 + 4, SNUM, 6) }, 5, NULL },
 	/* lmbench printed the int64 table's first cell in 5 characters after a blank */
-	{ h_i64, { F_I64_0, F_I64_0 + 1, F_I64_0 + 2, F_I64_0 + 3, F_I64_0 + 4, NO_FIG }, " ",
-	  { { F_I64_0, SNUM, 6, 5 }, C(F_I64_0 + 1, SNUM, 6), C(F_I64_0 + 2, SNUM, 6),
-	    C(F_I64_0 + 3, SNUM, 6), C(F_I64_0 + 4, SNUM, 6) }, 5, NULL },
-	{ h_flt, { F_FLT0, F_FLT0 + 1, F_FLT0 + 2, F_FLT0 + 3, NO_FIG }, "", { FOUR_OPS(F_FLT0) }, 4,
-	  NULL },
-	{ h_dbl, { F_DBL0, F_DBL0 + 1, F_DBL0 + 2, F_DBL0 + 3, NO_FIG }, "", { FOUR_OPS(F_DBL0) }, 4,
-	  NULL },
-	{ h_ctx, { F_CTX0_2, F_CTX16_2, F_CTX64_2, F_CTX16_8, F_CTX64_8, F_CTX16_16, F_CTX64_16,
-		   NO_FIG }, "",
-	  { C(F_CTX0_2, NUM, 6), C(F_CTX16_2, NUM, 6), C(F_CTX64_2, NUM, 6), C(F_CTX16_8, NUM, 6),
-	    C(F_CTX64_8, NUM, 6), C(F_CTX16_16, NUM, 7), C(F_CTX64_16, NUM, 7) }, 7, NULL },
-	{ h_lat, { F_CTX0_2, F_PIPE, F_UNIX, F_UDP, F_RPCUDP, F_TCP, F_RPCTCP, F_CONNECT, NO_FIG }, "",
-	  { C(F_CTX0_2, NUM, 5), C(F_PIPE, NUM, 5), C(F_UNIX, NUM, 4), C(F_UDP, NUM, 5),
-	    C(F_RPCUDP, NUM, 5), C(F_TCP, NUM, 5), C(F_RPCTCP, NUM, 5), { F_CONNECT, SNUM, 5, 4 } },
-	  8, NULL },
-	{ h_rem, { F_R_UDP, F_R_RPCUDP, F_R_TCP, F_R_RPCTCP, F_R_CONNECT, NO_FIG }, "",
-	  { C(F_R_UDP, NUM, 5), C(F_R_RPCUDP, NUM, 5), C(F_R_TCP, NUM, 5), C(F_R_RPCTCP, NUM, 5),
-	    C(F_R_CONNECT, SNUM, 4) }, 5, NULL },
-	{ h_fs, { F_FS_C0, F_FS_D0, F_FS_C10, F_FS_D10, F_MMAP, F_PROT, F_PAGEFAULT, NO_FIG }, "",
-	  { C(F_FS_C0, SNUM, 6), C(F_FS_D0, SNUM, 6), C(F_FS_C10, SNUM, 6), C(F_FS_D10, SNUM, 6),
-	    C(F_MMAP, NUM, 7), C(F_PROT, NUM, 5), C(F_PAGEFAULT, NUM, 7), C(F_FDSEL, NUM, 5) }, 8,
-	  NULL },
-	{ h_bw, { F_BW_PIPE, F_BW_UNIX, F_BW_TCP, F_REREAD, F_BCOPY_LIBC, F_BCOPY_HAND, F_MEMRD,
-		  F_MEMWR, NO_FIG }, "",
-	  { C(F_BW_PIPE, NUM, 4), C(F_BW_UNIX, NUM, 4), C(F_BW_TCP, NUM, 4), C(F_REREAD, NUM, 6),
-	    C(F_MMAPREAD, NUM, 6), C(F_BCOPY_LIBC, NUM, 6), C(F_BCOPY_HAND, NUM, 6),
-	    C(F_MEMRD, NUM, 4), C(F_MEMWR, NUM, 5) }, 9, NULL },
-	{ h_mem, { F_L1, F_L2, F_MEM, NO_FIG }, "", { { 0 } }, 0, p_mem },
+	{ h_i64, { SUM_I64_0, SUM_I64_0 + 1, SUM_I64_0 + 2, SUM_I64_0 + 3, SUM_I64_0 + 4, NO_FIG },
+	  " ",
+	  { { SUM_I64_0, SNUM, 6, 5 }, C(SUM_I64_0 + 1, SNUM, 6), C(SUM_I64_0 + 2, SNUM, 6),
+	    C(SUM_I64_0 + 3, SNUM, 6), C(SUM_I64_0 + 4, SNUM, 6) }, 5, NULL },
+	{ h_flt, { SUM_FLT0, SUM_FLT0 + 1, SUM_FLT0 + 2, SUM_FLT0 + 3, NO_FIG }, "",
+	  { FOUR_OPS(SUM_FLT0) }, 4, NULL },
+	{ h_dbl, { SUM_DBL0, SUM_DBL0 + 1, SUM_DBL0 + 2, SUM_DBL0 + 3, NO_FIG }, "",
+	  { FOUR_OPS(SUM_DBL0) }, 4, NULL },
+	{ h_ctx, { SUM_CTX0_2, SUM_CTX16_2, SUM_CTX64_2, SUM_CTX16_8, SUM_CTX64_8, SUM_CTX16_16,
+		   SUM_CTX64_16, NO_FIG }, "",
+	  { C(SUM_CTX0_2, NUM, 6), C(SUM_CTX16_2, NUM, 6), C(SUM_CTX64_2, NUM, 6),
+	    C(SUM_CTX16_8, NUM, 6), C(SUM_CTX64_8, NUM, 6), C(SUM_CTX16_16, NUM, 7),
+	    C(SUM_CTX64_16, NUM, 7) }, 7, NULL },
+	{ h_lat, { SUM_CTX0_2, SUM_PIPE, SUM_UNIX, SUM_UDP, SUM_RPCUDP, SUM_TCP, SUM_RPCTCP,
+		   SUM_CONNECT, NO_FIG }, "",
+	  { C(SUM_CTX0_2, NUM, 5), C(SUM_PIPE, NUM, 5), C(SUM_UNIX, NUM, 4), C(SUM_UDP, NUM, 5),
+	    C(SUM_RPCUDP, NUM, 5), C(SUM_TCP, NUM, 5), C(SUM_RPCTCP, NUM, 5),
+	    { SUM_CONNECT, SNUM, 5, 4 } }, 8, NULL },
+	{ h_rem, { SUM_R_UDP, SUM_R_RPCUDP, SUM_R_TCP, SUM_R_RPCTCP, SUM_R_CONNECT, NO_FIG }, "",
+	  { C(SUM_R_UDP, NUM, 5), C(SUM_R_RPCUDP, NUM, 5), C(SUM_R_TCP, NUM, 5),
+	    C(SUM_R_RPCTCP, NUM, 5), C(SUM_R_CONNECT, SNUM, 4) }, 5, NULL },
+	{ h_fs, { SUM_FS_C0, SUM_FS_D0, SUM_FS_C10, SUM_FS_D10, SUM_MMAP, SUM_PROT, SUM_PAGEFAULT,
+		  NO_FIG }, "",
+	  { C(SUM_FS_C0, SNUM, 6), C(SUM_FS_D0, SNUM, 6), C(SUM_FS_C10, SNUM, 6),
+	    C(SUM_FS_D10, SNUM, 6), C(SUM_MMAP, NUM, 7), C(SUM_PROT, NUM, 5),
+	    C(SUM_PAGEFAULT, NUM, 7), C(SUM_FDSEL, NUM, 5) }, 8, NULL },
+	{ h_bw, { SUM_BW_PIPE, SUM_BW_UNIX, SUM_BW_TCP, SUM_REREAD, SUM_BCOPY_LIBC, SUM_BCOPY_HAND,
+		  SUM_MEMRD, SUM_MEMWR, NO_FIG }, "",
+	  { C(SUM_BW_PIPE, NUM, 4), C(SUM_BW_UNIX, NUM, 4), C(SUM_BW_TCP, NUM, 4),
+	    C(SUM_REREAD, NUM, 6), C(SUM_MMAPREAD, NUM, 6), C(SUM_BCOPY_LIBC, NUM, 6),
+	    C(SUM_BCOPY_HAND, NUM, 6), C(SUM_MEMRD, NUM, 4), C(SUM_MEMWR, NUM, 5) }, 9, NULL },
+	{ h_mem, { SUM_L1, SUM_L2, SUM_MEM, NO_FIG }, "", { { 0 } }, 0, p_mem },
 };
 #define MEM_TABLE (sizeof tables / sizeof tables[0] - 1)
 #define BW_TABLE (MEM_TABLE - 1)
@@ -350,7 +356,7 @@ static void print_row(FILE *f, const struct table *t, const struct row *w, int n
 		switch (c->fmt) {
 		case NUM: num(s, v, c->w); break;
 		case INUM: inum(s, v, c->w); break;
-		case SNUM: snum(s, v, c->w, w->v[F_LOAD]); break;
+		case SNUM: snum(s, v, c->w, w->v[SUM_LOAD]); break;
 		case FIX0: snprintf(s, sizeof s, "%*.0f", c->w, v); pw = (int)strlen(s); break;
 		case DESC: snprintf(s, sizeof s, "%s", w->desc); break;
 		}
@@ -594,13 +600,13 @@ int summary_table_cells(size_t t, const struct row *w, char out[][SUMMARY_CELL],
 	int k = 0;
 	if (tb->print) { /* the memory table: Mhz, four latencies, the guess */
 		const double *v = w->v;
-		static const enum fig mem[] = { F_L1, F_L2, F_MEM, F_RND };
+		static const enum summary_cell mem[] = { SUM_L1, SUM_L2, SUM_MEM, SUM_RND };
 		if (k < max)
-			trimmed(inum(s, v[F_MHZ], 4), out[k++], SUMMARY_CELL);
+			trimmed(inum(s, v[SUM_MHZ], 4), out[k++], SUMMARY_CELL);
 		for (int i = 0; i < 4 && k < max; i++)
 			trimmed(num(s, v[mem[i]], 6), out[k++], SUMMARY_CELL);
 		if (k < max)
-			snprintf(out[k++], SUMMARY_CELL, "%s", v[F_L1] > 0 ? mem_guess(v) : "");
+			snprintf(out[k++], SUMMARY_CELL, "%s", v[SUM_L1] > 0 ? mem_guess(v) : "");
 		return k;
 	}
 	for (int i = 0; i < tb->ncells && k < max; i++) {
@@ -612,7 +618,7 @@ int summary_table_cells(size_t t, const struct row *w, char out[][SUMMARY_CELL],
 		}
 		switch (c->fmt) {
 		case NUM: num(s, v, c->w); break;
-		case SNUM: snum(s, v, c->w, w->v[F_LOAD]); break;
+		case SNUM: snum(s, v, c->w, w->v[SUM_LOAD]); break;
 		/* lmbench's %4.0f prints -1 for a missing clock; a document leaves it blank */
 		default: inum(s, v, c->w); break;
 		}

@@ -156,8 +156,8 @@ static void facts_table(const struct doc *d, struct run *const *runs, const stru
 		/* measured: plumb's mhz, lmbench's [MHZ:] header, else the median of the clock
 		 * plumb read before every step */
 		const char *clock = kv_get(&r->facts, "clock_mhz");
-		if (rows[i].v[F_MHZ] > 0)
-			snprintf(mhz, sizeof mhz, "%.0f", rows[i].v[F_MHZ]);
+		if (rows[i].v[SUM_MHZ] > 0)
+			snprintf(mhz, sizeof mhz, "%.0f", rows[i].v[SUM_MHZ]);
 		else if (clock && strtod(clock, NULL) > 0)
 			snprintf(mhz, sizeof mhz, "%.0f", strtod(clock, NULL));
 		if (os || kern)

@@ -2,8 +2,10 @@
  * summary_reduce.c — a run reduced to the figures lmbench's summary tables show (summary_row.h),
  * as lmbench's getsummary reads a results file.
  *
- * figures[] says which metric, parameters and x feed each figure, in the order a row reads them
- * (the order `summary --cells` and the noise notes list the results in). Imported lmbench runs
+ * Each metric row names the cells it feeds and how each reads its results (.cells,
+ * core/summary_cells.h); figures[] is those declarations gathered from the registry in
+ * reading_order[] (the order `summary --cells` and the noise notes list the results in), so
+ * this file names no metric. Imported lmbench runs
  * are reduced exactly as getsummary reads its file (the int64 table only from "uint64" lines,
  * Mhz/cache line/copies from the [MHZ:], [LINE_SIZE:], [SYNC_MAX:] headers, "Main mem" at the
  * largest size), so the row equals lmbench's own. plumb's runs fill every column from plumb's
@@ -13,6 +15,7 @@
  * at least four times the last-level cache, else the largest (summary.c says what they are).
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,164 +190,110 @@ static double llc_mib(const struct run *r)
 	return best / 1048576.0;
 }
 
-/* How a figure is read. */
-enum how {
-	VAL,      /* the first result of metric matching params (file order) */
-	LAST,     /* the point at the largest x */
-	AT,       /* the point at x */
-	RATE_US,  /* VAL, a rate per second, as microseconds per operation */
-	I64,      /* VAL from an lmbench file's "uint64" lines only (getsummary reads those) */
-	REMOTE,   /* VAL at the run's first host that is not localhost; missing without one */
-	FAULT,    /* VAL; for plumb runs the time per fault really taken, when recorded */
-	FACTS,    /* Mhz, cache line, load: from the run's facts (fill_facts) */
-	MEMORY,   /* L1 $, L2 $, Main mem, Rand mem: lat_mem_rd and cache (fill_memory) */
-};
-
+/* A cell as a row declares it (core/summary_cells.h), with the row: what reduce() reads. */
 struct figure {
-	enum fig fig;
-	enum how how;
-	const char *metric, *params; /* params: "key=value" all held, "!key" absent */
-	double x;
+	const struct metric_def *def;
+	const struct metric_cell *c;
 };
 
-static const struct figure figures[] = {
-	{ F_MHZ, FACTS, NULL, NULL, 0 },
-	{ F_TLB, VAL, "tlb.pages", "", 0 },
-	{ F_MEMPAR, LAST, "par_mem.parallelism", "", 0 },
-	{ F_SYSCALL, VAL, "lat_syscall.null", "", 0 },
-	{ F_READ, VAL, "lat_syscall.read", "", 0 },
-	{ F_WRITE, VAL, "lat_syscall.write", "", 0 },
-	{ F_STAT, VAL, "lat_syscall.stat", "", 0 },
-	{ F_OPENCLOSE, VAL, "lat_syscall.open", "", 0 },
-	{ F_TCPSEL, VAL, "lat_select.tcp", "n=100", 0 },
-	{ F_SIGINST, VAL, "lat_sig.install", "", 0 },
-	{ F_SIGCATCH, VAL, "lat_sig.catch", "", 0 },
-	{ F_FORK, VAL, "lat_proc.fork", "", 0 },
-	{ F_EXEC, VAL, "lat_proc.exec", "", 0 },
-	{ F_SH, VAL, "lat_proc.shell", "", 0 },
-	{ F_INT0 + 0, VAL, "lat_ops.integer_bit", "", 0 },
-	{ F_I64_0 + 0, I64, "lat_ops.int64_bit", "", 0 },
-	{ F_INT0 + 1, VAL, "lat_ops.integer_add", "", 0 },
-	{ F_I64_0 + 1, I64, "lat_ops.int64_add", "", 0 },
-	{ F_INT0 + 2, VAL, "lat_ops.integer_mul", "", 0 },
-	{ F_I64_0 + 2, I64, "lat_ops.int64_mul", "", 0 },
-	{ F_INT0 + 3, VAL, "lat_ops.integer_div", "", 0 },
-	{ F_I64_0 + 3, I64, "lat_ops.int64_div", "", 0 },
-	{ F_INT0 + 4, VAL, "lat_ops.integer_mod", "", 0 },
-	{ F_I64_0 + 4, I64, "lat_ops.int64_mod", "", 0 },
-	{ F_FLT0 + 0, VAL, "lat_ops.float_add", "", 0 },
-	{ F_DBL0 + 0, VAL, "lat_ops.double_add", "", 0 },
-	{ F_FLT0 + 1, VAL, "lat_ops.float_mul", "", 0 },
-	{ F_DBL0 + 1, VAL, "lat_ops.double_mul", "", 0 },
-	{ F_FLT0 + 2, VAL, "lat_ops.float_div", "", 0 },
-	{ F_DBL0 + 2, VAL, "lat_ops.double_div", "", 0 },
-	{ F_FLT0 + 3, VAL, "lat_ops.float_bogomflops", "", 0 },
-	{ F_DBL0 + 3, VAL, "lat_ops.double_bogomflops", "", 0 },
-	{ F_CTX0_2, AT, "lat_ctx.switch", "size=0", 2 },
-	{ F_CTX16_2, AT, "lat_ctx.switch", "size=16", 2 },
-	{ F_CTX64_2, AT, "lat_ctx.switch", "size=64", 2 },
-	{ F_CTX16_8, AT, "lat_ctx.switch", "size=16", 8 },
-	{ F_CTX64_8, AT, "lat_ctx.switch", "size=64", 8 },
-	{ F_CTX16_16, AT, "lat_ctx.switch", "size=16", 16 },
-	{ F_CTX64_16, AT, "lat_ctx.switch", "size=64", 16 },
-	{ F_PIPE, VAL, "lat_pipe.latency", "", 0 },
-	{ F_UNIX, VAL, "lat_unix.latency", "", 0 },
-	{ F_UDP, VAL, "lat_udp.latency", "host=localhost", 0 },
-	{ F_RPCUDP, VAL, "lat_rpc.udp", "host=localhost", 0 },
-	{ F_TCP, VAL, "lat_tcp.latency", "host=localhost", 0 },
-	{ F_RPCTCP, VAL, "lat_rpc.tcp", "host=localhost", 0 },
-	{ F_CONNECT, VAL, "lat_connect.latency", "host=localhost", 0 },
-	{ F_R_UDP, REMOTE, "lat_udp.latency", NULL, 0 },
-	{ F_R_RPCUDP, REMOTE, "lat_rpc.udp", NULL, 0 },
-	{ F_R_TCP, REMOTE, "lat_tcp.latency", NULL, 0 },
-	{ F_R_RPCTCP, REMOTE, "lat_rpc.tcp", NULL, 0 },
-	{ F_R_CONNECT, REMOTE, "lat_connect.latency", NULL, 0 },
-	{ F_FS_C0, RATE_US, "lat_fs.create", "size=0", 0 },
-	{ F_FS_D0, RATE_US, "lat_fs.delete", "size=0", 0 },
-	{ F_FS_C10, RATE_US, "lat_fs.create", "size=10240", 0 },
-	{ F_FS_D10, RATE_US, "lat_fs.delete", "size=10240", 0 },
-	{ F_MMAP, LAST, "lat_mmap.latency", "", 0 },
-	{ F_PROT, VAL, "lat_sig.prot", "", 0 },
-	{ F_PAGEFAULT, FAULT, "lat_pagefault.latency", "", 0 },
-	{ F_FDSEL, VAL, "lat_select.file", "n=100", 0 },
-	{ F_BW_PIPE, VAL, "bw_pipe.bandwidth", "", 0 },
-	{ F_BW_UNIX, VAL, "bw_unix.bandwidth", "", 0 },
-	{ F_BW_TCP, LAST, "bw_tcp.bandwidth", "host=localhost", 0 },
-	{ F_REREAD, LAST, "bw_file_rd.io_only", "", 0 },
-	{ F_MMAPREAD, LAST, "bw_mmap_rd.mmap_only", "", 0 },
-	{ F_BCOPY_LIBC, LAST, "bw_mem.bcopy", "!conflict", 0 },
-	{ F_BCOPY_HAND, LAST, "bw_mem.fcp", "", 0 },
-	{ F_MEMRD, LAST, "bw_mem.frd", "", 0 },
-	{ F_MEMWR, LAST, "bw_mem.fwr", "", 0 },
-	{ F_L1, MEMORY, NULL, NULL, 0 },
+/* The order the cells are read in, which is the order their results are listed in under the
+ * tables and by `summary --cells`: lmbench's layout, the integer and int64 (float and double)
+ * operations alternating. SUM_LOAD comes from the run's facts and SUM_IO from two cells. */
+static const enum summary_cell reading_order[] = {
+	SUM_MHZ, SUM_LINE, SUM_TLB, SUM_MEMPAR, SUM_SYSCALL, SUM_READ, SUM_WRITE, SUM_STAT,
+	SUM_OPENCLOSE, SUM_TCPSEL, SUM_SIGINST, SUM_SIGCATCH, SUM_FORK, SUM_EXEC, SUM_SH,
+	SUM_INT0, SUM_I64_0, SUM_INT0 + 1, SUM_I64_0 + 1, SUM_INT0 + 2, SUM_I64_0 + 2,
+	SUM_INT0 + 3, SUM_I64_0 + 3, SUM_INT0 + 4, SUM_I64_0 + 4,
+	SUM_FLT0, SUM_DBL0, SUM_FLT0 + 1, SUM_DBL0 + 1, SUM_FLT0 + 2, SUM_DBL0 + 2,
+	SUM_FLT0 + 3, SUM_DBL0 + 3,
+	SUM_CTX0_2, SUM_CTX16_2, SUM_CTX64_2, SUM_CTX16_8, SUM_CTX64_8, SUM_CTX16_16,
+	SUM_CTX64_16,
+	SUM_PIPE, SUM_UNIX, SUM_UDP, SUM_RPCUDP, SUM_TCP, SUM_RPCTCP, SUM_CONNECT,
+	SUM_R_UDP, SUM_R_RPCUDP, SUM_R_TCP, SUM_R_RPCTCP, SUM_R_CONNECT,
+	SUM_FS_C0, SUM_FS_D0, SUM_FS_C10, SUM_FS_D10, SUM_MMAP, SUM_PROT, SUM_PAGEFAULT,
+	SUM_FDSEL, SUM_BW_PIPE, SUM_BW_UNIX, SUM_BW_TCP, SUM_REREAD, SUM_MMAPREAD,
+	SUM_BCOPY_LIBC, SUM_BCOPY_HAND, SUM_MEMRD, SUM_MEMWR,
+	SUM_L1, SUM_L2, SUM_MEM, SUM_RND,
 };
+#define NREAD (sizeof reading_order / sizeof reading_order[0])
 
-/* Mhz, cache line and load (copies): an lmbench file's headers, else plumb's measurements and
- * facts. */
+/* Every row's cells in reading order; within a cell by how it is read (a cache level's
+ * latency before a walk's point), then in the registry's order. Built once. */
+static struct figure figures[NREAD * 4];
+static size_t nfigures;
+static pthread_once_t figures_once = PTHREAD_ONCE_INIT;
+
+static void build_figures(void)
+{
+	const size_t max = sizeof figures / sizeof figures[0];
+	for (size_t k = 0; k < NREAD; k++)
+		for (int how = READ_NONE + 1; how < READ_KINDS; how++)
+			for (int i = 0; metric_at(i); i++) {
+				const struct metric_def *d = metric_at(i);
+				const struct metric_cell *c = d->cells;
+				for (; c < d->cells + METRIC_CELLS && c->read; c++)
+					if (c->cell == reading_order[k] && (int)c->read == how &&
+					    nfigures < max)
+						figures[nfigures++] = (struct figure){ d, c };
+			}
+}
+
+/* Mhz and cache line from an lmbench file's [MHZ:] and [LINE_SIZE:] headers; in plumb runs
+ * the row's run fact (the measured `mhz`), else its measurement. */
+static double header_cell(struct row *w, const struct run *r, const struct metric_def *d, int lm)
+{
+	if (lm) {
+		/* getsummary: field 1 of the [MHZ: ...] line, "]" removed */
+		char key[64];
+		if (!d->lmbench_text.header)
+			return -1;
+		snprintf(key, sizeof key, "lmbench.%s", d->lmbench_text.header);
+		return fact_num(r, key);
+	}
+	double v = d->run_fact ? fact_num(r, d->run_fact) : -1;
+	return v >= 0 ? v : val(w, r, d->id, "");
+}
+
+/* Cache line and load (copies) when no row gave them: plumb runs take the line size the run
+ * used, else sysfs's; the load is lmbench's [SYNC_MAX:] header, or plumb's "copies" (--copies
+ * N), the command line's "opt.copies", else 1. */
 static void fill_facts(const struct run *r, struct row *w, int lm)
 {
 	double *v = w->v;
 	if (lm) {
-		/* getsummary: field 1 of the [MHZ: ...] line, "]" removed */
-		v[F_MHZ] = fact_num(r, "lmbench.MHZ");
-		v[F_LINE] = fact_num(r, "lmbench.LINE_SIZE");
-		v[F_LOAD] = fact_num(r, "lmbench.SYNC_MAX");
+		v[SUM_LOAD] = fact_num(r, "lmbench.SYNC_MAX");
 		return;
 	}
-	v[F_MHZ] = fact_num(r, "mhz");
-	const struct metric_def *mhz = metric_of_run_fact("mhz");
-	if (v[F_MHZ] < 0 && mhz)
-		v[F_MHZ] = val(w, r, mhz->id, ""); /* a tool's own file: the measurement itself */
-	/* the line size measured by line, else what the run used, else sysfs's */
-	v[F_LINE] = val(w, r, "line.bytes", "");
-	if (v[F_LINE] < 0)
-		v[F_LINE] = fact_num(r, "line_size");
-	if (v[F_LINE] < 0)
-		v[F_LINE] = fact_num(r, "cache_line");
-	/* plumb run records "copies" (--copies N), the command line as "opt.copies" */
-	v[F_LOAD] = fact_num(r, "copies");
-	if (v[F_LOAD] < 0)
-		v[F_LOAD] = fact_num(r, "opt.copies");
-	if (v[F_LOAD] < 0)
-		v[F_LOAD] = 1;
+	if (v[SUM_LINE] < 0)
+		v[SUM_LINE] = fact_num(r, "line_size");
+	if (v[SUM_LINE] < 0)
+		v[SUM_LINE] = fact_num(r, "cache_line");
+	v[SUM_LOAD] = fact_num(r, "copies");
+	if (v[SUM_LOAD] < 0)
+		v[SUM_LOAD] = fact_num(r, "opt.copies");
+	if (v[SUM_LOAD] < 0)
+		v[SUM_LOAD] = 1;
 }
 
-/* L1 $, L2 $, Main mem, Rand mem: for lmbench files lat_mem_rd's stride-128 walk at 1 KiB and
- * 128 KiB, its last point, and the random walk's last point; for plumb runs the cache tool's
- * levels (else the walk at 1 KiB and 128 KiB) and both walks at 4 x the last-level cache. */
-static void fill_memory(const struct run *r, struct row *w, int lm)
+/* A lat_mem_rd walk's cell: for lmbench files the series of the stride in query at x, or its
+ * last point (x 0: main memory); for plumb runs the series of the stride nearest it, at x or
+ * at the first size of four times the last-level cache (llc MiB), else its largest. */
+static double walk(struct row *w, const struct run *r, const char *id, const char *query,
+		   double x, int lm, double llc)
 {
-	double *v = w->v;
-	char q[64];
-	if (lm) {
-		v[F_L1] = at(w, r, "lat_mem_rd.seq", "stride=128", 0.00098);
-		v[F_L2] = at(w, r, "lat_mem_rd.seq", "stride=128", 0.125);
-		v[F_MEM] = last(w, r, "lat_mem_rd.seq", "stride=128");
-		v[F_RND] = last(w, r, "lat_mem_rd.rand", "stride=16");
-		return;
-	}
-	stride_query(r, "lat_mem_rd.seq", 128, q, sizeof q);
-	v[F_L1] = val(w, r, "cache.latency", "level=1");
-	if (v[F_L1] < 0)
-		v[F_L1] = at(w, r, "lat_mem_rd.seq", q, 1024 / 1048576.0);
-	v[F_L2] = val(w, r, "cache.latency", "level=2");
-	if (v[F_L2] < 0)
-		v[F_L2] = at(w, r, "lat_mem_rd.seq", q, 0.125);
-	double llc = llc_mib(r);
-	v[F_MEM] = past(w, r, "lat_mem_rd.seq", q, llc > 0 ? 4 * llc : INFINITY);
-	if (v[F_MEM] > 0)
-		w->mem_res = w->used[w->nused - 1];
-	stride_query(r, "lat_mem_rd.rand", 16, q, sizeof q);
-	v[F_RND] = past(w, r, "lat_mem_rd.rand", q, llc > 0 ? 4 * llc : INFINITY);
-	if (v[F_RND] > 0)
-		w->rnd_res = w->used[w->nused - 1];
+	if (lm)
+		return x > 0 ? at(w, r, id, query, x) : last(w, r, id, query);
+	char buf[32], q[64];
+	long want = param_get(query, "stride", buf, sizeof buf) ? atol(buf) : 0;
+	stride_query(r, id, (int)want, q, sizeof q);
+	return x > 0 ? at(w, r, id, q, x) : past(w, r, id, q, llc > 0 ? 4 * llc : INFINITY);
 }
 
-/* Whether metric feeds one of the table's remote figures (figures[], REMOTE). */
+/* Whether metric feeds one of the table's remote figures (READ_REMOTE). */
 static int remote_metric(const char *metric)
 {
-	for (size_t i = 0; i < sizeof figures / sizeof figures[0]; i++)
-		if (figures[i].how == REMOTE && !strcmp(figures[i].metric, metric))
+	for (size_t i = 0; i < nfigures; i++)
+		if (figures[i].c->read == READ_REMOTE && !strcmp(figures[i].def->id, metric))
 			return 1;
 	return 0;
 }
@@ -376,19 +325,42 @@ static double int64_op(struct row *w, const struct run *r, const char *metric, i
 
 /* lat_pagefault's figure; for plumb runs the cost of a fault really taken (bench/fs/
  * lat_pagefault.c: us_per_fault), when the run has it. */
-static double page_fault(struct row *w, const struct run *r, const struct figure *g, int lm)
+static double page_fault(struct row *w, const struct run *r, const char *id, const char *query,
+			 int lm)
 {
-	double v = val(w, r, g->metric, g->params);
+	double v = val(w, r, id, query);
 	if (lm || !(v > 0))
 		return v;
 	char buf[32], *end;
-	const struct result *p = find(r, g->metric, g->params);
+	const struct result *p = find(r, id, query);
 	if (p && param_get(p->info, "us_per_fault", buf, sizeof buf)) {
 		double f = strtod(buf, &end);
 		if (end != buf && !*end && f > 0)
 			v = f;
 	}
 	return v;
+}
+
+/* The value of figure g in run r; rh the remote host's query ("" without one). */
+static double read_cell(struct row *w, const struct run *r, const struct figure *g, int lm,
+			const char *rh, double llc)
+{
+	const char *id = g->def->id, *q = g->c->params ? g->c->params : "";
+	switch (g->c->read) {
+	case READ_LEVEL: return lm ? -1 : val(w, r, id, q);
+	case READ_FIRST: return val(w, r, id, q);
+	case READ_LAST_X: return last(w, r, id, q);
+	case READ_AT_X: return at(w, r, id, q, g->c->x);
+	case READ_RATE_US: return fs_us(val(w, r, id, q));
+	case READ_UINT64: return int64_op(w, r, id, lm);
+	case READ_REMOTE: return rh[0] ? val(w, r, id, rh) : -1;
+	case READ_FAULT: return page_fault(w, r, id, q, lm);
+	case READ_HEADER: return header_cell(w, r, g->def, lm);
+	case READ_WALK: return walk(w, r, id, q, g->c->x, lm, llc);
+	case READ_NONE:
+	case READ_KINDS: break;
+	}
+	return -1;
 }
 
 static void reduce(const struct run *r, struct row *w)
@@ -406,32 +378,34 @@ static void reduce(const struct run *r, struct row *w)
 		d = kv_get(&r->facts, "lmbench.OS");
 	term_str(d ? d : r->profile ? r->profile : "", w->desc, sizeof w->desc);
 
-	for (int i = 0; i < F_N; i++)
+	for (int i = 0; i < SUM_N; i++)
 		w->v[i] = -1;
 	char rh[160];
 	remote_query(r, rh, sizeof rh);
-	for (size_t i = 0; i < sizeof figures / sizeof figures[0]; i++) {
+	double llc = lm ? 0 : llc_mib(r);
+	/* a cell that two rows feed takes the first that has it (a cache level's latency, else
+	 * the walk's point) */
+	for (size_t i = 0; i < nfigures; i++) {
 		const struct figure *g = &figures[i];
-		double *v = &w->v[g->fig];
-		switch (g->how) {
-		case VAL: *v = val(w, r, g->metric, g->params); break;
-		case LAST: *v = last(w, r, g->metric, g->params); break;
-		case AT: *v = at(w, r, g->metric, g->params, g->x); break;
-		case RATE_US: *v = fs_us(val(w, r, g->metric, g->params)); break;
-		case I64: *v = int64_op(w, r, g->metric, lm); break;
-		case REMOTE: *v = rh[0] ? val(w, r, g->metric, rh) : -1; break;
-		case FAULT: *v = page_fault(w, r, g, lm); break;
-		case FACTS: fill_facts(r, w, lm); break;
-		case MEMORY: fill_memory(r, w, lm); break;
-		}
+		double *v = &w->v[g->c->cell];
+		if (*v >= 0)
+			continue;
+		*v = read_cell(w, r, g, lm, rh, llc);
+		if (!lm && *v > 0 && g->c->cell == SUM_MEM)
+			w->mem_res = w->used[w->nused - 1];
+		if (!lm && *v > 0 && g->c->cell == SUM_RND)
+			w->rnd_res = w->used[w->nused - 1];
 	}
+	fill_facts(r, w, lm);
 	/* "null I/O": lmbench's mean of read and write; a missing read gives the write alone, a
 	 * missing write counts as -1 */
-	w->v[F_IO] = w->v[F_READ] == -1 ? w->v[F_WRITE] : (w->v[F_READ] + w->v[F_WRITE]) / 2;
+	double *v = w->v;
+	v[SUM_IO] = v[SUM_READ] == -1 ? v[SUM_WRITE] : (v[SUM_READ] + v[SUM_WRITE]) / 2;
 }
 
 struct row *summary_reduce_all(struct run *const *runs, size_t n)
 {
+	pthread_once(&figures_once, build_figures);
 	struct row *rows = calloc(n ? n : 1, sizeof *rows);
 	for (size_t i = 0; rows && i < n; i++)
 		reduce(runs[i], &rows[i]);

@@ -7,24 +7,10 @@
 #define PLUMB_SUMMARY_ROW_H
 
 #include <stdio.h>
+#include "core/summary_cells.h"
 #include "results/run.h"
 
-/* Every figure a table cell can show. */
-enum fig {
-	F_MHZ, F_TLB, F_LINE, F_MEMPAR, F_LOAD,
-	F_SYSCALL, F_READ, F_WRITE, F_IO, F_STAT, F_OPENCLOSE, F_TCPSEL, F_SIGINST, F_SIGCATCH,
-	F_FORK, F_EXEC, F_SH,
-	F_INT0, F_I64_0 = F_INT0 + 5, F_FLT0 = F_I64_0 + 5, F_DBL0 = F_FLT0 + 4,
-	F_CTX0_2 = F_DBL0 + 4, F_CTX16_2, F_CTX64_2, F_CTX16_8, F_CTX64_8, F_CTX16_16, F_CTX64_16,
-	F_PIPE, F_UNIX, F_UDP, F_RPCUDP, F_TCP, F_RPCTCP, F_CONNECT,
-	F_R_UDP, F_R_RPCUDP, F_R_TCP, F_R_RPCTCP, F_R_CONNECT,
-	F_FS_C0, F_FS_D0, F_FS_C10, F_FS_D10, F_MMAP, F_PROT, F_PAGEFAULT, F_FDSEL,
-	F_BW_PIPE, F_BW_UNIX, F_BW_TCP, F_REREAD, F_MMAPREAD, F_BCOPY_LIBC, F_BCOPY_HAND,
-	F_MEMRD, F_MEMWR,
-	F_L1, F_L2, F_MEM, F_RND,
-	F_N,
-};
-
+/* A run reduced to its cells (core/summary_cells.h: enum summary_cell). */
 struct row {
 	const struct result *used[160]; /* the results the row's cells came from, in reading order */
 	int nused;
@@ -32,7 +18,7 @@ struct row {
 	/* the row's run, for readers: who names it in notes ("run 12 (label v1)"), name is the
 	 * short distinct name the tables show when rows share host and OS (summary.c) */
 	char who[RUN_TEXT_MAX * 4 + 32], name[64];
-	double v[F_N];
+	double v[SUM_N];
 	const struct result *mem_res, *rnd_res; /* the Main mem / Rand mem cells of a plumb run */
 };
 

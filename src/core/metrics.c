@@ -226,6 +226,25 @@ static const char *series_lack(const struct metric_def *d)
 		: NULL;
 }
 
+/* What a row's summary cells (.cells) lack, or NULL: a cell of the tables read a known way,
+ * never one the summary derives (null I/O) or takes from the run's facts (the load). */
+static const char *cells_lack(const struct metric_def *d)
+{
+	for (int i = 0; i < METRIC_CELLS && d->cells[i].read; i++) {
+		const struct metric_cell *c = &d->cells[i];
+		if ((int)c->cell < 0 || c->cell >= SUM_N || c->cell == SUM_IO || c->cell == SUM_LOAD ||
+		    c->read >= READ_KINDS)
+			return "a summary cell of lmbench's tables, read a known way (.cells)";
+		if (c->read == READ_AT_X && !(c->x > 0))
+			return "the abscissa its summary cell is read at (.cells[].x)";
+		if (c->read == READ_HEADER && !d->lmbench_text.header)
+			return "the lmbench header its summary cell reads (.lmbench_text.header)";
+		if (c->read == READ_WALK && (!c->params || !strstr(c->params, "stride=")))
+			return "the stride of the walk its summary cell reads (.cells[].params)";
+	}
+	return NULL;
+}
+
 static int complete(const struct metric_def *d, char *why, size_t len)
 {
 	const char *lack = !d->unit || !*d->unit ? "a unit" : d->version < 1 ? "a method version"
@@ -242,7 +261,7 @@ static int complete(const struct metric_def *d, char *why, size_t len)
 		  (!d->lmbench_text.title || !d->lmbench_text.param)
 		? "its lmbench title's text and parameter (.lmbench_text.title, .param)"
 		: d->run_fact && d->vfmt[0] != '%' ? "a printf value format for its run fact (.vfmt)"
-		: series_lack(d);
+		: cells_lack(d) ? cells_lack(d) : series_lack(d);
 	if (!lack)
 		return 0;
 	snprintf(why, len, "metric %s is declared without %s", d->id, lack);

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include "core/summary_cells.h"
 
 enum better { LOWER, HIGHER, NEUTRAL };
 /* BEST is lmbench's "minimum": the sample that took least time, which is the smallest value of
@@ -163,6 +164,8 @@ struct metric_summary {
  * tool says its part (.figure = { .kind = "tails", .role = FIG_POINT, .at = 2, .name = "p99" });
  * one whose values lmbench's text holds in a title or a block of its own says where
  * (.lmbench_text = { .title = "Socket bandwidth using ", .param = "host" }, .block, .header).
+ * A row whose results fill cells of lmbench's summary tables names them and how each is read
+ * (.cells = { { .cell = SUM_SYSCALL, .read = READ_FIRST } }, core/summary_cells.h).
  * A row that leaves out a field a room needs (unit, version, description, method, noise, sign
  * rule, abscissa; with a series its label, chart and summary points; a chart title without its
  * slug or a slug without its title; a figure without its part; an lmbench title or mode
@@ -226,6 +229,9 @@ struct metric_def {
 	 * vfmt), for readers that take the fact from any run (summary, the lmbench writer); NULL:
 	 * none */
 	const char *run_fact;
+	/* The cells of lmbench's summary tables its results fill (core/summary_cells.h), ended by
+	 * READ_NONE; a steady twin feeds none */
+	struct metric_cell cells[METRIC_CELLS];
 };
 
 /* The suffix of a steady twin's id. */

@@ -163,6 +163,46 @@ TEST(metrics_run_fact_found_and_checked)
 	CHECK(strstr(why, "printf value format for its run fact") != NULL);
 }
 
+/* Every cell of lmbench's summary tables that a metric fills is declared by a row (.cells),
+ * once for each way it is read; a malformed cell is refused. */
+TEST(metrics_summary_cells_declared_once)
+{
+	int fed[SUM_N][READ_KINDS];
+	memset(fed, 0, sizeof fed);
+	for (int i = 0; metric_at(i); i++) {
+		const struct metric_def *d = metric_at(i);
+		if (d->steady_of)
+			CHECK(d->cells[0].read == READ_NONE);
+		for (int c = 0; c < METRIC_CELLS && d->cells[c].read; c++)
+			fed[d->cells[c].cell][d->cells[c].read]++;
+	}
+	for (int cell = 0; cell < SUM_N; cell++) {
+		int n = 0;
+		for (int how = 0; how < READ_KINDS; how++) {
+			CHECK(fed[cell][how] <= 1);
+			n += fed[cell][how];
+		}
+		/* null I/O is read and write's mean; the load is the run's --copies */
+		CHECK(n >= (cell != SUM_IO && cell != SUM_LOAD));
+	}
+	/* lat_ctx's seven cells, at their process counts */
+	const struct metric_def *ctx = metric_find("lat_ctx.switch");
+	CHECK(ctx && ctx->cells[6].cell == SUM_CTX64_16 && ctx->cells[6].x == 16);
+	static const struct metric_def bad[] = {
+		{ .id = "test.cell", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
+		  .desc = "a cell read at no abscissa", .vfmt = "%.2f",
+		  .cells = { { .cell = SUM_CTX0_2, .read = READ_AT_X, .params = "size=0" } },
+		  .sign = POSITIVE, .x = { .kind = X_NONE }, .work = "nothing",
+		  .subtracted = SUB_CLOCK, .lmbench = "", .noise = NOISE_UNMEASURED },
+		{ 0 },
+	};
+	const struct metric_def *rows = bad;
+	const struct metric_set s = { &rows, 1 };
+	char why[256] = "";
+	CHECK(metric_set_check(&s, why, sizeof why) == -1);
+	CHECK(strstr(why, "abscissa its summary cell") != NULL);
+}
+
 /* The same check on the real recording path: an undeclared id stops the tool loudly. */
 TEST(metrics_record_undeclared_dies)
 {

@@ -255,6 +255,7 @@ static const struct tool tools[] = {
 
 static const struct metric_def metrics[ROW_END + 1] = {
 	[ROW_MHZ_MHZ] = { .id = "mhz.mhz",
+	  .cells = { { .cell = SUM_MHZ, .read = READ_HEADER } },
 	  .unit = "MHz", .better = NEUTRAL, .stat = MEDIAN, .version = 1,
 	  .desc = "clock the core really runs at",
 	  .line = NULL, .vfmt = "%.0f", .sign = POSITIVE, .x = { .kind = X_NONE },

@@ -211,6 +211,7 @@ static const struct tool tools[] = {
 
 static const struct metric_def metrics[ROW_END + 1] = {
 	[ROW_BW_FILE_RD_IO_ONLY] = { .id = "bw_file_rd.io_only",
+	  .cells = { { .cell = SUM_REREAD, .read = READ_LAST_X } },
 	  .unit = "MB/s", .better = HIGHER, .stat = MEDIAN,
 	  .version = 1,
 	  .desc = "re-read of a cached file with read()",

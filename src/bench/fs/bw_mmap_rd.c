@@ -83,6 +83,7 @@ static const struct tool tools[] = {
 
 static const struct metric_def metrics[ROW_END + 1] = {
 	[ROW_BW_MMAP_RD_MMAP_ONLY] = { .id = "bw_mmap_rd.mmap_only",
+	  .cells = { { .cell = SUM_MMAPREAD, .read = READ_LAST_X } },
 	  .unit = "MB/s", .better = HIGHER, .stat = MEDIAN,
 	  .version = 1,
 	  .desc = "read of a mapped cached file",

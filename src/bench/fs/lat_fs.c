@@ -286,6 +286,10 @@ static const struct tool tools[] = {
 
 static const struct metric_def metrics[ROW_END + 1] = {
 	[ROW_LAT_FS_CREATE] = { .id = "lat_fs.create",
+	  .cells = {
+		{ .cell = SUM_FS_C0, .read = READ_RATE_US, .params = "size=0" },
+		{ .cell = SUM_FS_C10, .read = READ_RATE_US, .params = "size=10240" },
+	  },
 	  .unit = "/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
 	  .desc = "files created per second (size=bytes)",
 	  .line = NULL, .vfmt = "%.0f", .sign = POSITIVE, .x = { .kind = X_NONE },
@@ -303,6 +307,10 @@ static const struct metric_def metrics[ROW_END + 1] = {
 		"higher is better "
 		"(declared noise: the batch mean's, not measured yet)", },
 	[ROW_LAT_FS_DELETE] = { .id = "lat_fs.delete",
+	  .cells = {
+		{ .cell = SUM_FS_D0, .read = READ_RATE_US, .params = "size=0" },
+		{ .cell = SUM_FS_D10, .read = READ_RATE_US, .params = "size=10240" },
+	  },
 	  .unit = "/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
 	  .desc = "files deleted per second (size=bytes)",
 	  .line = NULL, .vfmt = "%.0f", .sign = POSITIVE, .x = { .kind = X_NONE },

@@ -141,6 +141,7 @@ static const struct tool tools[] = {
 
 static const struct metric_def metrics[ROW_END + 1] = {
 	[ROW_LAT_MMAP_LATENCY] = { .id = "lat_mmap.latency",
+	  .cells = { { .cell = SUM_MMAP, .read = READ_LAST_X } },
 	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 2,
 	  .desc = "mmap+touch+munmap of a file",
 	  .line = "%x %v", .xfmt = "%.6f", .vfmt = "micromb", .series_title = "\"mappings",

@@ -319,6 +319,7 @@ static const struct tool tools[] = {
 
 static const struct metric_def metrics[ROW_END + 1] = {
 	[ROW_LAT_PAGEFAULT_LATENCY] = { .id = "lat_pagefault.latency",
+	  .cells = { { .cell = SUM_PAGEFAULT, .read = READ_FAULT } },
 	  .unit = "us", .better = LOWER, .stat = MEDIAN,
 	  .version = 2,
 	  .desc = "file page fault, page evicted first (real fault)",

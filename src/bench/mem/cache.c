@@ -260,6 +260,10 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .subtracted = SUB_CLOCK, .lmbench = "derived from chase latencies",
 	  .noise = { .group = "memory", .run = 0.21, .run_eq = 0.21, .df = 5, .clock = OWN_PACE } },
 	[ROW_CACHE_LATENCY] = { .id = "cache.latency",
+	  .cells = {
+		{ .cell = SUM_L1, .read = READ_LEVEL, .params = "level=1" },
+		{ .cell = SUM_L2, .read = READ_LEVEL, .params = "level=2" },
+	  },
 	  .unit = "ns", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "load latency of level {level}; level=mem for main memory",
 	  .line = NULL, .vfmt = "%.2f", .sign = POSITIVE, .x = { .kind = X_NONE },

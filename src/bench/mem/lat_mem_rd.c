@@ -261,6 +261,11 @@ static const struct tool tools[] = {
 
 static const struct metric_def metrics[ROW_END + 1] = {
 	[ROW_LAT_MEM_RD_SEQ] = { .id = "lat_mem_rd.seq",
+	  .cells = {
+		{ .cell = SUM_L1, .read = READ_WALK, .params = "stride=128", .x = 1024 / 1048576.0 },
+		{ .cell = SUM_L2, .read = READ_WALK, .params = "stride=128", .x = 0.125 },
+		{ .cell = SUM_MEM, .read = READ_WALK, .params = "stride=128" },
+	  },
 	  .unit = "ns", .better = LOWER, .stat = BEST, .version = 1,
 	  .desc = "load latency, chain in address order (MiB)",
 	  .line = "%x %v", .xfmt = "%.5f", .vfmt = "%.3f",
@@ -277,6 +282,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 		"lmbench's",
 	  .noise = { .group = "memory", .run = 0.21, .run_eq = 0.21, .df = 5, .clock = OWN_PACE } },
 	[ROW_LAT_MEM_RD_RAND] = { .id = "lat_mem_rd.rand",
+	  .cells = { { .cell = SUM_RND, .read = READ_WALK, .params = "stride=16" } },
 	  .unit = "ns", .better = LOWER, .stat = BEST, .version = 2,
 	  .desc = "load latency, one random cycle through all lines (MiB)",
 	  .line = "%x %v", .xfmt = "%.5f", .vfmt = "%.3f",

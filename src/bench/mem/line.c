@@ -153,6 +153,7 @@ static const struct tool tools[] = {
 
 static const struct metric_def metrics[ROW_END + 1] = {
 	[ROW_LINE_BYTES] = { .id = "line.bytes",
+	  .cells = { { .cell = SUM_LINE, .read = READ_HEADER } },
 	  .unit = "bytes", .better = NEUTRAL, .stat = MEDIAN, .version = 1,
 	  .desc = "cache line size",
 	  .line = "%v", .vfmt = "%.0f", .sign = POSITIVE, .x = { .kind = X_NONE },

@@ -200,6 +200,7 @@ static const struct tool tools[] = {
 
 static const struct metric_def metrics[ROW_END + 1] = {
 	[ROW_PAR_MEM_PARALLELISM] = { .id = "par_mem.parallelism",
+	  .cells = { { .cell = SUM_MEMPAR, .read = READ_LAST_X } },
 	  .unit = "x", .better = HIGHER, .stat = MEDIAN, .version = 2,
 	  .desc = "memory-level parallelism by size (MB)",
 	  .line = "%x %v",

@@ -146,6 +146,7 @@ static const struct tool tools[] = {
 
 static const struct metric_def metrics[ROW_END + 1] = {
 	[ROW_TLB_PAGES] = { .id = "tlb.pages",
+	  .cells = { { .cell = SUM_TLB, .read = READ_FIRST } },
 	  .unit = "pages", .better = NEUTRAL, .stat = MEDIAN, .version = 1,
 	  .desc = "TLB entries (pages reachable without a TLB miss)",
 	  .line = "tlb: %v pages", .vfmt = "%.0f", .sign = POSITIVE, .x = { .kind = X_NONE },

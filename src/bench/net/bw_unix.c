@@ -137,6 +137,7 @@ static const struct tool tools[] = {
 
 static const struct metric_def metrics[ROW_END + 1] = {
 	[ROW_BW_UNIX_BANDWIDTH] = { .id = "bw_unix.bandwidth",
+	  .cells = { { .cell = SUM_BW_UNIX, .read = READ_FIRST } },
 	  .unit = "MB/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
 	  .desc = "AF_UNIX stream bandwidth", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "AF_UNIX sock stream bandwidth: %v MB/sec", .vfmt = "%.2f",
@@ -144,6 +145,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .subtracted = SUB_CLOCK, .lmbench = "honours -M",
 	  .noise = { .group = "net", .run = 0.14, .run_eq = 0.14, .df = 5, .clock = OWN_PACE } },
 	[ROW_BW_PIPE_BANDWIDTH] = { .id = "bw_pipe.bandwidth",
+	  .cells = { { .cell = SUM_BW_PIPE, .read = READ_FIRST } },
 	  .unit = "MB/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
 	  .desc = "pipe bandwidth", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "Pipe bandwidth: %v MB/sec", .vfmt = "%.2f",

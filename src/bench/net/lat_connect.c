@@ -133,6 +133,10 @@ static const struct tool tools[] = {
 
 static const struct metric_def metrics[ROW_END + 1] = {
 	[ROW_LAT_CONNECT_LATENCY] = { .id = "lat_connect.latency",
+	  .cells = {
+		{ .cell = SUM_CONNECT, .read = READ_FIRST, .params = "host=localhost" },
+		{ .cell = SUM_R_CONNECT, .read = READ_REMOTE },
+	  },
 	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 2,
 	  .desc = "TCP connect+close", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "TCP/IP connection cost to {host}: %v microseconds", .vfmt = "%.4f",

@@ -202,6 +202,10 @@ static const struct tool tools[] = {
 
 static const struct metric_def metrics[ROW_END + 1] = {
 	[ROW_LAT_RPC_TCP] = { .id = "lat_rpc.tcp",
+	  .cells = {
+		{ .cell = SUM_RPCTCP, .read = READ_FIRST, .params = "host=localhost" },
+		{ .cell = SUM_R_RPCTCP, .read = READ_REMOTE },
+	  },
 	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "Sun RPC call over TCP", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "RPC/tcp latency using {host}: %v microseconds", .vfmt = "%.4f",
@@ -209,6 +213,10 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .subtracted = SUB_CLOCK, .lmbench = "no portmapper involved",
 	  .noise = { .group = "net", .run = 0.14, .run_eq = 0.14, .df = 5, .clock = OWN_PACE } },
 	[ROW_LAT_RPC_UDP] = { .id = "lat_rpc.udp",
+	  .cells = {
+		{ .cell = SUM_RPCUDP, .read = READ_FIRST, .params = "host=localhost" },
+		{ .cell = SUM_R_RPCUDP, .read = READ_REMOTE },
+	  },
 	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "Sun RPC call over UDP", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "RPC/udp latency using {host}: %v microseconds", .vfmt = "%.4f",

@@ -104,6 +104,10 @@ static const struct tool tools[] = {
 
 static const struct metric_def metrics[ROW_END + 1] = {
 	[ROW_LAT_TCP_LATENCY] = { .id = "lat_tcp.latency",
+	  .cells = {
+		{ .cell = SUM_TCP, .read = READ_FIRST, .params = "host=localhost" },
+		{ .cell = SUM_R_TCP, .read = READ_REMOTE },
+	  },
 	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "TCP round trip", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "TCP latency using {host}: %v microseconds", .vfmt = "%.4f",

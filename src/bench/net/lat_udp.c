@@ -125,6 +125,10 @@ static const struct tool tools[] = {
 
 static const struct metric_def metrics[ROW_END + 1] = {
 	[ROW_LAT_UDP_LATENCY] = { .id = "lat_udp.latency",
+	  .cells = {
+		{ .cell = SUM_UDP, .read = READ_FIRST, .params = "host=localhost" },
+		{ .cell = SUM_R_UDP, .read = READ_REMOTE },
+	  },
 	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "UDP round trip", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "UDP latency using {host}: %v microseconds", .vfmt = "%.4f",

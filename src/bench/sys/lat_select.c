@@ -160,6 +160,7 @@ static const struct tool tools[] = {
 
 static const struct metric_def metrics[ROW_END + 1] = {
 	[ROW_LAT_SELECT_FILE] = { .id = "lat_select.file",
+	  .cells = { { .cell = SUM_FDSEL, .read = READ_FIRST, .params = "n=100" } },
 	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "select() on n file descriptors", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "Select on {n} fd's: %v microseconds", .vfmt = "%.4f",
@@ -171,6 +172,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .steady = { .group = "syscall.steady", .run = 0.16, .run_eq = 0.16, .df = 5,
 		   .clock = FOLLOWS_CLOCK } },
 	[ROW_LAT_SELECT_TCP] = { .id = "lat_select.tcp",
+	  .cells = { { .cell = SUM_TCPSEL, .read = READ_FIRST, .params = "n=100" } },
 	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "select() on n TCP sockets", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "Select on {n} tcp fd's: %v microseconds", .vfmt = "%.4f",

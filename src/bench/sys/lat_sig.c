@@ -423,6 +423,7 @@ static const struct tool tools[] = {
 
 static const struct metric_def metrics[ROW_END + 1] = {
 	[ROW_LAT_SIG_INSTALL] = { .id = "lat_sig.install",
+	  .cells = { { .cell = SUM_SIGINST, .read = READ_FIRST } },
 	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "sigaction() install", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "Signal handler installation: %v microseconds", .vfmt = "%.4f",
@@ -432,6 +433,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 	  .steady = { .group = "syscall.steady", .run = 0.1, .run_eq = 0.1, .df = 5,
 		   .clock = FOLLOWS_CLOCK, .run_effect = 0.04 } },
 	[ROW_LAT_SIG_CATCH] = { .id = "lat_sig.catch",
+	  .cells = { { .cell = SUM_SIGCATCH, .read = READ_FIRST } },
 	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "signal delivery to an empty handler", .sign = ANY_SIGN, .x = { .kind = X_NONE },
 	  .line = "Signal handler overhead: %v microseconds", .vfmt = "%.4f",
@@ -450,6 +452,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 		"interleaved rounds, never inside the delivery it is taken from (declared noise: "
 		"the batch mean's, not measured yet)" },
 	[ROW_LAT_SIG_PROT] = { .id = "lat_sig.prot",
+	  .cells = { { .cell = SUM_PROT, .read = READ_FIRST } },
 	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "write to a read-only page, caught", .sign = ANY_SIGN, .x = { .kind = X_NONE },
 	  .line = "Protection fault: %v microseconds", .vfmt = "%.4f",
