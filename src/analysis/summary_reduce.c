@@ -194,6 +194,7 @@ static double llc_mib(const struct run *r)
 struct figure {
 	const struct metric_def *def;
 	const struct metric_cell *c;
+	int seq; /* its place in the registry's order, which breaks ties (qsort is not stable) */
 };
 
 /* The order the cells are read in, which is the order their results are listed in under the
@@ -218,24 +219,37 @@ static const enum summary_cell reading_order[] = {
 #define NREAD (sizeof reading_order / sizeof reading_order[0])
 
 /* Every row's cells in reading order; within a cell by how it is read (a cache level's
- * latency before a walk's point), then in the registry's order. Built once. */
-static struct figure figures[NREAD * 4];
+ * latency before a walk's point), then in the registry's order. Built once; a cell is declared
+ * once per way of reading it (tests/unit/metrics_test.c), so the table holds them all. */
+static struct figure figures[SUM_N * READ_KINDS];
 static size_t nfigures;
 static pthread_once_t figures_once = PTHREAD_ONCE_INIT;
+static int cell_rank[SUM_N]; /* a cell's place in reading_order[], 1-based; 0: read by none */
+
+static int figure_cmp(const void *a, const void *b)
+{
+	const struct figure *x = a, *y = b;
+	int d = cell_rank[x->c->cell] - cell_rank[y->c->cell];
+	if (!d)
+		d = (int)x->c->read - (int)y->c->read;
+	return d ? d : x->seq - y->seq;
+}
 
 static void build_figures(void)
 {
-	const size_t max = sizeof figures / sizeof figures[0];
 	for (size_t k = 0; k < NREAD; k++)
-		for (int how = READ_NONE + 1; how < READ_KINDS; how++)
-			for (int i = 0; metric_at(i); i++) {
-				const struct metric_def *d = metric_at(i);
-				const struct metric_cell *c = d->cells;
-				for (; c < d->cells + METRIC_CELLS && c->read; c++)
-					if (c->cell == reading_order[k] && (int)c->read == how &&
-					    nfigures < max)
-						figures[nfigures++] = (struct figure){ d, c };
-			}
+		cell_rank[reading_order[k]] = (int)k + 1;
+	for (int i = 0; metric_at(i); i++) {
+		const struct metric_def *d = metric_at(i);
+		for (int k = 0; k < METRIC_CELLS && d->cells[k].read; k++) {
+			const struct metric_cell *c = &d->cells[k];
+			if (!cell_rank[c->cell] || nfigures == sizeof figures / sizeof figures[0])
+				continue;
+			figures[nfigures] = (struct figure){ d, c, (int)nfigures };
+			nfigures++;
+		}
+	}
+	qsort(figures, nfigures, sizeof figures[0], figure_cmp);
 }
 
 /* Mhz and cache line from an lmbench file's [MHZ:] and [LINE_SIZE:] headers; in plumb runs
