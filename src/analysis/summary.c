@@ -232,8 +232,8 @@ static void p_mem(FILE *f, const struct row *w, int named)
 }
 
 #define C(fig, fmt, w) { fig, fmt, w, 0 }
-#define FOUR_OPS(base) C(base, SNUM, 6), C(base + 1, SNUM, 6), C(base + 2, SNUM, 6), \
-	C(base + 3, SNUM, 6)
+#define FOUR(b) b, b + 1, b + 2, b + 3
+#define FOUR_OPS(b) C(b, SNUM, 6), C(b + 1, SNUM, 6), C(b + 2, SNUM, 6), C(b + 3, SNUM, 6)
 
 static const struct table tables[] = {
 	{ h_basic, { SUM_TLB, SUM_LINE, SUM_MEMPAR, NO_FIG }, "",
@@ -245,17 +245,14 @@ static const struct table tables[] = {
 	    C(SUM_OPENCLOSE, NUM, 4), C(SUM_TCPSEL, NUM, 4), C(SUM_SIGINST, NUM, 4),
 	    C(SUM_SIGCATCH, NUM, 4), C(SUM_FORK, NUM, 4), C(SUM_EXEC, NUM, 4),
 	    C(SUM_SH, NUM, 4) }, 11, NULL },
-	{ h_int, { SUM_INT0, SUM_INT0 + 1, SUM_INT0 + 2, SUM_INT0 + 3, SUM_INT0 + 4, NO_FIG }, "",
+	{ h_int, { FOUR(SUM_INT0), SUM_INT0 + 4, NO_FIG }, "",
 	  { FOUR_OPS(SUM_INT0), C(SUM_INT0 + 4, SNUM, 6) }, 5, NULL },
 	/* lmbench printed the int64 table's first cell in 5 characters after a blank */
-	{ h_i64, { SUM_I64_0, SUM_I64_0 + 1, SUM_I64_0 + 2, SUM_I64_0 + 3, SUM_I64_0 + 4, NO_FIG },
-	  " ",
+	{ h_i64, { FOUR(SUM_I64_0), SUM_I64_0 + 4, NO_FIG }, " ",
 	  { { SUM_I64_0, SNUM, 6, 5 }, C(SUM_I64_0 + 1, SNUM, 6), C(SUM_I64_0 + 2, SNUM, 6),
 	    C(SUM_I64_0 + 3, SNUM, 6), C(SUM_I64_0 + 4, SNUM, 6) }, 5, NULL },
-	{ h_flt, { SUM_FLT0, SUM_FLT0 + 1, SUM_FLT0 + 2, SUM_FLT0 + 3, NO_FIG }, "",
-	  { FOUR_OPS(SUM_FLT0) }, 4, NULL },
-	{ h_dbl, { SUM_DBL0, SUM_DBL0 + 1, SUM_DBL0 + 2, SUM_DBL0 + 3, NO_FIG }, "",
-	  { FOUR_OPS(SUM_DBL0) }, 4, NULL },
+	{ h_flt, { FOUR(SUM_FLT0), NO_FIG }, "", { FOUR_OPS(SUM_FLT0) }, 4, NULL },
+	{ h_dbl, { FOUR(SUM_DBL0), NO_FIG }, "", { FOUR_OPS(SUM_DBL0) }, 4, NULL },
 	{ h_ctx, { SUM_CTX0_2, SUM_CTX16_2, SUM_CTX64_2, SUM_CTX16_8, SUM_CTX64_8, SUM_CTX16_16,
 		   SUM_CTX64_16, NO_FIG }, "",
 	  { C(SUM_CTX0_2, NUM, 6), C(SUM_CTX16_2, NUM, 6), C(SUM_CTX64_2, NUM, 6),
