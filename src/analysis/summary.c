@@ -411,56 +411,51 @@ static void mem_notes(FILE *f, struct run *const *runs, const struct row *rows, 
 	}
 }
 
-/* Under the tables, one line for each kind of cell a plumb run measured otherwise than lmbench 3
- * (its registry method: lmbench files are method 0, --lmbench-loop one more; placement
- * "single" for the pinned ones), said where the figure is shown. */
-static const struct {
-	const char *metrics, *placement, *text;
-} lm_notes[] = {
-	{ " bw_mem.fcp bw_mem.frd bw_mem.fwr ", NULL,
-	  "Bcopy (hand), Mem read, Mem write: bw_mem fcp, frd, fwr with the widest vector unit; "
-	  "lmbench 3's are scalar 4-byte loops, up to 5x lower on the same machine "
-	  "(bw_mem --lmbench-loop measures them)." },
-	{ " lat_ops.integer_bit lat_ops.int64_bit ", NULL,
-	  "intgr bit, int64 bit: one dependent op; lmbench 3's compiler folds its loop to 2 ops "
-	  "of 3 on the chain, 1.45x lower." },
-	{ " lat_ctx lat_pipe lat_unix lat_proc.fork bw_tcp ", "single",
-	  "ctxsw, Pipe, AF UNIX, fork proc, TCP bandwidth: plumb's processes share one CPU; "
-	  "lmbench 3 leaves them to the scheduler, which may wake one on another CPU, behind what "
-	  "runs there (--cpu none measures that)." },
-};
-
-/* Whether a space-separated list names the metric or its tool ("lat_ctx" for lat_ctx.ctx). */
-static int note_names(const char *list, const char *metric)
+/* The first cell, in the tables' order, that a row declaring note feeds; *first gets the first
+ * such row in the registry. */
+static int note_rank(const struct summary_note *note, const struct metric_def **first)
 {
-	char key[96];
-	const char *dot = strchr(metric, '.');
-	snprintf(key, sizeof key, " %s ", metric);
-	if (strstr(list, key))
-		return 1;
-	snprintf(key, sizeof key, " %.*s ", dot ? (int)(dot - metric) : 0, metric);
-	return dot && strstr(list, key) != NULL;
+	int rank = SUM_N;
+	const struct metric_def *d;
+	*first = NULL;
+	for (int i = 0; (d = metric_at(i)) != NULL; i++) {
+		if (d->summary_note == note && !*first)
+			*first = d;
+		for (int c = 0; d->summary_note == note && c < METRIC_CELLS && d->cells[c].read; c++)
+			rank = (int)d->cells[c].cell < rank ? (int)d->cells[c].cell : rank;
+	}
+	return rank;
 }
 
+/* Whether a result that fed a cell is measured as its row's note says: the row's current
+ * method (lmbench files are method 0, --lmbench-loop one more) and the note's placement. */
+static int note_applies(const struct result *p, const struct summary_note *note)
+{
+	const struct metric_def *d = metric_find(p->metric);
+	char pl[64];
+	if (!d || d->summary_note != note || p->version != d->version)
+		return 0;
+	return !note->placement || (param_get(p->info, "placement", pl, sizeof pl) &&
+				    strncmp(pl, note->placement, strlen(note->placement)) == 0);
+}
+
+/* Under the tables, the line of each note (core/summary_cells.h) a plumb run's cells call for,
+ * in the order of the tables. */
 static void lm_note_lines(FILE *f, const struct row *rows, size_t n)
 {
-	int lines = 0;
-	for (size_t t = 0; t < sizeof lm_notes / sizeof lm_notes[0]; t++) {
-		int any = 0;
-		for (size_t i = 0; i < n && !any; i++)
-			for (int k = 0; k < rows[i].nused && !any; k++) {
-				const struct result *p = rows[i].used[k];
-				const struct metric_def *d = metric_find(p->metric);
-				char pl[64];
-				if (!d || p->version != d->version || !note_names(lm_notes[t].metrics, p->metric))
-					continue;
-				any = !lm_notes[t].placement ||
-				      (param_get(p->info, "placement", pl, sizeof pl) &&
-				       strncmp(pl, lm_notes[t].placement, strlen(lm_notes[t].placement)) == 0);
-			}
-		if (any)
-			fprintf(f, "%s%s\n", lines++ ? "" : "\n", lm_notes[t].text);
-	}
+	const struct metric_def *d, *first;
+	for (int rank = 0, lines = 0; rank < SUM_N; rank++)
+		for (int i = 0; (d = metric_at(i)) != NULL; i++) {
+			const struct summary_note *note = d->summary_note;
+			int any = 0;
+			if (!note || note_rank(note, &first) != rank || first != d)
+				continue;
+			for (size_t r = 0; r < n && !any; r++)
+				for (int k = 0; k < rows[r].nused && !any; k++)
+					any = note_applies(rows[r].used[k], note);
+			if (any)
+				fprintf(f, "%s%s\n", lines++ ? "" : "\n", note->text);
+		}
 }
 
 /* Under the tables, what the CPU clock did during each plumb run that watched it (suite/clock_watch.h):

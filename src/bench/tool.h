@@ -72,6 +72,11 @@ struct registered {
 };
 extern const struct registered registry[]; /* ends with a zeroed entry */
 
+/* The line under lmbench's summary tables of the rows whose processes plumb's default
+ * placement keeps on one CPU (core/cpu.h's "single"; lmbench 3 lets them spread): ctxsw, Pipe,
+ * AF UNIX, fork proc, TCP bandwidth (summary_notes.c). */
+extern const struct summary_note one_cpu_note;
+
 /* The tool called name, or NULL; *where (if given) gets its registry entry. */
 const struct tool *tool_find(const char *name, const struct registered **where);
 

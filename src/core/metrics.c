@@ -242,6 +242,9 @@ static const char *cells_lack(const struct metric_def *d)
 		if (c->read == READ_WALK && (!c->params || !strstr(c->params, "stride=")))
 			return "the stride of the walk its summary cell reads (.cells[].params)";
 	}
+	if (d->summary_note && (!d->summary_note->text || !*d->summary_note->text ||
+				!d->cells[0].read))
+		return "a summary note's text, on a row that feeds a cell (.summary_note)";
 	return NULL;
 }
 

@@ -165,11 +165,13 @@ struct metric_summary {
  * one whose values lmbench's text holds in a title or a block of its own says where
  * (.lmbench_text = { .title = "Socket bandwidth using ", .param = "host" }, .block, .header).
  * A row whose results fill cells of lmbench's summary tables names them and how each is read
- * (.cells = { { .cell = SUM_SYSCALL, .read = READ_FIRST } }, core/summary_cells.h).
+ * (.cells = { { .cell = SUM_SYSCALL, .read = READ_FIRST } }, core/summary_cells.h), and the
+ * line under the tables when they are measured otherwise than lmbench 3 (.summary_note).
  * A row that leaves out a field a room needs (unit, version, description, method, noise, sign
  * rule, abscissa; with a series its label, chart and summary points; a chart title without its
  * slug or a slug without its title; a figure without its part; an lmbench title or mode
- * without the title's text and parameter) is incomplete:
+ * without the title's text and parameter; a summary note without its text or cells) is
+ * incomplete:
  * mk/registry.sh refuses a table whose rows lack noise, sign rule or abscissa at build time,
  * metric_set_check() names what any row lacks (tests/unit/metrics_test.c runs it on every
  * file's rows), and a tool recording an incomplete row's metric stops with an internal error.
@@ -232,6 +234,9 @@ struct metric_def {
 	/* The cells of lmbench's summary tables its results fill (core/summary_cells.h), ended by
 	 * READ_NONE; a steady twin feeds none */
 	struct metric_cell cells[METRIC_CELLS];
+	/* The line under the tables saying how its cells differ from lmbench 3's (above); NULL:
+	 * none. Rows sharing one point at one note. */
+	const struct summary_note *summary_note;
 };
 
 /* The suffix of a steady twin's id. */

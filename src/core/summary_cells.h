@@ -59,4 +59,14 @@ struct metric_cell {
 /* The most cells one row feeds (lat_ctx.switch: seven). */
 #define METRIC_CELLS 7
 
+/* A line under the tables when a plumb run measured a row's cells otherwise than lmbench 3
+ * (struct metric_def's .summary_note): printed once however many rows share it, when a result
+ * of the row's current method version fed a cell and, with .placement, the result's
+ * "placement" parameter begins with it ("single": the processes shared one CPU). The notes
+ * follow the tables: by the first cell any of their rows feeds. */
+struct summary_note {
+	const char *text;
+	const char *placement;
+};
+
 #endif

@@ -261,6 +261,31 @@ if grep -q '^Bcopy (hand), Mem read, Mem write: .*--lmbench-loop' "$T/sum-vec" &
 then pass "compare: summary-vector-loop-line"
 else fail "compare: summary-vector-loop-line" "$(grep -c 'Mem write:' "$T/sum-vec" "$T/sum-lm" "$T/sum-file" | tr '\n' ' ')"; fi
 
+# the rows' notes under the tables: each once, in the tables' order (process and context
+# switch before the integer ops, memory last), the one-CPU note only where plumb pinned
+notes_run() { # FILE PLACEMENT
+	awk -v pl="$2" 'function r(m, x, v, u) {
+		printf "%s{\"metric\": \"%s\", \"params\": {}, \"x\": %s, \"value\": %s, \"unit\": \"%s\", \"method_version\": 1, \"info\": {\"placement\": \"%s\"}}", sep, m, x, v, u, pl
+		sep = ",\n"
+	}
+	BEGIN {
+		printf "{\"schema\": \"plumb/1\", \"kind\": \"run\", \"run\": {\"label\": \"n\", \"host\": \"h\", \"source\": \"plumb\"},\n\"results\": [\n"
+		r("bw_mem.frd", 134.217728, 13970.5, "MB/s"); r("bw_mem.fwr", 134.217728, 9000.1, "MB/s")
+		r("lat_ops.integer_bit", "null", 0.27, "ns"); r("lat_pipe.latency", "null", 5.1, "us")
+		r("lat_unix.latency", "null", 9.7, "us")
+		printf "\n]}\n"
+	}' >"$1"
+}
+notes_run "$T/notes1.json" single:1
+notes_run "$T/notes0.json" none
+"$PLUMB" summary "$T/notes1.json" >"$T/notes1.out" 2>&1
+"$PLUMB" summary "$T/notes0.json" >"$T/notes0.out" 2>&1
+order=$(grep -o '^\(ctxsw\|intgr bit\|Bcopy (hand)\),' "$T/notes1.out" | tr '\n' ' ')
+if [ "$order" = "ctxsw, intgr bit, Bcopy (hand), " ] &&
+   grep -q '^intgr bit, int64 bit: ' "$T/notes0.out" && ! grep -q '^ctxsw, ' "$T/notes0.out"
+then pass "compare: summary-notes-once-in-table-order"
+else fail "compare: summary-notes-once-in-table-order" "order '$order'; $(tail -n 8 "$T/notes1.out")"; fi
+
 # three sides at once: a, a2 (same) and b (shifted)
 "$PLUMB" compare --wide "$T/a.json" "$T/a2.json" "$T/b.json" >"$T/three.out" 2>/dev/null
 if grep '^lat_syscall.null' "$T/three.out" | grep -q 'no significant change.*worse'

@@ -95,6 +95,7 @@ TEST(metrics_row_without_a_room_field_refused)
 	{ .id = "test.row", .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,         \
 	  .desc = "a row", .vfmt = "%.4f", .work = "nothing", .subtracted = SUB_CLOCK,           \
 	  .lmbench = "", .noise = NOISE_UNMEASURED, __VA_ARGS__ }
+	static const struct summary_note textless = { .text = "" }, noted = { .text = "a note" };
 	static const struct {
 		struct metric_def row[2];
 		const char *lacks; /* NULL: complete */
@@ -144,6 +145,12 @@ TEST(metrics_row_without_a_room_field_refused)
 		{ { ROW(.sign = POSITIVE, .x = { .kind = X_NONE },
 			.cells = { { .cell = SUM_IO, .read = READ_FIRST } }) },
 		  "summary cell of lmbench's tables" },
+		{ { ROW(.sign = POSITIVE, .x = { .kind = X_NONE }, .summary_note = &textless) },
+		  "summary note's text" },
+		{ { ROW(.sign = POSITIVE, .x = { .kind = X_NONE }, .summary_note = &noted) },
+		  "summary note's text, on a row that feeds a cell" },
+		{ { ROW(.sign = POSITIVE, .x = { .kind = X_NONE }, .summary_note = &noted,
+			.cells = { { .cell = SUM_PIPE, .read = READ_FIRST } }) }, NULL },
 	};
 #undef ROW
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {

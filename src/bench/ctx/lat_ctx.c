@@ -293,6 +293,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 		{ .cell = SUM_CTX16_16, .read = READ_AT_X, .params = "size=16", .x = 16 },
 		{ .cell = SUM_CTX64_16, .read = READ_AT_X, .params = "size=64", .x = 16 },
 	  },
+	  .summary_note = &one_cpu_note,
 	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "context switch among N processes touching KB each",
 	  .line = "%x %v", .xfmt = "%.0f", .vfmt = "%.2f",

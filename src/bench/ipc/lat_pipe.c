@@ -62,6 +62,7 @@ static const struct tool tools[] = {
 static const struct metric_def metrics[ROW_END + 1] = {
 	[ROW_LAT_PIPE_LATENCY] = { .id = "lat_pipe.latency",
 	  .cells = { { .cell = SUM_PIPE, .read = READ_FIRST } },
+	  .summary_note = &one_cpu_note,
 	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "pipe round trip, 1 byte", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "Pipe latency: %v microseconds", .vfmt = "%.4f",

@@ -74,6 +74,7 @@ static const struct tool tools[] = {
 static const struct metric_def metrics[ROW_END + 1] = {
 	[ROW_LAT_UNIX_LATENCY] = { .id = "lat_unix.latency",
 	  .cells = { { .cell = SUM_UNIX, .read = READ_FIRST } },
+	  .summary_note = &one_cpu_note,
 	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 1,
 	  .desc = "AF_UNIX stream round trip", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "AF_UNIX sock stream latency: %v microseconds", .vfmt = "%.4f",

@@ -133,6 +133,7 @@ static const struct tool tools[] = {
 static const struct metric_def metrics[ROW_END + 1] = {
 	[ROW_BW_TCP_BANDWIDTH] = { .id = "bw_tcp.bandwidth",
 	  .cells = { { .cell = SUM_BW_TCP, .read = READ_LAST_X, .params = "host=localhost" } },
+	  .summary_note = &one_cpu_note,
 	  .unit = "MB/s", .better = HIGHER, .stat = MEDIAN, .version = 1,
 	  .desc = "TCP bandwidth by message size (MB)",
 	  .line = "%x %v MB/sec", .xfmt = "%.6f", .vfmt = "%.2f",

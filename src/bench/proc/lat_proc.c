@@ -270,6 +270,7 @@ static const struct metric_def metrics[ROW_END + 1] = {
 		   .clock = FOLLOWS_CLOCK, .run_effect = 0.185 } },
 	[ROW_LAT_PROC_FORK] = { .id = "lat_proc.fork",
 	  .cells = { { .cell = SUM_FORK, .read = READ_FIRST } },
+	  .summary_note = &one_cpu_note,
 	  .unit = "us", .better = LOWER, .stat = MEDIAN, .version = 3,
 	  .desc = "fork, child exits, parent waits", .sign = POSITIVE, .x = { .kind = X_NONE },
 	  .line = "Process fork+exit: %v microseconds", .vfmt = "%.4f",
