@@ -22,9 +22,12 @@ table() {
 	sort -t"$(printf '\t')" -k2,2 -k1,1r -s "$@" | awk -F'\t' '
 function med(a, n,   i, j, t) { for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
 	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
-function flush(   i, r, lo, hi) { if (n == 0) return; for (i = 1; i <= n; i++) r[i] = p[i] / l[i]
-	lo = hi = r[1]; for (i = 2; i <= n; i++) { if (r[i] < lo) lo = r[i]; if (r[i] > hi) hi = r[i] }
-	printf "| %s | %s | %.4g | %.4g | %.2f | %.2f–%.2f | %d |\n", f, m, med(p, n), med(l, n), med(r, n), lo, hi, n; n = 0 }
+# a pair whose lmbench figure is 0 (its integer add, folded by its compiler) has no ratio
+function flush(   i, k, r, lo, hi) { if (n == 0) return; k = 0
+	for (i = 1; i <= n; i++) if (l[i] > 0) r[++k] = p[i] / l[i]
+	if (k == 0) { printf "| %s | %s | %.4g | %.4g | lmbench 0 | | %d |\n", f, m, med(p, n), med(l, n), n; n = 0; return }
+	lo = hi = r[1]; for (i = 2; i <= k; i++) { if (r[i] < lo) lo = r[i]; if (r[i] > hi) hi = r[i] }
+	printf "| %s | %s | %.4g | %.4g | %.2f | %.2f–%.2f | %d |\n", f, m, med(p, n), med(l, n), med(r, k), lo, hi, n; n = 0 }
 { if ($2 != f || $1 != m) { flush(); f = $2; m = $1 } n++; p[n] = $4; l[n] = $5 }
 END { flush() }'
 }
