@@ -7,7 +7,8 @@
  * reassociation (a+b+b+b -> a+3b), strength reduction and vectorisation at any -O level, while
  * emitting no instruction. Operands are loaded from memory at run time and KEEP'd too, so the
  * compiler never sees a constant; every operation is register-register, which no renamer can fold
- * (recent cores fold add-immediate chains — lmbench then prints "integer add: 0.00").
+ * (lmbench 3's add loop, a += b; b -= a a hundred times, maps (a, b) back to itself every 6
+ * steps: gcc folds it to two instructions, and lmbench prints "integer add: 0.00").
  *
  * Integer chains use unsigned arithmetic (no undefined overflow; the same add/mul instructions
  * as signed; division is the unsigned form). Values are chosen so they stay in range forever:
